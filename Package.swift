@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "ootd",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "ootd", targets: ["ootd"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    // MARK: - Libraries
+
+    /// Domain values and rules: todos, priorities, days, task blocks, projects. No I/O.
+    .target(name: "Core"),
+
+    /// SQLite persistence of Core values through GRDB: the schema, migrations and every write.
+    .target(
+      name: "Storage",
+      dependencies: ["Core", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+
+    /// A tiny C shim that loads libcurl with dlopen on first use, so that commands which need no
+    /// network never pay libcurl's start-up cost (its dependency tree loads at launch when linked).
+    .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
+
+    /// The GitHub REST API, mapped into Core values. Knows URLs, JSON shapes and tokens.
+    .target(name: "GitHubClient", dependencies: ["Core", "CCurlShim"]),
+
+    /// Every command, output rendering and exit code. The only place that reads the environment.
+    .target(
+      name: "CLI",
+      dependencies: [
+        "Core", "Storage", "GitHubClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // MARK: - Executable
+
+    /// The `ootd` binary: a few lines that call `CLI`.
+    .executableTarget(name: "ootd", dependencies: ["CLI"]),
+
+    // MARK: - Tests
+
+    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "Core"]),
+    .testTarget(
+      name: "GitHubClientTests",
+      dependencies: ["GitHubClient", "Core"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(name: "CLITests", dependencies: ["CLI", "Core", "Storage"]),
+  ]
+)

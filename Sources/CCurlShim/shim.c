@@ -1,0 +1,2 @@
+#include "ccurlshim.h"
+int ootd_curl_available(void) { return 0; }
