@@ -1,0 +1,113 @@
+import Core
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything a command takes from the outside world: variables, the clock, the time zone,
+/// whether it talks to a terminal, and where its output goes. Commands get it as a value, so
+/// tests run them in-process with a fixed clock and captured output.
+struct AppEnvironment {
+  /// Environment variables.
+  var variables: [String: String]
+  /// The current instant.
+  var now: Date
+  /// The user's time zone (`TZ`, else the system's).
+  var timeZone: TimeZone
+  /// Whether standard output is a terminal.
+  var stdoutIsTerminal: Bool
+  /// Whether standard input is a terminal (we may ask questions).
+  var stdinIsTerminal: Bool
+  /// Writes to standard output.
+  var output: (String) -> Void
+  /// Writes to standard error.
+  var errorOutput: (String) -> Void
+  /// Reads one line of standard input.
+  var readLine: () -> String?
+
+  /// The environment of this process.
+  static func live() -> AppEnvironment {
+    let variables = ProcessInfo.processInfo.environment
+    return AppEnvironment(
+      variables: variables,
+      now: Date(),
+      timeZone: userTimeZone(variables),
+      stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+      stdinIsTerminal: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
+      output: { text in
+        FileHandle.standardOutput.write(Data(text.utf8))
+      },
+      errorOutput: { text in
+        FileHandle.standardError.write(Data(text.utf8))
+      },
+      readLine: { Swift.readLine(strippingNewline: true) }
+    )
+  }
+
+  /// The zone named by `TZ` (with or without a leading `:`), else the system's zone.
+  static func userTimeZone(_ variables: [String: String]) -> TimeZone {
+    if var name = variables["TZ"], !name.isEmpty {
+      if name.hasPrefix(":") { name.removeFirst() }
+      if let zone = TimeZone(identifier: name) { return zone }
+      if name == "UTC" || name == "UTC0" { return TimeZone(secondsFromGMT: 0)! }
+    }
+    return TimeZone.current
+  }
+
+  /// Today in the user's time zone.
+  var today: Day { Day(now, in: timeZone) }
+
+  /// Prints a line to standard output.
+  func print(_ line: String = "") { output(line + "\n") }
+
+  /// Prints a line to standard error.
+  func printError(_ line: String) { errorOutput(line + "\n") }
+
+  /// The database file: `--db`, else `OOTD_DB`, else `$XDG_DATA_HOME/ootd/ootd.sqlite`, else
+  /// `~/.local/share/ootd/ootd.sqlite`.
+  func databasePath(option: String?) throws(CLIError) -> String {
+    if let option, !option.isEmpty { return expandTilde(option) }
+    if let path = variables["OOTD_DB"], !path.isEmpty { return expandTilde(path) }
+    if let data = variables["XDG_DATA_HOME"], data.hasPrefix("/") {
+      return data + "/ootd/ootd.sqlite"
+    }
+    guard let home = variables["HOME"], !home.isEmpty else { throw .noDatabasePath }
+    return home + "/.local/share/ootd/ootd.sqlite"
+  }
+
+  private func expandTilde(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let home = variables["HOME"] else { return path }
+    return home + path.dropFirst()
+  }
+
+  /// Colour on a terminal unless `--no-color`, a non-empty `NO_COLOR`, or `TERM=dumb`.
+  func style(noColor: Bool) -> Style {
+    if noColor { return .plain }
+    if let value = variables["NO_COLOR"], !value.isEmpty { return .plain }
+    if variables["TERM"] == "dumb" { return .plain }
+    if let force = variables["CLICOLOR_FORCE"], !force.isEmpty, force != "0" {
+      return Style(colored: true)
+    }
+    return Style(colored: stdoutIsTerminal)
+  }
+
+  /// The terminal's width in columns (`COLUMNS`, else the tty's, else 80).
+  var terminalWidth: Int {
+    if let columns = variables["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+    var size = winsize()
+    if stdoutIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+      return Int(size.ws_col)
+    }
+    return 80
+  }
+
+  /// Asks a yes/no question on the terminal; false when the answer is not yes.
+  func confirm(_ question: String) -> Bool {
+    errorOutput(question + " [y/N] ")
+    guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+      return false
+    }
+    return answer == "y" || answer == "yes"
+  }
+}

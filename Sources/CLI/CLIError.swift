@@ -1,0 +1,48 @@
+import Core
+import Storage
+
+/// A failure the CLI reports itself. Each case reads as one line and has one exit code.
+enum CLIError: Error, Equatable, CustomStringConvertible {
+  /// A value on the command line is not acceptable (exit 64).
+  case invalidValue(String)
+  /// A destructive command ran without a terminal to ask on and without `--yes` (exit 64).
+  case confirmationRequired(String)
+  /// The user answered no (exit 1).
+  case cancelled
+  /// The environment gives no usable database path (exit 1).
+  case noDatabasePath
+
+  var description: String {
+    switch self {
+    case .invalidValue(let message): return message
+    case .confirmationRequired(let what):
+      return "refusing to \(what) without confirmation: no terminal to ask on; pass --yes"
+    case .cancelled: return "cancelled; nothing was changed"
+    case .noDatabasePath:
+      return "cannot find a place for the database: set OOTD_DB, XDG_DATA_HOME or HOME, or pass --db"
+    }
+  }
+}
+
+/// The exit codes ootd uses: 0 success, 64 invalid usage or value, 1 runtime failure.
+enum ExitStatus {
+  static let success: Int32 = 0
+  static let failure: Int32 = 1
+  static let usage: Int32 = 64
+
+  /// The exit code for an error thrown while running a command.
+  static func code(for error: any Error) -> Int32 {
+    switch error {
+    case is CoreError: return usage
+    case let error as CLIError:
+      switch error {
+      case .invalidValue, .confirmationRequired: return usage
+      case .cancelled, .noDatabasePath: return failure
+      }
+    case let error as StorageError:
+      if case .invalidValue = error { return usage }
+      return failure
+    default: return failure
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Core
+
+extension Ootd {
+  /// `ootd add`: plans a todo.
+  struct Add: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Plan a todo (for today unless --on says otherwise).",
+      discussion: """
+        The title may be quoted or given as several words. With --block, the block supplies the
+        title and priority; a title or --priority given here overrides them.
+
+        Examples:
+          ootd add "Solve BOJ 1753" --priority high
+          ootd add Write the migration test --project ootd --on tomorrow
+          ootd add --block algorithm
+          ootd add --block blog "TIL: GRDB migrations" --json
+        """)
+
+    @Argument(help: "What to do (optional with --block).")
+    var title: [String] = []
+
+    @Option(name: [.short, .long], help: "high, mid or low (default: mid, or the block's).")
+    var priority: Priority?
+
+    @Option(name: .long, help: "Link the todo to this project (see 'ootd project list').")
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"))
+    var on: String?
+
+    @Option(name: [.short, .long], help: "Make the todo from this task block (see 'ootd block list').")
+    var block: String?
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if title.isEmpty && block == nil {
+        throw ValidationError("give the todo a title, or a task block with --block NAME")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let day = try on.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      if !title.isEmpty { _ = try Title.validate(title.joined(separator: " ")) }
+      let database = try global.openDatabase(environment)
+      let source = try block.map { try database.block(named: $0) }
+      let draft = try NewTodo(
+        title: title.isEmpty ? (source?.title ?? "") : title.joined(separator: " "),
+        priority: priority ?? source?.priority ?? .mid,
+        day: day, project: project, block: source?.name)
+      let todo = try database.addTodo(draft, now: environment.now)
+      if output.json {
+        environment.output(
+          try JSONOutput.encode(
+            JSONOutput.TodoJSON(todo: todo, today: environment.today, timeZone: environment.timeZone))
+            + "\n")
+      } else {
+        let renderer = TodoRenderer(
+          style: environment.style(noColor: global.noColor), today: environment.today,
+          width: environment.terminalWidth)
+        environment.print("Added \(todo.id) for \(todo.day)" + (todo.day == environment.today ? " (today)" : ""))
+        environment.print(renderer.line(todo, idWidth: String(todo.id).count))
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Core
+import Foundation
+import Storage
+
+extension Ootd {
+  /// `ootd demo`: fills a database with sample data and shows it.
+  struct Demo: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
+      discussion: """
+        Without --db the demo writes to a new temporary database, never to your own. It prints
+        the path, so you can keep exploring with 'ootd --db PATH ...'.
+
+        Examples:
+          ootd demo
+          ootd demo --days 28 --todos 150
+          ootd demo --db /tmp/big.sqlite --todos 100000 --quiet     # a benchmark database
+        """)
+
+    @Option(name: .long, help: "How many days of history to make.")
+    var days = 21
+
+    @Option(name: .long, help: "How many todos to make (default: about 5 a day).")
+    var todos: Int?
+
+    @Option(name: .long, help: "The random seed (the same seed makes the same data).")
+    var seed: UInt64 = 42
+
+    @Flag(name: [.short, .long], help: "Only print the database path.")
+    var quiet = false
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The database to fill (default: a new temporary one).", valueName: "path"))
+    var db: String?
+
+    @Flag(name: .long, help: "Never colour the output (NO_COLOR=1 does the same).")
+    var noColor = false
+
+    func validate() throws {
+      guard (1...36_500).contains(days) else { throw ValidationError("--days must be between 1 and 36500") }
+      if let todos, !(0...10_000_000).contains(todos) {
+        throw ValidationError("--todos must be between 0 and 10000000")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let path = try db ?? Self.temporaryPath(environment)
+      let database = try AppDatabase.open(path: path)
+      let today = environment.today
+      let existing = Set(try database.projects(.all).map { $0.project.name.lowercased() })
+      for project in DemoData.projects() where !existing.contains(project.name.lowercased()) {
+        try database.addProject(project, now: environment.now)
+      }
+      let drafts = DemoData.todos(today: today, days: days, count: todos ?? days * 5, seed: seed)
+      try database.addTodos(drafts, now: environment.now)
+      if quiet {
+        environment.print(path)
+        return
+      }
+      let style = environment.style(noColor: noColor)
+      let renderer = TodoRenderer(style: style, today: today, width: environment.terminalWidth)
+      let week = try database.todos(
+        matching: TodoFilter(days: .range(try DayRange(from: today.adding(days: -6), to: today.adding(days: 1)))))
+      var lines = [style.dim("Demo database with \(drafts.count) todos over \(days) days: \(path)"), ""]
+      lines += renderer.days(week)
+      let overdue = try database.overdueTodos(before: today)
+      if !overdue.isEmpty { lines += [""] + renderer.overdue(overdue, limit: 5) }
+      lines += [
+        "",
+        style.dim("Explore it:"),
+        "  ootd --db \(path) list --all",
+        "  ootd --db \(path) project list",
+        "  ootd --db \(path) block list",
+      ]
+      environment.output(lines.map { $0 + "\n" }.joined())
+    }
+
+    static func temporaryPath(_ environment: AppEnvironment) throws -> String {
+      let base = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+      var template = Array((base + "/ootd-demo-XXXXXX").utf8CString)
+      guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        throw CLIError.invalidValue("cannot create a temporary folder in \(base)")
+      }
+      return String(cString: folder) + "/ootd.sqlite"
+    }
+  }
+
+  /// `ootd completions`: prints a shell completion script.
+  struct Completions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the completion script for bash, zsh or fish.",
+      discussion: """
+        Examples:
+          ootd completions bash > ~/.local/share/bash-completion/completions/ootd
+          ootd completions zsh > ~/.zfunc/_ootd        # with fpath+=~/.zfunc in .zshrc
+          ootd completions fish > ~/.config/fish/completions/ootd.fish
+        scripts/install does this for you.
+        """)
+
+    @Argument(help: "bash, zsh or fish.")
+    var shell: String
+
+    func run() throws {
+      guard let kind = CompletionShell(rawValue: shell) else {
+        throw CLIError.invalidValue("unknown shell '\(shell)': use bash, zsh or fish")
+      }
+      print(Ootd.completionScript(for: kind), terminator: "")
+    }
+  }
+}

@@ -1,0 +1,335 @@
+import ArgumentParser
+import Foundation
+import Core
+import Storage
+
+/// The fields `project add` and `project edit` share.
+struct ProjectFieldOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("Its GitHub repository ('' clears it in edit).", valueName: "owner/name"))
+  var repo: String?
+
+  @Option(name: .long, help: "A sentence about it.")
+  var desc: String?
+
+  @Option(name: .long, help: ArgumentHelp("Where it lives on disk.", valueName: "path"), completion: .directory)
+  var path: String?
+
+  @Option(name: .long, help: ArgumentHelp("When work started.", valueName: "date"))
+  var start: String?
+
+  @Option(name: .long, help: ArgumentHelp("When work ended.", valueName: "date"))
+  var end: String?
+
+  @Option(name: .long, help: ArgumentHelp("Technologies, comma-separated.", valueName: "a,b"))
+  var tech: String?
+
+  @Option(name: .long, help: "Free-form notes.")
+  var memo: String?
+
+  /// Applies the given fields to `project`; an empty string clears a field.
+  func apply(to project: inout Project, _ environment: AppEnvironment) throws(CoreError) {
+    func text(_ value: String?) -> String?? {
+      guard let value else { return nil }
+      let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+      return .some(trimmed.isEmpty ? nil : trimmed)
+    }
+    func day(_ value: String?) throws(CoreError) -> Day?? {
+      guard let value else { return nil }
+      if value.isEmpty { return .some(nil) }
+      return .some(try parseDay(value, environment))
+    }
+    if let repo = text(repo) {
+      if let repo {
+        guard let name = RepositoryName(repo) else { throw .invalidRepository(repo) }
+        project.repository = name
+      } else {
+        project.repository = nil
+      }
+    }
+    if let desc = text(desc) { project.summary = desc }
+    if let path = text(path) { project.localPath = path }
+    if let start = try day(start) { project.start = start }
+    if let end = try day(end) { project.end = end }
+    if let tech { project.tech = Project.normalizedTech([tech]) }
+    if let memo = text(memo) { project.memo = memo }
+    try project.validateDates()
+  }
+
+  var isEmpty: Bool {
+    repo == nil && desc == nil && path == nil && start == nil && end == nil && tech == nil
+      && memo == nil
+  }
+}
+
+extension Ootd {
+  /// `ootd project`: the project archive.
+  struct ProjectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "project",
+      abstract: "Keep an archive of your projects and link todos to them.",
+      discussion: """
+        Examples:
+          ootd project add ootd --repo octo/ootd --desc "Terminal todo tracker" --tech swift,sqlite
+          ootd project list
+          ootd project show ootd
+          ootd add "Write the README" --project ootd
+          ootd project archive ootd
+        """,
+      subcommands: [
+        AddProject.self, ListProjects.self, ShowProject.self, EditProject.self,
+        ArchiveProject.self, UnarchiveProject.self, RemoveProject.self,
+      ],
+      defaultSubcommand: ListProjects.self,
+      aliases: ["projects"])
+  }
+
+  struct AddProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "add",
+      abstract: "Add a project.",
+      discussion: """
+        Example:
+          ootd project add ootd --repo octo/ootd --desc "Terminal todo tracker" \\
+            --start 2026-11-01 --tech swift,sqlite --path ~/src/ootd
+        """)
+
+    @Argument(help: "A short unique name: letters, digits, '-', '_' or '.'.")
+    var name: String
+
+    @OptionGroup var fields: ProjectFieldOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      var project = try Project(name: name)
+      try fields.apply(to: &project, environment)
+      let database = try global.openDatabase(environment)
+      try database.addProject(project, now: environment.now)
+      let added = try database.project(named: project.name)
+      if output.json {
+        environment.output(try JSONOutput.encode(JSONOutput.ProjectJSON(progress: added)) + "\n")
+      } else {
+        environment.print("Added project \(project.name)" + (project.repository.map { " (\($0))" } ?? ""))
+      }
+    }
+  }
+
+  struct ListProjects: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list",
+      abstract: "List projects with their progress (archived ones only with --archived or --all).",
+      aliases: ["ls"])
+
+    @Flag(name: .long, help: "Only archived projects.")
+    var archived = false
+
+    @Flag(name: .long, help: "Active and archived projects.")
+    var all = false
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if archived && all { throw ValidationError("--archived and --all cannot be combined") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let projects = try global.openDatabase(environment).projects(
+        all ? .all : archived ? .archived : .active)
+      if output.json {
+        environment.output(try JSONOutput.encode(projects.map { JSONOutput.ProjectJSON(progress: $0) }) + "\n")
+        return
+      }
+      let style = environment.style(noColor: global.noColor)
+      guard !projects.isEmpty else {
+        environment.print(style.dim(
+          archived ? "No archived projects." : "No projects yet. Add one: ootd project add NAME --repo OWNER/NAME"))
+        return
+      }
+      let table = ProjectTable(style: style)
+      environment.output(table.render(projects).map { $0 + "\n" }.joined())
+    }
+  }
+
+  struct ShowProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show a project's details and its todos.")
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let database = try global.openDatabase(environment)
+      let progress = try database.project(named: name)
+      let todos = try database.todos(matching: TodoFilter(days: .all, project: progress.project.name))
+      if output.json {
+        let items = todos.map {
+          JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
+        }
+        environment.output(try JSONOutput.encode(JSONOutput.ProjectJSON(progress: progress, todos: items)) + "\n")
+        return
+      }
+      let style = environment.style(noColor: global.noColor)
+      let project = progress.project
+      var lines = [style.bold(project.name) + (project.isArchived ? style.dim("  (archived)") : "")]
+      func field(_ label: String, _ value: String?) {
+        if let value, !value.isEmpty { lines.append("  " + style.dim(DisplayWidth.padRight(label, to: 12)) + value) }
+      }
+      field("description", project.summary)
+      field("repository", project.repository?.description)
+      field("path", project.localPath)
+      let period = [project.start?.description ?? "…", project.end?.description ?? "…"]
+      field("period", project.start == nil && project.end == nil ? nil : period.joined(separator: " → "))
+      field("tech", project.tech.joined(separator: ", "))
+      field("memo", project.memo)
+      field("progress", ProjectTable(style: style).progressText(progress))
+      field("last active", progress.lastActivity?.description)
+      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.terminalWidth)
+      if !todos.isEmpty { lines += [""] + renderer.days(todos) }
+      environment.output(lines.map { $0 + "\n" }.joined())
+    }
+  }
+
+  struct EditProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit",
+      abstract: "Change a project's fields (an empty value clears one).",
+      discussion: """
+        Examples:
+          ootd project edit ootd --end today --memo "Shipped 1.0"
+          ootd project edit ootd --rename ootd-cli
+          ootd project edit ootd --repo ''
+        """)
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @Option(name: .long, help: ArgumentHelp("A new name.", valueName: "name"))
+    var rename: String?
+
+    @OptionGroup var fields: ProjectFieldOptions
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if rename == nil && fields.isEmpty {
+        throw ValidationError(
+          "nothing to change: give --rename, --repo, --desc, --path, --start, --end, --tech or --memo")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      if let rename { _ = try Name.validate(rename, kind: "project") }
+      let database = try global.openDatabase(environment)
+      let updated = try database.updateProject(named: name) { (project: inout Project) throws(CoreError) in
+        if let rename { project.name = rename }
+        try fields.apply(to: &project, environment)
+      }
+      if output.json {
+        environment.output(
+          try JSONOutput.encode(JSONOutput.ProjectJSON(progress: try database.project(named: updated.name))) + "\n")
+      } else {
+        environment.print("Updated project \(updated.name)")
+      }
+    }
+  }
+
+  struct ArchiveProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "archive", abstract: "Archive a project (hidden from 'project list').")
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let project = try global.openDatabase(environment).updateProject(named: name) {
+        (project: inout Project) throws(CoreError) in project.isArchived = true
+      }
+      environment.print("Archived project \(project.name)")
+    }
+  }
+
+  struct UnarchiveProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "unarchive", abstract: "Bring an archived project back.")
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let project = try global.openDatabase(environment).updateProject(named: name) {
+        (project: inout Project) throws(CoreError) in project.isArchived = false
+      }
+      environment.print("Unarchived project \(project.name)")
+    }
+  }
+
+  struct RemoveProject: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "rm",
+      abstract: "Delete a project; its todos stay, unlinked (asks first; --yes skips).",
+      aliases: ["remove"])
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+    var yes = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let database = try global.openDatabase(environment)
+      let progress = try database.project(named: name)
+      if !yes {
+        guard environment.stdinIsTerminal else {
+          throw CLIError.confirmationRequired("delete project \(progress.project.name)")
+        }
+        guard environment.confirm(
+          "Delete project \(progress.project.name)? Its \(progress.total) todos stay, unlinked.")
+        else { throw CLIError.cancelled }
+      }
+      let unlinked = try database.removeProject(named: progress.project.name)
+      environment.print("Deleted project \(progress.project.name); \(unlinked) todos unlinked")
+    }
+  }
+}
+
+/// The project table of `project list`.
+struct ProjectTable {
+  let style: Style
+
+  func progressText(_ progress: ProjectProgress) -> String {
+    guard let rate = progress.rate else { return "no todos" }
+    return "\(progress.done)/\(progress.total) done  \(Int((rate * 100).rounded()))%"
+  }
+
+  func render(_ projects: [ProjectProgress]) -> [String] {
+    let rows = projects.map { p in
+      [
+        p.project.name + (p.project.isArchived ? " (archived)" : ""),
+        p.project.repository?.description ?? "-",
+        progressText(p),
+        p.lastActivity?.description ?? "-",
+        p.project.tech.joined(separator: ","),
+      ]
+    }
+    let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
+    let widths = headers.indices.map { column in
+      ([headers[column]] + rows.map { $0[column] }).map(DisplayWidth.of).max() ?? 0
+    }
+    func format(_ cells: [String]) -> String {
+      cells.enumerated().map { index, cell in
+        index == cells.count - 1 ? cell : DisplayWidth.padRight(cell, to: widths[index])
+      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    }
+    return [style.bold(format(headers))] + rows.map(format)
+  }
+}

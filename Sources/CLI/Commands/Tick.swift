@@ -1,0 +1,223 @@
+import ArgumentParser
+import Core
+import Storage
+
+/// Shared by `done` and `undone`: ticks or unticks todos by id, all or nothing.
+struct TickOptions: ParsableArguments {
+  @Argument(help: ArgumentHelp("The ids of the todos (see 'ootd list').", valueName: "id"))
+  var ids: [Int64]
+
+  @OptionGroup var output: JSONOption
+  @OptionGroup var global: GlobalOptions
+
+  func validate() throws {
+    if ids.isEmpty { throw ValidationError("give at least one todo id") }
+  }
+
+  func run(done: Bool, in environment: AppEnvironment) throws {
+    let database = try global.openDatabase(environment)
+    let todos = try database.setDone(ids: ids, done: done, now: environment.now)
+    try printTodos(todos, verb: done ? "Done" : "Reopened", json: output.json,
+      noColor: global.noColor, environment)
+  }
+}
+
+/// Prints changed todos: a JSON array, or a verb line and the todos.
+func printTodos(
+  _ todos: [Todo], verb: String, json: Bool, noColor: Bool, _ environment: AppEnvironment
+) throws {
+  if json {
+    let items = todos.map {
+      JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
+    }
+    environment.output(try JSONOutput.encode(items) + "\n")
+    return
+  }
+  let renderer = TodoRenderer(
+    style: environment.style(noColor: noColor), today: environment.today,
+    width: environment.terminalWidth)
+  let idWidth = todos.map { String($0.id).count }.max() ?? 1
+  let noun = todos.count == 1 ? "todo" : "todos"
+  environment.print("\(verb) \(todos.count) \(noun):")
+  for todo in todos { environment.print(renderer.line(todo, idWidth: idWidth, showDay: true)) }
+}
+
+extension Ootd {
+  /// `ootd done`: ticks todos.
+  struct Done: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Tick todos as done.",
+      discussion: """
+        Every id must exist, or nothing changes.
+
+        Examples:
+          ootd done 12
+          ootd done 12 13 14
+        """)
+
+    @OptionGroup var options: TickOptions
+
+    func run(in environment: AppEnvironment) throws {
+      try options.run(done: true, in: environment)
+    }
+  }
+
+  /// `ootd undone`: unticks todos.
+  struct Undone: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Mark done todos as open again.",
+      discussion: """
+        Every id must exist, or nothing changes.
+
+        Example:
+          ootd undone 12
+        """)
+
+    @OptionGroup var options: TickOptions
+
+    func run(in environment: AppEnvironment) throws {
+      try options.run(done: false, in: environment)
+    }
+  }
+
+  /// `ootd edit`: changes one todo.
+  struct Edit: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change a todo's title, priority, project or day.",
+      discussion: """
+        Examples:
+          ootd edit 12 --title "Solve BOJ 1753 with Dijkstra"
+          ootd edit 12 --priority low --on tomorrow
+          ootd edit 12 --project ootd
+          ootd edit 12 --no-project
+        """)
+
+    @Argument(help: ArgumentHelp("The todo's id.", valueName: "id"))
+    var id: Int64
+
+    @Option(name: [.short, .long], help: "A new title.")
+    var title: String?
+
+    @Option(name: [.short, .long], help: "A new priority: high, mid or low.")
+    var priority: Priority?
+
+    @Option(name: .long, help: "Link the todo to this project.")
+    var project: String?
+
+    @Flag(name: .long, help: "Unlink the todo from its project.")
+    var noProject = false
+
+    @Option(name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"))
+    var on: String?
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if project != nil && noProject {
+        throw ValidationError("--project and --no-project cannot be combined")
+      }
+      if title == nil && priority == nil && project == nil && !noProject && on == nil {
+        throw ValidationError(
+          "nothing to change: give --title, --priority, --project, --no-project or --on")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let changes = try TodoChanges(
+        title: title, priority: priority,
+        day: try on.map { text throws(CoreError) in try parseDay(text, environment) },
+        project: noProject ? .some(nil) : project.map { .some($0) })
+      let database = try global.openDatabase(environment)
+      let todo = try database.editTodo(id: id, changes)
+      try printTodos([todo], verb: "Edited", json: output.json, noColor: global.noColor, environment)
+    }
+  }
+
+  /// `ootd rm`: deletes todos.
+  struct Remove: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "rm",
+      abstract: "Delete todos (asks first; --yes skips the question).",
+      discussion: """
+        On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it
+        refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is
+        deleted.
+
+        Examples:
+          ootd rm 12
+          ootd rm 12 13 --yes
+        """,
+      aliases: ["remove"])
+
+    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
+    var ids: [Int64]
+
+    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+    var yes = false
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let database = try global.openDatabase(environment)
+      let todos = try database.todos(ids: ids)
+      if !yes {
+        let noun = todos.count == 1 ? "todo" : "todos"
+        guard environment.stdinIsTerminal else {
+          throw CLIError.confirmationRequired("delete \(todos.count) \(noun)")
+        }
+        let renderer = TodoRenderer(
+          style: environment.style(noColor: global.noColor), today: environment.today,
+          width: environment.terminalWidth)
+        let idWidth = todos.map { String($0.id).count }.max() ?? 1
+        for todo in todos {
+          environment.errorOutput(renderer.line(todo, idWidth: idWidth, showDay: true) + "\n")
+        }
+        guard environment.confirm("Delete \(todos.count) \(noun)?") else {
+          throw CLIError.cancelled
+        }
+      }
+      let deleted = try database.deleteTodos(ids: ids)
+      try printTodos(deleted, verb: "Deleted", json: output.json, noColor: global.noColor, environment)
+    }
+  }
+
+  /// `ootd carry`: moves overdue todos to today.
+  struct Carry: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Move open todos of earlier days to today (or --to another day).",
+      discussion: """
+        Without ids, every overdue open todo moves. Done todos stay where they were done.
+
+        Examples:
+          ootd carry
+          ootd carry 7 9
+          ootd carry --to tomorrow
+        """)
+
+    @Argument(help: ArgumentHelp("Only these todos (default: every overdue one).", valueName: "id"))
+    var ids: [Int64] = []
+
+    @Option(name: .long, help: ArgumentHelp("The day to move them to (default: today).", valueName: "date"))
+    var to: String?
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let target = try to.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let database = try global.openDatabase(environment)
+      let moved = try database.carryOver(ids: ids.isEmpty ? nil : ids, to: target)
+      if moved.isEmpty && !output.json {
+        environment.print("Nothing to carry: no open todos before \(target).")
+        return
+      }
+      try printTodos(moved, verb: "Carried to \(target)", json: output.json, noColor: global.noColor, environment)
+    }
+  }
+}

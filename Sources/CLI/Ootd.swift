@@ -1,0 +1,87 @@
+import ArgumentParser
+import Core
+import Foundation
+import Storage
+
+/// The `ootd` command: configuration only; each subcommand lives in `Commands/`.
+public struct Ootd: ParsableCommand {
+  /// The version `--version` prints and GitHub requests carry.
+  public static let version = "0.1.0"
+
+  public static let configuration = CommandConfiguration(
+    commandName: "ootd",
+    abstract: "Plan the day as prioritised todos, tick them off, and see what you achieved.",
+    discussion: """
+      With no subcommand, ootd shows today: the day's todos by priority, what is overdue, and
+      how much of the day is done.
+
+      Examples:
+        ootd add "Solve BOJ 1753" --priority high
+        ootd add --block algorithm
+        ootd list --from 2026-11-01 --to today --open
+        ootd done 12 13
+        ootd demo                 # a few weeks of sample todos in a temporary database
+
+      The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite
+      (~/.local/share/ootd/ootd.sqlite). Colour is off when piped, with NO_COLOR or --no-color.
+      Exit codes: 0 success, 64 invalid usage or value, 1 runtime failure.
+      """,
+    version: version,
+    subcommands: [
+      Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
+      Carry.self, Plan.self, Block.self, ProjectCommand.self, Demo.self, Completions.self,
+    ],
+    defaultSubcommand: Today.self
+  )
+
+  public init() {}
+
+  /// Parses `arguments`, runs the command, and returns the process exit code. Errors become one
+  /// line on standard error; help and version go to standard output.
+  public static func main(arguments: [String], environment: AppEnvironmentBox = .live) -> Int32 {
+    let environment = environment.make()
+    do {
+      var command = try parseAsRoot(arguments)
+      if let command = command as? any EnvironmentCommand {
+        try command.run(in: environment)
+      } else {
+        try command.run()
+      }
+      return ExitStatus.success
+    } catch {
+      return report(error, environment)
+    }
+  }
+
+  static func report(_ error: any Error, _ environment: AppEnvironment) -> Int32 {
+    let parserCode = exitCode(for: error)
+    if parserCode == .success {
+      environment.output(fullMessage(for: error) + "\n")
+      return ExitStatus.success
+    }
+    let code: Int32
+    let message: String
+    switch error {
+    case is CoreError, is CLIError, is StorageError:
+      code = ExitStatus.code(for: error)
+      message = String(describing: error)
+    default:
+      // Argument-parser's own errors: usage problems are 64, the rest keep its code.
+      code = parserCode == .validationFailure ? ExitStatus.usage : parserCode.rawValue
+      message = Self.message(for: error)
+    }
+    let oneLine = message.split(whereSeparator: \.isNewline).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty }.joined(separator: " ")
+    environment.printError("ootd: error: \(oneLine)")
+    return code
+  }
+}
+
+/// How `Ootd.main` gets its environment: the live one by default, a test's in tests.
+public struct AppEnvironmentBox: Sendable {
+  let make: @Sendable () -> AppEnvironment
+
+  /// The process's real environment.
+  public static let live = AppEnvironmentBox(make: { .live() })
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Core
+import Storage
+
+/// Options every command takes: which database, and whether to colour output.
+struct GlobalOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The SQLite database file (default: $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite).",
+      valueName: "path"),
+    completion: .file(extensions: ["sqlite", "db"]))
+  var db: String?
+
+  @Flag(name: .long, help: "Never colour the output (NO_COLOR=1 does the same).")
+  var noColor = false
+
+  /// Opens the database this invocation names.
+  func openDatabase(_ environment: AppEnvironment) throws -> AppDatabase {
+    try AppDatabase.open(path: environment.databasePath(option: db))
+  }
+}
+
+/// `--json` for commands that can print machine-readable output.
+struct JSONOption: ParsableArguments {
+  @Flag(name: .long, help: "Print JSON for scripts instead of text.")
+  var json = false
+}
+
+extension Priority: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard let priority = try? Priority(parsing: argument) else { return nil }
+    self = priority
+  }
+
+  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// A command that runs against an ``AppEnvironment`` (the live one, or a test's).
+protocol EnvironmentCommand: ParsableCommand {
+  /// Does the command's work.
+  func run(in environment: AppEnvironment) throws
+}
+
+extension EnvironmentCommand {
+  func run() throws { try run(in: .live()) }
+}
+
+/// Parses a day argument (`today`, `tomorrow`, `yesterday`, `YYYY-MM-DD`) against today.
+func parseDay(_ text: String, _ environment: AppEnvironment) throws(CoreError) -> Day {
+  try DayExpression.parse(text, today: environment.today)
+}

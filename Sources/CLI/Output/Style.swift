@@ -1,0 +1,71 @@
+/// How text is decorated: ANSI colours on a terminal, nothing when piped or with `NO_COLOR`.
+struct Style: Sendable {
+  /// Whether ANSI escape codes are written.
+  let colored: Bool
+
+  static let plain = Style(colored: false)
+
+  private func wrap(_ text: String, _ code: String) -> String {
+    colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func bold(_ text: String) -> String { wrap(text, "1") }
+  func dim(_ text: String) -> String { wrap(text, "2") }
+  func red(_ text: String) -> String { wrap(text, "31") }
+  func green(_ text: String) -> String { wrap(text, "32") }
+  func yellow(_ text: String) -> String { wrap(text, "33") }
+  func blue(_ text: String) -> String { wrap(text, "34") }
+  func magenta(_ text: String) -> String { wrap(text, "35") }
+  func cyan(_ text: String) -> String { wrap(text, "36") }
+  func strike(_ text: String) -> String { wrap(text, "2;9") }
+}
+
+/// Terminal column widths of text: East Asian wide characters and emoji take two columns,
+/// combining marks none. Enough to align Korean, Japanese, Chinese and emoji titles.
+enum DisplayWidth {
+  static func of(_ text: String) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+  }
+
+  static func width(of scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }  // ZWJ, variation selectors
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
+    default: break
+    }
+    if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v)
+      || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v)
+      || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+      || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v)
+      || (0x20000...0x3FFFD).contains(v)
+    {
+      return 2
+    }
+    return 1
+  }
+
+  /// `text` padded with spaces on the right to `width` columns.
+  static func padRight(_ text: String, to width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - of(text)))
+  }
+
+  /// `text` padded with spaces on the left to `width` columns.
+  static func padLeft(_ text: String, to width: Int) -> String {
+    String(repeating: " ", count: max(0, width - of(text))) + text
+  }
+
+  /// `text` cut to at most `width` columns, ending in `…` when cut.
+  static func truncate(_ text: String, to width: Int) -> String {
+    guard of(text) > width, width > 0 else { return text }
+    var result = ""
+    var used = 0
+    for character in text {
+      let w = of(String(character))
+      if used + w > width - 1 { break }
+      result.append(character)
+      used += w
+    }
+    return result + "…"
+  }
+}

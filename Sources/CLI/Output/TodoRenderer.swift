@@ -1,0 +1,105 @@
+import Core
+
+/// Renders todos for people: one aligned line per todo, grouped by day.
+struct TodoRenderer {
+  let style: Style
+  let today: Day
+  /// The terminal width; titles are cut to fit.
+  var width: Int = 80
+
+  /// `[x]  12  high  Title   @project #block` with colours that follow the priority.
+  func line(_ todo: Todo, idWidth: Int, showDay: Bool = false) -> String {
+    let box = todo.isDone ? style.green("[x]") : "[ ]"
+    let id = DisplayWidth.padLeft(String(todo.id), to: idWidth)
+    let priority = priorityLabel(todo.priority)
+    var tags: [String] = []
+    if let project = todo.project { tags.append(style.cyan("@" + project)) }
+    if let block = todo.block { tags.append(style.magenta("#" + block)) }
+    if showDay || todo.isOverdue(today: today) {
+      tags.append(todo.isOverdue(today: today) ? style.red(todo.day.description) : style.dim(todo.day.description))
+    }
+    let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
+    let plainTags = tags.isEmpty ? 0 : tags.map { DisplayWidth.of(strip($0)) + 1 }.reduce(1, +)
+    let room = max(20, width - fixed - plainTags)
+    let cut = DisplayWidth.truncate(todo.title, to: room)
+    let title = todo.isDone ? style.strike(cut) : cut
+    let rest = tags.isEmpty ? "" : "  " + tags.joined(separator: " ")
+    return "  \(box) \(style.dim(id))  \(priority)  \(title)\(rest)"
+  }
+
+  /// The priority padded to four columns and coloured: high red, mid yellow, low blue.
+  func priorityLabel(_ priority: Priority) -> String {
+    let text = DisplayWidth.padRight(priority.rawValue, to: 4)
+    switch priority {
+    case .high: return style.red(text)
+    case .mid: return style.yellow(text)
+    case .low: return style.blue(text)
+    }
+  }
+
+  /// A heading for one day: `Sun 2026-11-22 · today   2/5 done  40%`.
+  func dayHeading(_ day: Day, todos: [Todo]) -> String {
+    var label = "\(day.weekday.shortName) \(day)"
+    switch day.distance(to: today) {
+    case 0: label += " · today"
+    case 1: label += " · yesterday"
+    case -1: label += " · tomorrow"
+    default: break
+    }
+    let done = todos.filter(\.isDone).count
+    let summary = todos.isEmpty ? "" : "  " + progress(done: done, total: todos.count)
+    return style.bold(label) + summary
+  }
+
+  /// `2/5 done  40%`, green when everything is done.
+  func progress(done: Int, total: Int) -> String {
+    guard total > 0 else { return style.dim("nothing planned") }
+    let percent = Int((Double(done) / Double(total) * 100).rounded())
+    let text = "\(done)/\(total) done  \(percent)%"
+    return done == total ? style.green(text) : style.dim(text)
+  }
+
+  /// Todos grouped under day headings, in list order.
+  func days(_ todos: [Todo]) -> [String] {
+    let idWidth = todos.map { String($0.id).count }.max() ?? 1
+    var lines: [String] = []
+    var index = todos.startIndex
+    while index < todos.endIndex {
+      let day = todos[index].day
+      let end = todos[index...].firstIndex { $0.day != day } ?? todos.endIndex
+      let group = Array(todos[index..<end])
+      if !lines.isEmpty { lines.append("") }
+      lines.append(dayHeading(day, todos: group))
+      lines += group.map { line($0, idWidth: idWidth) }
+      index = end
+    }
+    return lines
+  }
+
+  /// The overdue section: open todos of earlier days, with the way to carry them.
+  func overdue(_ todos: [Todo], limit: Int = 10) -> [String] {
+    guard !todos.isEmpty else { return [] }
+    let idWidth = todos.map { String($0.id).count }.max() ?? 1
+    let noun = todos.count == 1 ? "todo" : "todos"
+    var lines = [
+      style.red(style.bold("Overdue")) + style.dim(
+        "  \(todos.count) open \(noun) from earlier days · 'ootd carry' moves them to today")
+    ]
+    lines += todos.prefix(limit).map { line($0, idWidth: idWidth) }
+    if todos.count > limit {
+      lines.append(style.dim("  … and \(todos.count - limit) more ('ootd list --open --to yesterday')"))
+    }
+    return lines
+  }
+
+  private func strip(_ text: String) -> String {
+    var result = ""
+    var inEscape = false
+    for scalar in text.unicodeScalars {
+      if scalar == "\u{1B}" { inEscape = true; continue }
+      if inEscape { if scalar == "m" { inEscape = false }; continue }
+      result.unicodeScalars.append(scalar)
+    }
+    return result
+  }
+}

@@ -1,2 +1,0 @@
-import ArgumentParser
-import Storage

@@ -1,0 +1,40 @@
+/// A value that breaks one of ootd's domain rules. Each case reads as one line for the user.
+public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A date that is not `YYYY-MM-DD` or does not exist (e.g. `2024-02-30`).
+  case invalidDate(String)
+  /// A range whose end is before its start.
+  case invertedRange(from: Day, to: Day)
+  /// A priority other than high, mid or low.
+  case invalidPriority(String)
+  /// A title that is empty or only white space.
+  case emptyTitle
+  /// A title longer than the limit.
+  case titleTooLong(limit: Int)
+  /// A block or project name that is not a short identifier.
+  case invalidName(kind: String, name: String)
+  /// A repository that is not `owner/name`.
+  case invalidRepository(String)
+  /// A project whose end date is before its start date.
+  case projectEndsBeforeStart(start: Day, end: Day)
+
+  public var description: String {
+    switch self {
+    case .invalidDate(let text):
+      return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow or yesterday"
+    case .invertedRange(let from, let to):
+      return "invalid range: --from \(from) is after --to \(to)"
+    case .invalidPriority(let text):
+      return "invalid priority '\(text)': use high, mid or low"
+    case .emptyTitle:
+      return "the title is empty: give the todo some words"
+    case .titleTooLong(let limit):
+      return "the title is longer than \(limit) characters"
+    case .invalidName(let kind, let name):
+      return "invalid \(kind) name '\(name)': use 1-40 letters, digits, '-', '_' or '.', starting with a letter or digit"
+    case .invalidRepository(let text):
+      return "invalid repository '\(text)': use OWNER/NAME, e.g. apple/swift"
+    case .projectEndsBeforeStart(let start, let end):
+      return "the project ends (\(end)) before it starts (\(start))"
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// A calendar day (no time, no zone): the unit ootd plans and reports in.
+///
+/// Stored as the number of days since 1970-01-01 so that comparisons, ranges and arithmetic are
+/// integer operations; formatted and parsed as `YYYY-MM-DD`.
+public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConvertible, Codable {
+  /// Days since 1970-01-01 (negative before it).
+  public let ordinal: Int
+
+  /// Creates a day from its ordinal (days since 1970-01-01).
+  public init(ordinal: Int) { self.ordinal = ordinal }
+
+  /// Creates a day from a proleptic Gregorian date, or nil when the date does not exist
+  /// (month 13, February 30th, February 29th of a common year…).
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...Day.daysIn(month: month, year: year)).contains(day)
+    else { return nil }
+    ordinal = Day.daysFromCivil(year: year, month: month, day: day)
+  }
+
+  /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible dates.
+  public init?(iso text: String) {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+    else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for byte in bytes[range] {
+        guard (48...57).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  /// The day on which `instant` falls in `timeZone`.
+  public init(_ instant: Date, in timeZone: TimeZone) {
+    let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
+      + timeZone.secondsFromGMT(for: instant)
+    ordinal = Int((Double(seconds) / 86_400).rounded(.down))
+  }
+
+  /// The year, month (1–12) and day of month (1–31).
+  public var components: (year: Int, month: Int, day: Int) { Day.civilFromDays(ordinal) }
+
+  /// The year.
+  public var year: Int { components.year }
+  /// The month, 1–12.
+  public var month: Int { components.month }
+  /// The day of the month, 1–31.
+  public var dayOfMonth: Int { components.day }
+
+  /// The weekday of this day.
+  public var weekday: Weekday {
+    // 1970-01-01 was a Thursday.
+    let index = ((ordinal % 7) + 7 + 3) % 7  // 0 = Monday
+    return Weekday.allCases[index]
+  }
+
+  /// `YYYY-MM-DD`.
+  public var description: String {
+    let (y, m, d) = components
+    return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
+  }
+
+  /// The first instant of this day in `timeZone`.
+  public func start(in timeZone: TimeZone) -> Date {
+    let guess = Date(timeIntervalSince1970: Double(ordinal) * 86_400)
+    let offset = timeZone.secondsFromGMT(for: guess)
+    let candidate = guess.addingTimeInterval(Double(-offset))
+    // Across a DST change the offset at the candidate may differ; correct once.
+    let corrected = timeZone.secondsFromGMT(for: candidate)
+    return guess.addingTimeInterval(Double(-corrected))
+  }
+
+  /// The day `n` days later (earlier when negative).
+  public func adding(days n: Int) -> Day { Day(ordinal: ordinal + n) }
+
+  public func advanced(by n: Int) -> Day { Day(ordinal: ordinal + n) }
+  public func distance(to other: Day) -> Int { other.ordinal - ordinal }
+  public static func < (lhs: Day, rhs: Day) -> Bool { lhs.ordinal < rhs.ordinal }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let day = Day(iso: text) else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "expected YYYY-MM-DD, got \(text)")
+    }
+    self = day
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  // MARK: - Civil calendar arithmetic (Howard Hinnant's algorithms)
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  static func isLeap(_ year: Int) -> Bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+  }
+
+  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return String(repeating: "0", count: max(0, width - text.count)) + text
+  }
+}
+
+/// A day of the week, Monday first (ISO 8601).
+public enum Weekday: Int, CaseIterable, Sendable, Codable {
+  case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+
+  /// Three-letter English abbreviation, e.g. `Mon`.
+  public var shortName: String {
+    ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][rawValue - 1]
+  }
+}
+
+/// An inclusive range of days, never inverted.
+public struct DayRange: Hashable, Sendable, Sequence {
+  /// The first day.
+  public let from: Day
+  /// The last day (inclusive).
+  public let to: Day
+
+  /// Creates a range, throwing `CoreError.invertedRange` when `to` is before `from`.
+  public init(from: Day, to: Day) throws(CoreError) {
+    guard from <= to else { throw .invertedRange(from: from, to: to) }
+    self.from = from
+    self.to = to
+  }
+
+  /// A one-day range.
+  public init(day: Day) {
+    from = day
+    to = day
+  }
+
+  /// The number of days in the range.
+  public var count: Int { from.distance(to: to) + 1 }
+
+  /// Whether `day` lies inside the range.
+  public func contains(_ day: Day) -> Bool { from <= day && day <= to }
+
+  public func makeIterator() -> ClosedRange<Day>.Iterator { (from...to).makeIterator() }
+}
+
+/// How a user names a day on the command line: `today`, `tomorrow`, `yesterday` or `YYYY-MM-DD`.
+public enum DayExpression {
+  /// Resolves `text` against `today`, throwing `CoreError.invalidDate` for anything else.
+  public static func parse(_ text: String, today: Day) throws(CoreError) -> Day {
+    switch text.lowercased() {
+    case "today": return today
+    case "tomorrow": return today.adding(days: 1)
+    case "yesterday": return today.adding(days: -1)
+    default:
+      guard let day = Day(iso: text) else { throw .invalidDate(text) }
+      return day
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// A ready-made todo for work a developer does often ("solve an algorithm problem").
+public struct TaskBlock: Hashable, Sendable {
+  /// The short name used on the command line (`ootd add --block algorithm`).
+  public let name: String
+  /// The title a todo made from this block gets.
+  public let title: String
+  /// The priority a todo made from this block gets.
+  public let priority: Priority
+  /// Whether ootd ships this block (as opposed to one the user added).
+  public let isBuiltIn: Bool
+  /// Whether `ootd plan` adds this block to each new day.
+  public let isRoutine: Bool
+
+  /// Creates a block, validating its name and title.
+  public init(
+    name: String, title: String, priority: Priority = .mid, isBuiltIn: Bool = false,
+    isRoutine: Bool = false
+  ) throws(CoreError) {
+    self.name = try Name.validate(name, kind: "block")
+    self.title = try Title.validate(title)
+    self.priority = priority
+    self.isBuiltIn = isBuiltIn
+    self.isRoutine = isRoutine
+  }
+
+  /// The blocks a fresh database starts with.
+  public static let builtIns: [(name: String, title: String, priority: Priority)] = [
+    ("algorithm", "Solve an algorithm problem", .high),
+    ("blog", "Write a blog post / TIL", .mid),
+    ("commit", "Make a commit", .high),
+    ("study", "Study / watch a lecture", .mid),
+    ("review", "Review a pull request", .mid),
+    ("docs", "Write or update documentation", .low),
+    ("refactor", "Refactor or pay down tech debt", .low),
+    ("english", "Practise technical English", .low),
+  ]
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// One planned piece of work on one day.
+public struct Todo: Hashable, Sendable, Identifiable {
+  /// The stable id users type (`ootd done 12`).
+  public var id: Int64
+  /// What to do, trimmed, never blank.
+  public var title: String
+  /// How much it matters.
+  public var priority: Priority
+  /// The day it is planned for.
+  public var day: Day
+  /// Whether it has been done.
+  public var isDone: Bool
+  /// When it was ticked, if done.
+  public var doneAt: Date?
+  /// The project it belongs to, by name.
+  public var project: String?
+  /// The task block it came from, by name.
+  public var block: String?
+  /// When it was created.
+  public var createdAt: Date
+
+  /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
+  public init(
+    id: Int64, title: String, priority: Priority, day: Day, isDone: Bool = false,
+    doneAt: Date? = nil, project: String? = nil, block: String? = nil, createdAt: Date
+  ) {
+    self.id = id
+    self.title = title
+    self.priority = priority
+    self.day = day
+    self.isDone = isDone
+    self.doneAt = doneAt
+    self.project = project
+    self.block = block
+    self.createdAt = createdAt
+  }
+
+  /// Whether the todo is still open on a day before `today`.
+  public func isOverdue(today: Day) -> Bool { !isDone && day < today }
+
+  /// The order every list uses: day, then priority high → mid → low, then id.
+  public static func listOrder(_ lhs: Todo, _ rhs: Todo) -> Bool {
+    (lhs.day, lhs.priority.rank, lhs.id) < (rhs.day, rhs.priority.rank, rhs.id)
+  }
+}
+
+/// A todo about to be created: validated, without an id yet.
+public struct NewTodo: Hashable, Sendable {
+  /// The validated title.
+  public let title: String
+  /// Its priority.
+  public let priority: Priority
+  /// The day it is planned for.
+  public let day: Day
+  /// The project name it links to, if any (storage checks the project exists).
+  public let project: String?
+  /// The block it came from, if any.
+  public let block: String?
+
+  /// Validates the title (see `Title.validate`) and builds the draft.
+  public init(
+    title: String, priority: Priority, day: Day, project: String? = nil, block: String? = nil
+  ) throws(CoreError) {
+    self.title = try Title.validate(title)
+    self.priority = priority
+    self.day = day
+    self.project = project
+    self.block = block
+  }
+}
+
+/// The fields `ootd edit` may change; nil leaves a field as it is.
+public struct TodoChanges: Hashable, Sendable {
+  /// A new title.
+  public var title: String?
+  /// A new priority.
+  public var priority: Priority?
+  /// A new day.
+  public var day: Day?
+  /// A new project: `.some(nil)` unlinks the todo from its project.
+  public var project: String??
+
+  /// Creates a change set, validating a new title.
+  public init(
+    title: String? = nil, priority: Priority? = nil, day: Day? = nil, project: String?? = nil
+  ) throws(CoreError) {
+    self.title = try title.map { text throws(CoreError) in try Title.validate(text) }
+    self.priority = priority
+    self.day = day
+    self.project = project
+  }
+
+  /// Whether nothing would change.
+  public var isEmpty: Bool { title == nil && priority == nil && day == nil && project == nil }
+}
+
+/// The rule for todo and block titles.
+public enum Title {
+  /// The longest title accepted, in characters.
+  public static let maximumLength = 500
+
+  /// Trims surrounding white space and rejects blank or over-long titles. Inner text (quotes,
+  /// SQL-looking text, emoji, any script) is kept exactly.
+  public static func validate(_ text: String) throws(CoreError) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw .emptyTitle }
+    guard trimmed.count <= maximumLength else { throw .titleTooLong(limit: maximumLength) }
+    return trimmed
+  }
+}
+
+/// The rule for block and project names: short, typeable identifiers.
+public enum Name {
+  /// Validates a block or project name: 1–40 characters of letters, digits, `-`, `_`, `.`,
+  /// starting with a letter or digit. Letters may be any script (a Korean project name is fine).
+  public static func validate(_ text: String, kind: String) throws(CoreError) -> String {
+    guard let first = text.unicodeScalars.first, (1...40).contains(text.count),
+      first.properties.isAlphabetic || ("0"..."9").contains(first),
+      text.unicodeScalars.allSatisfy({
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+      })
+    else { throw .invalidName(kind: kind, name: text) }
+    return text
+  }
+}

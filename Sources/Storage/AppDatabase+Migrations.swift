@@ -1,0 +1,66 @@
+import Core
+import Foundation
+import GRDB
+
+extension AppDatabase {
+  /// The identifiers of every migration this ootd knows, in order.
+  static var migrationIdentifiers: Set<String> { Set(migrator.migrations) }
+
+  /// The schema's history. Append-only: a released migration never changes; add a new one.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+
+    migrator.registerMigration("v1: todos, task blocks and projects") { db in
+      try db.execute(sql: "PRAGMA application_id = \(AppDatabase.applicationID)")
+      try db.execute(
+        sql: """
+          CREATE TABLE project (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            summary TEXT,
+            repository TEXT,
+            localPath TEXT,
+            startDay TEXT CHECK (startDay IS NULL OR length(startDay) = 10),
+            endDay TEXT CHECK (endDay IS NULL OR length(endDay) = 10),
+            tech TEXT NOT NULL DEFAULT '',
+            memo TEXT,
+            archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+            createdAt DATETIME NOT NULL
+          );
+          CREATE TABLE block (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+            priority INTEGER NOT NULL CHECK (priority IN (0, 1, 2)),
+            builtIn INTEGER NOT NULL DEFAULT 0 CHECK (builtIn IN (0, 1)),
+            routine INTEGER NOT NULL DEFAULT 0 CHECK (routine IN (0, 1)),
+            createdAt DATETIME NOT NULL
+          );
+          CREATE TABLE todo (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+            priority INTEGER NOT NULL CHECK (priority IN (0, 1, 2)),
+            day TEXT NOT NULL CHECK (length(day) = 10),
+            done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+            doneAt DATETIME,
+            projectId INTEGER REFERENCES project(id) ON DELETE SET NULL,
+            block TEXT,
+            createdAt DATETIME NOT NULL
+          );
+          CREATE INDEX todo_on_day_priority ON todo(day, priority, id);
+          CREATE INDEX todo_on_project ON todo(projectId);
+          CREATE INDEX todo_open_on_day ON todo(day) WHERE done = 0;
+          """)
+      let now = Date()
+      for block in TaskBlock.builtIns {
+        try db.execute(
+          sql: """
+            INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
+            VALUES (?, ?, ?, 1, 0, ?)
+            """,
+          arguments: [block.name, block.title, block.priority.rank, now])
+      }
+    }
+
+    return migrator
+  }
+}

@@ -1,0 +1,182 @@
+import Core
+import Foundation
+import GRDB
+
+extension AppDatabase {
+  // MARK: - Reads
+
+  /// The todos that match `filter`, ordered by day, priority (high first), then id.
+  public func todos(matching filter: TodoFilter) throws(StorageError) -> [Todo] {
+    try read { db in
+      var clauses: [String] = []
+      var arguments = StatementArguments()
+      if case .range(let range) = filter.days {
+        clauses.append("todo.day BETWEEN ? AND ?")
+        arguments += [range.from.description, range.to.description]
+      }
+      if let project = filter.project {
+        _ = try Self.projectID(db, named: project)
+        clauses.append("project.name = ? COLLATE NOCASE")
+        arguments += [project]
+      }
+      if let priority = filter.priority {
+        clauses.append("todo.priority = ?")
+        arguments += [priority.rank]
+      }
+      switch filter.status {
+      case .any: break
+      case .open: clauses.append("todo.done = 0")
+      case .done: clauses.append("todo.done = 1")
+      }
+      let clause = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
+      return try TodoRow.fetch(db, where: clause, arguments)
+    }
+  }
+
+  /// Open todos planned before `day`, oldest first.
+  public func overdueTodos(before day: Day) throws(StorageError) -> [Todo] {
+    try read { db in
+      try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
+    }
+  }
+
+  /// The todos with these ids, in list order; throws when any id is unknown.
+  public func todos(ids: [Int64]) throws(StorageError) -> [Todo] {
+    try read { db in try Self.existingTodos(db, ids: ids) }
+  }
+
+  // MARK: - Writes
+
+  /// Creates a todo, checking that its project exists. Returns it with its new id.
+  @discardableResult
+  public func addTodo(_ draft: NewTodo, now: Date = Date()) throws(StorageError) -> Todo {
+    try write { db in try Self.insert(db, draft, done: false, now: now) }
+  }
+
+  /// Creates many todos in one transaction (the demo and benchmarks use this).
+  public func addTodos(_ drafts: [(todo: NewTodo, done: Bool)], now: Date = Date())
+    throws(StorageError)
+  {
+    try write { db in
+      for draft in drafts { _ = try Self.insert(db, draft.todo, done: draft.done, now: now) }
+    }
+  }
+
+  /// Ticks (`done: true`) or unticks todos. All ids must exist, or nothing changes.
+  /// Returns the todos after the change.
+  public func setDone(ids: [Int64], done: Bool, now: Date = Date()) throws(StorageError)
+    -> [Todo]
+  {
+    try write { db in
+      _ = try Self.existingTodos(db, ids: ids)
+      for id in Set(ids) {
+        // Keep the first doneAt when a done todo is ticked again.
+        try db.execute(
+          sql: """
+            UPDATE todo SET done = ?, doneAt = CASE WHEN ? THEN coalesce(doneAt, ?) ELSE NULL END
+            WHERE id = ?
+            """,
+          arguments: [done, done, now, id])
+      }
+      return try Self.existingTodos(db, ids: ids)
+    }
+  }
+
+  /// Applies `changes` to one todo and returns it as it is now.
+  public func editTodo(id: Int64, _ changes: TodoChanges) throws(StorageError) -> Todo {
+    try write { db in
+      _ = try Self.existingTodos(db, ids: [id])
+      var assignments: [String] = []
+      var arguments = StatementArguments()
+      if let title = changes.title {
+        assignments.append("title = ?")
+        arguments += [title]
+      }
+      if let priority = changes.priority {
+        assignments.append("priority = ?")
+        arguments += [priority.rank]
+      }
+      if let day = changes.day {
+        assignments.append("day = ?")
+        arguments += [day.description]
+      }
+      if let project = changes.project {
+        assignments.append("projectId = ?")
+        arguments += [try project.map { try Self.projectID(db, named: $0) }]
+      }
+      if !assignments.isEmpty {
+        arguments += [id]
+        try db.execute(
+          sql: "UPDATE todo SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+          arguments: arguments)
+      }
+      return try Self.existingTodos(db, ids: [id])[0]
+    }
+  }
+
+  /// Deletes todos. All ids must exist, or nothing is deleted. Returns what was deleted.
+  @discardableResult
+  public func deleteTodos(ids: [Int64]) throws(StorageError) -> [Todo] {
+    try write { db in
+      let todos = try Self.existingTodos(db, ids: ids)
+      for id in Set(ids) { try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id]) }
+      return todos
+    }
+  }
+
+  /// Moves open todos planned before `day` to `day`: all of them, or only `ids` (which must be
+  /// open and overdue). Returns the moved todos.
+  public func carryOver(ids: [Int64]? = nil, to day: Day) throws(StorageError) -> [Todo] {
+    try write { db in
+      let moving: [Todo]
+      if let ids {
+        moving = try Self.existingTodos(db, ids: ids).filter { $0.isOverdue(today: day) }
+      } else {
+        moving = try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
+      }
+      for todo in moving {
+        try db.execute(
+          sql: "UPDATE todo SET day = ? WHERE id = ?", arguments: [day.description, todo.id])
+      }
+      return try Self.existingTodos(db, ids: moving.map(\.id))
+    }
+  }
+
+  // MARK: - Helpers
+
+  static func insert(_ db: Database, _ draft: NewTodo, done: Bool, now: Date) throws -> Todo {
+    let projectID = try draft.project.map { try AppDatabase.projectID(db, named: $0) }
+    try db.execute(
+      sql: """
+        INSERT INTO todo (title, priority, day, done, doneAt, projectId, block, createdAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        draft.title, draft.priority.rank, draft.day.description, done, done ? now : nil,
+        projectID, draft.block, now,
+      ])
+    return try existingTodos(db, ids: [db.lastInsertedRowID])[0]
+  }
+
+  /// Fetches todos by id, throwing ``StorageError/todosNotFound(_:)`` listing every missing id.
+  static func existingTodos(_ db: Database, ids: [Int64]) throws -> [Todo] {
+    guard !ids.isEmpty else { return [] }
+    let unique = Array(Set(ids))
+    let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
+    let todos = try TodoRow.fetch(
+      db, where: "todo.id IN (\(placeholders))", StatementArguments(unique))
+    let found = Set(todos.map(\.id))
+    let missing = unique.filter { !found.contains($0) }.sorted()
+    if !missing.isEmpty { throw StorageError.todosNotFound(missing) }
+    return todos
+  }
+
+  /// The id of the project named `name` (case-insensitive), or ``StorageError/projectNotFound(_:)``.
+  static func projectID(_ db: Database, named name: String) throws -> Int64 {
+    guard
+      let id = try Int64.fetchOne(
+        db, sql: "SELECT id FROM project WHERE name = ? COLLATE NOCASE", arguments: [name])
+    else { throw StorageError.projectNotFound(name) }
+    return id
+  }
+}

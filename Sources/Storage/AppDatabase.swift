@@ -1,0 +1,161 @@
+import Core
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ootd database: owns the schema, every read and every write.
+///
+/// Open it once per command with ``open(path:)``. Each public method runs in one transaction,
+/// so a failed command leaves the file as it was, and several ootd processes can write at once:
+/// the file is in WAL mode and writers wait for each other (busy timeout) instead of failing.
+public final class AppDatabase: Sendable {
+  /// `PRAGMA application_id` of every ootd database: the bytes "ootd".
+  static let applicationID: Int32 = 0x6F6F_7464
+
+  let writer: DatabaseQueue
+  /// The file this database lives in.
+  public let path: String
+
+  private init(writer: DatabaseQueue, path: String) {
+    self.writer = writer
+    self.path = path
+  }
+
+  /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
+  /// migrating it to the current schema.
+  ///
+  /// - Throws: ``StorageError`` when the path is a directory or cannot be written, when the file
+  ///   is not an ootd database (it is then left untouched), or when a newer ootd wrote it.
+  public static func open(path: String) throws(StorageError) -> AppDatabase {
+    try prepareFile(at: path)
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(30)
+    configuration.label = "ootd"
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+    } catch {
+      throw map(error, path: path)
+    }
+    let database = AppDatabase(writer: queue, path: path)
+    try database.checkIdentityAndMigrate()
+    return database
+  }
+
+  /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
+  private static func prepareFile(at path: String) throws(StorageError) {
+    var isDirectory: ObjCBool = false
+    let manager = FileManager.default
+    if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+      if isDirectory.boolValue { throw .pathIsDirectory(path) }
+      guard manager.isWritableFile(atPath: path) || getuid() == 0 else {
+        throw .cannotOpen(path: path, reason: "the file is not writable")
+      }
+      return
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty {
+      do {
+        try manager.createDirectory(
+          atPath: folder, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw .cannotOpen(path: path, reason: "cannot create its folder '\(folder)'")
+      }
+    }
+    let descriptor = Glibc.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    close(descriptor)
+  }
+
+  /// Refuses foreign and newer databases before writing anything, then turns on WAL and migrates.
+  private func checkIdentityAndMigrate() throws(StorageError) {
+    let migrator = Self.migrator
+    do {
+      let state = try writer.read { db -> (appID: Int32, objects: Int, superseded: Bool, complete: Bool) in
+        let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        guard appID == Self.applicationID else { return (appID, objects, false, false) }
+        return (
+          appID, objects, try migrator.hasBeenSuperseded(db),
+          try migrator.hasCompletedMigrations(db)
+        )
+      }
+      if state.appID != Self.applicationID && !(state.appID == 0 && state.objects == 0) {
+        throw StorageError.foreignDatabase(path)
+      }
+      if state.superseded {
+        let unknown = try writer.read { db in
+          try migrator.appliedIdentifiers(db).subtracting(Self.migrationIdentifiers).sorted()
+        }
+        throw StorageError.newerSchema(path: path, unknownMigrations: unknown)
+      }
+      if state.complete { return }
+      try writer.writeWithoutTransaction { db in
+        if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+          try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+      }
+      try migrateRetryingRaces(migrator)
+    } catch let error as StorageError {
+      throw error
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// Runs the migrations. Two processes opening a fresh file at once may both try the same
+  /// migration; the loser's transaction fails and rolls back, and a second pass finds it applied.
+  private func migrateRetryingRaces(_ migrator: DatabaseMigrator) throws {
+    var attempt = 0
+    while true {
+      do {
+        try migrator.migrate(writer)
+        return
+      } catch {
+        attempt += 1
+        let done = (try? writer.read { try migrator.hasCompletedMigrations($0) }) ?? false
+        if done { return }
+        if attempt >= 3 { throw error }
+      }
+    }
+  }
+
+  /// Translates a GRDB or SQLite error into a ``StorageError``.
+  static func map(_ error: any Error, path: String) -> StorageError {
+    if let error = error as? StorageError { return error }
+    if let error = error as? DatabaseError {
+      switch error.resultCode {
+      case .SQLITE_NOTADB: return .notADatabase(path)
+      case .SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: error.message ?? "cannot open")
+      case .SQLITE_READONLY, .SQLITE_PERM:
+        return .cannotOpen(path: path, reason: "the file is read-only")
+      default: return .sqlite(error.message ?? "\(error.resultCode)")
+      }
+    }
+    return .sqlite(String(describing: error))
+  }
+
+  /// Runs `body` in one write transaction, mapping errors to ``StorageError``.
+  func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.write { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// Runs `body` in one read transaction, mapping errors to ``StorageError``.
+  func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.read { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+}

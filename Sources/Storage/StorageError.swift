@@ -1,0 +1,59 @@
+import Core
+
+/// Why the database could not do what was asked. Each case reads as one line for the user.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The path names a directory, not a file.
+  case pathIsDirectory(String)
+  /// The file or its folder could not be created or opened for writing.
+  case cannotOpen(path: String, reason: String)
+  /// The file exists but is not an SQLite database.
+  case notADatabase(String)
+  /// The file is an SQLite database of some other program.
+  case foreignDatabase(String)
+  /// A newer ootd wrote this database; this one does not know its schema.
+  case newerSchema(path: String, unknownMigrations: [String])
+  /// No todo has these ids.
+  case todosNotFound([Int64])
+  /// No project has this name.
+  case projectNotFound(String)
+  /// No block has this name.
+  case blockNotFound(String)
+  /// A project with this name exists already.
+  case duplicateProject(String)
+  /// A block with this name exists already.
+  case duplicateBlock(String)
+  /// A value broke a domain rule (e.g. an edit made a project end before it starts).
+  case invalidValue(CoreError)
+  /// SQLite failed; the message is SQLite's.
+  case sqlite(String)
+
+  public var description: String {
+    switch self {
+    case .pathIsDirectory(let path):
+      return "database path '\(path)' is a directory: name a file, e.g. \(path)/ootd.sqlite"
+    case .cannotOpen(let path, let reason):
+      return "cannot open database '\(path)': \(reason)"
+    case .notADatabase(let path):
+      return "'\(path)' is not an SQLite database; ootd leaves it untouched"
+    case .foreignDatabase(let path):
+      return "'\(path)' is an SQLite database of another program; ootd leaves it untouched"
+    case .newerSchema(let path, let unknown):
+      return "'\(path)' was written by a newer ootd (unknown migration \(unknown.joined(separator: ", "))); upgrade ootd"
+    case .todosNotFound(let ids):
+      let list = ids.map(String.init).joined(separator: ", ")
+      return ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)"
+    case .projectNotFound(let name):
+      return "no project named '\(name)' (see 'ootd project list --all')"
+    case .blockNotFound(let name):
+      return "no block named '\(name)' (see 'ootd block list')"
+    case .duplicateProject(let name):
+      return "a project named '\(name)' already exists"
+    case .duplicateBlock(let name):
+      return "a block named '\(name)' already exists"
+    case .invalidValue(let error):
+      return error.description
+    case .sqlite(let message):
+      return "database error: \(message)"
+    }
+  }
+}
