@@ -38,10 +38,14 @@ public struct Ootd: ParsableCommand {
 
   /// Parses `arguments`, runs the command, and returns the process exit code. Errors become one
   /// line on standard error; help and version go to standard output.
-  public static func main(arguments: [String], environment: AppEnvironmentBox = .live) -> Int32 {
-    let environment = environment.make()
+  public static func main(arguments: [String]) -> Int32 {
+    run(arguments: arguments, environment: .live())
+  }
+
+  /// Runs `arguments` against `environment` (tests pass their own) and returns the exit code.
+  static func run(arguments: [String], environment: AppEnvironment) -> Int32 {
     do {
-      var command = try parseAsRoot(arguments)
+      var command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
       if let command = command as? any EnvironmentCommand {
         try command.run(in: environment)
       } else {
@@ -76,12 +80,4 @@ public struct Ootd: ParsableCommand {
     environment.printError("ootd: error: \(oneLine)")
     return code
   }
-}
-
-/// How `Ootd.main` gets its environment: the live one by default, a test's in tests.
-public struct AppEnvironmentBox: Sendable {
-  let make: @Sendable () -> AppEnvironment
-
-  /// The process's real environment.
-  public static let live = AppEnvironmentBox(make: { .live() })
 }

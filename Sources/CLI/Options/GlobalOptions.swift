@@ -15,6 +15,29 @@ struct GlobalOptions: ParsableArguments {
   @Flag(name: .long, help: "Never colour the output (NO_COLOR=1 does the same).")
   var noColor = false
 
+  /// Moves global options written before the subcommand (`ootd --db X list`) behind it
+  /// (`ootd list --db X`), where argument-parser looks for them, keeping any `--` last.
+  static func movingLeadingGlobals(_ arguments: [String]) -> [String] {
+    var leading: [String] = []
+    var rest = arguments[...]
+    while let first = rest.first {
+      if first == "--no-color" || first.hasPrefix("--db=") {
+        leading.append(first)
+        rest = rest.dropFirst()
+      } else if first == "--db", rest.count >= 2 {
+        leading += rest.prefix(2)
+        rest = rest.dropFirst(2)
+      } else {
+        break
+      }
+    }
+    guard !leading.isEmpty else { return arguments }
+    var moved = Array(rest)
+    let end = moved.firstIndex(of: "--") ?? moved.endIndex
+    moved.insert(contentsOf: leading, at: end)
+    return moved
+  }
+
   /// Opens the database this invocation names.
   func openDatabase(_ environment: AppEnvironment) throws -> AppDatabase {
     try AppDatabase.open(path: environment.databasePath(option: db))

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+/// End-to-end runs of the built `ootd` binary: real processes, real stdout, stderr and exit codes.
+/// `scripts/test` builds the binary first; it sits beside the test bundle in the build folder.
+@Suite struct BinaryTests {
+  static let binary: String = {
+    let environmentPath = ProcessInfo.processInfo.environment["OOTD_BINARY"] ?? ""
+    if !environmentPath.isEmpty { return environmentPath }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var folder = executable.deletingLastPathComponent()
+    // The test runner lives in .build/<triple>/debug/ootdPackageTests.xctest (or inside it).
+    while folder.path != "/" {
+      let candidate = folder.appendingPathComponent("ootd").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    return "ootd-binary-not-built"
+  }()
+
+  struct Result {
+    let code: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    var variables = ProcessInfo.processInfo.environment
+    variables.removeValue(forKey: "NO_COLOR")
+    variables.removeValue(forKey: "CLICOLOR_FORCE")
+    for (key, value) in environment { variables[key] = value }
+    process.environment = variables
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  @Test func binaryExists() {
+    #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build it first: swift build")
+  }
+
+  @Test func addListDone_workEndToEnd() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("nested/dir/ootd.sqlite")]
+    let added = try Self.run(["add", "Solve BOJ 1753", "--priority", "high", "--json"], environment: env)
+    #expect(added.code == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("\"title\" : \"Solve BOJ 1753\""))
+    let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("nested/dir/ootd.sqlite"))
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try Self.run(["done", "1"], environment: env).code == 0)
+    let listed = try Self.run(["list", "--json"], environment: env)
+    let todos = try #require(
+      JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    #expect(todos.count == 1)
+    #expect(todos.first?["done"] as? Bool == true)
+    #expect(listed.stderr.isEmpty)
+  }
+
+  @Test(arguments: [
+    (["add", "x", "--priority", "urgent"], Int32(64)),
+    (["add", "x", "--on", "2024-02-30"], 64),
+    (["add", ""], 64),
+    (["done", "abc"], 64),
+    (["done", "7"], 1),
+    (["rm", "1"], 64),
+    (["list", "--from", "2026-02-01", "--to", "2026-01-01"], 64),
+    (["frobnicate"], 64),
+  ] as [([String], Int32)])
+  func badInput_exitsWithItsCode_oneLineOnStderr_noTrace(arguments: [String], code: Int32) throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    #expect(try Self.run(["add", "keep"], environment: env).code == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: folder.file("ootd.sqlite")))
+    let result = try Self.run(arguments, environment: env)
+    #expect(result.code == code)
+    #expect(result.stderr.hasPrefix("ootd: error: "), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    let after = try Data(contentsOf: URL(fileURLWithPath: folder.file("ootd.sqlite")))
+    #expect(before == after)
+  }
+
+  @Test func databasePathThatIsADirectory_failsWithExit1() throws {
+    let folder = try TemporaryFolder()
+    let result = try Self.run(["list"], environment: ["OOTD_DB": folder.path])
+    #expect(result.code == 1)
+    #expect(result.stderr.contains("is a directory"))
+  }
+
+  @Test func foreignFiles_areRefusedAndLeftUntouched() throws {
+    let folder = try TemporaryFolder()
+    let text = folder.file("notes.txt")
+    try Data("my precious notes\n".utf8).write(to: URL(fileURLWithPath: text))
+    let notDB = try Self.run(["add", "x"], environment: ["OOTD_DB": text])
+    #expect(notDB.code == 1)
+    #expect(notDB.stderr.contains("not an SQLite database"))
+    #expect(try String(contentsOfFile: text, encoding: .utf8) == "my precious notes\n")
+
+    let other = folder.file("other.sqlite")
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    sqlite.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(other)'); c.execute('create table t(x)'); c.commit()"]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    let before = try Data(contentsOf: URL(fileURLWithPath: other))
+    let foreign = try Self.run(["add", "x"], environment: ["OOTD_DB": other])
+    #expect(foreign.code == 1)
+    #expect(foreign.stderr.contains("another program"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+  }
+
+  @Test func pipedOutput_hasNoColour_evenWithoutNO_COLOR() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    _ = try Self.run(["add", "x", "-p", "high"], environment: env)
+    #expect(!(try Self.run(["list"], environment: env).stdout.contains("\u{1B}")))
+    let forced = try Self.run(["list"], environment: env.merging(["CLICOLOR_FORCE": "1"]) { $1 })
+    #expect(forced.stdout.contains("\u{1B}["))
+    let both = try Self.run(
+      ["list"], environment: env.merging(["CLICOLOR_FORCE": "1", "NO_COLOR": "1"]) { $1 })
+    #expect(!both.stdout.contains("\u{1B}"))
+  }
+
+  @Test func todayFollowsTZ() throws {
+    // UTC+14 and UTC-11 are always on different calendar days.
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    func today(_ zone: String) -> String {
+      formatter.timeZone = TimeZone(identifier: zone)
+      return formatter.string(from: Date())
+    }
+    for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+      let expected = today(zone)
+      let result = try Self.run(["add", zone, "--json"], environment: env.merging(["TZ": zone]) { $1 })
+      let object = try #require(
+        JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      let date = object["date"] as? String
+      #expect(date == expected || date == today(zone), "\(zone)")
+    }
+  }
+
+  @Test func concurrentProcesses_neverLoseAWrite() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    let writers = 6
+    let each = 15
+    let failures = LockedCounter()
+    DispatchQueue.concurrentPerform(iterations: writers) { writer in
+      for index in 0..<each {
+        let result = try? Self.run(["add", "w\(writer)-\(index)"], environment: env)
+        if result?.code != 0 { failures.increment() }
+      }
+    }
+    #expect(failures.value == 0)
+    let listed = try Self.run(["list", "--all", "--json"], environment: env)
+    let todos = try #require(
+      JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    #expect(todos.count == writers * each)
+    #expect(Set(todos.compactMap { $0["title"] as? String }).count == writers * each)
+  }
+
+  @Test func help_completions_version_demo() throws {
+    let help = try Self.run(["--help"])
+    #expect(help.code == 0)
+    #expect(help.stdout.contains("USAGE: ootd"))
+    #expect(try Self.run(["--version"]).stdout.hasPrefix("0."))
+    let bash = try Self.run(["completions", "bash"])
+    #expect(bash.code == 0)
+    #expect(bash.stdout.contains("complete -o filenames -F _ootd ootd") || bash.stdout.contains("_ootd"))
+    #expect(try Self.run(["completions", "tcsh"]).code == 64)
+    let folder = try TemporaryFolder()
+    let demo = try Self.run(["demo", "--days", "14"], environment: ["TMPDIR": folder.path])
+    #expect(demo.code == 0, "\(demo.stderr)")
+    #expect(demo.stdout.contains("today"))
+    #expect(demo.stdout.contains("Demo database with 70 todos"))
+  }
+}
+
+final class LockedCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import Testing
+
+@testable import CLI
+
+/// Commands run in-process against a real database file, with a fixed clock (2026-11-22 09:00 in
+/// Seoul) and captured output.
+@Suite struct CommandRunTests {
+  @Test func add_thenListJSON_followsTheContract() throws {
+    let h = try Harness()
+    #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd"]).code == 0)
+    let added = h.run(["add", "Solve BOJ 1753", "--priority", "high", "--project", "ootd", "--json"])
+    #expect(added.code == 0, "\(added.stderr)")
+    let todo = try #require(
+      JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
+    #expect(todo["title"] as? String == "Solve BOJ 1753")
+    #expect(todo["priority"] as? String == "high")
+    #expect(todo["done"] as? Bool == false)
+    #expect(todo["date"] as? String == "2026-11-22")
+    #expect(todo["project"] as? String == "ootd")
+    #expect(todo["block"] is NSNull)
+    #expect(todo["id"] as? Int == 1)
+  }
+
+  @Test func list_ordersByDateThenPriorityThenID() throws {
+    let h = try Harness()
+    h.run(["add", "low today", "-p", "low"])
+    h.run(["add", "high tomorrow", "-p", "high", "--on", "tomorrow"])
+    h.run(["add", "mid today"])
+    h.run(["add", "high today", "-p", "high"])
+    h.run(["add", "high yesterday", "-p", "high", "--on", "yesterday"])
+    h.run(["add", "second high today", "-p", "high"])
+    let titles = try h.allTodos().map { $0["title"] as? String }
+    #expect(
+      titles == [
+        "high yesterday", "high today", "second high today", "mid today", "low today",
+        "high tomorrow",
+      ])
+  }
+
+  @Test(arguments: [
+    (["--on", "2026-11-20"], ["a"]),
+    (["--from", "2026-11-20", "--to", "2026-11-21"], ["a", "b"]),
+    (["--to", "2026-11-21"], ["a", "b"]),
+    (["--from", "2026-11-21"], ["b", "c"]),
+    ([], ["c"]),
+    (["--all"], ["a", "b", "c"]),
+    (["--all", "--open"], ["a", "c"]),
+    (["--all", "--done"], ["b"]),
+    (["--all", "--priority", "high"], ["c"]),
+    (["--all", "--project", "p"], ["b"]),
+  ])
+  func list_filters(arguments: [String], expected: [String]) throws {
+    let h = try Harness()
+    h.run(["project", "add", "p"])
+    h.run(["add", "a", "--on", "2026-11-20"])
+    h.run(["add", "b", "--on", "2026-11-21", "--project", "p"])
+    h.run(["add", "c", "-p", "high"])
+    h.run(["done", "2"])
+    let result = h.run(["list", "--json"] + arguments)
+    #expect(result.code == 0, "\(result.stderr)")
+    let todos = try #require(
+      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    #expect(todos.compactMap { $0["title"] as? String } == expected)
+  }
+
+  @Test func doneAndUndone_tickAndUntick() throws {
+    let h = try Harness()
+    h.run(["add", "one"])
+    h.run(["add", "two"])
+    #expect(h.run(["done", "1", "2"]).code == 0)
+    #expect(try h.allTodos().allSatisfy { $0["done"] as? Bool == true })
+    #expect(h.run(["undone", "2"]).code == 0)
+    #expect(try h.allTodos().map { $0["done"] as? Bool } == [true, false])
+  }
+
+  @Test func done_withAnUnknownID_failsWithExit1AndChangesNothing() throws {
+    let h = try Harness()
+    h.run(["add", "one"])
+    let result = h.run(["done", "1", "99"])
+    #expect(result.code == 1)
+    #expect(result.stderr == "ootd: error: no todo with id 99\n")
+    #expect(try h.allTodos().first?["done"] as? Bool == false)
+  }
+
+  @Test func edit_changesEachField() throws {
+    let h = try Harness()
+    h.run(["project", "add", "p"])
+    h.run(["add", "old"])
+    #expect(h.run(["edit", "1", "--title", "new", "-p", "low", "--on", "2026-12-01", "--project", "p"]).code == 0)
+    var todo = try #require(try h.allTodos().first)
+    #expect(todo["title"] as? String == "new")
+    #expect(todo["priority"] as? String == "low")
+    #expect(todo["date"] as? String == "2026-12-01")
+    #expect(todo["project"] as? String == "p")
+    #expect(h.run(["edit", "1", "--no-project"]).code == 0)
+    todo = try #require(try h.allTodos().first)
+    #expect(todo["project"] is NSNull)
+  }
+
+  @Test func rm_withoutATerminalAndWithoutYes_refusesAndDeletesNothing() throws {
+    let h = try Harness()
+    h.run(["add", "keep me"])
+    let result = h.run(["rm", "1"])
+    #expect(result.code == 64)
+    #expect(result.stderr.contains("--yes"))
+    #expect(try h.allTodos().count == 1)
+  }
+
+  @Test func rm_onATerminal_asksAndHonoursTheAnswer() throws {
+    var h = try Harness()
+    h.terminal = true
+    h.run(["add", "one"])
+    let declined = h.run(["rm", "1"], answers: ["n"])
+    #expect(declined.code == 1)
+    #expect(declined.stderr.contains("Delete 1 todo? [y/N]"))
+    #expect(try h.allTodos().count == 1)
+    #expect(h.run(["rm", "1"], answers: ["y"]).code == 0)
+    #expect(try h.allTodos().isEmpty)
+  }
+
+  @Test func rm_withYes_deletes() throws {
+    let h = try Harness()
+    h.run(["add", "one"])
+    h.run(["add", "two"])
+    #expect(h.run(["rm", "1", "2", "--yes"]).code == 0)
+    #expect(try h.allTodos().isEmpty)
+  }
+
+  @Test func addFromBlock_usesTheBlocksTitleAndPriority_overridable() throws {
+    let h = try Harness()
+    h.run(["add", "--block", "algorithm"])
+    h.run(["add", "--block", "algorithm", "BOJ 1753", "-p", "low"])
+    let todos = try h.allTodos()
+    #expect(todos[0]["title"] as? String == "Solve an algorithm problem")
+    #expect(todos[0]["priority"] as? String == "high")
+    #expect(todos[0]["block"] as? String == "algorithm")
+    #expect(todos[1]["title"] as? String == "BOJ 1753")
+    #expect(todos[1]["priority"] as? String == "low")
+  }
+
+  @Test func blocks_listAddRemove() throws {
+    let h = try Harness()
+    let builtIn = try #require(
+      JSONSerialization.jsonObject(with: Data(h.run(["block", "list", "--json"]).stdout.utf8))
+        as? [[String: Any]])
+    let names = Set(builtIn.compactMap { $0["name"] as? String })
+    #expect(names.isSuperset(of: ["algorithm", "blog", "commit", "study"]))
+    #expect(builtIn.allSatisfy { $0["title"] is String && $0["priority"] is String })
+    #expect(h.run(["block", "add", "leet", "Solve a LeetCode medium", "-p", "high"]).code == 0)
+    #expect(h.run(["block", "add", "LEET", "again"]).code == 1)
+    #expect(h.run(["block", "rm", "leet"]).code == 0)
+    #expect(h.run(["block", "rm", "leet"]).code == 1)
+    #expect(h.run(["add", "--block", "nope"]).code == 1)
+  }
+
+  @Test func routine_planAddsEachRoutineBlockOncePerDay() throws {
+    let h = try Harness()
+    h.run(["block", "routine", "algorithm"])
+    h.run(["block", "routine", "commit"])
+    #expect(h.run(["plan"]).code == 0)
+    #expect(h.run(["plan"]).code == 0)
+    #expect(h.run(["plan", "--on", "tomorrow"]).code == 0)
+    let todos = try h.allTodos()
+    #expect(todos.count == 4)
+    #expect(Set(todos.compactMap { $0["block"] as? String }) == ["algorithm", "commit"])
+  }
+
+  @Test func carry_movesOverdueOpenTodosToToday() throws {
+    let h = try Harness()
+    h.run(["add", "old open", "--on", "2026-11-20"])
+    h.run(["add", "old done", "--on", "2026-11-20"])
+    h.run(["done", "2"])
+    let listed = h.run(["list", "--no-color"])
+    #expect(listed.stdout.contains("Overdue"))
+    #expect(listed.stdout.contains("old open"))
+    #expect(!listed.stdout.contains("old done"))
+    #expect(h.run(["carry"]).code == 0)
+    let todos = try h.allTodos()
+    #expect(todos.map { $0["date"] as? String } == ["2026-11-20", "2026-11-22"])
+    #expect(todos[1]["title"] as? String == "old open")
+  }
+
+  @Test func projects_lifecycle() throws {
+    let h = try Harness()
+    #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd", "--tech", "swift, sqlite"]).code == 0)
+    #expect(h.run(["project", "add", "OOTD"]).code == 1)
+    h.run(["add", "a", "--project", "ootd"])
+    h.run(["add", "b", "--project", "ootd"])
+    h.run(["done", "1"])
+    var list = try #require(
+      JSONSerialization.jsonObject(with: Data(h.run(["project", "list", "--json"]).stdout.utf8))
+        as? [[String: Any]])
+    #expect(list.count == 1)
+    #expect(list[0]["name"] as? String == "ootd")
+    #expect(list[0]["repo"] as? String == "octo/ootd")
+    #expect(list[0]["archived"] as? Bool == false)
+    #expect(list[0]["done"] as? Int == 1)
+    #expect(list[0]["total"] as? Int == 2)
+    #expect(list[0]["tech"] as? [String] == ["swift", "sqlite"])
+    #expect(h.run(["project", "archive", "ootd"]).code == 0)
+    list = try #require(
+      JSONSerialization.jsonObject(with: Data(h.run(["project", "list", "--json"]).stdout.utf8))
+        as? [[String: Any]])
+    #expect(list.isEmpty)
+    let archived = h.run(["project", "list", "--archived", "--json"]).stdout
+    #expect(archived.contains("\"archived\" : true"))
+    #expect(h.run(["project", "unarchive", "ootd"]).code == 0)
+    let shown = h.run(["project", "show", "ootd", "--no-color"])
+    #expect(shown.code == 0)
+    #expect(shown.stdout.contains("1/2 done  50%"))
+    #expect(h.run(["project", "rm", "ootd", "--yes"]).code == 0)
+    #expect(try h.allTodos().allSatisfy { $0["project"] is NSNull })
+  }
+
+  @Test(arguments: [
+    (["add", "x", "--on", "2024-02-30"], "invalid date '2024-02-30'"),
+    (["add", "   "], "the title is empty"),
+    (["add", "x", "--project", "nope"], "no project named 'nope'"),
+    (["list", "--from", "2026-11-22", "--to", "2026-11-01"], "invalid range"),
+    (["project", "add", "p", "--repo", "not a repo"], "invalid repository"),
+    (["project", "add", "p", "--start", "2026-02-01", "--end", "2026-01-01"], "ends (2026-01-01) before it starts"),
+    (["add", "x", "--priority", "urgent"], "urgent"),
+    (["done", "x1"], "x1"),
+  ])
+  func badInput_isOneLineOnStderr_andWritesNothing(arguments: [String], message: String) throws {
+    let h = try Harness()
+    h.run(["add", "existing"])
+    let result = h.run(arguments)
+    #expect(result.code == 64 || result.code == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("ootd: error: "))
+    #expect(result.stderr.contains(message))
+    #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    #expect(try h.allTodos().count == 1)
+  }
+
+  @Test(arguments: [
+    (["add", "x", "--on", "2024-02-30"], 64),
+    (["add", "x", "--priority", "urgent"], 64),
+    (["list", "--from", "2026-11-22", "--to", "2026-11-01"], 64),
+    (["done", "abc"], 64),
+    (["done", "42"], 1),
+    (["add", "x", "--project", "nope"], 1),
+    (["edit", "42", "--title", "y"], 1),
+  ] as [([String], Int32)])
+  func exitCodes(arguments: [String], expected: Int32) throws {
+    let h = try Harness()
+    #expect(h.run(arguments).code == expected)
+  }
+
+  @Test func titles_roundTripExactly() throws {
+    let h = try Harness()
+    let titles = [
+      "It's \"quoted\" and 'single'", "'); DROP TABLE todo; --", "🚀 ship it 🎉",
+      "최단경로 알고리즘 공부하기", "tab\there", "back\\slash %s %d",
+    ]
+    for title in titles { #expect(h.run(["add", title]).code == 0) }
+    #expect(try h.allTodos().compactMap { $0["title"] as? String } == titles)
+  }
+
+  @Test func today_isTheDayInTheUsersTimeZone() throws {
+    // 2026-11-22T23:30Z is the 23rd in Seoul and still the 22nd in Los Angeles.
+    var h = try Harness(now: "2026-11-22T23:30:00Z")
+    h.timeZone = TimeZone(identifier: "Asia/Seoul")!
+    h.run(["add", "seoul"])
+    h.timeZone = TimeZone(identifier: "America/Los_Angeles")!
+    h.run(["add", "la"])
+    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-23"])
+  }
+
+  @Test func databasePath_followsDbThenOOTD_DBThenXDGThenHome() throws {
+    let folder = try TemporaryFolder()
+    func path(_ option: String?, _ variables: [String: String]) throws -> String {
+      let environment = AppEnvironment(
+        variables: variables, now: Date(), timeZone: .current, stdoutIsTerminal: false,
+        stdinIsTerminal: false, output: { _ in }, errorOutput: { _ in }, readLine: { nil })
+      return try environment.databasePath(option: option)
+    }
+    let all = ["OOTD_DB": "/e/db.sqlite", "XDG_DATA_HOME": "/x", "HOME": folder.path]
+    #expect(try path("/o.sqlite", all) == "/o.sqlite")
+    #expect(try path(nil, all) == "/e/db.sqlite")
+    #expect(try path(nil, ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/ootd/ootd.sqlite")
+    #expect(try path(nil, ["HOME": "/h"]) == "/h/.local/share/ootd/ootd.sqlite")
+    #expect(try path("~/a.sqlite", ["HOME": "/h"]) == "/h/a.sqlite")
+    #expect(throws: CLIError.noDatabasePath) { try path(nil, [:]) }
+  }
+
+  @Test func colour_onlyOnATerminalAndNeverWithNO_COLOR() throws {
+    var h = try Harness()
+    h.run(["add", "x", "-p", "high"])
+    #expect(!h.run(["list"]).stdout.contains("\u{1B}["))
+    h.terminal = true
+    #expect(h.run(["list"]).stdout.contains("\u{1B}["))
+    #expect(!h.run(["list", "--no-color"]).stdout.contains("\u{1B}["))
+    h.variables["NO_COLOR"] = "1"
+    #expect(!h.run(["list"]).stdout.contains("\u{1B}["))
+  }
+
+  @Test func help_explainsWithExamples() throws {
+    let h = try Harness()
+    let root = h.run(["--help"])
+    #expect(root.code == 0)
+    #expect(root.stdout.contains("Examples:"))
+    for command in ["add", "list", "done", "edit", "rm", "block", "project", "carry", "plan"] {
+      let help = h.run([command, "--help"])
+      #expect(help.code == 0)
+      #expect(help.stdout.contains("ootd \(command)"), "\(command)")
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Core
+import Testing
+
+@testable import CLI
+
+@Suite struct ParsingTests {
+  @Test func add_parsesTitleWordsPriorityProjectDayAndBlock() throws {
+    let command = try #require(
+      try Ootd.parseAsRoot([
+        "add", "Solve", "BOJ", "1753", "--priority", "high", "--project", "algo", "--on", "tomorrow",
+        "--block", "algorithm", "--json",
+      ]) as? Ootd.Add)
+    #expect(command.title == ["Solve", "BOJ", "1753"])
+    #expect(command.priority == .high)
+    #expect(command.project == "algo")
+    #expect(command.on == "tomorrow")
+    #expect(command.block == "algorithm")
+    #expect(command.output.json)
+  }
+
+  @Test(arguments: [
+    (["add", "x", "-p", "low"], Priority.low),
+    (["add", "x", "--priority", "HIGH"], .high),
+    (["add", "x", "--priority", "medium"], .mid),
+  ])
+  func add_acceptsPrioritySpellings(arguments: [String], expected: Priority) throws {
+    let command = try #require(try Ootd.parseAsRoot(arguments) as? Ootd.Add)
+    #expect(command.priority == expected)
+  }
+
+  @Test(arguments: [
+    ["add", "x", "--priority", "urgent"],
+    ["add"],
+    ["done"],
+    ["done", "abc"],
+    ["list", "--open", "--done"],
+    ["list", "--on", "today", "--from", "2026-01-01"],
+    ["list", "--all", "--to", "today"],
+    ["edit", "3"],
+    ["edit", "3", "--project", "a", "--no-project"],
+    ["project", "list", "--archived", "--all"],
+    ["rm"],
+    ["frobnicate"],
+  ])
+  func invalidCommandLines_areRejectedByTheParser(arguments: [String]) {
+    #expect(throws: (any Error).self) { _ = try Ootd.parseAsRoot(arguments) }
+  }
+
+  @Test func noArguments_runsTheDashboard() throws {
+    #expect(try Ootd.parseAsRoot([]) is Ootd.Today)
+  }
+
+  @Test func globalOptions_areAcceptedBeforeOrAfterTheSubcommand() throws {
+    let after = try #require(try Ootd.parseAsRoot(["list", "--db", "/tmp/a.sqlite"]) as? Ootd.List)
+    #expect(after.global.db == "/tmp/a.sqlite")
+    let moved = GlobalOptions.movingLeadingGlobals(["--db", "/tmp/b.sqlite", "--no-color", "list", "--", "-x"])
+    #expect(moved == ["list", "--db", "/tmp/b.sqlite", "--no-color", "--", "-x"])
+    let before = try #require(
+      try Ootd.parseAsRoot(GlobalOptions.movingLeadingGlobals(["--db", "/tmp/b.sqlite", "list"]))
+        as? Ootd.List)
+    #expect(before.global.db == "/tmp/b.sqlite")
+    #expect(GlobalOptions.movingLeadingGlobals(["--db"]) == ["--db"])
+    #expect(try Ootd.parseAsRoot(GlobalOptions.movingLeadingGlobals(["--db", "/x.sqlite"])) is Ootd.Today)
+  }
+
+  @Test func projectAdd_parsesEveryField() throws {
+    let command = try #require(
+      try Ootd.parseAsRoot([
+        "project", "add", "ootd", "--repo", "octo/ootd", "--desc", "Tracker", "--start", "2026-01-01",
+        "--end", "2026-12-31", "--tech", "swift,sqlite", "--path", "~/src/ootd", "--memo", "m",
+      ]) as? Ootd.AddProject)
+    #expect(command.name == "ootd")
+    #expect(command.fields.repo == "octo/ootd")
+    #expect(command.fields.tech == "swift,sqlite")
+  }
+}

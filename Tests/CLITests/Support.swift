@@ -1,0 +1,67 @@
+import Core
+import Foundation
+import Testing
+
+@testable import CLI
+
+/// Output captured from an in-process run.
+final class Captured: @unchecked Sendable {
+  var stdout = ""
+  var stderr = ""
+  var answers: [String] = []
+}
+
+/// A temporary folder removed when the value is deinitialised.
+final class TemporaryFolder {
+  let path: String
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/ootd-cli-tests-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    path = String(cString: try #require(made))
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// Runs ootd in-process with a fixed clock and time zone and a database in `folder`.
+struct Harness {
+  let folder: TemporaryFolder
+  var now: Date
+  var timeZone = TimeZone(identifier: "Asia/Seoul")!
+  var terminal = false
+  var variables: [String: String] = [:]
+
+  init(now: String = "2026-11-22T09:00:00+09:00") throws {
+    folder = try TemporaryFolder()
+    self.now = try #require(ISO8601DateFormatter().date(from: now))
+  }
+
+  var databasePath: String { folder.file("ootd.sqlite") }
+
+  /// Runs one command line; returns the exit code and what it printed.
+  @discardableResult
+  func run(_ arguments: [String], answers: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+    let captured = Captured()
+    captured.answers = answers
+    var variables = self.variables
+    if variables["OOTD_DB"] == nil { variables["OOTD_DB"] = databasePath }
+    let environment = AppEnvironment(
+      variables: variables, now: now, timeZone: timeZone, stdoutIsTerminal: terminal,
+      stdinIsTerminal: terminal,
+      output: { captured.stdout += $0 }, errorOutput: { captured.stderr += $0 },
+      readLine: { captured.answers.isEmpty ? nil : captured.answers.removeFirst() })
+    let code = Ootd.run(arguments: arguments, environment: environment)
+    return (code, captured.stdout, captured.stderr)
+  }
+
+  /// Runs `list --all --json` and decodes it.
+  func allTodos() throws -> [[String: Any]] {
+    let result = run(["list", "--all", "--json"])
+    #expect(result.code == 0, "\(result.stderr)")
+    return try #require(
+      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+  }
+}
