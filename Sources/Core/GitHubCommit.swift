@@ -60,7 +60,8 @@ public struct GitHubCommit: Hashable, Sendable {
 
   /// The first line of `message`, without trailing whitespace.
   public static func subject(ofMessage message: String) -> String {
-    let firstLine = message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    let firstLine =
+      message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .first ?? ""
     var subject = Substring(firstLine)
     while let last = subject.last, last.isWhitespace { subject.removeLast() }

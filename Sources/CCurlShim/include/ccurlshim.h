@@ -1,5 +1,50 @@
 #ifndef OOTD_CCURLSHIM_H
 #define OOTD_CCURLSHIM_H
-/// Placeholder: the GitHubClient work fills this in (dlopen-based libcurl access).
-int ootd_curl_available(void);
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The outcome codes of `ootd_curl_get`.
+/// The request completed and `status`, `headers` and `body` are filled in.
+#define OOTD_CURL_OK 0
+/// libcurl could not be loaded with dlopen (or lacks a needed symbol); `error` says why.
+#define OOTD_CURL_UNAVAILABLE 1
+/// libcurl ran but the transfer failed (DNS, connect, TLS, timeout, ...); `error` says why.
+#define OOTD_CURL_TRANSFER_FAILED 2
+/// Memory ran out or an argument was invalid.
+#define OOTD_CURL_INTERNAL 3
+
+/// What one GET produced. Buffers are malloc'd; release them with `ootd_curl_response_free`.
+typedef struct ootd_curl_response {
+  /// The HTTP status code of the (single, never followed) response.
+  long status;
+  /// The raw response header block(s), CRLF-separated, NUL-terminated.
+  char *headers;
+  size_t headers_length;
+  /// The response body (NUL-terminated for convenience; may contain NULs).
+  char *body;
+  size_t body_length;
+  /// A one-line, NUL-terminated description of what went wrong, when the result is not OK.
+  char error[512];
+} ootd_curl_response;
+
+/// Loads libcurl ("libcurl.so.4") with dlopen on first use and performs one HTTP GET.
+///
+/// Redirects are never followed (CURLOPT_FOLLOWLOCATION stays off); the caller handles them.
+/// `headers` holds `header_count` "Name: value" strings. Timeouts are in seconds.
+/// Returns one of the `OOTD_CURL_*` codes; `out` is always initialised.
+int ootd_curl_get(const char *url, const char *const *headers, size_t header_count,
+                  long connect_timeout_seconds, long total_timeout_seconds,
+                  ootd_curl_response *out);
+
+/// Frees the buffers of a response filled in by `ootd_curl_get` (safe to call twice).
+void ootd_curl_response_free(ootd_curl_response *response);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif
