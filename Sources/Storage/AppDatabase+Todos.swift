@@ -40,6 +40,26 @@ extension AppDatabase {
     }
   }
 
+  /// How many open todos are planned before `day`, and the most recent `limit` of them (in list
+  /// order): what a screen shows without loading years of forgotten todos.
+  public func overdueSummary(before day: Day, limit: Int) throws(StorageError)
+    -> (todos: [Todo], count: Int)
+  {
+    try read { db in
+      let count = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM todo WHERE done = 0 AND day < ?",
+        arguments: [day.description]) ?? 0
+      let sql = """
+        SELECT \(TodoRow.selection) FROM \(TodoRow.source)
+        WHERE todo.done = 0 AND todo.day < ?
+        ORDER BY todo.day DESC, todo.priority, todo.id LIMIT ?
+        """
+      let todos = try Row.fetchAll(db, sql: sql, arguments: [day.description, max(0, limit)])
+        .map(TodoRow.todo(from:)).sorted(by: Todo.listOrder)
+      return (todos, count)
+    }
+  }
+
   /// The todos with these ids, in list order; throws when any id is unknown.
   public func todos(ids: [Int64]) throws(StorageError) -> [Todo] {
     try read { db in try Self.existingTodos(db, ids: ids) }

@@ -97,12 +97,11 @@ extension Ootd {
       if todos.isEmpty {
         lines.append(emptyMessage(days, today: today, style: renderer.style))
       }
-      if case .range(let range) = days, range == DayRange(day: today), !done {
-        let overdue = try database.overdueTodos(before: today).filter {
-          (project == nil || $0.project?.lowercased() == project?.lowercased())
-            && (priority == nil || $0.priority == priority)
-        }
-        if !overdue.isEmpty { lines += [""] + renderer.overdue(overdue) }
+      if case .range(let range) = days, range == DayRange(day: today), !done,
+        project == nil, priority == nil
+      {
+        let overdue = try database.overdueSummary(before: today, limit: 10)
+        if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
       }
       environment.output(lines.map { $0 + "\n" }.joined())
     }

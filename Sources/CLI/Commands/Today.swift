@@ -23,9 +23,9 @@ extension Ootd {
       let today = environment.today
       let database = try global.openDatabase(environment)
       let todos = try database.todos(matching: TodoFilter(days: .range(DayRange(day: today))))
-      let overdue = try database.overdueTodos(before: today)
       let done = todos.filter(\.isDone).count
       if output.json {
+        let overdue = try database.overdueTodos(before: today)
         environment.output(
           try JSONOutput.encode(
             DashboardJSON(
@@ -44,7 +44,8 @@ extension Ootd {
         let idWidth = todos.map { String($0.id).count }.max() ?? 1
         lines += todos.map { renderer.line($0, idWidth: idWidth) }
       }
-      if !overdue.isEmpty { lines += [""] + renderer.overdue(overdue) }
+      let overdue = try database.overdueSummary(before: today, limit: 10)
+      if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
       environment.output(lines.map { $0 + "\n" }.joined())
     }
   }

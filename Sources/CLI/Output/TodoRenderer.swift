@@ -76,18 +76,19 @@ struct TodoRenderer {
     return lines
   }
 
-  /// The overdue section: open todos of earlier days, with the way to carry them.
-  func overdue(_ todos: [Todo], limit: Int = 10) -> [String] {
+  /// The overdue section: the most recent open todos of earlier days (`count` in all), with the
+  /// way to carry them.
+  func overdue(_ todos: [Todo], count: Int) -> [String] {
     guard !todos.isEmpty else { return [] }
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
-    let noun = todos.count == 1 ? "todo" : "todos"
+    let noun = count == 1 ? "todo" : "todos"
     var lines = [
       style.red(style.bold("Overdue")) + style.dim(
-        "  \(todos.count) open \(noun) from earlier days · 'ootd carry' moves them to today")
+        "  \(count) open \(noun) from earlier days · 'ootd carry' moves them to today")
     ]
-    lines += todos.prefix(limit).map { line($0, idWidth: idWidth) }
-    if todos.count > limit {
-      lines.append(style.dim("  … and \(todos.count - limit) more ('ootd list --open --to yesterday')"))
+    lines += todos.map { line($0, idWidth: idWidth) }
+    if count > todos.count {
+      lines.append(style.dim("  … and \(count - todos.count) older ('ootd list --open --to yesterday')"))
     }
     return lines
   }
