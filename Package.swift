@@ -48,7 +48,9 @@ let package = Package(
     // MARK: - Tests
 
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "Core"]),
+    .testTarget(
+      name: "StorageTests",
+      dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(
       name: "GitHubClientTests",
       dependencies: ["GitHubClient", "Core"],

@@ -61,6 +61,8 @@ extension AppDatabase {
       }
     }
 
+    migrator.registerMigration("v3: GitHub commits and sync state", migrate: AppDatabase.githubMigration)
+
     return migrator
   }
 }

@@ -1,0 +1,211 @@
+import Core
+import Foundation
+import GRDB
+import Testing
+
+@testable import Storage
+
+/// A database in a temporary folder, removed with the value.
+final class TemporaryDatabase {
+  let folder: String
+  let database: AppDatabase
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/ootd-storage-tests-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    folder = String(cString: try #require(made))
+    database = try AppDatabase.open(path: folder + "/ootd.sqlite")
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: folder) }
+}
+
+let grdbRepo = RepositoryName("groue/GRDB.swift")!
+let forkRepo = RepositoryName("someone/GRDB.swift")!
+
+func instant(_ text: String) -> Date {
+  ISO8601DateFormatter().date(from: text)!
+}
+
+func commit(
+  _ sha: String, _ authored: String, repository: RepositoryName = grdbRepo,
+  login: String? = "gr", email: String = "gr@pierlis.com", parents: Int = 1
+) -> GitHubCommit {
+  GitHubCommit(
+    sha: String(repeating: sha, count: 40 / sha.count), repository: repository,
+    authorLogin: login, authorName: "Gwendal", authorEmail: email,
+    authorDate: instant(authored), committerDate: instant(authored), subject: "s \(sha)",
+    htmlURL: nil, parentCount: parents)
+}
+
+func range(_ from: String, _ to: String) throws -> DayRange {
+  try DayRange(from: #require(Day(iso: from)), to: #require(Day(iso: to)))
+}
+
+@Suite struct GitHubStorageTests {
+  @Test func storingAPageTwice_neverDuplicates() throws {
+    // Given
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    let page = [commit("a", "2026-01-01T10:00:00Z"), commit("b", "2026-01-02T10:00:00Z")]
+    // When
+    let first = try db.storeCommitPage(page, of: grdbRepo, author: "gr", since: nil)
+    let second = try db.storeCommitPage(page, of: grdbRepo, author: "gr", since: nil)
+    // Then
+    #expect(first == 2)
+    #expect(second == 0)
+    #expect(try db.commitCount() == 2)
+  }
+
+  @Test func forkSharingHistory_countsEachSHAOnce_butInBothRepositories() throws {
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    try db.storeCommitPage(
+      [commit("a", "2026-01-01T10:00:00Z"), commit("b", "2026-01-01T11:00:00Z")],
+      of: grdbRepo, author: "gr", since: nil)
+    try db.storeCommitPage(
+      [
+        commit("a", "2026-01-01T10:00:00Z", repository: forkRepo),
+        commit("c", "2026-01-01T12:00:00Z", repository: forkRepo),
+      ],
+      of: forkRepo, author: "gr", since: nil)
+    let utc = TimeZone(identifier: "UTC")!
+    let all = try db.commitCalendar(range("2026-01-01", "2026-01-01"), timeZone: utc)
+    #expect(all.counts == [3])
+    let fork = try db.commitCalendar(
+      range("2026-01-01", "2026-01-01"), timeZone: utc, filter: CommitFilter(repository: forkRepo))
+    #expect(fork.counts == [2])
+    let byRepo = try db.commitsByRepository(range("2026-01-01", "2026-01-01"), timeZone: utc)
+    #expect(byRepo.map(\.commits) == [2, 2])
+  }
+
+  @Test func authorFilter_matchesLoginOrEmail_ignoringCase() throws {
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    try db.storeCommitPage(
+      [
+        commit("a", "2026-01-01T10:00:00Z"),
+        commit("b", "2026-01-01T11:00:00Z", login: nil, email: "GR@pierlis.com"),
+        commit("c", "2026-01-01T12:00:00Z", login: "other", email: "o@x.org"),
+      ], of: grdbRepo, author: "gr", since: nil)
+    let utc = TimeZone(identifier: "UTC")!
+    let days = try range("2026-01-01", "2026-01-01")
+    #expect(try db.commitCalendar(days, timeZone: utc, filter: CommitFilter(author: "GR")).total == 1)
+    #expect(
+      try db.commitCalendar(days, timeZone: utc, filter: CommitFilter(author: "gr@pierlis.com"))
+        .total == 2)
+    #expect(try db.commitCalendar(days, timeZone: utc).total == 3)
+  }
+
+  /// Zones with 45-minute offsets and with daylight-saving changes inside the range.
+  @Test(arguments: [
+    "Asia/Kathmandu", "America/New_York", "Europe/Paris", "Asia/Seoul", "UTC",
+    "Australia/Lord_Howe", "Pacific/Chatham",
+  ])
+  func calendar_bucketsByAuthorDateInZone_likeANaiveComputation(zoneName: String) throws {
+    // Given: a commit every 29-37 minutes over 2026-03-06 ... 2026-04-07 (US and EU DST changes)
+    let zone = try #require(TimeZone(identifier: zoneName))
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    var commits: [GitHubCommit] = []
+    var t = instant("2026-03-06T00:00:00Z")
+    var n = 0
+    while t < instant("2026-04-08T00:00:00Z") {
+      n += 1
+      commits.append(
+        GitHubCommit(
+          sha: String(format: "%040x", n), repository: grdbRepo, authorLogin: "gr",
+          authorName: "G", authorEmail: "gr@pierlis.com", authorDate: t, committerDate: t,
+          subject: "x", htmlURL: nil, parentCount: 1))
+      t += 1753 + Double(n % 5) * 120
+    }
+    try db.storeCommitPage(commits, of: grdbRepo, author: "gr", since: nil)
+    let days = try range("2026-03-07", "2026-04-06")
+    // When
+    let calendar = try db.commitCalendar(days, timeZone: zone)
+    // Then: the same as bucketing each instant with Foundation's Calendar in that zone
+    var gregorian = Calendar(identifier: .gregorian)
+    gregorian.timeZone = zone
+    var naive: [Day: Int] = [:]
+    for commit in commits {
+      let c = gregorian.dateComponents([.year, .month, .day], from: commit.authorDate)
+      let day = try #require(Day(year: c.year!, month: c.month!, day: c.day!))
+      if days.contains(day) { naive[day, default: 0] += 1 }
+    }
+    #expect(calendar.counts == days.map { naive[$0] ?? 0 })
+  }
+
+  @Test func calendar_kathmandu_putsCommitsOnEitherSideOfLocalMidnight() throws {
+    // 18:14:59 UTC is 23:59:59 in Kathmandu (+05:45); 18:15 UTC is midnight of the next day.
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    try db.storeCommitPage(
+      [commit("a", "2026-05-01T18:14:59Z"), commit("b", "2026-05-01T18:15:00Z")],
+      of: grdbRepo, author: "gr", since: nil)
+    let calendar = try db.commitCalendar(
+      range("2026-05-01", "2026-05-02"), timeZone: TimeZone(identifier: "Asia/Kathmandu")!)
+    #expect(calendar.counts == [1, 1])
+  }
+
+  @Test func calendar_newYorkSpringForwardDay_has23Hours() throws {
+    // 2026-03-08 in New York runs from 05:00 UTC to 04:00 UTC the next day.
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    try db.storeCommitPage(
+      [
+        commit("a", "2026-03-08T04:59:59Z"), commit("b", "2026-03-08T05:00:00Z"),
+        commit("c", "2026-03-09T03:59:59Z"), commit("d", "2026-03-09T04:00:00Z"),
+      ], of: grdbRepo, author: "gr", since: nil)
+    let calendar = try db.commitCalendar(
+      range("2026-03-07", "2026-03-09"), timeZone: TimeZone(identifier: "America/New_York")!)
+    #expect(calendar.counts == [1, 2, 1])
+  }
+
+  @Test func pageAndSyncState_areWrittenInOneTransaction() throws {
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    let since = instant("2025-01-01T00:00:00Z")
+    // A page stores the listing's progress with it...
+    try db.storeCommitPage(
+      [commit("a", "2026-01-03T10:00:00Z"), commit("b", "2026-01-02T10:00:00Z")],
+      of: grdbRepo, author: "GR", since: since)
+    var state = try #require(try db.syncState(of: grdbRepo, author: "gr"))
+    #expect(state.pendingPages == 1)
+    // ...but the watermark only moves once the listing completes.
+    #expect(state.newestAuthoredAt == nil)
+    #expect(state.lastSyncAt == nil)
+    // A page with an invalid commit (too short a SHA) is rolled back whole, state included.
+    var bad = commit("c", "2026-01-05T10:00:00Z")
+    bad.sha = "x"
+    #expect(throws: StorageError.self) {
+      try db.storeCommitPage(
+        [commit("d", "2026-01-04T10:00:00Z"), bad], of: grdbRepo, author: "gr", since: since)
+    }
+    #expect(try db.commitCount() == 2)
+    state = try #require(try db.syncState(of: grdbRepo, author: "gr"))
+    #expect(state.pendingPages == 1)
+    // Completing the listing moves the watermark and keeps the ETag.
+    let now = instant("2026-02-01T00:00:00Z")
+    try db.finishListing(of: grdbRepo, author: "gr", since: since, etag: "\"e1\"", now: now)
+    state = try #require(try db.syncState(of: grdbRepo, author: "gr"))
+    #expect(state.newestAuthoredAt == instant("2026-01-03T10:00:00Z"))
+    #expect(state.newestSHA == String(repeating: "a", count: 40))
+    #expect(state.etag == "\"e1\"")
+    #expect(state.etagSince == since)
+    #expect(state.windowStart == since)
+    #expect(state.lastSyncAt == now)
+    #expect(state.pendingPages == 0)
+    #expect(try db.lastCommitSync() == now)
+  }
+
+  @Test func settings_roundTrip() throws {
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    #expect(try db.gitHubSetting(.login) == nil)
+    try db.setGitHubSetting(.login, to: "gr")
+    try db.setGitHubSetting(.login, to: "groue")
+    #expect(try db.gitHubSetting(.login) == "groue")
+    try db.setGitHubSetting(.login, to: nil)
+    #expect(try db.gitHubSetting(.login) == nil)
+  }
+}
