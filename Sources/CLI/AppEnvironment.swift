@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GitHubClient
 
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,15 @@ struct AppEnvironment {
   var errorOutput: (String) -> Void
   /// Reads one line of standard input.
   var readLine: () -> String?
+  /// Whether standard error is a terminal (sync draws its progress line there only then).
+  var stderrIsTerminal = false
+  /// The token the GitHub CLI holds for a host (`gh auth token --hostname HOST`), or nil when
+  /// `gh` is not installed or not logged in there. Tests replace it.
+  var ghAuthToken: (_ host: String) -> String? = { _ in nil }
+  /// How GitHub requests are sent: nil for libcurl; tests pass a stub.
+  var gitHubTransport: (any HTTPTransport)? = nil
+  /// How the GitHub client waits for retries and rate limits: nil for real sleeping.
+  var gitHubSleeper: (any Sleeper)? = nil
 
   /// The environment of this process.
   static func live() -> AppEnvironment {
@@ -41,8 +51,30 @@ struct AppEnvironment {
       errorOutput: { text in
         FileHandle.standardError.write(Data(text.utf8))
       },
-      readLine: { Swift.readLine(strippingNewline: true) }
+      readLine: { Swift.readLine(strippingNewline: true) },
+      stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+      ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") }
     )
+  }
+
+  /// Runs `gh auth token --hostname HOST` when `gh` is on `path`; its output, or nil.
+  static func ghToken(host: String, path: String) -> String? {
+    let candidates = path.split(separator: ":").map { String($0) + "/gh" }
+    guard let gh = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: gh)
+    process.arguments = ["auth", "token", "--hostname", host]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return token.isEmpty ? nil : token
   }
 
   /// The zone named by `TZ` (with or without a leading `:`), else the system's zone.

@@ -11,6 +11,10 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case cancelled
   /// The environment gives no usable database path (exit 1).
   case noDatabasePath
+  /// No GitHub login is known: none given, none saved, and no token to ask GitHub with (exit 64).
+  case noGitHubLogin
+  /// A sync stopped on a GitHub failure; what was fetched before it is kept (exit 1).
+  case syncStopped(reason: String, kept: Int)
 
   var description: String {
     switch self {
@@ -20,6 +24,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case .cancelled: return "cancelled; nothing was changed"
     case .noDatabasePath:
       return "cannot find a place for the database: set OOTD_DB, XDG_DATA_HOME or HOME, or pass --db"
+    case .noGitHubLogin:
+      return "no GitHub login: pass --user LOGIN, save one with 'ootd github login LOGIN', or set GITHUB_TOKEN"
+    case .syncStopped(let reason, let kept):
+      let commits = kept == 1 ? "1 new commit" : "\(kept) new commits"
+      return "sync stopped: \(reason) Kept the \(commits) fetched before stopping; run 'ootd sync' again to finish."
     }
   }
 }
@@ -36,8 +45,8 @@ enum ExitStatus {
     case is CoreError: return usage
     case let error as CLIError:
       switch error {
-      case .invalidValue, .confirmationRequired: return usage
-      case .cancelled, .noDatabasePath: return failure
+      case .invalidValue, .confirmationRequired, .noGitHubLogin: return usage
+      case .cancelled, .noDatabasePath, .syncStopped: return failure
       }
     case let error as StorageError:
       if case .invalidValue = error { return usage }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Core
 import Foundation
+import GitHubClient
 import Storage
 
 /// The `ootd` command: configuration only; each subcommand lives in `Commands/`.
@@ -29,7 +30,8 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Block.self, ProjectCommand.self, Demo.self, Completions.self,
+      Carry.self, Plan.self, Block.self, ProjectCommand.self, Sync.self, Graph.self,
+      GitHubCommand.self, Demo.self, Completions.self,
     ],
     defaultSubcommand: Today.self
   )
@@ -46,7 +48,28 @@ public struct Ootd: ParsableCommand {
   static func run(arguments: [String], environment: AppEnvironment) -> Int32 {
     do {
       var command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
-      if let command = command as? any EnvironmentCommand {
+      if let command = command as? any AsyncEnvironmentCommand {
+        // Only network commands get here; the others start exactly as before.
+        try AsyncBridge.runBlocking(command, environment)
+      } else if let command = command as? any EnvironmentCommand {
+        try command.run(in: environment)
+      } else {
+        try command.run()
+      }
+      return ExitStatus.success
+    } catch {
+      return report(error, environment)
+    }
+  }
+
+  /// Like ``run(arguments:environment:)`` but awaits async commands on the caller's task, for
+  /// in-process tests (blocking a test's cooperative thread could starve the pool).
+  static func runAsync(arguments: [String], environment: AppEnvironment) async -> Int32 {
+    do {
+      var command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+      if let command = command as? any AsyncEnvironmentCommand {
+        try await command.run(in: environment)
+      } else if let command = command as? any EnvironmentCommand {
         try command.run(in: environment)
       } else {
         try command.run()
@@ -66,7 +89,7 @@ public struct Ootd: ParsableCommand {
     let code: Int32
     let message: String
     switch error {
-    case is CoreError, is CLIError, is StorageError:
+    case is CoreError, is CLIError, is StorageError, is GitHubError:
       code = ExitStatus.code(for: error)
       message = String(describing: error)
     default:

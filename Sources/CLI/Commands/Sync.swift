@@ -1,0 +1,186 @@
+import ArgumentParser
+import Core
+import Foundation
+import GitHubClient
+import Storage
+
+extension Ootd {
+  /// `ootd sync`: fetch the user's commits from GitHub into the local database.
+  struct Sync: AsyncEnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Fetch your commits from GitHub into the local database.",
+      discussion: """
+        Lists the commits you authored in every repository of yours (GET /user/repos when the
+        token is yours, else your public ones) plus every repository linked to a project, or only
+        the --repo ones. The first sync covers the last year (--since for more); later syncs
+        fetch only what is new, with conditional requests GitHub does not count. Re-running
+        never duplicates anything. 'ootd graph' then works offline.
+
+        The token is $GITHUB_TOKEN, else $GH_TOKEN, else 'gh auth token'; without one, public
+        data still works within GitHub's 60 requests an hour. The API is $OOTD_GITHUB_API_URL,
+        else the URL saved with 'ootd github url', else https://api.github.com.
+
+        Examples:
+          ootd sync
+          ootd sync --user octocat --since 2024-01-01
+          ootd sync --repo groue/GRDB.swift --repo me/dotfiles
+        """)
+
+    @Option(name: .long, help: ArgumentHelp(
+      "Whose commits (default: the saved login, else the token's owner).", valueName: "login"))
+    var user: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+      "Only this repository (repeatable).", valueName: "owner/name"))
+    var repo: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+      "Fetch commits from this day on (default: a year ago, or where the last sync ended).",
+      valueName: "date"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+      "The longest to wait for GitHub's rate limit to reset before stopping.",
+      valueName: "seconds"))
+    var maxWait: Int = 900
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      for name in repo where RepositoryName(name) == nil {
+        throw ValidationError("'\(name)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
+      }
+      if let user, !Self.isLogin(user) {
+        throw ValidationError("'\(user)' is not a GitHub login")
+      }
+      if maxWait < 0 { throw ValidationError("--max-wait must be 0 or more seconds") }
+    }
+
+    static func isLogin(_ text: String) -> Bool {
+      RepositoryName(owner: text, name: "x") != nil
+    }
+
+    func run(in environment: AppEnvironment) async throws {
+      let database = try global.openDatabase(environment)
+      let sinceDay = try since.map { try parseDay($0, environment) }
+      let access = try GitHubAccess.resolve(environment, database: database)
+      let progressLine = ProgressLine(environment: environment)
+      let client = try access.client(
+        environment, rateLimitWaitBound: TimeInterval(maxWait),
+        onEvent: { event in progressLine.event(event) })
+
+      // Who: --user, else the saved login, else the token's owner.
+      // The token's owner is needed to name the user, or to list private repositories too.
+      var tokenOwner: String?
+      if access.token != nil, (user ?? access.savedLogin) == nil || repo.isEmpty {
+        tokenOwner = try await client.authenticatedUser()
+      }
+      guard let login = user ?? access.savedLogin ?? tokenOwner else {
+        throw CLIError.noGitHubLogin
+      }
+      if access.token == nil {
+        environment.printError(
+          "ootd: no GitHub token (GITHUB_TOKEN, GH_TOKEN or gh): public data only, 60 requests an hour")
+      }
+
+      // Which repositories: --repo, else the user's plus the projects'.
+      var repositories: [RepositoryName] = []
+      if !repo.isEmpty {
+        repositories = repo.compactMap(RepositoryName.init)
+      } else {
+        let owned = try await client.repositories(
+          for: login,
+          authenticatedAsLogin: tokenOwner?.lowercased() == login.lowercased())
+        repositories = owned.map(\.fullName)
+        repositories += try database.projects(.all).compactMap(\.project.repository)
+      }
+      var seen = Set<String>()
+      repositories = repositories.filter { seen.insert($0.description.lowercased()).inserted }
+
+      let since = sinceDay ?? environment.today.adding(days: -365)
+      let sync = CommitSync(
+        client: client, database: database, now: environment.now,
+        onProgress: { progressLine.update($0) },
+        onWarning: { message in
+          progressLine.clear()
+          environment.printError("ootd: \(message)")
+        })
+      do {
+        let summary = try await sync.run(
+          login: login, repositories: repositories, since: since.start(in: environment.timeZone),
+          sinceIsExplicit: sinceDay != nil)
+        progressLine.clear()
+        environment.print(Self.summaryLine(summary, cached: try database.commitCount()))
+      } catch let stopped as CommitSync.Stopped {
+        progressLine.clear()
+        if case .unauthorized = stopped.error { throw stopped.error }
+        throw CLIError.syncStopped(
+          reason: stopped.error.description, kept: stopped.summary.newCommits)
+      }
+    }
+
+    /// `Synced 3 repositories for gr: 120 new commits (10,817 cached); 1 skipped; 4,990/5,000 requests left.`
+    static func summaryLine(_ summary: CommitSync.Summary, cached: Int) -> String {
+      let repositories = summary.repositories == 1 ? "1 repository" : "\(summary.repositories) repositories"
+      let new = summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
+      var line = "Synced \(repositories) for \(summary.login): \(new) (\(group(cached)) cached)"
+      if summary.unchanged > 0 { line += "; \(summary.unchanged) unchanged" }
+      if !summary.skipped.isEmpty { line += "; \(summary.skipped.count) skipped" }
+      if let left = summary.requestsLeft, let limit = summary.requestLimit {
+        line += "; \(group(left))/\(group(limit)) requests left"
+      }
+      return line + "."
+    }
+  }
+}
+
+/// `12345` → `12,345`.
+func group(_ number: Int) -> String {
+  let digits = String(number.magnitude)
+  var result = ""
+  for (index, character) in digits.enumerated() {
+    if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+    result.append(character)
+  }
+  return (number < 0 ? "-" : "") + result
+}
+
+/// The sync's progress line: redrawn in place on standard error when it is a terminal, silent
+/// otherwise. Waits and retries are told on the line too; long waits are told even when piped.
+final class ProgressLine: @unchecked Sendable {
+  private let environment: AppEnvironment
+  private let lock = NSLock()
+  private var drawn = false
+
+  init(environment: AppEnvironment) { self.environment = environment }
+
+  func update(_ progress: CommitSync.Progress) {
+    guard environment.stderrIsTerminal else { return }
+    var text = "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.commitsFound)) commits found"
+    if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
+    draw(text)
+  }
+
+  func event(_ event: GitHubEvent) {
+    if environment.stderrIsTerminal {
+      draw(event.description)
+    } else if case .waitingForRateLimitReset(let seconds, _) = event, seconds >= 10 {
+      environment.printError("ootd: \(event.description)")
+    }
+  }
+
+  private func draw(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    environment.errorOutput("\r\u{1B}[2K" + text)
+    drawn = true
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard drawn else { return }
+    environment.errorOutput("\r\u{1B}[2K")
+    drawn = false
+  }
+}

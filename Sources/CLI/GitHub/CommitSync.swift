@@ -1,0 +1,140 @@
+import Core
+import Foundation
+import GitHubClient
+import Storage
+
+/// Fetches a user's commits from GitHub into the database, repository by repository.
+///
+/// A repository's first listing covers `since` (a year by default); later ones start at the
+/// newest author date stored for it and send the ETag of the previous listing of the same query,
+/// so an unchanged repository costs one conditional request (which GitHub does not count).
+/// After a listing that moved the newest date, one more listing from the new date fetches the
+/// ETag the next sync will send. Every page is stored with the listing's progress in one
+/// transaction, and the starting point only moves once a listing completes, so a sync killed at
+/// any moment loses nothing and the next one finishes the job.
+struct CommitSync {
+  let client: GitHubClient
+  let database: AppDatabase
+  let now: Date
+  /// Told after each page and repository, for the progress line.
+  var onProgress: (Progress) -> Void = { _ in }
+  /// Told about repositories skipped with a warning (404).
+  var onWarning: (String) -> Void = { _ in }
+
+  /// How far a sync has come.
+  struct Progress {
+    var repositoriesDone = 0
+    var repositoriesTotal = 0
+    var commitsFound = 0
+    var newCommits = 0
+    var requestsLeft: Int?
+  }
+
+  /// What a sync did.
+  struct Summary {
+    var login: String
+    var repositories = 0
+    var skipped: [RepositoryName] = []
+    var unchanged = 0
+    var commitsFound = 0
+    var newCommits = 0
+    var requestsLeft: Int?
+    var requestLimit: Int?
+  }
+
+  /// A sync that stopped on a GitHub error, with how much it had stored.
+  struct Stopped: Error {
+    var error: GitHubError
+    var summary: Summary
+  }
+
+  /// The most listings of one repository in one sync (the main one, then the ETag refresh).
+  static let maxListingsPerRepository = 3
+
+  /// Syncs `repositories` for `login`: commits authored by `login`, from `since` on.
+  ///
+  /// - Throws: ``Stopped`` for a GitHub error that ends the sync (401, rate limit beyond the
+  ///   wait bound, repeated server errors); ``StorageError`` for a database failure.
+  func run(login: String, repositories: [RepositoryName], since: Date, sinceIsExplicit: Bool)
+    async throws -> Summary
+  {
+    var summary = Summary(login: login)
+    var progress = Progress(repositoriesTotal: repositories.count)
+    for repository in repositories {
+      do {
+        let unchanged = try await sync(
+          repository, login: login, since: since, sinceIsExplicit: sinceIsExplicit,
+          progress: &progress)
+        summary.repositories += 1
+        if unchanged { summary.unchanged += 1 }
+      } catch let error as GitHubError {
+        if case .notFound = error {
+          try database.recordSyncError(error.description, repository: repository, author: login)
+          summary.skipped.append(repository)
+          onWarning(
+            "warning: skipping \(repository): not found, or the token cannot see it (404)")
+        } else {
+          try? database.recordSyncError(error.description, repository: repository, author: login)
+          summary.commitsFound = progress.commitsFound
+          summary.newCommits = progress.newCommits
+          fillRateLimit(&summary)
+          throw Stopped(error: error, summary: summary)
+        }
+      }
+      progress.repositoriesDone += 1
+      progress.requestsLeft = client.lastRateLimit?.remaining
+      onProgress(progress)
+    }
+    summary.commitsFound = progress.commitsFound
+    summary.newCommits = progress.newCommits
+    fillRateLimit(&summary)
+    return summary
+  }
+
+  private func fillRateLimit(_ summary: inout Summary) {
+    summary.requestsLeft = client.lastRateLimit?.remaining
+    summary.requestLimit = client.lastRateLimit?.limit
+  }
+
+  /// Lists one repository until its newest stored date is stable; true when it was unchanged.
+  private func sync(
+    _ repository: RepositoryName, login: String, since: Date, sinceIsExplicit: Bool,
+    progress: inout Progress
+  ) async throws -> Bool {
+    let state = try database.syncState(of: repository, author: login)
+    var querySince: Date
+    if let state, let windowStart = state.windowStart, !(sinceIsExplicit && since < windowStart) {
+      querySince = state.newestAuthoredAt ?? windowStart  // incremental
+    } else {
+      querySince = since  // first listing, or a wider window than ever listed
+    }
+    var etag = state?.etagSince == querySince ? state?.etag : nil
+    var unchanged = false
+    for _ in 0..<Self.maxListingsPerRepository {
+      var pageProgress = progress
+      let outcome = try await client.commits(
+        CommitQuery(repository: repository, author: login, since: querySince, etag: etag)
+      ) { page in
+        let new = try database.storeCommitPage(
+          page.commits, of: repository, author: login, since: querySince)
+        pageProgress.commitsFound += page.commits.count
+        pageProgress.newCommits += new
+        pageProgress.requestsLeft = client.lastRateLimit?.remaining
+        onProgress(pageProgress)
+      }
+      progress = pageProgress
+      try database.finishListing(
+        of: repository, author: login, since: querySince, etag: outcome.etag, now: now)
+      guard case .fetched = outcome else {
+        unchanged = outcome == .notModified
+        break
+      }
+      let newest = try database.syncState(of: repository, author: login)?.newestAuthoredAt
+      guard let newest, newest != querySince else { break }
+      // The newest date moved: list once more from it, for the ETag the next sync sends.
+      querySince = newest
+      etag = nil
+    }
+    return unchanged
+  }
+}
