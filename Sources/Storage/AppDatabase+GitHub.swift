@@ -376,3 +376,58 @@ extension AppDatabase {
     }
   }
 }
+
+/// The cached commits of one repository, for `ootd project show`.
+public struct RepositoryCommits: Hashable, Sendable {
+  /// Every cached commit listed from the repository.
+  public var total: Int
+  /// The newest by author date: its SHA, author date and subject.
+  public var latest: (sha: String, authoredAt: Date, subject: String)?
+  /// When the repository last finished syncing.
+  public var lastSyncAt: Date?
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.total == rhs.total && lhs.lastSyncAt == rhs.lastSyncAt
+      && lhs.latest?.sha == rhs.latest?.sha
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(total)
+    hasher.combine(latest?.sha)
+  }
+}
+
+extension AppDatabase {
+  /// The cached commits of `repository` (optionally only `author`'s).
+  public func repositoryCommits(_ repository: RepositoryName, author: String? = nil)
+    throws(StorageError) -> RepositoryCommits
+  {
+    try read { db in
+      var condition = "r.repository = ?"
+      var arguments: StatementArguments = [repository.description]
+      if let author {
+        condition += " AND (c.authorLogin = ? OR c.authorEmail = ?)"
+        arguments += [author, author]
+      }
+      let total =
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM githubCommitRepository r JOIN githubCommit c ON c.sha = r.sha
+            WHERE \(condition)
+            """, arguments: arguments) ?? 0
+      let latest = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT c.sha, c.authoredAt, c.subject
+          FROM githubCommitRepository r JOIN githubCommit c ON c.sha = r.sha
+          WHERE \(condition) ORDER BY c.authoredAt DESC LIMIT 1
+          """, arguments: arguments
+      ).map { (sha: $0[0] as String, authoredAt: Self.date($0[1])!, subject: $0[2] as String) }
+      let lastSync = try Int64.fetchOne(
+        db, sql: "SELECT max(lastSyncAt) FROM githubRepository WHERE fullName = ?",
+        arguments: [repository.description])
+      return RepositoryCommits(total: total, latest: latest, lastSyncAt: Self.date(lastSync))
+    }
+  }
+}

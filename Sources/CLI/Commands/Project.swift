@@ -165,11 +165,18 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let progress = try database.project(named: name)
       let todos = try database.todos(matching: TodoFilter(days: .all, project: progress.project.name))
+      let commits = try progress.project.repository.map {
+        try ProjectCommits.load($0, database: database, environment: environment)
+      }
       if output.json {
         let items = todos.map {
           JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
         }
-        environment.output(try JSONOutput.encode(JSONOutput.ProjectJSON(progress: progress, todos: items)) + "\n")
+        environment.output(
+          try JSONOutput.encode(
+            ProjectShowJSON(
+              project: JSONOutput.ProjectJSON(progress: progress, todos: items), commits: commits))
+            + "\n")
         return
       }
       let style = environment.style(noColor: global.noColor)
@@ -187,6 +194,7 @@ extension Ootd {
       field("memo", project.memo)
       field("progress", ProjectTable(style: style).progressText(progress))
       field("last active", progress.lastActivity?.description)
+      field("commits", commits?.text(timeZone: environment.timeZone, now: environment.now))
       let renderer = TodoRenderer(style: style, today: environment.today, width: environment.terminalWidth)
       if !todos.isEmpty { lines += [""] + renderer.days(todos) }
       environment.output(lines.map { $0 + "\n" }.joined())

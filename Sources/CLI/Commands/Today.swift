@@ -24,12 +24,19 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(matching: TodoFilter(days: .range(DayRange(day: today))))
       let done = todos.filter(\.isDone).count
+      // Today's commits, once any are synced (a cheap EXISTS check otherwise).
+      let commits = try database.hasCommits()
+        ? try database.commitCalendar(
+          DayRange(day: today), timeZone: environment.timeZone,
+          filter: CommitFilter(author: database.gitHubSetting(.login))
+        ).total : nil
       if output.json {
         let overdue = try database.overdueTodos(before: today)
         environment.output(
           try JSONOutput.encode(
             DashboardJSON(
-              date: today, todos: todos, overdue: overdue, done: done, timeZone: environment.timeZone)
+              date: today, todos: todos, overdue: overdue, done: done,
+              timeZone: environment.timeZone, commits: commits)
           ) + "\n")
         return
       }
@@ -46,20 +53,28 @@ extension Ootd {
       }
       let overdue = try database.overdueSummary(before: today, limit: 10)
       if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+      if let commits {
+        let last = try database.lastCommitSync().map {
+          renderer.style.dim(" (synced \(syncStamp($0, timeZone: environment.timeZone)))")
+        } ?? ""
+        lines += ["", "  Commits today: \(commits)" + last]
+      }
       environment.output(lines.map { $0 + "\n" }.joined())
     }
   }
 }
 
-/// `ootd today --json`: `{"date","todos","overdue","total","done","rate"}`.
+/// `ootd today --json`: `{"date","todos","overdue","total","done","rate","commits"}`
+/// (`commits` is null until commits are synced).
 struct DashboardJSON: Encodable {
   let date: Day
   let todos: [Todo]
   let overdue: [Todo]
   let done: Int
   let timeZone: TimeZone
+  var commits: Int? = nil
 
-  enum CodingKeys: String, CodingKey { case date, todos, overdue, total, done, rate }
+  enum CodingKeys: String, CodingKey { case date, todos, overdue, total, done, rate, commits }
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -70,5 +85,6 @@ struct DashboardJSON: Encodable {
     try c.encode(todos.count, forKey: .total)
     try c.encode(done, forKey: .done)
     try c.encode(todos.isEmpty ? nil : Double(done) / Double(todos.count), forKey: .rate)
+    try c.encode(commits, forKey: .commits)
   }
 }
