@@ -56,6 +56,6 @@ let package = Package(
       dependencies: ["GitHubClient", "Core"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "CLITests", dependencies: ["CLI", "Core", "Storage"]),
+    .testTarget(name: "CLITests", dependencies: ["CLI", "Core", "Storage", "GitHubClient"]),
   ]
 )

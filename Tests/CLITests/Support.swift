@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GitHubClient
 import Testing
 
 @testable import CLI
@@ -33,6 +34,10 @@ struct Harness {
   var timeZone = TimeZone(identifier: "Asia/Seoul")!
   var terminal = false
   var variables: [String: String] = [:]
+  /// GitHub requests go here instead of the network.
+  var transport: (any HTTPTransport)? = nil
+  /// What `gh auth token --hostname HOST` answers.
+  var ghAuthToken: @Sendable (String) -> String? = { _ in nil }
 
   init(now: String = "2026-11-22T09:00:00+09:00") throws {
     folder = try TemporaryFolder()
@@ -44,6 +49,20 @@ struct Harness {
   /// Runs one command line; returns the exit code and what it printed.
   @discardableResult
   func run(_ arguments: [String], answers: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+    let (environment, captured) = makeEnvironment(answers: answers)
+    let code = Ootd.run(arguments: arguments, environment: environment)
+    return (code, captured.stdout, captured.stderr)
+  }
+
+  /// Runs one command line, awaiting async (network) commands on this task.
+  @discardableResult
+  func runAsync(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
+    let (environment, captured) = makeEnvironment(answers: [])
+    let code = await Ootd.runAsync(arguments: arguments, environment: environment)
+    return (code, captured.stdout, captured.stderr)
+  }
+
+  private func makeEnvironment(answers: [String]) -> (AppEnvironment, Captured) {
     let captured = Captured()
     captured.answers = answers
     var variables = self.variables
@@ -53,8 +72,11 @@ struct Harness {
       stdinIsTerminal: terminal,
       output: { captured.stdout += $0 }, errorOutput: { captured.stderr += $0 },
       readLine: { captured.answers.isEmpty ? nil : captured.answers.removeFirst() })
-    let code = Ootd.run(arguments: arguments, environment: environment)
-    return (code, captured.stdout, captured.stderr)
+    var configured = environment
+    configured.gitHubTransport = transport
+    configured.ghAuthToken = ghAuthToken
+    configured.gitHubSleeper = InstantSleeper()
+    return (configured, captured)
   }
 
   /// Runs `list --all --json` and decodes it.
@@ -64,4 +86,9 @@ struct Harness {
     return try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
   }
+}
+
+/// Returns at once: in-process tests never really wait.
+struct InstantSleeper: Sleeper {
+  func sleep(seconds: TimeInterval) async throws {}
 }

@@ -1,0 +1,221 @@
+import Core
+import Foundation
+import GitHubClient
+import Testing
+
+@testable import CLI
+
+/// Answers GitHub requests from a closure and records them.
+final class StubGitHub: HTTPTransport, @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [HTTPRequest] = []
+  let handler: @Sendable (HTTPRequest) -> HTTPResponse
+
+  init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
+
+  var requests: [HTTPRequest] { lock.withLock { recorded } }
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    lock.withLock { recorded.append(request) }
+    return handler(request)
+  }
+
+  static func json(_ status: Int, _ body: String, _ headers: HTTPHeaders = [:]) -> HTTPResponse {
+    var all = headers
+    all.add(name: "x-ratelimit-limit", value: "5000")
+    all.add(name: "x-ratelimit-remaining", value: "4999")
+    all.add(name: "x-ratelimit-reset", value: "1900000000")
+    return HTTPResponse(status: status, headers: all, body: Data(body.utf8))
+  }
+
+  /// A commit authored by `login` at `date`.
+  static func commit(_ sha: String, _ date: String, login: String = "mona") -> String {
+    #"""
+    {"sha":"\#(sha)","commit":{"author":{"name":"Mona","email":"mona@example.com","date":"\#(date)"},"committer":{"name":"Mona","email":"mona@example.com","date":"\#(date)"},"message":"Work \#(sha)"},"html_url":"https://github.com/mona/app/commit/\#(sha)","author":{"login":"\#(login)","id":1},"parents":[{"sha":"p"}]}
+    """#
+  }
+
+  /// A fake GitHub.com: `mona` owns `mona/app`, whose commits are `commits`.
+  static func mona(commits: [String], token: String = "t0k") -> StubGitHub {
+    StubGitHub { request in
+      let authorized = request.headers["Authorization"] == "Bearer \(token)"
+      let path = request.url.path
+      switch path {
+      case "/user":
+        return authorized ? json(200, #"{"login":"mona","id":1}"#) : json(401, #"{"message":"Bad credentials"}"#)
+      case "/user/repos", "/users/mona/repos":
+        return json(
+          200,
+          #"[{"name":"app","full_name":"mona/app","owner":{"login":"mona"},"private":false,"fork":false,"default_branch":"main","pushed_at":null,"archived":false}]"#
+        )
+      case "/rate_limit":
+        return json(
+          200, #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1900000000,"used":1}}}"#)
+      case "/repos/mona/app/commits":
+        let body = "[" + commits.joined(separator: ",") + "]"
+        return json(200, body, ["ETag": "\"\(body.utf8.count)\""])
+      default:
+        return json(404, #"{"message":"Not Found"}"#)
+      }
+    }
+  }
+}
+
+@Suite struct GitHubCommandTests {
+  @Test func sync_thenGraph_inProcess_countsByAuthorDayInZone() async throws {
+    var harness = try Harness()
+    let stub = StubGitHub.mona(commits: [
+      StubGitHub.commit("aaaa1111", "2026-11-20T14:59:59Z"),  // 23:59:59 in Seoul
+      StubGitHub.commit("bbbb2222", "2026-11-20T15:00:00Z"),  // 00:00 the 21st in Seoul
+      StubGitHub.commit("cccc3333", "2026-11-21T01:00:00Z"),
+    ])
+    harness.transport = stub
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:9"
+    let synced = await harness.runAsync(["sync"])
+    #expect(synced.code == 0, "\(synced.stderr)")
+    #expect(synced.stdout.contains("Synced 1 repository for mona: 3 new commits"))
+    #expect(synced.stderr.isEmpty)  // not a terminal: no progress line
+    let graph = harness.run(["graph", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
+    #expect(graph.code == 0, "\(graph.stderr)")
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(graph.stdout.utf8)) as? [String: Any])
+    let days = try #require(json["days"] as? [[String: Any]])
+    #expect(days.map { $0["date"] as? String } == ["2026-11-20", "2026-11-21", "2026-11-22"])
+    #expect(days.map { $0["count"] as? Int } == [1, 2, 0])
+    #expect(json["total"] as? Int == 3)
+    #expect(json["lastSync"] is String)
+    // Every request carried the contract's headers, and the token only as a Bearer.
+    for request in stub.requests {
+      #expect(request.headers["User-Agent"] == "ootd/\(Ootd.version)")
+      #expect(request.headers["Accept"] == "application/vnd.github+json")
+      #expect(request.headers["X-GitHub-Api-Version"] == "2022-11-28")
+      #expect(request.headers["Authorization"] == "Bearer t0k")
+    }
+    #expect(!graph.stdout.contains("t0k") && !synced.stdout.contains("t0k"))
+  }
+
+  @Test func graph_emptyDatabase_printsEveryDayWithExplicitNulls() throws {
+    let harness = try Harness()
+    let result = harness.run(["graph", "--json"])
+    #expect(result.code == 0, "\(result.stderr)")
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect((json["days"] as? [Any])?.count == 365)
+    #expect(json["to"] as? String == "2026-11-22")
+    #expect(json["from"] as? String == "2025-11-23")
+    #expect(json["total"] as? Int == 0)
+    #expect(json["busiestDay"] is NSNull)
+    #expect(json["lastSync"] is NSNull)
+    let text = harness.run(["graph", "--weeks", "4"])
+    #expect(text.stdout.contains("Never synced with GitHub: run 'ootd sync'."))
+    #expect(text.stdout.contains("less · ░ ▒ ▓ █ more"))
+    let csv = harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
+    #expect(csv.stdout == "date,count\n2026-11-21,0\n2026-11-22,0\n")
+  }
+
+  @Test(arguments: [
+    ["graph", "--tz", "Mars/Olympus"],
+    ["graph", "--repo", "not-a-repo"],
+    ["graph", "--weeks", "0"],
+    ["graph", "--from", "2026-02-30"],
+    ["graph", "--from", "2026-11-22", "--to", "2026-11-01"],
+    ["sync", "--repo", "https://github.com/a/b"],
+    ["github", "url", "http://ghe.example.com/api/v3"],
+    ["github", "login", "-bad-"],
+  ])
+  func invalidValues_exit64(arguments: [String]) throws {
+    let harness = try Harness()
+    let result = harness.run(arguments)
+    #expect(result.code == 64, "\(result.stdout) \(result.stderr)")
+    #expect(result.stderr.hasPrefix("ootd: error: "))
+  }
+
+  @Test func sync_withoutTokenOrLogin_isAUsageError() async throws {
+    var harness = try Harness()
+    harness.transport = StubGitHub.mona(commits: [])
+    let result = await harness.runAsync(["sync"])
+    #expect(result.code == 64)
+    #expect(result.stderr.contains("no GitHub login"))
+  }
+
+  @Test func githubURL_bareHost_becomesGHESRoot_andEnvironmentOverridesIt() async throws {
+    var harness = try Harness()
+    #expect(harness.run(["github", "url", "ghe.example.com"]).stdout
+      == "GitHub API: https://ghe.example.com/api/v3\n")
+    #expect(harness.run(["github", "url"]).stdout == "https://ghe.example.com/api/v3\n")
+    harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:8080/"
+    #expect(harness.run(["github", "url"]).stdout == "http://127.0.0.1:8080\n")
+  }
+
+  @Test func status_withoutToken_saysPublicOnly_andNeverPrintsAToken() async throws {
+    var harness = try Harness()
+    harness.transport = StubGitHub.mona(commits: [])
+    #expect(harness.run(["github", "login", "mona"]).code == 0)
+    let anonymous = await harness.runAsync(["github", "status"])
+    #expect(anonymous.code == 0, "\(anonymous.stderr)")
+    #expect(anonymous.stdout.contains("public data only, 60 requests an hour"))
+    #expect(anonymous.stdout.contains("api.github.com"))
+    #expect(anonymous.stdout.contains("mona (saved)"))
+    #expect(anonymous.stdout.contains("4,999/5,000 left"))
+    harness.variables["GH_TOKEN"] = "t0k"
+    let authenticated = await harness.runAsync(["github", "status", "--json"])
+    #expect(authenticated.stdout.contains("\"tokenSource\" : \"GH_TOKEN\""))
+    #expect(authenticated.stdout.contains("\"tokenOwner\" : \"mona\""))
+    #expect(!authenticated.stdout.contains("t0k"))
+  }
+
+  @Test func ghAuthToken_isAskedForTheAPIHost_butNeverForALoopbackServer() async throws {
+    var harness = try Harness()
+    let stub = StubGitHub.mona(commits: [], token: "from-gh")
+    harness.transport = stub
+    let asked = HostLog()
+    harness.ghAuthToken = { host in
+      asked.append(host)
+      return "from-gh"
+    }
+    let result = await harness.runAsync(["sync"])
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(asked.hosts == ["github.com"])
+    #expect(stub.requests.first?.headers["Authorization"] == "Bearer from-gh")
+    harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:9"
+    _ = await harness.runAsync(["sync", "--user", "mona"])
+    #expect(asked.hosts == ["github.com"])
+  }
+
+  @Test func dashboard_showsTodaysCommits_onceSynced() async throws {
+    var harness = try Harness()
+    #expect(!harness.run([]).stdout.contains("Commits today"))
+    #expect(harness.run(["today", "--json"]).stdout.contains("\"commits\" : null"))
+    harness.transport = StubGitHub.mona(commits: [
+      StubGitHub.commit("aaaa1111", "2026-11-22T01:00:00Z"),
+      StubGitHub.commit("bbbb2222", "2026-11-21T01:00:00Z"),
+    ])
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    #expect(await harness.runAsync(["sync"]).code == 0)
+    #expect(harness.run([]).stdout.contains("Commits today: 1"))
+    #expect(harness.run(["today", "--json"]).stdout.contains("\"commits\" : 1"))
+  }
+
+  @Test func projectShow_listsTheRepositorysCommits() async throws {
+    var harness = try Harness()
+    #expect(harness.run(["project", "add", "app", "--repo", "mona/app"]).code == 0)
+    #expect(harness.run(["project", "show", "app"]).stdout.contains("not synced yet"))
+    harness.transport = StubGitHub.mona(commits: [
+      StubGitHub.commit("aaaa1111", "2026-11-22T01:00:00Z")
+    ])
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    #expect(await harness.runAsync(["sync", "--repo", "mona/app"]).code == 0)
+    let shown = harness.run(["project", "show", "app"])
+    #expect(shown.stdout.contains("1 synced, 1 in the last 30 days; latest 2026-11-22 \"Work aaaa1111\""))
+    let json = harness.run(["project", "show", "app", "--json"]).stdout
+    #expect(json.contains("\"last30Days\" : 1"))
+  }
+}
+
+final class HostLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [String] = []
+  func append(_ host: String) { lock.withLock { recorded.append(host) } }
+  var hosts: [String] { lock.withLock { recorded } }
+}
