@@ -60,6 +60,7 @@ struct CommitSync {
   {
     var summary = Summary(login: login)
     var progress = Progress(repositoriesTotal: repositories.count)
+    let cachedBefore = try database.commitCount()
     for repository in repositories {
       do {
         let unchanged = try await sync(
@@ -76,7 +77,8 @@ struct CommitSync {
         } else {
           try? database.recordSyncError(error.description, repository: repository, author: login)
           summary.commitsFound = progress.commitsFound
-          summary.newCommits = progress.newCommits
+          // Pages of the interrupted listing are stored too: count what the database gained.
+          summary.newCommits = ((try? database.commitCount()) ?? cachedBefore) - cachedBefore
           fillRateLimit(&summary)
           throw Stopped(error: error, summary: summary)
         }

@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+/// Runs `Tests/FakeGitHub/fake_github.py` on 127.0.0.1 for one test (it stops when its stdin
+/// closes, i.e. when this value goes away).
+final class FakeGitHub {
+  let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  let port: Int
+  let logURL: URL
+
+  static let testsFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let script = testsFolder.appendingPathComponent("FakeGitHub/fake_github.py")
+  static let grdbHistory = testsFolder.appendingPathComponent(
+    "GitHubClientTests/Fixtures/grdb.tsv")
+
+  init(_ arguments: [String]) throws {
+    logURL = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ootd-fake-github-\(UUID().uuidString).log")
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.script.path, "--log", logURL.path] + arguments
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      line.append(chunk)
+    }
+    guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first,
+      let port = Int(text.trimmingCharacters(in: .whitespaces))
+    else {
+      process.terminate()
+      throw ServerDidNotStart()
+    }
+    self.port = port
+  }
+
+  deinit {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(at: logURL)
+  }
+
+  struct ServerDidNotStart: Error {}
+
+  var apiURL: String { "http://127.0.0.1:\(port)" }
+
+  struct Logged: Decodable {
+    let path: String
+    let authorization: Bool
+    let if_none_match: String?
+    let status: Int
+  }
+
+  /// The requests received so far, in order.
+  func log() throws -> [Logged] {
+    guard let text = try? String(contentsOf: logURL, encoding: .utf8) else { return [] }
+    return try text.split(separator: "\n").map {
+      try JSONDecoder().decode(Logged.self, from: Data($0.utf8))
+    }
+  }
+
+  /// The first `lines` commits of grdb.tsv in a temporary file.
+  static func smallHistory(lines: Int, in folder: TemporaryFolder) throws -> String {
+    let text = try String(contentsOf: grdbHistory, encoding: .utf8)
+    let path = folder.file("small.tsv")
+    try text.split(separator: "\n").prefix(lines).joined(separator: "\n")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+}
+
+/// Daily counts computed straight from a TSV history: commits whose author e-mail is `email`,
+/// on the day of their author date in `zone` (what `git log --date=local` would show with TZ).
+func expectedDailyCounts(tsv path: String, email: String, zone: TimeZone) throws -> [String: Int] {
+  let text = try String(contentsOfFile: path, encoding: .utf8)
+  let parser = ISO8601DateFormatter()
+  parser.formatOptions = [.withInternetDateTime]
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = zone
+  formatter.dateFormat = "yyyy-MM-dd"
+  var counts: [String: Int] = [:]
+  for line in text.split(separator: "\n") {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count >= 5, fields[3].lowercased() == email else { continue }
+    let date = try #require(parser.date(from: String(fields[4])))
+    counts[formatter.string(from: date), default: 0] += 1
+  }
+  return counts
+}
+
+@Suite("ootd sync and graph against the fake GitHub", .serialized)
+struct GitHubBinaryTests {
+  static let token = "ghp_fakeTOKENthatMustNeverLeak0123456789"
+
+  func environment(_ server: FakeGitHub, _ folder: TemporaryFolder, token: String? = token)
+    -> [String: String]
+  {
+    var variables = [
+      "OOTD_DB": folder.file("ootd.sqlite"), "OOTD_GITHUB_API_URL": server.apiURL,
+      "TZ": "Asia/Kathmandu", "GITHUB_TOKEN": "", "GH_TOKEN": "", "PATH": "/usr/bin:/bin",
+    ]
+    if let token { variables["GITHUB_TOKEN"] = token }
+    return variables
+  }
+
+  @Test func firstSyncOfGRDB_graphMatchesTheHistory_andResyncIsA304() throws {
+    // Given: GRDB's 11,308-commit history, 10,817 of them by gr
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub([
+      "--repo", "groue/GRDB.swift=\(FakeGitHub.grdbHistory.path)", "--login", "gr",
+      "--token", Self.token, "--link-email", "gr@pierlis.com=gr", "--empty-repo", "gr/empty",
+    ])
+    let env = environment(server, folder)
+    // When
+    let first = try BinaryTests.run(["sync", "--since", "2015-01-01"], environment: env)
+    // Then
+    #expect(first.code == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Synced 2 repositories for gr: 10,817 new commits"))
+    #expect(first.stderr.isEmpty, "piped: no progress line")
+    let graph = try BinaryTests.run(
+      ["graph", "--from", "2015-06-01", "--to", "2025-10-31", "--json", "--tz", "Asia/Kathmandu"],
+      environment: env)
+    #expect(graph.code == 0, "\(graph.stderr)")
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(graph.stdout.utf8)) as? [String: Any])
+    let days = try #require(json["days"] as? [[String: Any]])
+    var actual: [String: Int] = [:]
+    for day in days where (day["count"] as? Int ?? 0) > 0 {
+      actual[day["date"] as! String] = day["count"] as? Int
+    }
+    let expected = try expectedDailyCounts(
+      tsv: FakeGitHub.grdbHistory.path, email: "gr@pierlis.com",
+      zone: TimeZone(identifier: "Asia/Kathmandu")!)
+    #expect(actual == expected)
+    #expect(json["total"] as? Int == 10_817)
+    #expect(days.count == 3806)
+
+    // Re-syncing stores nothing new and costs a conditional request answered 304.
+    let before = try server.log().count
+    let again = try BinaryTests.run(["sync"], environment: env)
+    #expect(again.code == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("0 new commits (10,817 cached)"))
+    let resync = try server.log().dropFirst(before)
+    let grdbCommits = resync.filter { $0.path.hasPrefix("/repos/groue/GRDB.swift/commits") }
+    #expect(grdbCommits.map(\.status) == [304])
+    #expect(grdbCommits.first?.if_none_match != nil)
+    let allAuthorized = resync.allSatisfy { $0.authorization }
+    #expect(allAuthorized)
+
+    // The token is nowhere: not in any output, not in the database files.
+    for output in [first.stdout, first.stderr, graph.stdout, again.stdout, again.stderr] {
+      #expect(!output.contains(Self.token))
+    }
+    let status = try BinaryTests.run(["github", "status"], environment: env)
+    #expect(status.stdout.contains("authenticated as gr"))
+    #expect(!status.stdout.contains(Self.token) && !status.stderr.contains(Self.token))
+    for suffix in ["", "-wal", "-shm"] {
+      if let bytes = FileManager.default.contents(atPath: folder.file("ootd.sqlite" + suffix)) {
+        #expect(bytes.range(of: Data(Self.token.utf8)) == nil, "token in ootd.sqlite\(suffix)")
+      }
+    }
+  }
+
+  @Test func faults_badGatewayAndShortRateLimit_areRidden_out_404Warns_409IsEmpty() throws {
+    // Given: 250 commits (3 pages); the first commits request gets a 502 HTML page, the first
+    // next-page request a primary rate limit resetting 2 s later.
+    let folder = try TemporaryFolder()
+    let history = try FakeGitHub.smallHistory(lines: 250, in: folder)
+    let server = try FakeGitHub([
+      "--repo", "gr/small=\(history)", "--login", "gr", "--token", Self.token,
+      "--link-email", "gr@pierlis.com=gr", "--empty-repo", "gr/empty", "--missing-repo", "gr/gone",
+      "--fault", "502@/repos/gr/small/commits", "--fault", "primary@/repositories/:2",
+    ])
+    let env = environment(server, folder)
+    let started = Date()
+    let result = try BinaryTests.run(
+      ["sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
+       "2015-01-01"], environment: env)
+    #expect(result.code == 0, "\(result.stderr)")
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(elapsed >= 2, "the rate limit was waited out")
+    #expect(result.stderr.contains("warning: skipping gr/gone: not found"))
+    let expected = try expectedDailyCounts(
+      tsv: history, email: "gr@pierlis.com", zone: TimeZone(identifier: "UTC")!
+    ).values.reduce(0, +)
+    #expect(result.stdout.contains("Synced 2 repositories for gr: \(expected) new commits"))
+    #expect(result.stdout.contains("1 skipped"))
+    let statuses = try server.log().map(\.status)
+    #expect(statuses.contains(502) && statuses.contains(403) && statuses.contains(409))
+    #expect(statuses.contains(404))
+  }
+
+  @Test func rateLimitBeyondTheWaitBound_stopsWithExit1_keepingWhatWasFetched() throws {
+    let folder = try TemporaryFolder()
+    let history = try FakeGitHub.smallHistory(lines: 250, in: folder)
+    let server = try FakeGitHub([
+      "--repo", "gr/small=\(history)", "--login", "gr", "--token", Self.token,
+      "--link-email", "gr@pierlis.com=gr", "--fault", "primary@/repositories/:600",
+    ])
+    let env = environment(server, folder)
+    let result = try BinaryTests.run(
+      ["sync", "--repo", "gr/small", "--since", "2015-01-01", "--max-wait", "5"], environment: env)
+    #expect(result.code == 1)
+    #expect(result.stderr.contains("rate limit"))
+    #expect(result.stderr.contains("Kept the 100 new commits"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    let graph = try BinaryTests.run(
+      ["graph", "--from", "2015-01-01", "--to", "2025-12-31", "--json"], environment: env)
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(graph.stdout.utf8)) as? [String: Any])
+    #expect(json["total"] as? Int == 100)
+  }
+
+  @Test func badToken_isAClearErrorWithExit1() throws {
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr", "--token", Self.token])
+    let result = try BinaryTests.run(
+      ["sync"], environment: environment(server, folder, token: "ghp_wrong"))
+    #expect(result.code == 1)
+    #expect(result.stderr == "ootd: error: GitHub rejected the token: bad or expired token (401).\n")
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func withoutToken_publicReposOfTheUser_areSynced() throws {
+    let folder = try TemporaryFolder()
+    let history = try FakeGitHub.smallHistory(lines: 30, in: folder)
+    let server = try FakeGitHub([
+      "--repo", "gr/small=\(history)", "--login", "gr", "--link-email", "gr@pierlis.com=gr",
+    ])
+    let env = environment(server, folder, token: nil)
+    let result = try BinaryTests.run(["sync", "--user", "gr", "--since", "2015-01-01"], environment: env)
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("public data only, 60 requests an hour"))
+    let log = try server.log()
+    #expect(log.contains { $0.path.hasPrefix("/users/gr/repos") })
+    #expect(log.allSatisfy { !$0.authorization })
+  }
+}
