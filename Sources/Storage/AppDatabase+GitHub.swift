@@ -89,6 +89,20 @@ public enum GitHubSetting: String, Sendable, CaseIterable {
 // MARK: - Writes
 
 extension AppDatabase {
+  /// Makes this connection's commits skip the fsync (`PRAGMA synchronous = NORMAL`), for a sync
+  /// that writes a transaction per page. In WAL mode a committed page still survives ootd being
+  /// killed; only an OS crash or power loss can lose the last pages, and the next sync fetches
+  /// them again because the listing's starting point had not moved.
+  public func preferSpeedOverDurabilityForCachedData() throws(StorageError) {
+    do {
+      try writer.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
   /// Stores one page of a commit listing together with the listing's progress, in one
   /// transaction: a sync killed at any moment keeps every page stored before, and the next sync
   /// (whose `since` only moves on in ``finishListing(of:author:since:etag:now:)``) finishes.
@@ -110,18 +124,46 @@ extension AppDatabase {
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       let link = try db.cachedStatement(
-        sql: "INSERT OR IGNORE INTO githubCommitRepository (repository, sha) VALUES (?, ?)")
+        sql: """
+          INSERT OR IGNORE INTO githubCommitRepository (repository, sha, authoredAt)
+          VALUES (?, ?, ?)
+          """)
+      let countSlot = try db.cachedStatement(
+        sql: """
+          INSERT INTO githubCommitSlot (slot, commits) VALUES (?, 1)
+          ON CONFLICT (slot) DO UPDATE SET commits = commits + 1
+          """)
+      let countDay = try db.cachedStatement(
+        sql: """
+          INSERT INTO githubRepositoryDay (repository, day, commits) VALUES (?, ?, 1)
+          ON CONFLICT (repository, day) DO UPDATE SET commits = commits + 1
+          """)
       var inserted = 0
       var newest: GitHubCommit?
       for commit in commits {
+        let sha = commit.sha.lowercased()
+        let authoredAt = Self.seconds(commit.authorDate)
         try insertCommit.execute(arguments: [
-          commit.sha.lowercased(), commit.repository.description, commit.authorLogin,
-          commit.authorName, commit.authorEmail, Self.seconds(commit.authorDate),
+          sha, commit.repository.description, commit.authorLogin,
+          commit.authorName, commit.authorEmail, authoredAt,
           Self.seconds(commit.committerDate), commit.subject, commit.htmlURL?.absoluteString,
           commit.parentCount,
         ])
-        inserted += db.changesCount
-        try link.execute(arguments: [repository.description, commit.sha.lowercased()])
+        if db.changesCount > 0 {
+          inserted += 1
+          try countSlot.execute(arguments: [Self.slot(authoredAt)])
+        }
+        // A SHA seen before keeps its first author date everywhere (it cannot differ).
+        let stored =
+          db.changesCount > 0
+          ? authoredAt
+          : try Int64.fetchOne(
+            db, sql: "SELECT authoredAt FROM githubCommit WHERE sha = ?", arguments: [sha])
+            ?? authoredAt
+        try link.execute(arguments: [repository.description, sha, stored])
+        if db.changesCount > 0 {
+          try countDay.execute(arguments: [repository.description, Self.utcDay(stored)])
+        }
         if commit.authorDate > (newest?.authorDate ?? .distantPast) { newest = commit }
       }
       try Self.ensureState(db, repository, author)
@@ -215,6 +257,16 @@ extension AppDatabase {
       arguments: [repository.description, author.lowercased()])
   }
 
+  /// The 15-minute slot of a UTC timestamp (floor division, also before 1970).
+  static func slot(_ seconds: Int64) -> Int64 {
+    seconds >= 0 ? seconds / 900 : (seconds - 899) / 900
+  }
+
+  /// The UTC day (days since 1970-01-01) of a UTC timestamp.
+  static func utcDay(_ seconds: Int64) -> Int64 {
+    seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+  }
+
   static func seconds(_ date: Date) -> Int64 {
     Int64(date.timeIntervalSince1970.rounded(.down))
   }
@@ -271,6 +323,16 @@ extension AppDatabase {
     }
   }
 
+  /// True when every commit listing so far was for `login` (then every cached commit is theirs,
+  /// as GitHub's `author` filter picked them, and filtering by author can be skipped).
+  public func listsOnlyCommits(of login: String) throws(StorageError) -> Bool {
+    try read { db in
+      try Bool.fetchOne(
+        db, sql: "SELECT NOT EXISTS (SELECT 1 FROM githubRepository WHERE author <> ?)",
+        arguments: [login]) ?? false
+    }
+  }
+
   /// True when at least one commit is cached.
   public func hasCommits() throws(StorageError) -> Bool {
     try read { db in
@@ -286,9 +348,11 @@ extension AppDatabase {
   /// Commits per day of `range`, each commit counted once (by SHA, whatever the number of
   /// repositories it was listed from) on the day of its **author date** in `timeZone`.
   ///
-  /// SQLite groups the UTC author timestamps into 15-minute slots (every UTC offset in use is a
-  /// whole number of quarter hours, so no slot straddles a local midnight), and the slots are
-  /// mapped to local days here, exactly, daylight-saving changes included.
+  /// Without a filter the counts come from the 15-minute slot totals (every UTC offset in use is
+  /// a whole number of quarter hours, so no slot straddles a local midnight): a year is at most
+  /// 35,136 rows, whatever the number of commits. With a filter, the matching author times are
+  /// read in order from a covering index. Either way slots or instants are mapped onto local
+  /// days here, exactly, daylight-saving changes included.
   public func commitCalendar(
     _ range: DayRange, timeZone: TimeZone, filter: CommitFilter = CommitFilter()
   ) throws(StorageError) -> CommitCalendar {
@@ -298,80 +362,131 @@ extension AppDatabase {
     }
     let lower = boundaries[0]
     let upper = boundaries[range.count]
-    var sql = "SELECT c.authoredAt / 900 AS slot, count(*) FROM githubCommit c"
-    var arguments: StatementArguments = []
-    var conditions = ["c.authoredAt >= ?", "c.authoredAt < ?"]
-    arguments += [lower, upper]
-    if let repository = filter.repository {
-      conditions.append(
-        "c.sha IN (SELECT sha FROM githubCommitRepository WHERE repository = ?)")
-      arguments += [repository.description]
-    }
-    if let author = filter.author {
-      conditions.append("(c.authorLogin = ? OR c.authorEmail = ?)")
-      arguments += [author, author]
-    }
-    sql += " WHERE " + conditions.joined(separator: " AND ") + " GROUP BY slot ORDER BY slot"
-    let slots = try read { db in
-      try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-        (slot: $0[0] as Int64, count: $0[1] as Int)
-      }
-    }
+    let slotsAreExact = boundaries.allSatisfy { $0 % 900 == 0 }
     var counts = Array(repeating: 0, count: range.count)
     var index = 0
-    for (slot, count) in slots {
-      let start = slot * 900
-      // Slots come sorted, so the day index only moves forward.
-      while index + 1 < range.count && start >= boundaries[index + 1] { index += 1 }
+    /// Adds `count` commits at `instant`; instants must come in ascending order.
+    func add(_ instant: Int64, _ count: Int) {
+      while index + 1 < range.count && instant >= boundaries[index + 1] { index += 1 }
       counts[index] += count
+    }
+    try read { db in
+      if filter.repository == nil && filter.author == nil && slotsAreExact {
+        let rows = try Row.fetchCursor(
+          db,
+          sql: """
+            SELECT slot, commits FROM githubCommitSlot WHERE slot >= ? AND slot < ? ORDER BY slot
+            """, arguments: [lower / 900, upper / 900])
+        while let row = try rows.next() { add((row[0] as Int64) * 900, row[1]) }
+        return
+      }
+      let sql: String
+      var arguments: StatementArguments = []
+      if let repository = filter.repository, filter.author == nil {
+        // One repository lists each SHA once: no deduplication needed.
+        sql = """
+          SELECT authoredAt FROM githubCommitRepository
+          WHERE repository = ? AND authoredAt >= ? AND authoredAt < ? ORDER BY authoredAt
+          """
+        arguments = [repository.description, lower, upper]
+      } else {
+        var conditions = ["authoredAt >= ?", "authoredAt < ?"]
+        arguments = [lower, upper]
+        if let author = filter.author {
+          conditions.append("(authorLogin = ? OR authorEmail = ?)")
+          arguments += [author, author]
+        }
+        if let repository = filter.repository {
+          conditions.append(
+            "sha IN (SELECT sha FROM githubCommitRepository WHERE repository = ?)")
+          arguments += [repository.description]
+        }
+        sql = """
+          SELECT authoredAt FROM githubCommit
+          WHERE \(conditions.joined(separator: " AND ")) ORDER BY authoredAt
+          """
+      }
+      let instants = try Int64.fetchCursor(db, sql: sql, arguments: arguments)
+      while let instant = try instants.next() { add(instant, 1) }
     }
     return CommitCalendar(range: range, counts: counts)
   }
 
   /// Commits per repository in `range` (by author date in `timeZone`), most first, with each
   /// repository's last sync; repositories synced without commits in the range are listed with 0.
+  ///
+  /// Without an author filter, whole UTC days inside the range come from the per-day totals and
+  /// only the partial days at both ends are counted commit by commit.
   public func commitsByRepository(
     _ range: DayRange, timeZone: TimeZone, filter: CommitFilter = CommitFilter()
   ) throws(StorageError) -> [RepositoryCommitCount] {
     let lower = Self.seconds(range.from.start(in: timeZone))
     let upper = Self.seconds(range.to.adding(days: 1).start(in: timeZone))
-    var conditions = ["c.authoredAt >= ?", "c.authoredAt < ?"]
-    var arguments: StatementArguments = [lower, upper]
-    if let author = filter.author {
-      conditions.append("(c.authorLogin = ? OR c.authorEmail = ?)")
-      arguments += [author, author]
-    }
-    var repositoryCondition = ""
-    if let repository = filter.repository {
-      repositoryCondition = "WHERE names.name = ? COLLATE NOCASE"
-      arguments += [repository.description]
-    }
     return try read { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          WITH counted AS (
-            SELECT r.repository AS name, count(*) AS commits
-            FROM githubCommitRepository r JOIN githubCommit c ON c.sha = r.sha
-            WHERE \(conditions.joined(separator: " AND "))
-            GROUP BY r.repository COLLATE NOCASE
-          ), synced AS (
-            SELECT fullName AS name, max(lastSyncAt) AS lastSyncAt
-            FROM githubRepository GROUP BY fullName COLLATE NOCASE
-          ), names AS (
-            SELECT name FROM counted UNION SELECT name FROM synced
-          )
-          SELECT names.name, coalesce(counted.commits, 0), synced.lastSyncAt
-          FROM names
-          LEFT JOIN counted ON counted.name = names.name COLLATE NOCASE
-          LEFT JOIN synced ON synced.name = names.name COLLATE NOCASE
-          \(repositoryCondition)
-          ORDER BY 2 DESC, 1 COLLATE NOCASE
-          """,
-        arguments: arguments)
-      return rows.map {
-        RepositoryCommitCount(
-          repository: $0[0], commits: $0[1], lastSyncAt: Self.date($0[2]))
+      var counts: [String: (name: String, commits: Int)] = [:]
+      func add(_ name: String, _ commits: Int) {
+        counts[name.lowercased(), default: (name, 0)].commits += commits
+      }
+      if let author = filter.author {
+        let rows = try Row.fetchAll(
+          db,
+          sql: """
+            SELECT r.repository, count(*)
+            FROM githubCommit c JOIN githubCommitRepository r ON r.sha = c.sha
+            WHERE c.authoredAt >= ? AND c.authoredAt < ?
+              AND (c.authorLogin = ? OR c.authorEmail = ?)
+            GROUP BY r.repository
+            """, arguments: [lower, upper, author, author])
+        for row in rows { add(row[0], row[1]) }
+      } else {
+        // Whole UTC days [firstDay, endDay) from the totals, the rest commit by commit.
+        let firstDay = (lower + 86_399) / 86_400
+        let endDay = upper / 86_400
+        if firstDay < endDay {
+          for row in try Row.fetchAll(
+            db,
+            sql: """
+              SELECT repository, sum(commits) FROM githubRepositoryDay
+              WHERE day >= ? AND day < ? GROUP BY repository
+              """, arguments: [firstDay, endDay])
+          {
+            add(row[0], row[1])
+          }
+        }
+        let edges: [(Int64, Int64)] =
+          firstDay < endDay
+          ? [(lower, firstDay * 86_400), (endDay * 86_400, upper)] : [(lower, upper)]
+        for (from, to) in edges where from < to {
+          for row in try Row.fetchAll(
+            db,
+            sql: """
+              SELECT repository, count(*) FROM githubCommitRepository
+              WHERE authoredAt >= ? AND authoredAt < ? GROUP BY repository
+              """, arguments: [from, to])
+          {
+            add(row[0], row[1])
+          }
+        }
+      }
+      var synced: [String: (name: String, last: Int64?)] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT fullName, max(lastSyncAt) FROM githubRepository GROUP BY fullName")
+      {
+        let name: String = row[0]
+        synced[name.lowercased()] = (name, row[1])
+      }
+      var result: [RepositoryCommitCount] = []
+      for key in Set(counts.keys).union(synced.keys) {
+        if let repository = filter.repository, repository.description.lowercased() != key {
+          continue
+        }
+        result.append(
+          RepositoryCommitCount(
+            repository: counts[key]?.name ?? synced[key]!.name, commits: counts[key]?.commits ?? 0,
+            lastSyncAt: Self.date(synced[key]?.last ?? nil)))
+      }
+      return result.sorted {
+        ($0.commits, $1.repository.lowercased()) > ($1.commits, $0.repository.lowercased())
       }
     }
   }

@@ -42,6 +42,19 @@ func range(_ from: String, _ to: String) throws -> DayRange {
   try DayRange(from: #require(Day(iso: from)), to: #require(Day(iso: to)))
 }
 
+extension AppDatabase {
+  /// The same range counted through each filtered path, for cross-checks.
+  func calendarTotals(_ days: DayRange, _ zone: TimeZone) throws
+    -> (repositoryFilter: [Int], authorFilter: [Int], perRepository: Int?)
+  {
+    (
+      try commitCalendar(days, timeZone: zone, filter: CommitFilter(repository: grdbRepo)).counts,
+      try commitCalendar(days, timeZone: zone, filter: CommitFilter(author: "gr")).counts,
+      try commitsByRepository(days, timeZone: zone).first?.commits
+    )
+  }
+}
+
 @Suite struct GitHubStorageTests {
   @Test func storingAPageTwice_neverDuplicates() throws {
     // Given
@@ -133,6 +146,12 @@ func range(_ from: String, _ to: String) throws -> DayRange {
       if days.contains(day) { naive[day, default: 0] += 1 }
     }
     #expect(calendar.counts == days.map { naive[$0] ?? 0 })
+    // The filtered paths (read commit by commit) and the per-repository totals (whole UTC days
+    // plus partial edge days) agree with the slot totals.
+    let byRepository = try db.calendarTotals(days, zone)
+    #expect(byRepository.repositoryFilter == calendar.counts)
+    #expect(byRepository.authorFilter == calendar.counts)
+    #expect(byRepository.perRepository == calendar.total)
   }
 
   @Test func calendar_kathmandu_putsCommitsOnEitherSideOfLocalMidnight() throws {

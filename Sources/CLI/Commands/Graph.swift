@@ -75,7 +75,8 @@ extension Ootd {
       let range = try DayRange(from: first, to: last)
       let database = try global.openDatabase(environment)
       let author = try user ?? database.gitHubSetting(.login)
-      let filter = CommitFilter(repository: repo.flatMap(RepositoryName.init), author: author)
+      let filter = try database.commitFilter(
+        author: author, repository: repo.flatMap(RepositoryName.init))
       let calendar = try database.commitCalendar(range, timeZone: zone, filter: filter)
       let graph = CommitGraphReport(
         calendar: calendar, author: author, repository: filter.repository, timeZone: zone,

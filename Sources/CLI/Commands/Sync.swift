@@ -62,6 +62,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) async throws {
       let database = try global.openDatabase(environment)
+      try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
       let sinceDay = try since.map { try parseDay($0, environment) }
       let access = try GitHubAccess.resolve(environment, database: database)
       let progressLine = ProgressLine(environment: environment)

@@ -28,7 +28,7 @@ extension Ootd {
       let commits = try database.hasCommits()
         ? try database.commitCalendar(
           DayRange(day: today), timeZone: environment.timeZone,
-          filter: CommitFilter(author: database.gitHubSetting(.login))
+          filter: database.commitFilter(author: database.gitHubSetting(.login))
         ).total : nil
       if output.json {
         let overdue = try database.overdueTodos(before: today)

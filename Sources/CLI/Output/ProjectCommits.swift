@@ -15,9 +15,10 @@ struct ProjectCommits: Encodable {
     let today = environment.today
     let recent = try database.commitCalendar(
       DayRange(from: today.adding(days: -29), to: today), timeZone: environment.timeZone,
-      filter: CommitFilter(repository: repository, author: author))
+      filter: database.commitFilter(author: author, repository: repository))
     return ProjectCommits(
-      commits: try database.repositoryCommits(repository, author: author),
+      commits: try database.repositoryCommits(
+        repository, author: try database.commitFilter(author: author).author),
       last30Days: recent.total)
   }
 
