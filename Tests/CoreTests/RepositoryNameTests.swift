@@ -39,9 +39,7 @@ struct RepositoryNameTests {
 
   @Test("the owner may not contain consecutive hyphens (GitHub allows single hyphens only)")
   func consecutiveHyphens() {
-    withKnownIssue("RepositoryName accepts 'a--b' owners although its documentation says single hyphens") {
-      #expect(RepositoryName("octo--cat/repo") == nil)
-    }
+    #expect(RepositoryName("octo--cat/repo") == nil)
   }
 
   @Test("repositories sort by owner/name ignoring case")

@@ -63,15 +63,10 @@ struct ConcurrencyTests {
       }
     }
     // Then
-    withKnownIssue(
-      "a thread that checks identity while another is between GRDB's CREATE TABLE grdb_migrations and the v1 commit sees a foreign database",
-      isIntermittent: true
-    ) {
-      #expect(failures.withLock { $0 } == [])
-    }
+    #expect(failures.withLock { $0 } == [])
+
     let database = try AppDatabase.open(path: path)
-    let survivors = 8 - failures.withLock { $0.count }
-    #expect(try allTodos(database).count == survivors)
+    #expect(try allTodos(database).count == 8)
     #expect(try database.blocks().count == TaskBlock.builtIns.count)
     let applied = try withRawDatabase(path) {
       try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
@@ -93,9 +88,7 @@ struct ConcurrencyTests {
     // When
     let result = Result { () throws(StorageError) in try AppDatabase.open(path: path) }
     // Then
-    withKnownIssue("AppDatabase.open treats a half-created ootd file as foreignDatabase") {
-      let database = try result.get()
-      #expect(try database.blocks().count == TaskBlock.builtIns.count)
-    }
+    let database = try result.get()
+    #expect(try database.blocks().count == TaskBlock.builtIns.count)
   }
 }

@@ -121,9 +121,7 @@ struct ProjectStoreTests {
     let updated = try database.updateProject(named: "ootd") { $0.tech = ["Swift", "swift", " grdb "] }
     let stored = try database.project(named: "ootd").project
     #expect(stored.tech == ["Swift", "grdb"])
-    withKnownIssue("updateProject stores and returns tech without normalising it (duplicates, padding)") {
-      #expect(updated.tech == stored.tech)
-    }
+    #expect(updated.tech == stored.tech)
   }
 
   @Test("renaming keeps the todos linked under the new name")
