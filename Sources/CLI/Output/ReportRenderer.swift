@@ -63,7 +63,7 @@ struct ReportRenderer {
     let total = report.total
     let done = total.percent.map { "\(total.done)/\(total.total) done  \($0)%" } ?? "nothing planned"
     let perfect = "\(report.perfectDays) of \(report.activeDays) days with todos"
-    let streak = "current \(report.streaks.current) · longest \(report.streaks.longest) perfect days in a row"
+    let streak = "\(plural(report.streaks.current, "perfect day")) now · longest \(report.streaks.longest)"
     var lines = [
       row("Total", total.isPerfect ? style.green(done) : done),
       row("Perfect", perfect),
