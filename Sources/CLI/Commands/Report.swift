@@ -55,22 +55,23 @@ extension Ootd {
     static let configuration = CommandConfiguration(
       abstract: "Show how much of each day's plan you achieved: rates, streaks, a calendar.",
       discussion: """
-        For each day: the todos planned, how many were done and the rate (done / total). Then
-        the range's total, its perfect days (at least one todo, all done), the current and
-        longest streak of perfect days (days without todos neither extend nor break a streak),
-        the rate per priority and per weekday with the best and worst weekday.
+        For each day: the todos planned, how many were done and the rate (done / total). Then \
+        the range's total, its perfect days (at least one todo, all done), the current and \
+        longest streak of perfect days (days without todos neither extend nor break a streak), \
+        and the rate per priority and per weekday with the best and worst weekday.
 
-        The range is the last 4 weeks (28 days, ending today) unless you pick one:
-        --from/--to, --week (Monday to today), --month (the 1st to today), --year (the last
-        365 days) or --days N. With --calendar or --svg the default is the last 26 calendar
-        weeks (about 6 months), which fits an 80-column terminal; narrower terminals wrap.
+        The range is the last 4 weeks (28 days ending today) unless you pick one: \
+        --from/--to, --week (this calendar week, Monday to today), --month (this month, the \
+        1st to today), --year (the last 365 days) or --days N. With --calendar or --svg the \
+        default is the last 26 calendar weeks (about 6 months), which fits an 80-column \
+        terminal; narrower terminals wrap.
 
-        The calendar shades each day by its rate: · no todos, ░ under 50%, ▒ 50-79%,
+        The calendar shades each day by its rate: · no todos, ░ under 50%, ▒ 50-79%, \
         ▓ 80-99%, █ 100%.
 
-        --json prints {"from","to","days":[{"date","total","done","rate"}],"total","done",
-        "rate","currentStreak","longestStreak", ...} with every day of the range; rate is null
-        when nothing was planned. --csv prints date,weekday,total,done,rate.
+        --json prints {"from", "to", "days": [{"date", "total", "done", "rate"}], "total", \
+        "done", "rate", "currentStreak", "longestStreak", ...} with every day of the range; \
+        rate is null when nothing was planned. --csv prints date,weekday,total,done,rate.
 
         Examples:
           ootd report
