@@ -89,7 +89,7 @@ struct HeatmapLayout {
 /// Draws a heatmap for a terminal: two columns per week, weekday labels on the side, month
 /// labels on top, and a legend. Each level has its own character (`· ░ ▒ ▓ █`), so it reads
 /// without colour; with colour the cells are shaded too. When the range does not fit `width`,
-/// the weeks wrap into several blocks, oldest first.
+/// the weeks wrap into several blocks of about the same size, oldest first.
 struct TerminalHeatmap {
   let style: Style
   /// The columns available.
@@ -111,10 +111,13 @@ struct TerminalHeatmap {
   /// The grid: for each block of weeks, a month-label line and seven weekday lines.
   func grid(_ data: HeatmapData) -> [String] {
     let layout = HeatmapLayout(range: data.range)
+    // Blocks of even size: 27 weeks in 18 columns wrap as 14 + 13, not 18 + 9.
+    let blocks = (layout.weekCount + weeksPerBlock - 1) / weeksPerBlock
+    let perBlock = (layout.weekCount + blocks - 1) / blocks
     var lines: [String] = []
     var start = 0
     while start < layout.weekCount {
-      let weeks = start..<min(layout.weekCount, start + weeksPerBlock)
+      let weeks = start..<min(layout.weekCount, start + perBlock)
       if start > 0 { lines.append("") }
       lines.append(monthLine(layout, weeks: weeks))
       for row in 0..<7 {
