@@ -5,23 +5,6 @@ import Testing
 
 @testable import Storage
 
-/// A temporary folder removed when the value is deinitialised.
-final class TemporaryFolder {
-  let path: String
-
-  init() throws {
-    var template = Array((NSTemporaryDirectory() + "/ootd-storage-tests-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    path = String(cString: try #require(made))
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  func file(_ name: String) -> String { path + "/" + name }
-}
-
-private func day(_ text: String) -> Day { Day(iso: text)! }
-
 /// Report aggregation against real SQLite files.
 @Suite struct ReportStorageTests {
   /// Random todos over 60 days around 2026-11-01 (a month crossing), a third in project `p`.
@@ -44,8 +27,7 @@ private func day(_ text: String) -> Day { Day(iso: text)! }
   }
 
   @Test func achievementCounts_matchANaiveCount_perDayAndPriority() throws {
-    let folder = try TemporaryFolder()
-    let database = try AppDatabase.open(path: folder.file("ootd.sqlite"))
+    let database = try Scratch().freshDatabase()
     let drafts = try Self.seeded(database)
     let range = try DayRange(from: day("2026-10-20"), to: day("2026-11-10"))
     for project in [nil, "p", "P"] as [String?] {
@@ -71,16 +53,14 @@ private func day(_ text: String) -> Day { Day(iso: text)! }
   }
 
   @Test func achievementCounts_forAnUnknownProject_throws() throws {
-    let folder = try TemporaryFolder()
-    let database = try AppDatabase.open(path: folder.file("ootd.sqlite"))
+    let database = try Scratch().freshDatabase()
     #expect(throws: StorageError.projectNotFound("nope")) {
       try database.achievementCounts(in: DayRange(day: day("2026-11-01")), project: "nope")
     }
   }
 
   @Test func achievementCounts_useACoveringIndex() throws {
-    let folder = try TemporaryFolder()
-    let database = try AppDatabase.open(path: folder.file("ootd.sqlite"))
+    let database = try Scratch().freshDatabase()
     func plan(_ where: String) throws -> [String] {
       try database.read { db in
         try Row.fetchAll(
@@ -110,8 +90,7 @@ private func day(_ text: String) -> Day { Day(iso: text)! }
   func perfectDayStreak_countsPerfectDaysBackToTheLastOpenTodo(days: [String], expected: Int)
     throws
   {
-    let folder = try TemporaryFolder()
-    let database = try AppDatabase.open(path: folder.file("ootd.sqlite"))
+    let database = try Scratch().freshDatabase()
     for spec in days {
       let parts = spec.split(separator: ":")
       let counts = parts[1].split(separator: "/").map { Int($0)! }
@@ -124,8 +103,8 @@ private func day(_ text: String) -> Day { Day(iso: text)! }
   }
 
   @Test func v2Migration_appliesToAnExistingV1Database_keepingItsTodos() throws {
-    let folder = try TemporaryFolder()
-    let path = folder.file("v1.sqlite")
+    let scratch = Scratch()
+    let path = scratch.path("v1.sqlite")
     // Given a database migrated only to v1, with todos, written by the previous ootd.
     do {
       let queue = try DatabaseQueue(path: path)
