@@ -172,6 +172,9 @@ import FoundationXML
   static let calendarTemplate: Result<String, any Error> = Result {
     let folder = NSTemporaryDirectory() + "/ootd-calendar-template-\(getpid())"
     try? FileManager.default.removeItem(atPath: folder)
+    atexit {
+      try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-calendar-template-\(getpid())")
+    }
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = folder + "/ootd.sqlite"
     let database = try AppDatabase.open(path: path)
