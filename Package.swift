@@ -50,12 +50,16 @@ let package = Package(
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(
       name: "StorageTests",
-      dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(
       name: "GitHubClientTests",
       dependencies: ["GitHubClient", "Core"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "CLITests", dependencies: ["CLI", "Core", "Storage", "GitHubClient"]),
+    /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
+    .testTarget(
+      name: "CLITests", dependencies: ["CLI", "Core", "Storage", "GitHubClient"],
+      exclude: ["Golden"]),
   ]
 )

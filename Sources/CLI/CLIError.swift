@@ -15,6 +15,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case noGitHubLogin
   /// A sync stopped on a GitHub failure; what was fetched before it is kept (exit 1).
   case syncStopped(reason: String, kept: Int)
+  /// An output file (e.g. `report --svg FILE`) could not be written (exit 1).
+  case cannotWrite(path: String, reason: String)
 
   var description: String {
     switch self {
@@ -29,6 +31,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case .syncStopped(let reason, let kept):
       let commits = kept == 1 ? "1 new commit" : "\(kept) new commits"
       return "sync stopped: \(reason) Kept the \(commits) fetched before stopping; run 'ootd sync' again to finish."
+    case .cannotWrite(let path, let reason):
+      return "cannot write '\(path)': \(reason)"
     }
   }
 }
@@ -46,7 +50,7 @@ enum ExitStatus {
     case let error as CLIError:
       switch error {
       case .invalidValue, .confirmationRequired, .noGitHubLogin: return usage
-      case .cancelled, .noDatabasePath, .syncStopped: return failure
+      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite: return failure
       }
     case let error as StorageError:
       if case .invalidValue = error { return usage }

@@ -21,6 +21,7 @@ public struct Ootd: ParsableCommand {
         ootd add --block algorithm
         ootd list --from 2026-11-01 --to today --open
         ootd done 12 13
+        ootd report --calendar    # how much of each day you achieved
         ootd demo                 # a few weeks of sample todos in a temporary database
 
       The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite
@@ -30,8 +31,8 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Block.self, ProjectCommand.self, Sync.self, Graph.self,
-      GitHubCommand.self, Demo.self, Completions.self,
+      Carry.self, Plan.self, Block.self, ProjectCommand.self, Report.self, Sync.self,
+      Graph.self, GitHubCommand.self, Demo.self, Completions.self,
     ],
     defaultSubcommand: Today.self
   )

@@ -67,14 +67,23 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
   }
 
-  /// The first instant of this day in `timeZone`.
+  /// The first instant of this day in `timeZone` (local midnight, or the moment clocks jump
+  /// forward when a daylight-saving change skips midnight).
   public func start(in timeZone: TimeZone) -> Date {
     let guess = Date(timeIntervalSince1970: Double(ordinal) * 86_400)
     let offset = timeZone.secondsFromGMT(for: guess)
     let candidate = guess.addingTimeInterval(Double(-offset))
     // Across a DST change the offset at the candidate may differ; correct once.
     let corrected = timeZone.secondsFromGMT(for: candidate)
-    return guess.addingTimeInterval(Double(-corrected))
+    let start = guess.addingTimeInterval(Double(-corrected))
+    if Day(start, in: timeZone) < self,
+      let transition = timeZone.nextDaylightSavingTimeTransition(after: start),
+      Day(transition, in: timeZone) == self
+    {
+      // Midnight does not exist that day: the day starts when the clocks jump.
+      return transition
+    }
+    return start
   }
 
   /// The day `n` days later (earlier when negative).

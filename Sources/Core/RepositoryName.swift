@@ -31,7 +31,7 @@ public struct RepositoryName: Hashable, Sendable, Comparable, CustomStringConver
 
   static func isValidOwner(_ owner: String) -> Bool {
     guard (1...39).contains(owner.utf8.count) else { return false }
-    guard owner.first != "-", owner.last != "-" else { return false }
+    guard owner.first != "-", owner.last != "-", !owner.contains("--") else { return false }
     return owner.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "-" }
   }
 

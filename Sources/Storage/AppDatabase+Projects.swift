@@ -69,6 +69,7 @@ extension AppDatabase {
       var project = try ProjectRow.project(from: row)
       do {
         try update(&project)
+        project.tech = Project.normalizedTech(project.tech)
         _ = try Name.validate(project.name, kind: "project")
         try project.validateDates()
       } catch let error as CoreError {

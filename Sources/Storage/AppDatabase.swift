@@ -73,32 +73,47 @@ public final class AppDatabase: Sendable {
     close(descriptor)
   }
 
-  /// Refuses foreign and newer databases before writing anything, then turns on WAL and migrates.
+  /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
+  /// fresh file as ootd's and migrates.
   private func checkIdentityAndMigrate() throws(StorageError) {
     let migrator = Self.migrator
     do {
-      let state = try writer.read { db -> (appID: Int32, objects: Int, superseded: Bool, complete: Bool) in
-        let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-        guard appID == Self.applicationID else { return (appID, objects, false, false) }
-        return (
-          appID, objects, try migrator.hasBeenSuperseded(db),
-          try migrator.hasCompletedMigrations(db)
-        )
-      }
-      if state.appID != Self.applicationID && !(state.appID == 0 && state.objects == 0) {
+      let identity = try writer.read { db in try Self.identity(db) }
+      switch identity {
+      case .foreign:
         throw StorageError.foreignDatabase(path)
-      }
-      if state.superseded {
-        let unknown = try writer.read { db in
-          try migrator.appliedIdentifiers(db).subtracting(Self.migrationIdentifiers).sorted()
+      case .ootd:
+        let (superseded, complete) = try writer.read { db in
+          (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
-        throw StorageError.newerSchema(path: path, unknownMigrations: unknown)
-      }
-      if state.complete { return }
-      try writer.writeWithoutTransaction { db in
-        if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-          try db.execute(sql: "PRAGMA journal_mode = WAL")
+        if superseded {
+          let unknown = try writer.read { db in
+            try migrator.appliedIdentifiers(db).subtracting(Self.migrationIdentifiers).sorted()
+          }
+          throw StorageError.newerSchema(path: path, unknownMigrations: unknown)
+        }
+        if complete { return }
+      case .fresh:
+        try writer.writeWithoutTransaction { db in
+          if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+          }
+        }
+        // Claim the file in one write transaction, checking again under the lock: another
+        // process may have claimed (or filled) it since we looked.
+        try writer.write { db in
+          switch try Self.identity(db) {
+          case .foreign: throw StorageError.foreignDatabase(path)
+          case .ootd: break
+          case .fresh:
+            // GRDB's own table, created here (with GRDB's definition) so that a file that
+            // carries our id always has it, whoever looks in the middle of the migration.
+            try db.execute(
+              sql: """
+                PRAGMA application_id = \(Self.applicationID);
+                CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                """)
+          }
         }
       }
       try migrateRetryingRaces(migrator)
@@ -107,6 +122,26 @@ public final class AppDatabase: Sendable {
     } catch {
       throw Self.map(error, path: path)
     }
+  }
+
+  /// Whose file this is.
+  private enum Identity { case fresh, ootd, foreign }
+
+  /// An ootd file carries our application id; a fresh one has no id and nothing in it (or only
+  /// the empty migrations table GRDB creates first); anything else belongs to another program.
+  private static func identity(_ db: Database) throws -> Identity {
+    let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+    if appID == applicationID { return .ootd }
+    if appID != 0 { return .foreign }
+    let objects = try String.fetchAll(
+      db, sql: "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    if objects.isEmpty { return .fresh }
+    if objects == ["grdb_migrations"],
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0
+    {
+      return .fresh
+    }
+    return .foreign
   }
 
   /// Runs the migrations. Two processes opening a fresh file at once may both try the same

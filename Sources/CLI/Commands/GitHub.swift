@@ -28,6 +28,7 @@ extension Ootd.GitHubCommand {
   /// `ootd github status`.
   struct Status: AsyncEnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "status",
       abstract: "Show the login, API host, rate limit and the last sync of each repository.")
 
     @Flag(name: .long, help: "Do not contact GitHub (no login check, no rate limit).")
@@ -70,6 +71,7 @@ extension Ootd.GitHubCommand {
   /// `ootd github login NAME`.
   struct Login: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "login",
       abstract: "Save the GitHub login whose commits ootd syncs and graphs.")
 
     @Argument(help: ArgumentHelp("The GitHub login.", valueName: "login"))

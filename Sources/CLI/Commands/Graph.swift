@@ -7,6 +7,7 @@ extension Ootd {
   /// `ootd graph`: the daily commit graph, from the local database (no network).
   struct Graph: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "graph",
       abstract: "Draw the daily commit graph of the synced commits (works offline).",
       discussion: """
         Counts each commit once (by SHA, across forks) on the day of its author date in the

@@ -8,6 +8,7 @@ extension Ootd {
   /// `ootd sync`: fetch the user's commits from GitHub into the local database.
   struct Sync: AsyncEnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "sync",
       abstract: "Fetch your commits from GitHub into the local database.",
       discussion: """
         Lists the commits you authored in every repository of yours (GET /user/repos when the

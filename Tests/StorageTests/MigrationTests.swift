@@ -1,0 +1,187 @@
+import Core
+import Foundation
+import GRDB
+import Storage
+import Testing
+
+/// Frozen copies of released schemas. Never edit these: they are what users' files look like.
+enum ReleasedSchema {
+  /// Every migration identifier ootd has released, in order. A new ootd may only append.
+  static let migrationIdentifiers = [
+    "v1: todos, task blocks and projects"
+  ]
+
+  /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
+  static let applicationID: Int32 = 0x6F6F_7464
+
+  /// Writes a database exactly as the first ootd release left it after creating it: WAL mode,
+  /// the v1 tables and indexes, the eight built-in blocks, and GRDB's record of the migration.
+  static func writeVersion1(at path: String) throws {
+    try withRawDatabase(path) { db in
+      try db.execute(sql: "PRAGMA journal_mode = WAL")
+      try db.inTransaction {
+        try db.execute(sql: "PRAGMA application_id = 1869575268")
+        try db.execute(
+          sql: """
+            CREATE TABLE project (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+              summary TEXT,
+              repository TEXT,
+              localPath TEXT,
+              startDay TEXT CHECK (startDay IS NULL OR length(startDay) = 10),
+              endDay TEXT CHECK (endDay IS NULL OR length(endDay) = 10),
+              tech TEXT NOT NULL DEFAULT '',
+              memo TEXT,
+              archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+              createdAt DATETIME NOT NULL
+            );
+            CREATE TABLE block (
+              name TEXT PRIMARY KEY COLLATE NOCASE,
+              title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+              priority INTEGER NOT NULL CHECK (priority IN (0, 1, 2)),
+              builtIn INTEGER NOT NULL DEFAULT 0 CHECK (builtIn IN (0, 1)),
+              routine INTEGER NOT NULL DEFAULT 0 CHECK (routine IN (0, 1)),
+              createdAt DATETIME NOT NULL
+            );
+            CREATE TABLE todo (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+              priority INTEGER NOT NULL CHECK (priority IN (0, 1, 2)),
+              day TEXT NOT NULL CHECK (length(day) = 10),
+              done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+              doneAt DATETIME,
+              projectId INTEGER REFERENCES project(id) ON DELETE SET NULL,
+              block TEXT,
+              createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX todo_on_day_priority ON todo(day, priority, id);
+            CREATE INDEX todo_on_project ON todo(projectId);
+            CREATE INDEX todo_open_on_day ON todo(day) WHERE done = 0;
+            INSERT INTO block (name, title, priority, builtIn, routine, createdAt) VALUES
+              ('algorithm', 'Solve an algorithm problem', 0, 1, 0, '2026-01-01 09:00:00.000'),
+              ('blog', 'Write a blog post / TIL', 1, 1, 0, '2026-01-01 09:00:00.000'),
+              ('commit', 'Make a commit', 0, 1, 0, '2026-01-01 09:00:00.000'),
+              ('study', 'Study / watch a lecture', 1, 1, 0, '2026-01-01 09:00:00.000'),
+              ('review', 'Review a pull request', 1, 1, 0, '2026-01-01 09:00:00.000'),
+              ('docs', 'Write or update documentation', 2, 1, 0, '2026-01-01 09:00:00.000'),
+              ('refactor', 'Refactor or pay down tech debt', 2, 1, 0, '2026-01-01 09:00:00.000'),
+              ('english', 'Practise technical English', 2, 1, 0, '2026-01-01 09:00:00.000');
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations (identifier) VALUES ('v1: todos, task blocks and projects');
+            """)
+        return .commit
+      }
+    }
+  }
+}
+
+@Suite("Migrations")
+struct MigrationTests {
+  @Test("a database written by the first release opens, migrates to the current schema and keeps its data")
+  func upgradesVersion1() throws {
+    // Given a v1 database with a project, todos (one done, one linked, one from a block),
+    // a user block in the routine and a changed built-in
+    let scratch = Scratch()
+    let path = scratch.path()
+    try ReleasedSchema.writeVersion1(at: path)
+    try withRawDatabase(path) { db in
+      try db.execute(
+        sql: """
+          INSERT INTO project (name, summary, repository, localPath, startDay, endDay, tech, memo,
+            archived, createdAt)
+          VALUES ('ootd', 'Terminal todo tracker', 'octo/ootd', '/src/ootd', '2026-01-01', NULL,
+            'swift,sqlite', 'memo "quoted"', 0, '2026-01-02 10:00:00.000');
+          INSERT INTO project (name, tech, archived, createdAt)
+          VALUES ('old', '', 1, '2026-01-02 10:00:00.000');
+          INSERT INTO todo (title, priority, day, done, doneAt, projectId, block, createdAt) VALUES
+            ('Write the carry-over test', 0, '2026-11-20', 1, '2026-11-20 18:00:00.000', 1, NULL,
+             '2026-11-20 09:00:00.000'),
+            ('BOJ 1753: 최단경로 🧭', 2, '2026-11-21', 0, NULL, NULL, 'algorithm',
+             '2026-11-21 09:00:00.000'),
+            ('''); DROP TABLE todo; --', 1, '2026-11-22', 0, NULL, 1, NULL,
+             '2026-11-22 09:00:00.000');
+          INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
+          VALUES ('leetcode', 'One LeetCode problem', 0, 0, 1, '2026-01-03 08:00:00.000');
+          UPDATE block SET routine = 1 WHERE name = 'commit';
+          """)
+    }
+    // When
+    let database = try AppDatabase.open(path: path)
+    // Then the todos are all there, exactly
+    let todos = try allTodos(database)
+    #expect(todos.map(\.id) == [1, 2, 3])
+    #expect(todos.map(\.title) == [
+      "Write the carry-over test", "BOJ 1753: 최단경로 🧭", "'); DROP TABLE todo; --",
+    ])
+    #expect(todos.map(\.priority) == [.high, .low, .mid])
+    #expect(todos.map(\.day.description) == ["2026-11-20", "2026-11-21", "2026-11-22"])
+    #expect(todos.map(\.isDone) == [true, false, false])
+    #expect(todos[0].doneAt == ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z"))
+    #expect(todos.map(\.project) == ["ootd", nil, "ootd"])
+    #expect(todos.map(\.block) == [nil, "algorithm", nil])
+    // And the projects and blocks
+    let projects = try database.projects(.all)
+    #expect(projects.map(\.project.name) == ["old", "ootd"])
+    let ootd = try database.project(named: "ootd")
+    #expect(ootd.project.summary == "Terminal todo tracker")
+    #expect(ootd.project.repository?.description == "octo/ootd")
+    #expect(ootd.project.tech == ["swift", "sqlite"])
+    #expect(ootd.project.memo == #"memo "quoted""#)
+    #expect(ootd.total == 2 && ootd.done == 1)
+    #expect(try database.block(named: "leetcode").isRoutine)
+    #expect(try database.block(named: "commit").isRoutine)
+    #expect(try database.blocks().count == TaskBlock.builtIns.count + 1)
+    // And the file records every current migration and is still an ootd database in WAL mode
+    let applied = try withRawDatabase(path) {
+      try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    }
+    #expect(Array(applied.prefix(ReleasedSchema.migrationIdentifiers.count)) == ReleasedSchema.migrationIdentifiers)
+    #expect(try withRawDatabase(path) { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == ReleasedSchema.applicationID)
+    #expect(try withRawDatabase(path) { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    // And it still works for writes
+    let added = try database.addTodo(try draft("after upgrade", project: "OOTD"), now: fixedNow)
+    #expect(added.id == 4 && added.project == "ootd")
+  }
+
+  @Test("the list of migrations only grows: released identifiers come first, unchanged and in order")
+  func migrationsOnlyGrow() throws {
+    // Given a database created by this ootd
+    let scratch = Scratch()
+    _ = try scratch.freshDatabase()
+    // When
+    let applied = try withRawDatabase(scratch.path()) {
+      try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    }
+    // Then
+    #expect(applied.count >= ReleasedSchema.migrationIdentifiers.count)
+    #expect(Array(applied.prefix(ReleasedSchema.migrationIdentifiers.count)) == ReleasedSchema.migrationIdentifiers)
+    #expect(Set(applied).count == applied.count)
+  }
+
+  @Test("a fresh database has exactly the v1 tables a v1 build would read")
+  func freshSchemaContainsVersion1() throws {
+    // Given a fresh database and a frozen v1 one
+    let scratch = Scratch()
+    _ = try scratch.freshDatabase("fresh.sqlite")
+    try ReleasedSchema.writeVersion1(at: scratch.path("v1.sqlite"))
+    // When
+    func columns(_ path: String) throws -> [String: [String]] {
+      try withRawDatabase(path) { db in
+        var result: [String: [String]] = [:]
+        for table in ["project", "block", "todo"] {
+          result[table] = try db.columns(in: table).map { "\($0.name) \($0.type) \($0.isNotNull)" }
+        }
+        return result
+      }
+    }
+    let fresh = try columns(scratch.path("fresh.sqlite"))
+    let v1 = try columns(scratch.path("v1.sqlite"))
+    // Then every v1 column still exists with the same type
+    for (table, v1Columns) in v1 {
+      for column in v1Columns {
+        #expect(fresh[table]?.contains(column) == true, "\(table).\(column)")
+      }
+    }
+  }
+}
