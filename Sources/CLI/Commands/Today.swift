@@ -7,6 +7,7 @@ extension Ootd {
   /// `ootd` alone: today at a glance.
   struct Today: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "today",
       abstract: "Show today: the day's todos by priority, what is overdue, and the day's progress.",
       discussion: """
         This is what 'ootd' with no subcommand runs.
