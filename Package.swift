@@ -48,12 +48,17 @@ let package = Package(
     // MARK: - Tests
 
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "Core"]),
+    .testTarget(
+      name: "StorageTests",
+      dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(
       name: "GitHubClientTests",
       dependencies: ["GitHubClient", "Core"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "CLITests", dependencies: ["CLI", "Core", "Storage"]),
+    /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
+    .testTarget(
+      name: "CLITests", dependencies: ["CLI", "Core", "Storage"], exclude: ["Golden"]),
   ]
 )

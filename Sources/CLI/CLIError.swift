@@ -11,6 +11,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case cancelled
   /// The environment gives no usable database path (exit 1).
   case noDatabasePath
+  /// An output file (e.g. `report --svg FILE`) could not be written (exit 1).
+  case cannotWrite(path: String, reason: String)
 
   var description: String {
     switch self {
@@ -20,6 +22,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case .cancelled: return "cancelled; nothing was changed"
     case .noDatabasePath:
       return "cannot find a place for the database: set OOTD_DB, XDG_DATA_HOME or HOME, or pass --db"
+    case .cannotWrite(let path, let reason):
+      return "cannot write '\(path)': \(reason)"
     }
   }
 }
@@ -37,7 +41,7 @@ enum ExitStatus {
     case let error as CLIError:
       switch error {
       case .invalidValue, .confirmationRequired: return usage
-      case .cancelled, .noDatabasePath: return failure
+      case .cancelled, .noDatabasePath, .cannotWrite: return failure
       }
     case let error as StorageError:
       if case .invalidValue = error { return usage }

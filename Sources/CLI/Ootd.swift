@@ -20,6 +20,7 @@ public struct Ootd: ParsableCommand {
         ootd add --block algorithm
         ootd list --from 2026-11-01 --to today --open
         ootd done 12 13
+        ootd report --calendar    # how much of each day you achieved
         ootd demo                 # a few weeks of sample todos in a temporary database
 
       The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite
@@ -29,7 +30,8 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Block.self, ProjectCommand.self, Demo.self, Completions.self,
+      Carry.self, Plan.self, Block.self, ProjectCommand.self, Report.self, Demo.self,
+      Completions.self,
     ],
     defaultSubcommand: Today.self
   )

@@ -16,6 +16,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidRepository(String)
   /// A project whose end date is before its start date.
   case projectEndsBeforeStart(start: Day, end: Day)
+  /// A report range of fewer than one day or more days than the limit.
+  case invalidRangeLength(Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -35,6 +37,10 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid repository '\(text)': use OWNER/NAME, e.g. apple/swift"
     case .projectEndsBeforeStart(let start, let end):
       return "the project ends (\(end)) before it starts (\(start))"
+    case .invalidRangeLength(let days, let limit):
+      return days < 1
+        ? "invalid range: it must cover at least 1 day"
+        : "invalid range: \(days) days is longer than the limit of \(limit) days"
     }
   }
 }

@@ -61,6 +61,18 @@ extension AppDatabase {
       }
     }
 
+    migrator.registerMigration("v2: report indexes") { db in
+      // Reports aggregate (day, priority, done) over a range of days: covering indexes let
+      // SQLite answer from the index alone, without reading the todo rows. The per-project
+      // index also serves the project foreign key, so the projectId-only index goes.
+      try db.execute(
+        sql: """
+          CREATE INDEX todo_on_day_priority_done ON todo(day, priority, done);
+          CREATE INDEX todo_on_project_day ON todo(projectId, day, priority, done);
+          DROP INDEX todo_on_project;
+          """)
+    }
+
     return migrator
   }
 }

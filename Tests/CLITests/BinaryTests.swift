@@ -97,6 +97,26 @@ import Testing
     #expect(before == after)
   }
 
+  @Test func report_jsonAndSVG_workEndToEnd() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite"), "TZ": "UTC"]
+    #expect(try Self.run(["add", "x", "--on", "2026-01-01"], environment: env).code == 0)
+    #expect(try Self.run(["done", "1"], environment: env).code == 0)
+    let report = try Self.run(
+      ["report", "--from", "2025-12-31", "--to", "2026-01-02", "--json"], environment: env)
+    #expect(report.code == 0, "\(report.stderr)")
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+    #expect((object["days"] as? [[String: Any]])?.count == 3)
+    #expect(object["currentStreak"] as? Int == 1)
+    let svg = try Self.run(["report", "--svg", folder.file("a.svg")], environment: env)
+    #expect(svg.code == 0, "\(svg.stderr)")
+    #expect(FileManager.default.fileExists(atPath: folder.file("a.svg")))
+    let unwritable = try Self.run(["report", "--svg", "/proc/ootd-no/a.svg"], environment: env)
+    #expect(unwritable.code == 1)
+    #expect(unwritable.stderr.hasPrefix("ootd: error: cannot write"))
+  }
+
   @Test func databasePathThatIsADirectory_failsWithExit1() throws {
     let folder = try TemporaryFolder()
     let result = try Self.run(["list"], environment: ["OOTD_DB": folder.path])

@@ -8,7 +8,7 @@ extension Ootd {
   struct Today: EnvironmentCommand {
     static let configuration = CommandConfiguration(
       commandName: "today",
-      abstract: "Show today: the day's todos by priority, what is overdue, and the day's progress.",
+      abstract: "Show today: the day's todos by priority, what is overdue, the day's rate and streak.",
       discussion: """
         This is what 'ootd' with no subcommand runs.
 
@@ -25,12 +25,16 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(matching: TodoFilter(days: .range(DayRange(day: today))))
       let done = todos.filter(\.isDone).count
+      let facts = DashboardFacts(
+        today: Tally(total: todos.count, done: done),
+        streakBefore: try database.perfectDayStreak(before: today))
       if output.json {
         let overdue = try database.overdueTodos(before: today)
         environment.output(
           try JSONOutput.encode(
             DashboardJSON(
-              date: today, todos: todos, overdue: overdue, done: done, timeZone: environment.timeZone)
+              date: today, todos: todos, overdue: overdue, facts: facts,
+              timeZone: environment.timeZone)
           ) + "\n")
         return
       }
@@ -47,20 +51,58 @@ extension Ootd {
       }
       let overdue = try database.overdueSummary(before: today, limit: 10)
       if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+      lines += ["", facts.line(renderer.style)]
       environment.output(lines.map { $0 + "\n" }.joined())
     }
   }
 }
 
-/// `ootd today --json`: `{"date","todos","overdue","total","done","rate"}`.
+/// What the dashboard says about today beyond its todos. Each fact comes from one cheap query,
+/// so `ootd` stays instant.
+struct DashboardFacts {
+  /// Today's todos.
+  let today: Tally
+  /// The run of perfect days ending at the last day before today that has todos.
+  let streakBefore: Int
+  // Later: today's commit count, once GitHub commits are in the database (one indexed count),
+  // goes here and into `line` and the JSON.
+
+  /// The streak including today once today is perfect (an unfinished today does not break it).
+  var streak: Int { Streaks.ongoing(perfectDaysBefore: streakBefore, today: today) }
+
+  /// `Streak: 3 perfect days · finish today's 2 open todos to make it 4 · 'ootd report' for more`.
+  func line(_ style: Style) -> String {
+    let days = streak == 1 ? "1 perfect day" : "\(streak) perfect days"
+    var parts: [String] = []
+    if today.isPerfect {
+      parts.append(style.green("Streak: \(days), today included"))
+    } else if streak > 0 {
+      parts.append("Streak: \(days)")
+    } else {
+      parts.append("No streak yet")
+    }
+    if today.hasTodos && !today.isPerfect {
+      let open = today.total - today.done
+      let todos = "today's \(open) open todo\(open == 1 ? "" : "s")"
+      parts.append(streak > 0 ? "finish \(todos) to make it \(streak + 1)" : "finish \(todos) to start one")
+    } else if !today.hasTodos {
+      parts.append("nothing planned today")
+    }
+    parts.append(style.dim("'ootd report' for more"))
+    return parts.joined(separator: " · ")
+  }
+}
+
+/// `ootd today --json`: `{"date","todos","overdue","total","done","rate","streak"}`; `streak`
+/// counts perfect days before today, plus today once it is perfect.
 struct DashboardJSON: Encodable {
   let date: Day
   let todos: [Todo]
   let overdue: [Todo]
-  let done: Int
+  let facts: DashboardFacts
   let timeZone: TimeZone
 
-  enum CodingKeys: String, CodingKey { case date, todos, overdue, total, done, rate }
+  enum CodingKeys: String, CodingKey { case date, todos, overdue, total, done, rate, streak }
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -68,8 +110,9 @@ struct DashboardJSON: Encodable {
     try c.encode(date.description, forKey: .date)
     try c.encode(todos.map(json), forKey: .todos)
     try c.encode(overdue.map(json), forKey: .overdue)
-    try c.encode(todos.count, forKey: .total)
-    try c.encode(done, forKey: .done)
-    try c.encode(todos.isEmpty ? nil : Double(done) / Double(todos.count), forKey: .rate)
+    try c.encode(facts.today.total, forKey: .total)
+    try c.encode(facts.today.done, forKey: .done)
+    try c.encode(facts.today.rate, forKey: .rate)
+    try c.encode(facts.streak, forKey: .streak)
   }
 }

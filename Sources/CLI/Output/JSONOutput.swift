@@ -81,4 +81,88 @@ enum JSONOutput {
       if let todos { try c.encode(todos, forKey: .todos) }
     }
   }
+
+  /// An achievement report. The contract scripts rely on:
+  /// `{"from","to","days":[{"date","total","done","rate"}],"total","done","rate",
+  /// "currentStreak","longestStreak"}` with every day of the range in `days` and `rate` null
+  /// when nothing was planned. Extra fields: `project`, `activeDays`, `perfectDays`,
+  /// `priorities` (`{"high": {"total","done","rate"}, "mid", "low"}`), `weekdays`
+  /// (`[{"weekday","total","done","rate","activeDays"}]`, Monday first), `bestWeekday`,
+  /// `worstWeekday`.
+  struct ReportJSON: Encodable {
+    let report: AchievementReport
+    let project: String?
+
+    enum CodingKeys: String, CodingKey {
+      case from, to, days, total, done, rate, currentStreak, longestStreak
+      case project, activeDays, perfectDays, priorities, weekdays, bestWeekday, worstWeekday
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(report.range.from.description, forKey: .from)
+      try c.encode(report.range.to.description, forKey: .to)
+      try c.encode(report.days.map { DayJSON(date: $0.day, tally: $0.tally) }, forKey: .days)
+      try c.encode(report.total.total, forKey: .total)
+      try c.encode(report.total.done, forKey: .done)
+      try c.encode(report.total.rate, forKey: .rate)
+      try c.encode(report.streaks.current, forKey: .currentStreak)
+      try c.encode(report.streaks.longest, forKey: .longestStreak)
+      try c.encode(project, forKey: .project)
+      try c.encode(report.activeDays, forKey: .activeDays)
+      try c.encode(report.perfectDays, forKey: .perfectDays)
+      var priorities: [String: TallyJSON] = [:]
+      for entry in report.priorities { priorities[entry.priority.rawValue] = TallyJSON(tally: entry.tally) }
+      try c.encode(priorities, forKey: .priorities)
+      try c.encode(report.weekdays.map(WeekdayJSON.init), forKey: .weekdays)
+      try c.encode(report.bestWeekday?.shortName, forKey: .bestWeekday)
+      try c.encode(report.worstWeekday?.shortName, forKey: .worstWeekday)
+    }
+  }
+
+  /// One day of a report: `{"date","total","done","rate"}`.
+  struct DayJSON: Encodable {
+    let date: Day
+    let tally: Tally
+
+    enum CodingKeys: String, CodingKey { case date, total, done, rate }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(date.description, forKey: .date)
+      try c.encode(tally.total, forKey: .total)
+      try c.encode(tally.done, forKey: .done)
+      try c.encode(tally.rate, forKey: .rate)
+    }
+  }
+
+  /// `{"total","done","rate"}`.
+  struct TallyJSON: Encodable {
+    let tally: Tally
+
+    enum CodingKeys: String, CodingKey { case total, done, rate }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(tally.total, forKey: .total)
+      try c.encode(tally.done, forKey: .done)
+      try c.encode(tally.rate, forKey: .rate)
+    }
+  }
+
+  /// `{"weekday","total","done","rate","activeDays"}`.
+  struct WeekdayJSON: Encodable {
+    let entry: WeekdayTally
+
+    enum CodingKeys: String, CodingKey { case weekday, total, done, rate, activeDays }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(entry.weekday.shortName, forKey: .weekday)
+      try c.encode(entry.tally.total, forKey: .total)
+      try c.encode(entry.tally.done, forKey: .done)
+      try c.encode(entry.tally.rate, forKey: .rate)
+      try c.encode(entry.activeDays, forKey: .activeDays)
+    }
+  }
 }

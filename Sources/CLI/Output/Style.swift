@@ -18,6 +18,15 @@ struct Style: Sendable {
   func magenta(_ text: String) -> String { wrap(text, "35") }
   func cyan(_ text: String) -> String { wrap(text, "36") }
   func strike(_ text: String) -> String { wrap(text, "2;9") }
+
+  /// The ANSI codes of heatmap levels 0…4: dim for nothing, then four greens (256 colours),
+  /// darkest to brightest, like a GitHub contribution graph on a dark terminal.
+  static let heatCodes = ["2", "38;5;22", "38;5;28", "38;5;34", "38;5;46"]
+
+  /// `text` shaded as heatmap level `level` (0…4).
+  func heat(_ level: Int, _ text: String) -> String {
+    wrap(text, Self.heatCodes[min(4, max(0, level))])
+  }
 }
 
 /// Terminal column widths of text: East Asian wide characters and emoji take two columns,

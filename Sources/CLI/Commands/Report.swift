@@ -1,0 +1,164 @@
+import ArgumentParser
+import Core
+import Storage
+
+/// The range options of `ootd report`.
+struct ReportRangeOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("The first day (inclusive; --to defaults to today).", valueName: "date"))
+  var from: String?
+
+  @Option(name: .long, help: ArgumentHelp("The last day (inclusive; --from defaults to 27 days earlier).", valueName: "date"))
+  var to: String?
+
+  @Flag(name: .long, help: "This calendar week: Monday to today.")
+  var week = false
+
+  @Flag(name: .long, help: "This calendar month: the 1st to today.")
+  var month = false
+
+  @Flag(name: .long, help: "The last 365 days, ending today.")
+  var year = false
+
+  @Option(name: .long, help: ArgumentHelp("The last N days, ending today.", valueName: "n"))
+  var days: Int?
+
+  func validate() throws {
+    let chosen = [from != nil || to != nil, week, month, year, days != nil].filter { $0 }.count
+    if chosen > 1 {
+      throw ValidationError("choose one range: --from/--to, --week, --month, --year or --days")
+    }
+  }
+
+  /// The period asked for; `fallback` when none is given.
+  func period(_ environment: AppEnvironment, fallback: ReportPeriod) throws(CoreError) -> ReportPeriod {
+    if week { return .week }
+    if month { return .month }
+    if year { return .year }
+    if let days { return .days(days) }
+    switch (from, to) {
+    case (let from?, let to?):
+      return .between(try parseDay(from, environment), try parseDay(to, environment))
+    case (let from?, nil):
+      return .between(try parseDay(from, environment), environment.today)
+    case (nil, let to?):
+      let end = try parseDay(to, environment)
+      return .between(end.adding(days: -27), end)
+    case (nil, nil):
+      return fallback
+    }
+  }
+}
+
+extension Ootd {
+  /// `ootd report`: how much of each day's plan was done.
+  struct Report: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "report",
+      abstract: "Show how much of each day's plan you achieved: rates, streaks, a calendar.",
+      discussion: """
+        For each day: the todos planned, how many were done and the rate (done / total). Then \
+        the range's total, its perfect days (at least one todo, all done), the current and \
+        longest streak of perfect days (days without todos neither extend nor break a streak), \
+        and the rate per priority and per weekday with the best and worst weekday.
+
+        The range is the last 4 weeks (28 days ending today) unless you pick one: \
+        --from/--to, --week (this calendar week, Monday to today), --month (this month, the \
+        1st to today), --year (the last 365 days) or --days N. With --calendar or --svg the \
+        default is the last 26 calendar weeks (about 6 months), which fits an 80-column \
+        terminal; narrower terminals wrap.
+
+        The calendar shades each day by its rate: · no todos, ░ under 50%, ▒ 50-79%, \
+        ▓ 80-99%, █ 100%.
+
+        --json prints {"from", "to", "days": [{"date", "total", "done", "rate"}], "total", \
+        "done", "rate", "currentStreak", "longestStreak", ...} with every day of the range; \
+        rate is null when nothing was planned. --csv prints date,weekday,total,done,rate.
+
+        Examples:
+          ootd report
+          ootd report --week
+          ootd report --from 2026-11-01 --to today --project ootd
+          ootd report --calendar
+          ootd report --year --calendar
+          ootd report --year --svg achievement.svg
+          ootd report --month --json | jq '.rate'
+          ootd report --days 90 --csv > days.csv
+        """)
+
+    @OptionGroup var range: ReportRangeOptions
+
+    @Option(name: .long, help: "Only todos of this project.")
+    var project: String?
+
+    @Flag(name: .long, help: "Draw a calendar heatmap (weeks as columns) instead of the table.")
+    var calendar = false
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp("Also write the calendar heatmap as an SVG image ('-': standard output).", valueName: "file"),
+      completion: .file(extensions: ["svg"]))
+    var svg: String?
+
+    @Flag(name: .long, help: "Print CSV for spreadsheets: date,weekday,total,done,rate.")
+    var csv = false
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if output.json && csv { throw ValidationError("--json and --csv cannot be combined") }
+      if calendar && (output.json || csv) {
+        throw ValidationError("--calendar draws for people; it cannot be combined with --json or --csv")
+      }
+      if svg == "-" && (calendar || output.json || csv) {
+        throw ValidationError("--svg - prints the image; it cannot be combined with --calendar, --json or --csv")
+      }
+      if svg?.isEmpty == true { throw ValidationError("--svg needs a file name") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let pictures = calendar || svg != nil
+      let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
+      let days = try period.range(today: environment.today)
+      let database = try global.openDatabase(environment)
+      let report = AchievementReport(
+        range: days, counts: try database.achievementCounts(in: days, project: project))
+
+      if let svg {
+        let image = HeatmapSVG().render(HeatmapData(report), caption: caption(report))
+        if svg == "-" {
+          environment.output(image)
+          return
+        }
+        try environment.writeFile(svg, image)
+        if !(calendar || output.json || csv) {
+          environment.print("Wrote the calendar of \(days.from) → \(days.to) (\(days.count) days) to \(svg)")
+          return
+        }
+      }
+      if output.json {
+        environment.output(try JSONOutput.encode(JSONOutput.ReportJSON(report: report, project: project)) + "\n")
+        return
+      }
+      if csv {
+        environment.output(ReportRenderer.csv(report))
+        return
+      }
+      let renderer = ReportRenderer(
+        style: environment.style(noColor: global.noColor), today: environment.today,
+        width: environment.terminalWidth, project: project)
+      let lines = calendar ? renderer.calendar(report) : renderer.table(report)
+      environment.output(lines.map { $0 + "\n" }.joined())
+    }
+
+    /// `ootd · 2026-05-25 → 2026-11-22 · 412/503 done (82%)`.
+    private func caption(_ report: AchievementReport) -> String {
+      var parts = ["ootd" + (project.map { " · \($0)" } ?? "")]
+      parts.append("\(report.range.from) → \(report.range.to)")
+      if let percent = report.total.percent {
+        parts.append("\(report.total.done)/\(report.total.total) done (\(percent)%)")
+      }
+      return parts.joined(separator: " · ")
+    }
+  }
+}

@@ -1,0 +1,244 @@
+import Core
+
+// The shared chart layer: calendar heatmaps (terminal and SVG) and bar tables. Commands hand it
+// generic per-day values mapped to five levels, so the achievement report and, later, the
+// GitHub commit graph draw with the same code.
+
+// MARK: - Data
+
+/// What a calendar heatmap shows: one level (0…4) per day of a range, a description of each
+/// day for tooltips, and what each level means for the legend.
+struct HeatmapData {
+  /// The days drawn.
+  let range: DayRange
+  /// The shade of a day, 0 (nothing) to 4 (the most); values outside are clamped.
+  let level: (Day) -> Int
+  /// One line about a day, e.g. `2026-11-22: 4/5 done (80%)` (SVG tooltips).
+  let describe: (Day) -> String
+  /// Five labels, one per level, e.g. `none`, `<50%`, …, `100%`.
+  let legend: [String]
+
+  /// The level of `day`, clamped to 0…4.
+  func clampedLevel(_ day: Day) -> Int { min(4, max(0, level(day))) }
+}
+
+extension HeatmapData {
+  /// The achievement heatmap of a report: each day shaded by its rate.
+  init(_ report: AchievementReport) {
+    let days = report.days
+    let from = report.range.from
+    self.init(
+      range: report.range,
+      level: { AchievementLevel(days[from.distance(to: $0)].tally).rawValue },
+      describe: { day in
+        let tally = days[from.distance(to: day)].tally
+        let what = tally.percent.map { "\(tally.done)/\(tally.total) done (\($0)%)" } ?? "no todos"
+        return "\(day.weekday.shortName) \(day): \(what)"
+      },
+      legend: AchievementLevel.allCases.map(\.label))
+  }
+}
+
+// MARK: - Layout
+
+/// Weeks as columns (Monday first), weekdays as rows: the geometry both renderers share.
+struct HeatmapLayout {
+  /// The days drawn; cells outside it stay empty.
+  let range: DayRange
+  /// The Monday of the first column.
+  let firstMonday: Day
+  /// How many week columns.
+  let weekCount: Int
+
+  init(range: DayRange) {
+    self.range = range
+    firstMonday = range.from.adding(days: -(range.from.weekday.rawValue - 1))
+    weekCount = firstMonday.distance(to: range.to) / 7 + 1
+  }
+
+  /// The day at `week` (column) and `row` (0 = Monday), or nil outside the range.
+  func day(week: Int, row: Int) -> Day? {
+    let day = firstMonday.adding(days: week * 7 + row)
+    return range.contains(day) ? day : nil
+  }
+
+  /// Month labels over `weeks`: a label where a month starts (its 1st is in the column), and
+  /// one over the first column for the month already under way. Labels never overlap: the
+  /// leading one gives way to a month starting within `minimumGap` columns.
+  func monthLabels(weeks: Range<Int>, minimumGap: Int) -> [(week: Int, month: Int)] {
+    var labels: [(week: Int, month: Int)] = []
+    for week in weeks {
+      let days = (0..<7).compactMap { day(week: week, row: $0) }
+      if let first = days.first(where: { $0.dayOfMonth == 1 }) {
+        labels.append((week, first.month))
+      } else if week == weeks.lowerBound, let first = days.first {
+        labels.append((week, first.month))
+      }
+    }
+    if labels.count >= 2, labels[1].week - labels[0].week < minimumGap { labels.removeFirst() }
+    return labels
+  }
+
+  static let monthNames = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+}
+
+// MARK: - Terminal
+
+/// Draws a heatmap for a terminal: two columns per week, weekday labels on the side, month
+/// labels on top, and a legend. Each level has its own character (`· ░ ▒ ▓ █`), so it reads
+/// without colour; with colour the cells are shaded too. When the range does not fit `width`,
+/// the weeks wrap into several blocks of about the same size, oldest first.
+struct TerminalHeatmap {
+  let style: Style
+  /// The columns available.
+  let width: Int
+
+  /// The character of each level.
+  static let glyphs: [Character] = ["·", "░", "▒", "▓", "█"]
+  /// Columns of the weekday labels (`Mon `).
+  static let labelWidth = 4
+
+  /// How many week columns fit in one block.
+  var weeksPerBlock: Int { max(1, (width - Self.labelWidth) / 2) }
+
+  /// The grid (possibly in several blocks) followed by the legend.
+  func render(_ data: HeatmapData) -> [String] {
+    grid(data) + legend(data.legend)
+  }
+
+  /// The grid: for each block of weeks, a month-label line and seven weekday lines.
+  func grid(_ data: HeatmapData) -> [String] {
+    let layout = HeatmapLayout(range: data.range)
+    // Blocks of even size: 27 weeks in 18 columns wrap as 14 + 13, not 18 + 9.
+    let blocks = (layout.weekCount + weeksPerBlock - 1) / weeksPerBlock
+    let perBlock = (layout.weekCount + blocks - 1) / blocks
+    var lines: [String] = []
+    var start = 0
+    while start < layout.weekCount {
+      let weeks = start..<min(layout.weekCount, start + perBlock)
+      if start > 0 { lines.append("") }
+      lines.append(monthLine(layout, weeks: weeks))
+      for row in 0..<7 {
+        var line = Weekday.allCases[row].shortName + " "
+        for week in weeks {
+          if let day = layout.day(week: week, row: row) {
+            line += cell(data.clampedLevel(day))
+          } else {
+            line += " "
+          }
+          if week < weeks.upperBound - 1 { line += " " }
+        }
+        lines.append(trimmingTrailingSpaces(line))
+      }
+      start = weeks.upperBound
+    }
+    return lines
+  }
+
+  /// `· none  ░ <50%  ▒ 50-79%  ▓ 80-99%  █ 100%`, wrapped to `width`.
+  func legend(_ labels: [String]) -> [String] {
+    let items = labels.prefix(5).enumerated().map { level, label in
+      (text: cell(level) + " " + label, columns: 2 + DisplayWidth.of(label))
+    }
+    var lines: [String] = []
+    var line = ""
+    var used = 0
+    for item in items {
+      if used > 0 && used + 2 + item.columns > width {
+        lines.append(line)
+        line = ""
+        used = 0
+      }
+      if used > 0 {
+        line += "  "
+        used += 2
+      }
+      line += item.text
+      used += item.columns
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  /// One cell: the level's character, shaded when colour is on.
+  func cell(_ level: Int) -> String {
+    style.heat(level, String(Self.glyphs[min(4, max(0, level))]))
+  }
+
+  private func monthLine(_ layout: HeatmapLayout, weeks: Range<Int>) -> String {
+    var line = String(repeating: " ", count: Self.labelWidth)
+    let limit = Self.labelWidth + 2 * weeks.count
+    for label in layout.monthLabels(weeks: weeks, minimumGap: 2) {
+      let column = Self.labelWidth + 2 * (label.week - weeks.lowerBound)
+      let name = HeatmapLayout.monthNames[label.month - 1]
+      // Fits inside the grid, and leaves a space after the previous label.
+      let free = line.count == Self.labelWidth ? line.count : line.count + 1
+      guard column >= free, column + name.count <= limit else { continue }
+      line += String(repeating: " ", count: column - line.count) + name
+    }
+    return trimmingTrailingSpaces(line)
+  }
+
+  private func trimmingTrailingSpaces(_ text: String) -> String {
+    var text = text
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}
+
+// MARK: - Bar tables
+
+/// Aligned rows of `label  bar  done/total  rate`: the per-day, per-week, per-weekday and
+/// per-priority tables of reports.
+struct BarTable {
+  /// One row.
+  struct Row {
+    /// The first column.
+    var label: String
+    /// What the bar shows.
+    var tally: Tally
+    /// Text after the rate (e.g. `✓`, `best`), already styled.
+    var note: String = ""
+  }
+
+  let style: Style
+  /// The columns available; the bar shrinks (down to 5) to fit.
+  let width: Int
+  /// The widest bar.
+  var maximumBarWidth = 20
+
+  /// The rows, aligned. Rows without todos show a dim `·` and dashes.
+  func render(_ rows: [Row]) -> [String] {
+    let labelWidth = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
+    let counts = rows.map { $0.tally.hasTodos ? "\($0.tally.done)/\($0.tally.total)" : "-" }
+    let countWidth = counts.map(\.count).max() ?? 1
+    let fixed = 2 + labelWidth + 2 + 2 + countWidth + 2 + 4
+    let barWidth = min(maximumBarWidth, max(5, width - fixed - 2))
+    return zip(rows, counts).map { row, count in
+      let rate = row.tally.percent.map { "\($0)%" } ?? "-"
+      var line = "  " + DisplayWidth.padRight(row.label, to: labelWidth) + "  "
+      line += bar(row.tally, width: barWidth) + "  "
+      line += DisplayWidth.padLeft(count, to: countWidth) + "  "
+      line += DisplayWidth.padLeft(rate, to: 4)
+      if !row.note.isEmpty { line += "  " + row.note }
+      return line
+    }
+  }
+
+  /// `████████░░░░`: the done share filled, shaded by the achievement level. Full only when
+  /// everything is done, and never empty when something is.
+  func bar(_ tally: Tally, width: Int) -> String {
+    guard let rate = tally.rate else {
+      return style.dim("·") + String(repeating: " ", count: width - 1)
+    }
+    var filled = Int((rate * Double(width)).rounded())
+    if !tally.isPerfect { filled = min(width - 1, filled) }
+    if tally.done > 0 { filled = max(1, filled) }
+    let level = AchievementLevel(tally).rawValue
+    let full = String(repeating: "█", count: filled)
+    let empty = String(repeating: "░", count: width - filled)
+    return (filled > 0 ? style.heat(level, full) : "") + (empty.isEmpty ? "" : style.dim(empty))
+  }
+}

@@ -1,0 +1,154 @@
+import Core
+
+/// Renders an ``AchievementReport`` for people (a table of bars or a calendar) and as CSV.
+/// Charts come from the shared layer in `Heatmap.swift`.
+struct ReportRenderer {
+  let style: Style
+  let today: Day
+  /// The terminal width.
+  var width: Int = 80
+  /// The project the report is limited to, if any (shown in the heading).
+  var project: String? = nil
+
+  /// Ranges up to this many days get one row per day; longer ones one row per week.
+  static let dailyRowLimit = 62
+
+  // MARK: - Table
+
+  /// The heading, one bar row per day (per week for long ranges), then the summary.
+  func table(_ report: AchievementReport) -> [String] {
+    let bars = BarTable(style: style, width: width)
+    var lines = [heading(report), ""]
+    if report.range.count <= Self.dailyRowLimit {
+      lines += bars.render(report.days.map(dayRow))
+    } else {
+      lines += bars.render(weekRows(report))
+      lines.append(style.dim("  (one row per week; --csv or --json list every day)"))
+    }
+    lines.append("")
+    lines += summary(report)
+    lines.append("")
+    lines.append(style.bold("By priority"))
+    lines += bars.render(
+      report.priorities.map { BarTable.Row(label: $0.priority.rawValue, tally: $0.tally) })
+    lines.append("")
+    lines.append(style.bold("By weekday"))
+    let best = report.bestWeekday
+    let worst = report.worstWeekday
+    lines += bars.render(
+      report.weekdays.map { entry in
+        var note = ""
+        if entry.weekday == best { note = style.green("best") }
+        if entry.weekday == worst { note = style.red("worst") }
+        return BarTable.Row(label: entry.weekday.shortName, tally: entry.tally, note: note)
+      })
+    return lines
+  }
+
+  /// `Achievement · 2026-10-26 → 2026-11-22 (28 days) · project ootd`.
+  func heading(_ report: AchievementReport) -> String {
+    let range = report.range
+    let days = range.count == 1 ? "1 day" : "\(range.count) days"
+    let span = range.count == 1 ? "\(range.from)" : "\(range.from) → \(range.to)"
+    var text = style.bold("Achievement") + " · \(span) (\(days))"
+    if let project { text += " · project " + style.cyan(project) }
+    return text
+  }
+
+  /// Totals, perfect days and streaks.
+  func summary(_ report: AchievementReport) -> [String] {
+    func row(_ label: String, _ value: String) -> String {
+      "  " + DisplayWidth.padRight(label, to: 10) + value
+    }
+    let total = report.total
+    let done = total.percent.map { "\(total.done)/\(total.total) done  \($0)%" } ?? "nothing planned"
+    let perfect = "\(report.perfectDays) of \(report.activeDays) days with todos"
+    let streak = "\(plural(report.streaks.current, "perfect day")) now · longest \(report.streaks.longest)"
+    var lines = [
+      row("Total", total.isPerfect ? style.green(done) : done),
+      row("Perfect", perfect),
+      row("Streak", streak),
+    ]
+    if let best = report.bestWeekday, let worst = report.worstWeekday {
+      let rate = { (day: Weekday) in
+        report.weekdays[day.rawValue - 1].tally.percent.map { " \($0)%" } ?? ""
+      }
+      lines.append(row("Weekdays", "best \(best.shortName)\(rate(best)) · worst \(worst.shortName)\(rate(worst))"))
+    }
+    return lines
+  }
+
+  private func dayRow(_ entry: DayTally) -> BarTable.Row {
+    var notes: [String] = []
+    if entry.tally.isPerfect { notes.append(style.green("✓")) }
+    if entry.day == today { notes.append(style.dim("today")) }
+    return BarTable.Row(
+      label: "\(entry.day.weekday.shortName) \(entry.day)", tally: entry.tally,
+      note: notes.joined(separator: " "))
+  }
+
+  /// One row per calendar week (Monday to Sunday, cut to the range), labelled by its first day.
+  private func weekRows(_ report: AchievementReport) -> [BarTable.Row] {
+    var rows: [BarTable.Row] = []
+    var index = 0
+    while index < report.days.count {
+      let first = report.days[index].day
+      let length = min(report.days.count - index, 7 - (first.weekday.rawValue - 1))
+      let week = report.days[index..<index + length]
+      let tally = week.reduce(Tally.zero) { $0 + $1.tally }
+      let perfect = week.filter { $0.tally.isPerfect }.count
+      let note = perfect == 0 ? "" : style.dim("\(perfect)✓")
+      rows.append(BarTable.Row(label: "week of \(first)", tally: tally, note: note))
+      index += length
+    }
+    return rows
+  }
+
+  // MARK: - Calendar
+
+  /// The heading, the calendar heatmap with its legend, and a one-line summary.
+  func calendar(_ report: AchievementReport) -> [String] {
+    var lines = [heading(report), ""]
+    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(report))
+    lines.append("")
+    let total = report.total
+    var facts = [total.percent.map { "\(total.done)/\(total.total) done (\($0)%)" } ?? "nothing planned"]
+    facts.append(plural(report.perfectDays, "perfect day"))
+    facts.append("streak \(report.streaks.current), longest \(report.streaks.longest)")
+    lines += wrapFacts(facts)
+    return lines
+  }
+
+  /// Joins facts with ` · `, wrapping to the width.
+  private func wrapFacts(_ facts: [String]) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for fact in facts {
+      let candidate = line.isEmpty ? fact : line + " · " + fact
+      if !line.isEmpty && DisplayWidth.of(candidate) > width {
+        lines.append(line)
+        line = fact
+      } else {
+        line = candidate
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  // MARK: - CSV
+
+  /// `date,weekday,total,done,rate`, one row per day; `rate` is empty when nothing was planned.
+  static func csv(_ report: AchievementReport) -> String {
+    var text = "date,weekday,total,done,rate\n"
+    for entry in report.days {
+      let rate = entry.tally.rate.map { "\($0)" } ?? ""
+      text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate)\n"
+    }
+    return text
+  }
+
+  private func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+}

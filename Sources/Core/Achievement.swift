@@ -1,0 +1,352 @@
+/// The achievement rules: how much of a plan was done, per day, per weekday and per priority,
+/// and the streaks of perfect days. Pure functions over counts, so storage can aggregate in SQL
+/// and every rule is tested with tables of examples.
+
+// MARK: - Tally
+
+/// How many todos were planned and how many of them were done, for one group of todos
+/// (a day, a weekday, a priority, a whole range).
+public struct Tally: Hashable, Sendable {
+  /// Planned todos.
+  public var total: Int
+  /// Done todos (never more than `total`).
+  public var done: Int
+
+  /// Creates a tally.
+  public init(total: Int = 0, done: Int = 0) {
+    self.total = total
+    self.done = done
+  }
+
+  /// The empty tally.
+  public static let zero = Tally()
+
+  /// done / total as a number from 0 to 1, or nil when nothing was planned.
+  public var rate: Double? { total == 0 ? nil : Double(done) / Double(total) }
+
+  /// Whether anything was planned.
+  public var hasTodos: Bool { total > 0 }
+
+  /// A *perfect* tally has at least one todo and all of them done.
+  public var isPerfect: Bool { total > 0 && done == total }
+
+  /// The rate as a whole percentage (rounded), or nil when nothing was planned.
+  public var percent: Int? { rate.map { Int(($0 * 100).rounded()) } }
+
+  /// The sum of two tallies.
+  public static func + (lhs: Tally, rhs: Tally) -> Tally {
+    Tally(total: lhs.total + rhs.total, done: lhs.done + rhs.done)
+  }
+
+  /// Adds `rhs` into `lhs`.
+  public static func += (lhs: inout Tally, rhs: Tally) { lhs = lhs + rhs }
+}
+
+/// One day's tally.
+public struct DayTally: Hashable, Sendable {
+  /// The day.
+  public var day: Day
+  /// Its todos.
+  public var tally: Tally
+
+  /// Creates a day's tally.
+  public init(day: Day, tally: Tally) {
+    self.day = day
+    self.tally = tally
+  }
+
+  /// Shorthand for tests and tables: `DayTally(day, total: 3, done: 2)`.
+  public init(_ day: Day, total: Int, done: Int) {
+    self.init(day: day, tally: Tally(total: total, done: done))
+  }
+}
+
+/// One row of the aggregate storage computes: the todos of one priority on one day.
+public struct DayPriorityCount: Hashable, Sendable {
+  /// The day.
+  public var day: Day
+  /// The priority.
+  public var priority: Priority
+  /// The todos of that priority on that day.
+  public var tally: Tally
+
+  /// Creates a row.
+  public init(day: Day, priority: Priority, tally: Tally) {
+    self.day = day
+    self.priority = priority
+    self.tally = tally
+  }
+}
+
+// MARK: - Streaks
+
+/// Runs of perfect days.
+///
+/// A *perfect day* has at least one todo and all of them done. Days without todos are rest days:
+/// they neither extend nor break a run.
+public struct Streaks: Hashable, Sendable {
+  /// The run of perfect days ending at the last day that has todos (0 when that day is not
+  /// perfect, or when no day has todos).
+  public var current: Int
+  /// The longest run.
+  public var longest: Int
+
+  /// Creates a value.
+  public init(current: Int, longest: Int) {
+    self.current = current
+    self.longest = longest
+  }
+
+  /// The streaks of `days`, which must be in day order (gaps are allowed: missing days count as
+  /// rest days).
+  public init(_ days: [DayTally]) {
+    var run = 0
+    var longest = 0
+    for day in days where day.tally.hasTodos {
+      run = day.tally.isPerfect ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    // After the loop `run` is the run ending at the last day with todos.
+    self.init(current: run, longest: longest)
+  }
+}
+
+// MARK: - Weekdays
+
+/// The todos of one weekday across a range.
+public struct WeekdayTally: Hashable, Sendable {
+  /// The weekday.
+  public var weekday: Weekday
+  /// Every todo planned on that weekday (pooled: the rate is done / total over all those days).
+  public var tally: Tally
+  /// How many of those days had todos.
+  public var activeDays: Int
+
+  /// Creates a value.
+  public init(weekday: Weekday, tally: Tally, activeDays: Int) {
+    self.weekday = weekday
+    self.tally = tally
+    self.activeDays = activeDays
+  }
+
+  /// Monday…Sunday, each with the pooled tally of its days.
+  public static func of(_ days: [DayTally]) -> [WeekdayTally] {
+    var result = Weekday.allCases.map { WeekdayTally(weekday: $0, tally: .zero, activeDays: 0) }
+    for day in days where day.tally.hasTodos {
+      let index = day.day.weekday.rawValue - 1
+      result[index].tally += day.tally
+      result[index].activeDays += 1
+    }
+    return result
+  }
+
+  /// The weekday with the highest rate, or nil when fewer than two weekdays have todos (a best
+  /// of one is no comparison). Ties go to the weekday with more done todos, then the earlier one.
+  public static func best(_ weekdays: [WeekdayTally]) -> Weekday? {
+    ranked(weekdays)?.first
+  }
+
+  /// The weekday with the lowest rate, or nil when fewer than two weekdays have todos. Ties go
+  /// to the weekday with more open todos, then the earlier one.
+  public static func worst(_ weekdays: [WeekdayTally]) -> Weekday? {
+    let candidates = weekdays.filter { $0.tally.hasTodos }
+    guard candidates.count >= 2 else { return nil }
+    return candidates.min { lhs, rhs in
+      let (l, r) = (lhs.tally.rate ?? 0, rhs.tally.rate ?? 0)
+      if l != r { return l < r }
+      let (lo, ro) = (lhs.tally.total - lhs.tally.done, rhs.tally.total - rhs.tally.done)
+      if lo != ro { return lo > ro }
+      return lhs.weekday.rawValue < rhs.weekday.rawValue
+    }?.weekday
+  }
+
+  private static func ranked(_ weekdays: [WeekdayTally]) -> [Weekday]? {
+    let candidates = weekdays.filter { $0.tally.hasTodos }
+    guard candidates.count >= 2 else { return nil }
+    return candidates.sorted { lhs, rhs in
+      let (l, r) = (lhs.tally.rate ?? 0, rhs.tally.rate ?? 0)
+      if l != r { return l > r }
+      if lhs.tally.done != rhs.tally.done { return lhs.tally.done > rhs.tally.done }
+      return lhs.weekday.rawValue < rhs.weekday.rawValue
+    }.map(\.weekday)
+  }
+}
+
+// MARK: - Heat levels
+
+/// The five shades of a calendar heatmap cell, from nothing planned to a perfect day.
+public enum AchievementLevel: Int, CaseIterable, Sendable, Comparable {
+  /// No todos that day.
+  case none = 0
+  /// Less than half done (including nothing done).
+  case low
+  /// Half to 79 % done.
+  case medium
+  /// 80 % to 99 % done.
+  case high
+  /// Everything done: a perfect day.
+  case perfect
+
+  /// The level of a day with `tally`. Thresholds: < 50 %, 50–79 %, 80–99 %, 100 %.
+  public init(_ tally: Tally) {
+    // Integer arithmetic so that 4/5 is exactly 80 % (no floating-point edge).
+    let done = tally.done * 100
+    if tally.total == 0 {
+      self = .none
+    } else if tally.done >= tally.total {
+      self = .perfect
+    } else if done >= 80 * tally.total {
+      self = .high
+    } else if done >= 50 * tally.total {
+      self = .medium
+    } else {
+      self = .low
+    }
+  }
+
+  /// What the level means, for legends: `none`, `<50%`, `50-79%`, `80-99%`, `100%`.
+  public var label: String {
+    switch self {
+    case .none: "none"
+    case .low: "<50%"
+    case .medium: "50-79%"
+    case .high: "80-99%"
+    case .perfect: "100%"
+    }
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+// MARK: - The report
+
+/// Everything `ootd report` shows for a range: every day's tally (days without todos included),
+/// the totals, streaks, weekday and priority breakdowns.
+public struct AchievementReport: Hashable, Sendable {
+  /// The days reported on.
+  public var range: DayRange
+  /// One entry per day of the range, in order, including days without todos.
+  public var days: [DayTally]
+  /// Every todo of the range.
+  public var total: Tally
+  /// Runs of perfect days inside the range.
+  public var streaks: Streaks
+  /// High, mid and low, in that order, each with its tally (zero when none was planned).
+  public var priorities: [PriorityTally]
+  /// Monday…Sunday.
+  public var weekdays: [WeekdayTally]
+  /// The weekday with the highest rate (nil with fewer than two weekdays with todos).
+  public var bestWeekday: Weekday? { WeekdayTally.best(weekdays) }
+  /// The weekday with the lowest rate (nil with fewer than two weekdays with todos).
+  public var worstWeekday: Weekday? { WeekdayTally.worst(weekdays) }
+  /// Days with at least one todo.
+  public var activeDays: Int { days.filter { $0.tally.hasTodos }.count }
+  /// Days with todos, all done.
+  public var perfectDays: Int { days.filter { $0.tally.isPerfect }.count }
+
+  /// Builds the report from storage's per-day, per-priority counts. Rows outside `range` are
+  /// ignored; rows for the same day and priority add up.
+  public init(range: DayRange, counts: [DayPriorityCount]) {
+    self.range = range
+    var perDay = [Tally](repeating: .zero, count: range.count)
+    var perPriority = [Tally](repeating: .zero, count: Priority.allCases.count)
+    for row in counts where range.contains(row.day) {
+      perDay[range.from.distance(to: row.day)] += row.tally
+      perPriority[row.priority.rank] += row.tally
+    }
+    days = zip(range, perDay).map { DayTally(day: $0, tally: $1) }
+    total = perDay.reduce(.zero, +)
+    streaks = Streaks(days)
+    weekdays = WeekdayTally.of(days)
+    priorities = Priority.allCases.map { PriorityTally(priority: $0, tally: perPriority[$0.rank]) }
+  }
+}
+
+/// The todos of one priority across a range: did I finish my `high` todos?
+public struct PriorityTally: Hashable, Sendable {
+  /// The priority.
+  public var priority: Priority
+  /// Its todos.
+  public var tally: Tally
+
+  /// Creates a value.
+  public init(priority: Priority, tally: Tally) {
+    self.priority = priority
+    self.tally = tally
+  }
+}
+
+// MARK: - Periods
+
+/// The range a report covers, as the user names it on the command line.
+public enum ReportPeriod: Hashable, Sendable {
+  /// `--from D --to D`: exactly these days.
+  case between(Day, Day)
+  /// `--week`: this calendar week, Monday to today.
+  case week
+  /// `--month`: this calendar month, the 1st to today.
+  case month
+  /// `--year`: the 365 days ending today.
+  case year
+  /// `--days N`: the `N` days ending today.
+  case days(Int)
+  /// `--weeks N` of whole calendar weeks ending with this one (Monday N-1 weeks ago to today):
+  /// what a calendar grid shows.
+  case calendarWeeks(Int)
+
+  /// The longest range a report accepts: 100 years.
+  public static let maximumDays = 36_525
+
+  /// The default range of `ootd report`: the last 4 weeks (28 days) ending today.
+  public static let standard = ReportPeriod.days(28)
+
+  /// The days this period covers when today is `today`.
+  ///
+  /// - Throws: ``CoreError/invertedRange(from:to:)`` when `--to` is before `--from`,
+  ///   ``CoreError/invalidRangeLength(_:limit:)`` for a count below 1 or a range longer than
+  ///   ``maximumDays``.
+  public func range(today: Day) throws(CoreError) -> DayRange {
+    let range: DayRange
+    switch self {
+    case .between(let from, let to):
+      range = try DayRange(from: from, to: to)
+    case .week:
+      range = try DayRange(from: today.adding(days: -(today.weekday.rawValue - 1)), to: today)
+    case .month:
+      let (y, m, _) = today.components
+      range = try DayRange(from: Day(year: y, month: m, day: 1)!, to: today)
+    case .year:
+      range = try DayRange(from: today.adding(days: -364), to: today)
+    case .days(let count):
+      guard (1...Self.maximumDays).contains(count) else {
+        throw .invalidRangeLength(count, limit: Self.maximumDays)
+      }
+      range = try DayRange(from: today.adding(days: -(count - 1)), to: today)
+    case .calendarWeeks(let count):
+      guard (1...Self.maximumDays / 7).contains(count) else {
+        throw .invalidRangeLength(count * 7, limit: Self.maximumDays)
+      }
+      let monday = today.adding(days: -(today.weekday.rawValue - 1))
+      range = try DayRange(from: monday.adding(days: -7 * (count - 1)), to: today)
+    }
+    guard range.count <= Self.maximumDays else {
+      throw .invalidRangeLength(range.count, limit: Self.maximumDays)
+    }
+    return range
+  }
+}
+
+// MARK: - Today's streak
+
+extension Streaks {
+  /// The streak the dashboard shows on `today`: the run of perfect days before today, plus today
+  /// once it is perfect. An unfinished today does not break the streak yet (the day is not over).
+  ///
+  /// - Parameters:
+  ///   - perfectDaysBefore: the run of perfect days ending at the last day before today that has
+  ///     todos.
+  ///   - today: today's tally.
+  public static func ongoing(perfectDaysBefore: Int, today: Tally) -> Int {
+    perfectDaysBefore + (today.isPerfect ? 1 : 0)
+  }
+}

@@ -1,0 +1,65 @@
+import Core
+import Foundation
+import GRDB
+
+extension AppDatabase {
+  // MARK: - Reports
+
+  /// The todos of every day and priority in `range`, counted by SQLite in one grouped query
+  /// (answered from the `todo_on_day_priority_done` or `todo_on_project_day` covering index,
+  /// never loading a todo). Days without todos have no row.
+  ///
+  /// - Parameters:
+  ///   - range: the days to count.
+  ///   - project: only todos of this project (case-insensitive), when given.
+  /// - Throws: ``StorageError/projectNotFound(_:)`` for an unknown project.
+  public func achievementCounts(in range: DayRange, project: String? = nil) throws(StorageError)
+    -> [DayPriorityCount]
+  {
+    try read { db in
+      var sql = """
+        SELECT day, priority, count(*), sum(done) FROM todo
+        WHERE day BETWEEN ? AND ?
+        """
+      var arguments: StatementArguments = [range.from.description, range.to.description]
+      if let project {
+        sql += " AND projectId = ?"
+        arguments += [try Self.projectID(db, named: project)]
+      }
+      sql += " GROUP BY day, priority"
+      var counts: [DayPriorityCount] = []
+      counts.reserveCapacity(range.count)
+      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+      while let row = try rows.next() {
+        let dayText: String = row[0]
+        let rank: Int = row[1]
+        guard let day = Day(iso: dayText), let priority = Priority(rank: rank) else {
+          throw StorageError.sqlite("corrupt todo day '\(dayText)' or priority \(rank)")
+        }
+        counts.append(
+          DayPriorityCount(day: day, priority: priority, tally: Tally(total: row[2], done: row[3])))
+      }
+      return counts
+    }
+  }
+
+  /// The run of perfect days (every todo done) ending at the last day before `day` that has
+  /// todos: what the dashboard's streak needs, in one indexed query.
+  ///
+  /// The last day before `day` with an open todo ends the streak (the partial index
+  /// `todo_open_on_day` finds it at once; SQLite would otherwise pick the covering index and
+  /// scan it); every day after it with todos is perfect, so the streak is how many distinct
+  /// such days there are.
+  public func perfectDayStreak(before day: Day) throws(StorageError) -> Int {
+    try read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(DISTINCT day) FROM todo
+          WHERE day < ?1
+            AND day > coalesce((SELECT max(day) FROM todo INDEXED BY todo_open_on_day WHERE done = 0 AND day < ?1), '')
+          """,
+        arguments: [day.description]) ?? 0
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import Core
+import Foundation
+import GRDB
+import Testing
+
+@testable import Storage
+
+/// Report aggregation against real SQLite files.
+@Suite struct ReportStorageTests {
+  /// Random todos over 60 days around 2026-11-01 (a month crossing), a third in project `p`.
+  static func seeded(_ database: AppDatabase, count: Int = 600) throws -> [(todo: NewTodo, done: Bool)] {
+    try database.addProject(try Project(name: "p"))
+    var random = SplitMix64(seed: 7)
+    var drafts: [(todo: NewTodo, done: Bool)] = []
+    for index in 0..<count {
+      let offset = Int(random.next() % 60) - 30
+      // Leave a few days empty so rest days exist.
+      guard offset % 7 != 3 else { continue }
+      let priority = Priority.allCases[Int(random.next() % 3)]
+      let draft = try NewTodo(
+        title: "todo \(index)", priority: priority, day: day("2026-11-01").adding(days: offset),
+        project: random.next() % 3 == 0 ? "p" : nil)
+      drafts.append((draft, random.next() % 10 < 7))
+    }
+    try database.addTodos(drafts)
+    return drafts
+  }
+
+  @Test func achievementCounts_matchANaiveCount_perDayAndPriority() throws {
+    let database = try Scratch().freshDatabase()
+    let drafts = try Self.seeded(database)
+    let range = try DayRange(from: day("2026-10-20"), to: day("2026-11-10"))
+    for project in [nil, "p", "P"] as [String?] {
+      // Given the todos themselves, count naively.
+      var expected: [DayPriorityCount] = []
+      for (dayValue, priority) in range.flatMap({ d in Priority.allCases.map { (d, $0) } }) {
+        let matching = drafts.filter {
+          $0.todo.day == dayValue && $0.todo.priority == priority
+            && (project == nil || $0.todo.project == "p")
+        }
+        guard !matching.isEmpty else { continue }
+        expected.append(
+          DayPriorityCount(
+            day: dayValue, priority: priority,
+            tally: Tally(total: matching.count, done: matching.filter(\.done).count)))
+      }
+      // When SQLite aggregates.
+      let counts = try database.achievementCounts(in: range, project: project)
+      // Then they agree.
+      let sorted = counts.sorted { ($0.day, $0.priority.rank) < ($1.day, $1.priority.rank) }
+      #expect(sorted == expected, "project \(project ?? "none")")
+    }
+  }
+
+  @Test func achievementCounts_forAnUnknownProject_throws() throws {
+    let database = try Scratch().freshDatabase()
+    #expect(throws: StorageError.projectNotFound("nope")) {
+      try database.achievementCounts(in: DayRange(day: day("2026-11-01")), project: "nope")
+    }
+  }
+
+  @Test func achievementCounts_useACoveringIndex() throws {
+    let database = try Scratch().freshDatabase()
+    func plan(_ where: String) throws -> [String] {
+      try database.read { db in
+        try Row.fetchAll(
+          db,
+          sql: """
+            EXPLAIN QUERY PLAN SELECT day, priority, count(*), sum(done) FROM todo
+            WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \(`where`) GROUP BY day, priority
+            """
+        ).map { $0["detail"] as String }
+      }
+    }
+    let all = try plan("")
+    #expect(all.contains { $0.contains("COVERING INDEX todo_on_day_priority_done") }, "\(all)")
+    let project = try plan("AND projectId = 1")
+    #expect(project.contains { $0.contains("COVERING INDEX todo_on_project_day") }, "\(project)")
+  }
+
+  @Test(arguments: [
+    // (days before 2026-11-22 as "day:total/done", expected streak before 2026-11-22)
+    ([String](), 0),
+    (["2026-11-21:2/2", "2026-11-20:1/1"], 2),
+    (["2026-11-21:2/2", "2026-11-19:1/1", "2026-11-18:3/2", "2026-11-17:1/1"], 2),  // 20th rest
+    (["2026-11-21:2/1", "2026-11-20:1/1"], 0),
+    (["2026-11-22:3/0", "2026-11-21:1/1"], 1),  // today's open todos do not count
+    (["2026-11-23:3/0", "2026-11-21:1/1"], 1),  // nor tomorrow's
+  ])
+  func perfectDayStreak_countsPerfectDaysBackToTheLastOpenTodo(days: [String], expected: Int)
+    throws
+  {
+    let database = try Scratch().freshDatabase()
+    for spec in days {
+      let parts = spec.split(separator: ":")
+      let counts = parts[1].split(separator: "/").map { Int($0)! }
+      let drafts = try (0..<counts[0]).map { index in
+        (todo: try NewTodo(title: "t\(index)", priority: .mid, day: day(String(parts[0]))), done: index < counts[1])
+      }
+      try database.addTodos(drafts)
+    }
+    #expect(try database.perfectDayStreak(before: day("2026-11-22")) == expected)
+  }
+
+  @Test func v2Migration_appliesToAnExistingV1Database_keepingItsTodos() throws {
+    let scratch = Scratch()
+    let path = scratch.path("v1.sqlite")
+    // Given a database migrated only to v1, with todos, written by the previous ootd.
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try AppDatabase.migrator.migrate(queue, upTo: "v1: todos, task blocks and projects")
+      try queue.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO project (name, createdAt) VALUES ('p', '2026-11-01 00:00:00');
+            INSERT INTO todo (title, priority, day, done, projectId, createdAt) VALUES
+              ('a', 0, '2026-11-01', 1, 1, '2026-11-01 00:00:00'),
+              ('b', 1, '2026-11-01', 0, NULL, '2026-11-01 00:00:00'),
+              ('c', 2, '2026-11-02', 1, 1, '2026-11-01 00:00:00');
+            """)
+      }
+      let indexes = try queue.read { db in
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todo'")
+      }
+      #expect(indexes.contains("todo_on_project"))
+      #expect(!indexes.contains("todo_on_day_priority_done"))
+    }
+    // When this ootd opens it.
+    let database = try AppDatabase.open(path: path)
+    // Then v2 is applied and reports work on the old todos.
+    let (applied, indexes) = try database.read { db in
+      (
+        try AppDatabase.migrator.appliedIdentifiers(db),
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todo'")
+      )
+    }
+    #expect(applied.contains("v2: report indexes"))
+    #expect(indexes.contains("todo_on_day_priority_done"))
+    #expect(indexes.contains("todo_on_project_day"))
+    #expect(!indexes.contains("todo_on_project"))
+    let range = try DayRange(from: day("2026-11-01"), to: day("2026-11-02"))
+    let report = AchievementReport(range: range, counts: try database.achievementCounts(in: range))
+    #expect(report.days.map(\.tally) == [Tally(total: 2, done: 1), Tally(total: 1, done: 1)])
+    let project = AchievementReport(
+      range: range, counts: try database.achievementCounts(in: range, project: "p"))
+    #expect(project.total == Tally(total: 2, done: 2))
+    #expect(project.streaks == Streaks(current: 2, longest: 2))
+    // And deleting a project still unlinks its todos (the foreign key uses the new index).
+    #expect(try database.removeProject(named: "p") == 2)
+  }
+}
