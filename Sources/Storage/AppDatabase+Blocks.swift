@@ -29,7 +29,7 @@ extension AppDatabase {
           INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
           VALUES (?, ?, ?, 0, ?, ?)
           """,
-        arguments: [block.name, block.title, block.priority.rank, block.isRoutine, now])
+        arguments: [block.name, block.title, block.priority.rank, block.isRoutine, Timestamp.text(now)])
     }
   }
 

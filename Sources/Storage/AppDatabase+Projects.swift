@@ -50,7 +50,7 @@ extension AppDatabase {
       let placeholders = Array(repeating: "?", count: values.count + 1).joined(separator: ", ")
       try db.execute(
         sql: "INSERT INTO project (\(columns), createdAt) VALUES (\(placeholders))",
-        arguments: StatementArguments(values.map(\.1) + [now]))
+        arguments: StatementArguments(values.map(\.1) + [Timestamp.text(now)]))
     }
   }
 

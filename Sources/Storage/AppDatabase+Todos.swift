@@ -40,23 +40,29 @@ extension AppDatabase {
     }
   }
 
-  /// How many open todos are planned before `day`, and the most recent `limit` of them (in list
-  /// order): what a screen shows without loading years of forgotten todos.
-  public func overdueSummary(before day: Day, limit: Int) throws(StorageError)
-    -> (todos: [Todo], count: Int)
+  /// How many open todos are planned before `day` (counted up to `countLimit`), and the most
+  /// recent `limit` of them in list order: what a screen shows without reading years of
+  /// forgotten todos.
+  public func overdueSummary(before day: Day, limit: Int, countLimit: Int = 1000)
+    throws(StorageError) -> (todos: [Todo], count: Int)
   {
     try read { db in
       let count = try Int.fetchOne(
-        db, sql: "SELECT count(*) FROM todo WHERE done = 0 AND day < ?",
-        arguments: [day.description]) ?? 0
-      let sql = """
-        SELECT \(TodoRow.selection) FROM \(TodoRow.source)
-        WHERE todo.done = 0 AND todo.day < ?
-        ORDER BY todo.day DESC, todo.priority, todo.id LIMIT ?
-        """
-      let todos = try Row.fetchAll(db, sql: sql, arguments: [day.description, max(0, limit)])
-        .map(TodoRow.todo(from:)).sorted(by: Todo.listOrder)
-      return (todos, count)
+        db,
+        sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND day < ? LIMIT ?)",
+        arguments: [day.description, countLimit]) ?? 0
+      guard count > 0, limit > 0 else { return ([], count) }
+      // The day of the limit-th most recent overdue todo, read from the partial index alone;
+      // then only the todos from that day on are loaded and ranked (not years of them).
+      let boundary = try String.fetchOne(
+        db,
+        sql: "SELECT day FROM todo WHERE done = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
+        arguments: [day.description, min(limit, count) - 1]) ?? day.description
+      let recent = try TodoRow.fetch(
+        db, where: "todo.done = 0 AND todo.day >= ? AND todo.day < ?",
+        [boundary, day.description])
+      let newest = recent.sorted { ($0.day, $1.priority.rank, $1.id) > ($1.day, $0.priority.rank, $0.id) }
+      return (Array(newest.prefix(limit)).sorted(by: Todo.listOrder), count)
     }
   }
 
@@ -96,7 +102,7 @@ extension AppDatabase {
             UPDATE todo SET done = ?, doneAt = CASE WHEN ? THEN coalesce(doneAt, ?) ELSE NULL END
             WHERE id = ?
             """,
-          arguments: [done, done, now, id])
+          arguments: [done, done, Timestamp.text(now), id])
       }
       return try Self.existingTodos(db, ids: ids)
     }
@@ -172,8 +178,8 @@ extension AppDatabase {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
-        draft.title, draft.priority.rank, draft.day.description, done, done ? now : nil,
-        projectID, draft.block, now,
+        draft.title, draft.priority.rank, draft.day.description, done, done ? Timestamp.text(now) : nil,
+        projectID, draft.block, Timestamp.text(now),
       ])
     return try existingTodos(db, ids: [db.lastInsertedRowID])[0]
   }

@@ -78,14 +78,16 @@ public final class AppDatabase: Sendable {
   private func checkIdentityAndMigrate() throws(StorageError) {
     let migrator = Self.migrator
     do {
-      let identity = try writer.read { db in try Self.identity(db) }
+      // One read answers everything an up-to-date database needs: the common case.
+      let (identity, superseded, complete) = try writer.read { db in
+        let identity = try Self.identity(db)
+        guard identity == .ootd else { return (identity, false, false) }
+        return (identity, try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+      }
       switch identity {
       case .foreign:
         throw StorageError.foreignDatabase(path)
       case .ootd:
-        let (superseded, complete) = try writer.read { db in
-          (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
-        }
         if superseded {
           let unknown = try writer.read { db in
             try migrator.appliedIdentifiers(db).subtracting(Self.migrationIdentifiers).sorted()

@@ -5,6 +5,7 @@ extension Ootd {
   /// `ootd add`: plans a todo.
   struct Add: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "add",
       abstract: "Plan a todo (for today unless --on says otherwise).",
       discussion: """
         The title may be quoted or given as several words. With --block, the block supplies the

@@ -6,6 +6,7 @@ extension Ootd {
   /// `ootd block`: manages task blocks.
   struct Block: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "block",
       abstract: "Manage task blocks: ready-made todos for work you do often.",
       discussion: """
         A fresh database has built-in blocks (algorithm, blog, commit, study, review, docs,
@@ -99,6 +100,7 @@ extension Ootd {
 
     struct Routine: EnvironmentCommand {
       static let configuration = CommandConfiguration(
+        commandName: "routine",
         abstract: "Add a block to the daily routine (or --off to take it out).",
         discussion: """
           'ootd plan' adds every routine block to a day once.
@@ -129,6 +131,7 @@ extension Ootd {
   /// `ootd plan`: adds the routine blocks to a day.
   struct Plan: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "plan",
       abstract: "Add your routine blocks to a day (today unless --on); safe to run twice.",
       discussion: """
         Examples:

@@ -7,6 +7,7 @@ extension Ootd {
   /// `ootd demo`: fills a database with sample data and shows it.
   struct Demo: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "demo",
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
       discussion: """
         Without --db the demo writes to a new temporary database, never to your own. It prints
@@ -90,6 +91,7 @@ extension Ootd {
   /// `ootd completions`: prints a shell completion script.
   struct Completions: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "completions",
       abstract: "Print the completion script for bash, zsh or fish.",
       discussion: """
         Examples:

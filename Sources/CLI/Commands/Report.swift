@@ -53,6 +53,7 @@ extension Ootd {
   /// `ootd report`: how much of each day's plan was done.
   struct Report: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "report",
       abstract: "Show how much of each day's plan you achieved: rates, streaks, a calendar.",
       discussion: """
         For each day: the todos planned, how many were done and the rate (done / total). Then \

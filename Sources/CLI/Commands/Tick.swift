@@ -46,6 +46,7 @@ extension Ootd {
   /// `ootd done`: ticks todos.
   struct Done: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "done",
       abstract: "Tick todos as done.",
       discussion: """
         Every id must exist, or nothing changes.
@@ -65,6 +66,7 @@ extension Ootd {
   /// `ootd undone`: unticks todos.
   struct Undone: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "undone",
       abstract: "Mark done todos as open again.",
       discussion: """
         Every id must exist, or nothing changes.
@@ -83,6 +85,7 @@ extension Ootd {
   /// `ootd edit`: changes one todo.
   struct Edit: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "edit",
       abstract: "Change a todo's title, priority, project or day.",
       discussion: """
         Examples:
@@ -190,6 +193,7 @@ extension Ootd {
   /// `ootd carry`: moves overdue todos to today.
   struct Carry: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "carry",
       abstract: "Move open todos of earlier days to today (or --to another day).",
       discussion: """
         Without ids, every overdue open todo moves. Done todos stay where they were done.

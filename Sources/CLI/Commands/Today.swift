@@ -7,6 +7,7 @@ extension Ootd {
   /// `ootd` alone: today at a glance.
   struct Today: EnvironmentCommand {
     static let configuration = CommandConfiguration(
+      commandName: "today",
       abstract: "Show today: the day's todos by priority, what is overdue, the day's rate and streak.",
       discussion: """
         This is what 'ootd' with no subcommand runs.

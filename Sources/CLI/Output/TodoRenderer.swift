@@ -76,19 +76,21 @@ struct TodoRenderer {
     return lines
   }
 
-  /// The overdue section: the most recent open todos of earlier days (`count` in all), with the
-  /// way to carry them.
-  func overdue(_ todos: [Todo], count: Int) -> [String] {
+  /// The overdue section: the most recent open todos of earlier days (`count` in all, or at
+  /// least `count` when it reached `countLimit`), with the way to carry them.
+  func overdue(_ todos: [Todo], count: Int, countLimit: Int = 1000) -> [String] {
     guard !todos.isEmpty else { return [] }
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     let noun = count == 1 ? "todo" : "todos"
+    let number = count >= countLimit ? "\(countLimit)+" : String(count)
     var lines = [
       style.red(style.bold("Overdue")) + style.dim(
-        "  \(count) open \(noun) from earlier days · 'ootd carry' moves them to today")
+        "  \(number) open \(noun) from earlier days · 'ootd carry' moves them to today")
     ]
     lines += todos.map { line($0, idWidth: idWidth) }
     if count > todos.count {
-      lines.append(style.dim("  … and \(count - todos.count) older ('ootd list --open --to yesterday')"))
+      let more = count >= countLimit ? "more" : String(count - todos.count)
+      lines.append(style.dim("  … and \(more) older ('ootd list --open --to yesterday')"))
     }
     return lines
   }

@@ -18,9 +18,12 @@ enum TodoRow {
     guard let priority = Priority(rank: rank), let day = Day(iso: dayText) else {
       throw StorageError.sqlite("corrupt todo row \(row[0] as Int64)")
     }
+    let doneAt: String? = row[5]
+    let createdAt: String = row[8]
     return Todo(
-      id: row[0], title: row[1], priority: priority, day: day, isDone: row[4], doneAt: row[5],
-      project: row[6], block: row[7], createdAt: row[8])
+      id: row[0], title: row[1], priority: priority, day: day, isDone: row[4],
+      doneAt: doneAt.flatMap(Timestamp.date), project: row[6], block: row[7],
+      createdAt: Timestamp.date(createdAt) ?? Date(timeIntervalSince1970: 0))
   }
 
   static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = [])

@@ -1,0 +1,52 @@
+import Core
+import Foundation
+import Testing
+
+@testable import Storage
+
+@Suite("Timestamps and the overdue summary")
+struct TimestampAndOverdueTests {
+  @Test(
+    "timestamps are written as GRDB writes dates and read back exactly (to the millisecond)",
+    arguments: [
+      (0.0, "1970-01-01 00:00:00.000"),
+      (1_795_000_000.123, "2026-11-18 11:06:40.123"),
+      (951_782_400.5, "2000-02-29 00:00:00.500"),
+      (-1.0, "1969-12-31 23:59:59.000"),
+    ])
+  func timestampRoundTrip(seconds: Double, text: String) throws {
+    let date = Date(timeIntervalSince1970: seconds)
+    #expect(Timestamp.text(date) == text)
+    let back = try #require(Timestamp.date(text))
+    #expect(abs(back.timeIntervalSince1970 - seconds) < 0.001)
+  }
+
+  @Test("malformed timestamps are not dates", arguments: ["", "2026-11-18", "2026-13-01 00:00:00", "2026-11-18 xx:00:00"])
+  func malformedTimestamps(text: String) {
+    #expect(Timestamp.date(text) == nil)
+  }
+
+  @Test("the overdue summary counts every open earlier todo up to the cap and shows the newest")
+  func overdueSummary() throws {
+    // Given 30 open todos over 15 past days (two a day), one done, one today
+    let scratch = Scratch()
+    let database = try scratch.freshDatabase()
+    let today = day("2026-11-22")
+    for offset in 1...15 {
+      let past = today.adding(days: -offset).description
+      try database.addTodo(try draft("low \(offset)", .low, on: past))
+      try database.addTodo(try draft("high \(offset)", .high, on: past))
+    }
+    let done = try database.addTodo(try draft("done", on: "2026-11-21"))
+    _ = try database.setDone(ids: [done.id], done: true)
+    try database.addTodo(try draft("today"))
+    // When
+    let summary = try database.overdueSummary(before: today, limit: 3)
+    let capped = try database.overdueSummary(before: today, limit: 3, countLimit: 10)
+    // Then: the three most recent, high priority first within the newest day, in list order
+    #expect(summary.count == 30)
+    #expect(summary.todos.map(\.title) == ["high 2", "high 1", "low 1"])
+    #expect(capped.count == 10)
+    #expect(try database.overdueSummary(before: today, limit: 0).todos.isEmpty)
+  }
+}
