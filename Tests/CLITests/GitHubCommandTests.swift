@@ -109,7 +109,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(json["lastSync"] is NSNull)
     let text = harness.run(["graph", "--weeks", "4"])
     #expect(text.stdout.contains("Never synced with GitHub: run 'ootd sync'."))
-    #expect(text.stdout.contains("less · ░ ▒ ▓ █ more"))
+    #expect(text.stdout.contains("· 0  ░ -  ▒ -  ▓ -  █ -"))
     let csv = harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
     #expect(csv.stdout == "date,count\n2026-11-21,0\n2026-11-22,0\n")
   }

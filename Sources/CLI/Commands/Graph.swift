@@ -19,6 +19,7 @@ extension Ootd {
           ootd graph --weeks 12 --repo groue/GRDB.swift
           ootd graph --from 2026-01-01 --to 2026-06-30 --json
           ootd graph --csv > commits.csv
+          ootd graph --svg commits.svg
         """)
 
     @Option(name: .long, help: ArgumentHelp("First day (default: a year before --to).", valueName: "date"))
@@ -44,6 +45,12 @@ extension Ootd {
     @Flag(name: .long, help: "Print comma-separated values: date,count.")
     var csv = false
 
+    @Option(
+      name: .long,
+      help: ArgumentHelp("Also write the graph as an SVG image ('-': standard output).", valueName: "file"),
+      completion: .file(extensions: ["svg"]))
+    var svg: String?
+
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
@@ -59,6 +66,10 @@ extension Ootd {
         throw ValidationError("'\(tz)' is not a time zone: use an IANA name such as Europe/Paris")
       }
       if csv && output.json { throw ValidationError("give --json or --csv, not both") }
+      if svg == "-" && (csv || output.json) {
+        throw ValidationError("--svg - prints the image; it cannot be combined with --json or --csv")
+      }
+      if svg?.isEmpty == true { throw ValidationError("--svg needs a file name") }
     }
 
     func run(in environment: AppEnvironment) throws {
@@ -84,6 +95,19 @@ extension Ootd {
         today: today,
         repositories: try database.commitsByRepository(range, timeZone: zone, filter: filter),
         lastSync: try database.lastCommitSync())
+      if let svg {
+        let image = HeatmapSVG().render(HeatmapData(calendar), caption: graph.caption)
+        if svg == "-" {
+          environment.output(image)
+          return
+        }
+        try environment.writeFile(svg, image)
+        if !(output.json || csv) {
+          environment.print(
+            "Wrote the commit graph of \(range.from) → \(range.to) (\(group(calendar.total)) commits) to \(svg)")
+          return
+        }
+      }
       if output.json {
         environment.output(try JSONOutput.encode(graph) + "\n")
       } else if csv {
@@ -162,6 +186,14 @@ struct CommitGraphReport: Encodable {
 
   static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
+  /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
+  var caption: String {
+    var parts = ["Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")]
+    parts.append("\(calendar.range.from) → \(calendar.range.to)")
+    parts.append(calendar.total == 1 ? "1 commit" : "\(group(calendar.total)) commits")
+    return parts.joined(separator: " · ")
+  }
+
   /// `date,count` with a header line.
   func csv() -> String {
     "date,count\n" + calendar.days.map { "\($0.day),\($0.count)\n" }.joined()
@@ -174,7 +206,7 @@ struct CommitGraphReport: Encodable {
     let where_ = repository.map { " in \($0)" } ?? ""
     lines.append(
       style.bold("Commits\(who)\(where_)")
-        + style.dim(" · \(calendar.range.from) – \(calendar.range.to) · \(timeZone.identifier)"))
+        + style.dim(" · \(calendar.range.from) → \(calendar.range.to) · \(timeZone.identifier)"))
     let total = calendar.total
     var figures = [
       "\(group(total)) \(total == 1 ? "commit" : "commits") on \(group(calendar.activeDays)) \(calendar.activeDays == 1 ? "day" : "days")"
@@ -186,7 +218,7 @@ struct CommitGraphReport: Encodable {
     figures.append("longest \(streakText(calendar.longestStreak, showingDays: true))")
     lines.append(figures.joined(separator: " · "))
     lines.append("")
-    lines += CommitGridRenderer.render(calendar, style: style, width: width)
+    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(calendar))
     let shown = repositories.filter { $0.commits > 0 }
     if !shown.isEmpty && repository == nil {
       lines.append("")

@@ -242,3 +242,40 @@ struct BarTable {
     return (filled > 0 ? style.heat(level, full) : "") + (empty.isEmpty ? "" : style.dim(empty))
   }
 }
+
+extension HeatmapData {
+  /// The commit graph: each day shaded by its commits relative to the busiest day (quarters of
+  /// the maximum, like GitHub's contribution graph), the legend saying which counts each shade
+  /// stands for.
+  init(_ calendar: CommitCalendar) {
+    let maximum = calendar.counts.max() ?? 0
+    self.init(
+      range: calendar.range,
+      level: { CommitCalendar.level(of: calendar.count(on: $0), maximum: maximum) },
+      describe: { day in
+        let count = calendar.count(on: day)
+        return "\(day.weekday.shortName) \(day): \(count == 1 ? "1 commit" : "\(count) commits")"
+      },
+      legend: Self.commitLegend(maximum: maximum))
+  }
+
+  /// `0`, `1-2`, `3-5`, `6-8`, `9-11` for a busiest day of 11; `-` for a shade no count gets.
+  static func commitLegend(maximum: Int) -> [String] {
+    guard maximum > 0 else { return ["0", "-", "-", "-", "-"] }
+    var labels = ["0"]
+    var lower = 1
+    for level in 1...4 {
+      var upper = lower - 1
+      while upper < maximum && CommitCalendar.level(of: upper + 1, maximum: maximum) <= level {
+        upper += 1
+      }
+      if upper < lower {
+        labels.append("-")
+      } else {
+        labels.append(upper == lower ? "\(lower)" : "\(lower)-\(upper)")
+        lower = upper + 1
+      }
+    }
+    return labels
+  }
+}
