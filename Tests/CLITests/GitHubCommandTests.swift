@@ -197,6 +197,30 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(harness.run(["today", "--json"]).stdout.contains("\"commits\" : 1"))
   }
 
+  @Test func report_showsCommitsBesideAchievement_andWhenTheyWereSynced() async throws {
+    var harness = try Harness()
+    #expect(harness.run(["add", "Ship it", "--on", "2026-11-21"]).code == 0)
+    harness.transport = StubGitHub.mona(commits: [
+      StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z"),
+      StubGitHub.commit("bbbb2222", "2026-11-21T02:00:00Z"),
+      StubGitHub.commit("cccc3333", "2026-11-22T01:00:00Z"),
+    ])
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    #expect(await harness.runAsync(["sync"]).code == 0)
+    let json = harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let days = try #require(object["days"] as? [[String: Any]])
+    #expect(days.map { $0["commits"] as? Int } == [0, 2, 1])
+    #expect(object["commits"] as? Int == 3)
+    #expect(object["lastSync"] is String)
+    let table = harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22"])
+    #expect(table.stdout.contains("2 commits"))
+    #expect(table.stdout.contains("Commits   3 commits on 2 days · last synced 2026-11-22 09:00"))
+    let csv = harness.run(["report", "--from", "2026-11-21", "--to", "2026-11-21", "--csv"])
+    #expect(csv.stdout.hasSuffix(",2\n"))
+  }
+
   @Test func projectShow_listsTheRepositorysCommits() async throws {
     var harness = try Harness()
     #expect(harness.run(["project", "add", "app", "--repo", "mona/app"]).code == 0)

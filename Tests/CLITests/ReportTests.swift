@@ -52,7 +52,9 @@ import FoundationXML
     #expect(object["to"] as? String == "2026-11-22")
     let days = try #require(object["days"] as? [[String: Any]])
     #expect(days.map { $0["date"] as? String } == (14...22).map { "2026-11-\($0)" })
-    for entry in days { #expect(Set(entry.keys) == ["date", "total", "done", "rate"]) }
+    // `commits` joins each day once GitHub commits exist; null before the first sync.
+    for entry in days { #expect(Set(entry.keys) == ["date", "total", "done", "rate", "commits"]) }
+    #expect(days.allSatisfy { $0["commits"] is NSNull })
     #expect(days.map { $0["total"] as? Int } == [1, 0, 2, 2, 1, 0, 2, 0, 3])
     #expect(days.map { $0["done"] as? Int } == [1, 0, 2, 1, 1, 0, 2, 0, 2])
     #expect(days[1]["rate"] is NSNull)
@@ -133,11 +135,11 @@ import FoundationXML
     #expect(result.code == 0, "\(result.stderr)")
     #expect(
       result.stdout == """
-        date,weekday,total,done,rate
-        2026-11-14,Sat,1,1,1.0
-        2026-11-15,Sun,0,0,
-        2026-11-16,Mon,2,2,1.0
-        2026-11-17,Tue,2,1,0.5
+        date,weekday,total,done,rate,commits
+        2026-11-14,Sat,1,1,1.0,
+        2026-11-15,Sun,0,0,,
+        2026-11-16,Mon,2,2,1.0,
+        2026-11-17,Tue,2,1,0.5,
 
         """)
   }

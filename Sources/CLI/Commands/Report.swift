@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Foundation
 import Storage
 
 /// The range options of `ootd report`.
@@ -123,6 +124,18 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let report = AchievementReport(
         range: days, counts: try database.achievementCounts(in: days, project: project))
+      // The commits of the same days, side by side, once any are synced (GitHub projects
+      // limit them to the project's repository).
+      var commits: CommitCalendar?
+      var lastSync: Date?
+      if try database.hasCommits() {
+        let repository = try project.flatMap { try database.project(named: $0).project.repository }
+        commits = try database.commitCalendar(
+          days, timeZone: environment.timeZone,
+          filter: database.commitFilter(
+            author: database.gitHubSetting(.login), repository: repository))
+        lastSync = try database.lastCommitSync()
+      }
 
       if let svg {
         let image = HeatmapSVG().render(HeatmapData(report), caption: caption(report))
@@ -137,16 +150,20 @@ extension Ootd {
         }
       }
       if output.json {
-        environment.output(try JSONOutput.encode(JSONOutput.ReportJSON(report: report, project: project)) + "\n")
+        environment.output(
+          try JSONOutput.encode(
+            JSONOutput.ReportJSON(
+              report: report, project: project, commits: commits, lastSync: lastSync)) + "\n")
         return
       }
       if csv {
-        environment.output(ReportRenderer.csv(report))
+        environment.output(ReportRenderer.csv(report, commits: commits))
         return
       }
       let renderer = ReportRenderer(
         style: environment.style(noColor: global.noColor), today: environment.today,
-        width: environment.terminalWidth, project: project)
+        width: environment.terminalWidth, project: project, commits: commits, lastSync: lastSync,
+        timeZone: environment.timeZone)
       let lines = calendar ? renderer.calendar(report) : renderer.table(report)
       environment.output(lines.map { $0 + "\n" }.joined())
     }

@@ -92,17 +92,25 @@ enum JSONOutput {
   struct ReportJSON: Encodable {
     let report: AchievementReport
     let project: String?
+    /// The GitHub commits of the same days; nil (null in JSON) until commits are synced.
+    var commits: CommitCalendar? = nil
+    /// When commits were last synced.
+    var lastSync: Date? = nil
 
     enum CodingKeys: String, CodingKey {
       case from, to, days, total, done, rate, currentStreak, longestStreak
       case project, activeDays, perfectDays, priorities, weekdays, bestWeekday, worstWeekday
+      case commits, lastSync
     }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(report.range.from.description, forKey: .from)
       try c.encode(report.range.to.description, forKey: .to)
-      try c.encode(report.days.map { DayJSON(date: $0.day, tally: $0.tally) }, forKey: .days)
+      try c.encode(
+        report.days.map {
+          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.count(on: $0.day))
+        }, forKey: .days)
       try c.encode(report.total.total, forKey: .total)
       try c.encode(report.total.done, forKey: .done)
       try c.encode(report.total.rate, forKey: .rate)
@@ -117,15 +125,19 @@ enum JSONOutput {
       try c.encode(report.weekdays.map(WeekdayJSON.init), forKey: .weekdays)
       try c.encode(report.bestWeekday?.shortName, forKey: .bestWeekday)
       try c.encode(report.worstWeekday?.shortName, forKey: .worstWeekday)
+      try c.encode(commits?.total, forKey: .commits)
+      try c.encode(lastSync.map { ISO8601DateFormatter().string(from: $0) }, forKey: .lastSync)
     }
   }
 
-  /// One day of a report: `{"date","total","done","rate"}`.
+  /// One day of a report: `{"date","total","done","rate","commits"}` (`commits` null until
+  /// GitHub commits are synced).
   struct DayJSON: Encodable {
     let date: Day
     let tally: Tally
+    var commits: Int? = nil
 
-    enum CodingKeys: String, CodingKey { case date, total, done, rate }
+    enum CodingKeys: String, CodingKey { case date, total, done, rate, commits }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
@@ -133,6 +145,7 @@ enum JSONOutput {
       try c.encode(tally.total, forKey: .total)
       try c.encode(tally.done, forKey: .done)
       try c.encode(tally.rate, forKey: .rate)
+      try c.encode(commits, forKey: .commits)
     }
   }
 

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// Renders an ``AchievementReport`` for people (a table of bars or a calendar) and as CSV.
 /// Charts come from the shared layer in `Heatmap.swift`.
@@ -9,6 +10,12 @@ struct ReportRenderer {
   var width: Int = 80
   /// The project the report is limited to, if any (shown in the heading).
   var project: String? = nil
+  /// The GitHub commits of the same days, once any are synced (a commits column and line).
+  var commits: CommitCalendar? = nil
+  /// When commits were last synced, said under the summary.
+  var lastSync: Date? = nil
+  /// The zone `lastSync` is shown in.
+  var timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
 
   /// Ranges up to this many days get one row per day; longer ones one row per week.
   static let dailyRowLimit = 62
@@ -75,11 +82,37 @@ struct ReportRenderer {
       }
       lines.append(row("Weekdays", "best \(best.shortName)\(rate(best)) · worst \(worst.shortName)\(rate(worst))"))
     }
+    if let commits {
+      lines.append(row("Commits", commitSummary(commits)))
+    }
     return lines
+  }
+
+  /// `1,234 on 210 days · last synced 2026-11-22 09:41 (3 hours ago)`.
+  private func commitSummary(_ commits: CommitCalendar) -> String {
+    let total = commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits"
+    var text = "\(total) on \(plural(commits.activeDays, "day"))"
+    if let lastSync { text += " · " + style.dim(synced(lastSync)) }
+    return text
+  }
+
+  /// `last synced 2026-11-22 09:41`.
+  private func synced(_ date: Date) -> String {
+    "last synced \(syncStamp(date, timeZone: timeZone))"
+  }
+
+  /// `  3 commits` in a column as wide as the range's busiest day needs; blank for none.
+  private func commitNote(_ count: Int) -> String {
+    guard let commits else { return "" }
+    let width = String(commits.counts.max() ?? 0).count
+    let number = String(repeating: " ", count: max(0, width - String(count).count)) + "\(count)"
+    let text = number + (count == 1 ? " commit " : " commits")
+    return count == 0 ? style.dim(text) : style.cyan(text)
   }
 
   private func dayRow(_ entry: DayTally) -> BarTable.Row {
     var notes: [String] = []
+    if let commits { notes.append(commitNote(commits.count(on: entry.day))) }
     if entry.tally.isPerfect { notes.append(style.green("✓")) }
     if entry.day == today { notes.append(style.dim("today")) }
     return BarTable.Row(
@@ -97,7 +130,11 @@ struct ReportRenderer {
       let week = report.days[index..<index + length]
       let tally = week.reduce(Tally.zero) { $0 + $1.tally }
       let perfect = week.filter { $0.tally.isPerfect }.count
-      let note = perfect == 0 ? "" : style.dim("\(perfect)✓")
+      var note = perfect == 0 ? "" : style.dim("\(perfect)✓")
+      if let commits {
+        let count = week.reduce(0) { $0 + commits.count(on: $1.day) }
+        note = style.cyan("\(group(count)) \(count == 1 ? "commit" : "commits")") + (note.isEmpty ? "" : " " + note)
+      }
       rows.append(BarTable.Row(label: "week of \(first)", tally: tally, note: note))
       index += length
     }
@@ -115,6 +152,10 @@ struct ReportRenderer {
     var facts = [total.percent.map { "\(total.done)/\(total.total) done (\($0)%)" } ?? "nothing planned"]
     facts.append(plural(report.perfectDays, "perfect day"))
     facts.append("streak \(report.streaks.current), longest \(report.streaks.longest)")
+    if let commits {
+      facts.append(commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits")
+      if let lastSync { facts.append(style.dim(synced(lastSync))) }
+    }
     lines += wrapFacts(facts)
     return lines
   }
@@ -138,12 +179,14 @@ struct ReportRenderer {
 
   // MARK: - CSV
 
-  /// `date,weekday,total,done,rate`, one row per day; `rate` is empty when nothing was planned.
-  static func csv(_ report: AchievementReport) -> String {
-    var text = "date,weekday,total,done,rate\n"
+  /// `date,weekday,total,done,rate,commits`, one row per day; `rate` is empty when nothing was
+  /// planned, `commits` when no commits were ever synced.
+  static func csv(_ report: AchievementReport, commits: CommitCalendar? = nil) -> String {
+    var text = "date,weekday,total,done,rate,commits\n"
     for entry in report.days {
       let rate = entry.tally.rate.map { "\($0)" } ?? ""
-      text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate)\n"
+      let count = commits.map { String($0.count(on: entry.day)) } ?? ""
+      text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate),\(count)\n"
     }
     return text
   }
