@@ -40,13 +40,15 @@ public struct RepositorySyncState: Hashable, Sendable {
   public var lastError: String?
   /// Pages stored by a listing that has not completed yet (0 when none is under way).
   public var pendingPages: Int
+  /// The `since` of that unfinished listing, so the next sync can finish it.
+  public var pendingSince: Date?
 
   /// Creates a state value.
   public init(
     repository: RepositoryName, author: String, windowStart: Date? = nil,
     newestAuthoredAt: Date? = nil, newestSHA: String? = nil, etag: String? = nil,
     etagSince: Date? = nil, lastSyncAt: Date? = nil, lastError: String? = nil,
-    pendingPages: Int = 0
+    pendingPages: Int = 0, pendingSince: Date? = nil
   ) {
     self.repository = repository
     self.author = author
@@ -58,6 +60,7 @@ public struct RepositorySyncState: Hashable, Sendable {
     self.lastSyncAt = lastSyncAt
     self.lastError = lastError
     self.pendingPages = pendingPages
+    self.pendingSince = pendingSince
   }
 }
 
@@ -313,7 +316,8 @@ extension AppDatabase {
       repository: name, author: row["author"], windowStart: date(row["windowStart"]),
       newestAuthoredAt: date(row["newestAuthoredAt"]), newestSHA: row["newestSha"],
       etag: row["etag"], etagSince: date(row["etagSince"]), lastSyncAt: date(row["lastSyncAt"]),
-      lastError: row["lastError"], pendingPages: row["pendingPages"])
+      lastError: row["lastError"], pendingPages: row["pendingPages"],
+      pendingSince: date(row["pendingSince"]))
   }
 
   /// The last time any repository finished syncing, or nil when none ever did.

@@ -216,6 +216,23 @@ struct GitHubBinaryTests {
     let json = try #require(
       JSONSerialization.jsonObject(with: Data(graph.stdout.utf8)) as? [String: Any])
     #expect(json["total"] as? Int == 100)
+
+    // The next sync (the limit has reset: a fresh server) finishes the job, without duplicates.
+    let fresh = try FakeGitHub([
+      "--repo", "gr/small=\(history)", "--login", "gr", "--token", Self.token,
+      "--link-email", "gr@pierlis.com=gr",
+    ])
+    var freshEnv = env
+    freshEnv["OOTD_GITHUB_API_URL"] = fresh.apiURL
+    let resumed = try BinaryTests.run(["sync", "--repo", "gr/small"], environment: freshEnv)
+    #expect(resumed.code == 0, "\(resumed.stderr)")
+    let expected = try expectedDailyCounts(
+      tsv: history, email: "gr@pierlis.com", zone: TimeZone(identifier: "UTC")!
+    ).values.reduce(0, +)
+    #expect(resumed.stdout.contains("\(expected - 100) new commits (\(expected) cached)"))
+    // It listed from the same starting point (2015-01-01 in Kathmandu), as the interrupted
+    // listing never completed.
+    #expect(try fresh.log().contains { $0.path.contains("since=2014-12-31T18%3A15%3A00Z") })
   }
 
   @Test func badToken_isAClearErrorWithExit1() throws {

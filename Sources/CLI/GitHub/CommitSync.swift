@@ -105,7 +105,13 @@ struct CommitSync {
   ) async throws -> Bool {
     let state = try database.syncState(of: repository, author: login)
     var querySince: Date
-    if let state, let windowStart = state.windowStart, !(sinceIsExplicit && since < windowStart) {
+    if let pending = state?.pendingSince, state?.pendingPages ?? 0 > 0 {
+      // A listing was interrupted: list again from where it started (or earlier if asked);
+      // the pages it stored are skipped by SHA.
+      querySince = sinceIsExplicit ? min(since, pending) : pending
+    } else if let state, let windowStart = state.windowStart,
+      !(sinceIsExplicit && since < windowStart)
+    {
       querySince = state.newestAuthoredAt ?? windowStart  // incremental
     } else {
       querySince = since  // first listing, or a wider window than ever listed
