@@ -247,7 +247,8 @@ extension AppDatabase {
             """,
           arguments: [setting.rawValue, value])
       } else {
-        try db.execute(sql: "DELETE FROM githubSetting WHERE key = ?", arguments: [setting.rawValue])
+        try db.execute(
+          sql: "DELETE FROM githubSetting WHERE key = ?", arguments: [setting.rawValue])
       }
     }
   }

@@ -181,8 +181,10 @@ struct GitHubBinaryTests {
     let env = environment(server, folder)
     let started = Date()
     let result = try BinaryTests.run(
-      ["sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
-       "2015-01-01"], environment: env)
+      [
+        "sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
+        "2015-01-01",
+      ], environment: env)
     #expect(result.code == 0, "\(result.stderr)")
     let elapsed = Date().timeIntervalSince(started)
     #expect(elapsed >= 2, "the rate limit was waited out")
@@ -241,7 +243,8 @@ struct GitHubBinaryTests {
     let result = try BinaryTests.run(
       ["sync"], environment: environment(server, folder, token: "ghp_wrong"))
     #expect(result.code == 1)
-    #expect(result.stderr == "ootd: error: GitHub rejected the token: bad or expired token (401).\n")
+    #expect(
+      result.stderr == "ootd: error: GitHub rejected the token: bad or expired token (401).\n")
     #expect(result.stdout.isEmpty)
   }
 
@@ -252,7 +255,8 @@ struct GitHubBinaryTests {
       "--repo", "gr/small=\(history)", "--login", "gr", "--link-email", "gr@pierlis.com=gr",
     ])
     let env = environment(server, folder, token: nil)
-    let result = try BinaryTests.run(["sync", "--user", "gr", "--since", "2015-01-01"], environment: env)
+    let result = try BinaryTests.run(
+      ["sync", "--user", "gr", "--since", "2015-01-01"], environment: env)
     #expect(result.code == 0, "\(result.stderr)")
     #expect(result.stderr.contains("public data only, 60 requests an hour"))
     let log = try server.log()

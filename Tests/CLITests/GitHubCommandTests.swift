@@ -42,7 +42,8 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
       let path = request.url.path
       switch path {
       case "/user":
-        return authorized ? json(200, #"{"login":"mona","id":1}"#) : json(401, #"{"message":"Bad credentials"}"#)
+        return authorized
+          ? json(200, #"{"login":"mona","id":1}"#) : json(401, #"{"message":"Bad credentials"}"#)
       case "/user/repos", "/users/mona/repos":
         return json(
           200,
@@ -50,7 +51,8 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
         )
       case "/rate_limit":
         return json(
-          200, #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1900000000,"used":1}}}"#)
+          200,
+          #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1900000000,"used":1}}}"#)
       case "/repos/mona/app/commits":
         let body = "[" + commits.joined(separator: ",") + "]"
         return json(200, body, ["ETag": "\"\(body.utf8.count)\""])
@@ -141,8 +143,9 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
 
   @Test func githubURL_bareHost_becomesGHESRoot_andEnvironmentOverridesIt() async throws {
     var harness = try Harness()
-    #expect(harness.run(["github", "url", "ghe.example.com"]).stdout
-      == "GitHub API: https://ghe.example.com/api/v3\n")
+    #expect(
+      harness.run(["github", "url", "ghe.example.com"]).stdout
+        == "GitHub API: https://ghe.example.com/api/v3\n")
     #expect(harness.run(["github", "url"]).stdout == "https://ghe.example.com/api/v3\n")
     harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:8080/"
     #expect(harness.run(["github", "url"]).stdout == "http://127.0.0.1:8080\n")
@@ -231,7 +234,8 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     harness.variables["GITHUB_TOKEN"] = "t0k"
     #expect(await harness.runAsync(["sync", "--repo", "mona/app"]).code == 0)
     let shown = harness.run(["project", "show", "app"])
-    #expect(shown.stdout.contains("1 synced, 1 in the last 30 days; latest 2026-11-22 \"Work aaaa1111\""))
+    #expect(
+      shown.stdout.contains("1 synced, 1 in the last 30 days; latest 2026-11-22 \"Work aaaa1111\""))
     let json = harness.run(["project", "show", "app", "--json"]).stdout
     #expect(json.contains("\"last30Days\" : 1"))
   }

@@ -10,13 +10,14 @@ import Testing
     return CommitCalendar(range: range, counts: counts)
   }
 
-  @Test(arguments: [
-    ([0, 0, 0], nil, nil),
-    ([1, 1, 0, 2, 3, 4], 3, 3),  // ends on the last day
-    ([1, 1, 1, 0, 2, 0], 1, 3),  // today (last day) has none yet: the streak ending yesterday
-    ([1, 0, 0], nil, 1),  // broken two days ago
-    ([5], 1, 1),
-  ] as [([Int], Int?, Int?)])
+  @Test(
+    arguments: [
+      ([0, 0, 0], nil, nil),
+      ([1, 1, 0, 2, 3, 4], 3, 3),  // ends on the last day
+      ([1, 1, 1, 0, 2, 0], 1, 3),  // today (last day) has none yet: the streak ending yesterday
+      ([1, 0, 0], nil, 1),  // broken two days ago
+      ([5], 1, 1),
+    ] as [([Int], Int?, Int?)])
   func streaks(counts: [Int], current: Int?, longest: Int?) {
     let c = calendar(counts)
     #expect(c.currentStreak?.length == current)
@@ -32,7 +33,9 @@ import Testing
     #expect(calendar([0, 0]).busiestDay == nil)
   }
 
-  @Test(arguments: [(0, 8, 0), (1, 8, 1), (2, 8, 1), (3, 8, 2), (6, 8, 3), (7, 8, 4), (8, 8, 4), (1, 1, 4)])
+  @Test(arguments: [
+    (0, 8, 0), (1, 8, 1), (2, 8, 1), (3, 8, 2), (6, 8, 3), (7, 8, 4), (8, 8, 4), (1, 1, 4),
+  ])
   func levels_arQuartersOfTheBusiestDay(count: Int, maximum: Int, level: Int) {
     #expect(CommitCalendar.level(of: count, maximum: maximum) == level)
   }

@@ -103,7 +103,8 @@ extension AppDatabase {
       ], of: grdbRepo, author: "gr", since: nil)
     let utc = TimeZone(identifier: "UTC")!
     let days = try range("2026-01-01", "2026-01-01")
-    #expect(try db.commitCalendar(days, timeZone: utc, filter: CommitFilter(author: "GR")).total == 1)
+    #expect(
+      try db.commitCalendar(days, timeZone: utc, filter: CommitFilter(author: "GR")).total == 1)
     #expect(
       try db.commitCalendar(days, timeZone: utc, filter: CommitFilter(author: "gr@pierlis.com"))
         .total == 2)

@@ -207,9 +207,11 @@ struct StatusReport: Encodable {
       lines.append("\(style.bold("Token")):       from \(source)\(owner)")
     } else {
       lines.append(
-        "\(style.bold("Token")):       none: public data only, 60 requests an hour (set GITHUB_TOKEN)")
+        "\(style.bold("Token")):       none: public data only, 60 requests an hour (set GITHUB_TOKEN)"
+      )
     }
-    let login = access.savedLogin.map { "\($0) (saved)" }
+    let login =
+      access.savedLogin.map { "\($0) (saved)" }
       ?? tokenOwner.map { "\($0) (the token's owner)" }
       ?? "none: ootd github login LOGIN"
     lines.append("\(style.bold("Login")):       \(login)")

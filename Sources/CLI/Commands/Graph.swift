@@ -22,7 +22,9 @@ extension Ootd {
           ootd graph --svg commits.svg
         """)
 
-    @Option(name: .long, help: ArgumentHelp("First day (default: a year before --to).", valueName: "date"))
+    @Option(
+      name: .long, help: ArgumentHelp("First day (default: a year before --to).", valueName: "date")
+    )
     var from: String?
 
     @Option(name: .long, help: ArgumentHelp("Last day (default: today).", valueName: "date"))
@@ -31,15 +33,19 @@ extension Ootd {
     @Option(name: .long, help: ArgumentHelp("The last N weeks instead of a year.", valueName: "n"))
     var weeks: Int?
 
-    @Option(name: .long, help: ArgumentHelp(
-      "Whose commits (default: the saved login, else every synced commit).", valueName: "login"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Whose commits (default: the saved login, else every synced commit).", valueName: "login"))
     var user: String?
 
     @Option(name: .long, help: ArgumentHelp("Only this repository.", valueName: "owner/name"))
     var repo: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-      "Display time zone, an IANA name such as Asia/Seoul.", valueName: "zone"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Display time zone, an IANA name such as Asia/Seoul.", valueName: "zone"))
     var tz: String?
 
     @Flag(name: .long, help: "Print comma-separated values: date,count.")
@@ -47,7 +53,8 @@ extension Ootd {
 
     @Option(
       name: .long,
-      help: ArgumentHelp("Also write the graph as an SVG image ('-': standard output).", valueName: "file"),
+      help: ArgumentHelp(
+        "Also write the graph as an SVG image ('-': standard output).", valueName: "file"),
       completion: .file(extensions: ["svg"]))
     var svg: String?
 
@@ -60,14 +67,16 @@ extension Ootd {
       }
       if weeks != nil && from != nil { throw ValidationError("give --from or --weeks, not both") }
       if let repo, RepositoryName(repo) == nil {
-        throw ValidationError("'\(repo)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
+        throw ValidationError(
+          "'\(repo)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
       }
       if let tz, TimeZone(identifier: tz) == nil {
         throw ValidationError("'\(tz)' is not a time zone: use an IANA name such as Europe/Paris")
       }
       if csv && output.json { throw ValidationError("give --json or --csv, not both") }
       if svg == "-" && (csv || output.json) {
-        throw ValidationError("--svg - prints the image; it cannot be combined with --json or --csv")
+        throw ValidationError(
+          "--svg - prints the image; it cannot be combined with --json or --csv")
       }
       if svg?.isEmpty == true { throw ValidationError("--svg needs a file name") }
     }
@@ -104,7 +113,8 @@ extension Ootd {
         try environment.writeFile(svg, image)
         if !(output.json || csv) {
           environment.print(
-            "Wrote the commit graph of \(range.from) → \(range.to) (\(group(calendar.total)) commits) to \(svg)")
+            "Wrote the commit graph of \(range.from) → \(range.to) (\(group(calendar.total)) commits) to \(svg)"
+          )
           return
         }
       }
@@ -188,7 +198,9 @@ struct CommitGraphReport: Encodable {
 
   /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
   var caption: String {
-    var parts = ["Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")]
+    var parts = [
+      "Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")
+    ]
     parts.append("\(calendar.range.from) → \(calendar.range.to)")
     parts.append(calendar.total == 1 ? "1 commit" : "\(group(calendar.total)) commits")
     return parts.joined(separator: " · ")

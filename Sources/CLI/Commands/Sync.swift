@@ -27,29 +27,38 @@ extension Ootd {
           ootd sync --repo groue/GRDB.swift --repo me/dotfiles
         """)
 
-    @Option(name: .long, help: ArgumentHelp(
-      "Whose commits (default: the saved login, else the token's owner).", valueName: "login"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Whose commits (default: the saved login, else the token's owner).", valueName: "login"))
     var user: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-      "Only this repository (repeatable).", valueName: "owner/name"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Only this repository (repeatable).", valueName: "owner/name"))
     var repo: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
-      "Fetch commits from this day on (default: a year ago, or where the last sync ended).",
-      valueName: "date"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "Fetch commits from this day on (default: a year ago, or where the last sync ended).",
+        valueName: "date"))
     var since: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-      "The longest to wait for GitHub's rate limit to reset before stopping.",
-      valueName: "seconds"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "The longest to wait for GitHub's rate limit to reset before stopping.",
+        valueName: "seconds"))
     var maxWait: Int = 900
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
       for name in repo where RepositoryName(name) == nil {
-        throw ValidationError("'\(name)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
+        throw ValidationError(
+          "'\(name)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
       }
       if let user, !Self.isLogin(user) {
         throw ValidationError("'\(user)' is not a GitHub login")
@@ -82,7 +91,8 @@ extension Ootd {
       }
       if access.token == nil {
         environment.printError(
-          "ootd: no GitHub token (GITHUB_TOKEN, GH_TOKEN or gh): public data only, 60 requests an hour")
+          "ootd: no GitHub token (GITHUB_TOKEN, GH_TOKEN or gh): public data only, 60 requests an hour"
+        )
       }
 
       // Which repositories: --repo, else the user's plus the projects'.
@@ -123,8 +133,10 @@ extension Ootd {
 
     /// `Synced 3 repositories for gr: 120 new commits (10,817 cached); 1 skipped; 4,990/5,000 requests left.`
     static func summaryLine(_ summary: CommitSync.Summary, cached: Int) -> String {
-      let repositories = summary.repositories == 1 ? "1 repository" : "\(summary.repositories) repositories"
-      let new = summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
+      let repositories =
+        summary.repositories == 1 ? "1 repository" : "\(summary.repositories) repositories"
+      let new =
+        summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
       var line = "Synced \(repositories) for \(summary.login): \(new) (\(group(cached)) cached)"
       if summary.unchanged > 0 { line += "; \(summary.unchanged) unchanged" }
       if !summary.skipped.isEmpty { line += "; \(summary.skipped.count) skipped" }
@@ -158,7 +170,8 @@ final class ProgressLine: @unchecked Sendable {
 
   func update(_ progress: CommitSync.Progress) {
     guard environment.stderrIsTerminal else { return }
-    var text = "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.commitsFound)) commits found"
+    var text =
+      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commits"
     if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
     draw(text)
   }
