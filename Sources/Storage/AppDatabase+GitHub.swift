@@ -438,7 +438,7 @@ extension AppDatabase {
           sql: """
             SELECT r.repository, count(*)
             FROM githubCommit c JOIN githubCommitRepository r ON r.sha = c.sha
-            WHERE c.authoredAt >= ? AND c.authoredAt < ?
+            WHERE r.authoredAt >= ? AND r.authoredAt < ?
               AND (c.authorLogin = ? OR c.authorEmail = ?)
             GROUP BY r.repository
             """, arguments: [lower, upper, author, author])
