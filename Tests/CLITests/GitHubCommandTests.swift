@@ -133,6 +133,15 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(result.stderr.hasPrefix("ootd: error: "))
   }
 
+  @Test(arguments: [
+    ["sync", "--repo", "a/b", "c/d"], ["sync", "--repo", "a/b", "--repo", "c/d"],
+    ["sync", "--repo", "a/b,c/d"],
+  ])
+  func sync_repoOption_takesSeveralRepositories(arguments: [String]) throws {
+    let command = try #require(try Ootd.parseAsRoot(arguments) as? Ootd.Sync)
+    #expect(command.repositories == ["a/b", "c/d"])
+  }
+
   @Test func sync_withoutTokenOrLogin_isAUsageError() async throws {
     var harness = try Harness()
     harness.transport = StubGitHub.mona(commits: [])

@@ -34,10 +34,17 @@ extension Ootd {
     var user: String?
 
     @Option(
-      name: .long,
+      name: .long, parsing: .upToNextOption,
       help: ArgumentHelp(
-        "Only this repository (repeatable).", valueName: "owner/name"))
+        "Only these repositories (--repo a/b c/d, --repo a/b --repo c/d or --repo a/b,c/d).",
+        valueName: "owner/name"))
     var repo: [String] = []
+
+    /// `--repo` values, commas split, blanks dropped.
+    var repositories: [String] {
+      repo.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+    }
 
     @Option(
       name: .long,
@@ -56,7 +63,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      for name in repo where RepositoryName(name) == nil {
+      for name in repositories where RepositoryName(name) == nil {
         throw ValidationError(
           "'\(name)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
       }
@@ -98,7 +105,7 @@ extension Ootd {
       // Which repositories: --repo, else the user's plus the projects'.
       var repositories: [RepositoryName] = []
       if !repo.isEmpty {
-        repositories = repo.compactMap(RepositoryName.init)
+        repositories = self.repositories.compactMap(RepositoryName.init)
       } else {
         let owned = try await client.repositories(
           for: login,
