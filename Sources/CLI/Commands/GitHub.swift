@@ -44,7 +44,8 @@ extension Ootd.GitHubCommand {
       var rateLimit: RateLimitStatus?
       var problem: String?
       if !offline {
-        let client = try access.client(environment, rateLimitWaitBound: 0)
+        // A status check answers at once: no retries, no waiting for a rate limit.
+        let client = try access.client(environment, rateLimitWaitBound: 0, maxAttempts: 1)
         do {
           if access.token != nil { tokenOwner = try await client.authenticatedUser() }
           rateLimit = try await client.rateLimit()

@@ -80,11 +80,11 @@ struct GitHubAccess {
   /// The client for this access. `onEvent` hears about waits and retries.
   func client(
     _ environment: AppEnvironment, rateLimitWaitBound: TimeInterval = 15 * 60,
-    onEvent: (@Sendable (GitHubEvent) -> Void)? = nil
+    maxAttempts: Int = 3, onEvent: (@Sendable (GitHubEvent) -> Void)? = nil
   ) throws -> GitHubClient {
     let configuration = try GitHubConfiguration(
       baseURL: baseURL, token: token, version: Ootd.version,
-      rateLimitWaitBound: rateLimitWaitBound)
+      rateLimitWaitBound: rateLimitWaitBound, maxAttempts: maxAttempts)
     return GitHubClient(
       configuration: configuration, transport: environment.gitHubTransport ?? CurlTransport(),
       sleeper: environment.gitHubSleeper ?? TaskSleeper(), onEvent: onEvent)
