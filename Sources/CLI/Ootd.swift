@@ -53,6 +53,10 @@ public struct Ootd: ParsableCommand {
       } else {
         try command.run()
       }
+      if let failure = environment.outputFailed() {
+        environment.printError("ootd: error: cannot write the output: \(failure)")
+        return ExitStatus.failure
+      }
       return ExitStatus.success
     } catch {
       return report(error, environment)

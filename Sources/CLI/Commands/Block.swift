@@ -158,7 +158,9 @@ extension Ootd {
             : "\(day) already has every routine block.")
         return
       }
-      try printTodos(added, verb: "Planned for \(day)", json: output.json, noColor: global.noColor, environment)
+      try printTodos(
+        added, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,
+        environment)
     }
   }
 }

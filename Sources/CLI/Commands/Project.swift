@@ -187,7 +187,7 @@ extension Ootd {
       field("memo", project.memo)
       field("progress", ProjectTable(style: style).progressText(progress))
       field("last active", progress.lastActivity?.description)
-      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.terminalWidth)
+      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
       if !todos.isEmpty { lines += [""] + renderer.days(todos) }
       environment.output(lines.map { $0 + "\n" }.joined())
     }
@@ -214,14 +214,12 @@ extension Ootd {
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
+    func run(in environment: AppEnvironment) throws {
+      // Checked here, not in validate(), so that a mistyped option is reported as such first.
       if rename == nil && fields.isEmpty {
-        throw ValidationError(
+        throw CLIError.invalidValue(
           "nothing to change: give --rename, --repo, --desc, --path, --start, --end, --tech or --memo")
       }
-    }
-
-    func run(in environment: AppEnvironment) throws {
       if let rename { _ = try Name.validate(rename, kind: "project") }
       let database = try global.openDatabase(environment)
       let updated = try database.updateProject(named: name) { (project: inout Project) throws(CoreError) in
@@ -297,7 +295,8 @@ extension Ootd {
         else { throw CLIError.cancelled }
       }
       let unlinked = try database.removeProject(named: progress.project.name)
-      environment.print("Deleted project \(progress.project.name); \(unlinked) todos unlinked")
+      environment.print(
+        "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")
     }
   }
 }
