@@ -8,7 +8,7 @@ extension Ootd {
       commandName: "add",
       abstract: "Plan a todo (for today unless --on says otherwise).",
       discussion: """
-        The title may be quoted or given as several words. With --block, the block supplies the
+        The title may be quoted or given as several words. With --block, the block supplies the \
         title and priority; a title or --priority given here overrides them.
 
         Examples:

@@ -10,7 +10,7 @@ extension Ootd {
       commandName: "demo",
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
       discussion: """
-        Without --db the demo writes to a new temporary database, never to your own. It prints
+        Without --db the demo writes to a new temporary database, never to your own. It prints \
         the path, so you can keep exploring with 'ootd --db PATH ...'.
 
         Examples:

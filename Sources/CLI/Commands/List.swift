@@ -43,7 +43,7 @@ extension Ootd {
       commandName: "list",
       abstract: "List todos: today's by default, grouped by day and ordered by priority.",
       discussion: """
-        Open todos of earlier days are shown under "Overdue" when listing today; 'ootd carry'
+        Open todos of earlier days are shown under "Overdue" when listing today; 'ootd carry' \
         moves them to today. --json prints an array ordered by date, priority, then id.
 
         Examples:

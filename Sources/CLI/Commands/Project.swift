@@ -118,6 +118,11 @@ extension Ootd {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List projects with their progress (archived ones only with --archived or --all).",
+      discussion: """
+        Examples:
+          ootd project list
+          ootd project list --all --json
+        """,
       aliases: ["ls"])
 
     @Flag(name: .long, help: "Only archived projects.")
@@ -153,7 +158,13 @@ extension Ootd {
 
   struct ShowProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "show", abstract: "Show a project's details and its todos.")
+      commandName: "show",
+      abstract: "Show a project's details and its todos.",
+      discussion: """
+        Examples:
+          ootd project show ootd
+          ootd project show ootd --json
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -237,7 +248,12 @@ extension Ootd {
 
   struct ArchiveProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "archive", abstract: "Archive a project (hidden from 'project list').")
+      commandName: "archive",
+      abstract: "Archive a project (hidden from 'project list').",
+      discussion: """
+        Example:
+          ootd project archive ootd      # 'ootd project list --archived' still shows it
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -254,7 +270,12 @@ extension Ootd {
 
   struct UnarchiveProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "unarchive", abstract: "Bring an archived project back.")
+      commandName: "unarchive",
+      abstract: "Bring an archived project back.",
+      discussion: """
+        Example:
+          ootd project unarchive ootd
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -273,6 +294,11 @@ extension Ootd {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete a project; its todos stay, unlinked (asks first; --yes skips).",
+      discussion: """
+        Examples:
+          ootd project rm old-idea
+          ootd project rm old-idea --yes
+        """,
       aliases: ["remove"])
 
     @Argument(help: "The project's name.")
@@ -307,7 +333,8 @@ struct ProjectTable {
 
   func progressText(_ progress: ProjectProgress) -> String {
     guard let rate = progress.rate else { return "no todos" }
-    return "\(progress.done)/\(progress.total) done  \(Int((rate * 100).rounded()))%"
+    let percent = DisplayWidth.padLeft("\(Int((rate * 100).rounded()))%", to: 4)
+    return "\(progress.done)/\(progress.total) done \(percent)"
   }
 
   func render(_ projects: [ProjectProgress]) -> [String] {

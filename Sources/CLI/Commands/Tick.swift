@@ -144,8 +144,8 @@ extension Ootd {
       commandName: "rm",
       abstract: "Delete todos (asks first; --yes skips the question).",
       discussion: """
-        On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it
-        refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is
+        On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it \
+        refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is \
         deleted.
 
         Examples:
