@@ -47,12 +47,8 @@ struct AppEnvironment {
       timeZone: userTimeZone(variables),
       stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
       stdinIsTerminal: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
-      output: { text in
-        FileHandle.standardOutput.write(Data(text.utf8))
-      },
-      errorOutput: { text in
-        FileHandle.standardError.write(Data(text.utf8))
-      },
+      output: { text in StandardStream.output.write(text) },
+      errorOutput: { text in StandardStream.error.write(text) },
       readLine: { Swift.readLine(strippingNewline: true) },
       stderrIsTerminal: isatty(STDERR_FILENO) == 1,
       ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") }
@@ -109,6 +105,10 @@ struct AppEnvironment {
     }
   }
 
+  /// Whether everything written to standard output arrived (false after a full disk or a
+  /// closed stream).
+  var outputFailed: () -> String? = { StandardStream.output.failure }
+
   /// The zone named by `TZ` (with or without a leading `:`), else the system's zone.
   static func userTimeZone(_ variables: [String: String]) -> TimeZone {
     if var name = variables["TZ"], !name.isEmpty {
@@ -131,7 +131,10 @@ struct AppEnvironment {
   /// The database file: `--db`, else `OOTD_DB`, else `$XDG_DATA_HOME/ootd/ootd.sqlite`, else
   /// `~/.local/share/ootd/ootd.sqlite`.
   func databasePath(option: String?) throws(CLIError) -> String {
-    if let option, !option.isEmpty { return expandTilde(option) }
+    if let option {
+      guard !option.isEmpty else { throw .invalidValue("--db needs a file path") }
+      return expandTilde(option)
+    }
     if let path = variables["OOTD_DB"], !path.isEmpty { return expandTilde(path) }
     if let data = variables["XDG_DATA_HOME"], data.hasPrefix("/") {
       return data + "/ootd/ootd.sqlite"
@@ -156,6 +159,10 @@ struct AppEnvironment {
     return Style(colored: stdoutIsTerminal)
   }
 
+  /// How wide lines of text may be before long titles are cut: the terminal's width on a
+  /// terminal; nil (never cut) when the output goes to a pipe or a file.
+  var lineWidth: Int? { stdoutIsTerminal ? terminalWidth : nil }
+
   /// The terminal's width in columns (`COLUMNS`, else the tty's, else 80).
   var terminalWidth: Int {
     if let columns = variables["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
@@ -173,5 +180,39 @@ struct AppEnvironment {
       return false
     }
     return answer == "y" || answer == "yes"
+  }
+}
+
+/// Standard output or error written with `write(2)`, remembering a failure instead of crashing
+/// (Foundation's `FileHandle.write` traps on a full disk or a closed stream).
+final class StandardStream: @unchecked Sendable {
+  static let output = StandardStream(descriptor: STDOUT_FILENO)
+  static let error = StandardStream(descriptor: STDERR_FILENO)
+
+  private let descriptor: Int32
+  private let lock = NSLock()
+  private var firstError: Int32?
+
+  private init(descriptor: Int32) { self.descriptor = descriptor }
+
+  /// Why writing failed, if it did.
+  var failure: String? {
+    lock.withLock { firstError.map { String(cString: strerror($0)) } }
+  }
+
+  func write(_ text: String) {
+    lock.withLock {
+      guard firstError == nil else { return }
+      var bytes = Array(text.utf8)[...]
+      while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+          if errno == EINTR { continue }
+          firstError = errno
+          return
+        }
+        bytes = bytes.dropFirst(written)
+      }
+    }
   }
 }

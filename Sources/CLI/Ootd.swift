@@ -13,7 +13,7 @@ public struct Ootd: ParsableCommand {
     commandName: "ootd",
     abstract: "Plan the day as prioritised todos, tick them off, and see what you achieved.",
     discussion: """
-      With no subcommand, ootd shows today: the day's todos by priority, what is overdue, and
+      With no subcommand, ootd shows today: the day's todos by priority, what is overdue, and \
       how much of the day is done.
 
       Examples:
@@ -23,10 +23,11 @@ public struct Ootd: ParsableCommand {
         ootd done 12 13
         ootd sync && ootd graph   # your GitHub commits (GITHUB_TOKEN), as a daily graph
         ootd report --calendar    # how much of each day you achieved
-        ootd demo                 # a few weeks of sample todos in a temporary database
+        ootd demo                 # sample todos in a temporary database
 
-      The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite
+      The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite \
       (~/.local/share/ootd/ootd.sqlite). Colour is off when piped, with NO_COLOR or --no-color.
+
       Exit codes: 0 success, 64 invalid usage or value, 1 runtime failure.
       """,
     version: version,
@@ -58,6 +59,10 @@ public struct Ootd: ParsableCommand {
       } else {
         try command.run()
       }
+      if let failure = environment.outputFailed() {
+        environment.printError("ootd: error: cannot write the output: \(failure)")
+        return ExitStatus.failure
+      }
       return ExitStatus.success
     } catch {
       return report(error, environment)
@@ -75,6 +80,10 @@ public struct Ootd: ParsableCommand {
         try command.run(in: environment)
       } else {
         try command.run()
+      }
+      if let failure = environment.outputFailed() {
+        environment.printError("ootd: error: cannot write the output: \(failure)")
+        return ExitStatus.failure
       }
       return ExitStatus.success
     } catch {

@@ -37,11 +37,20 @@ public enum DemoData {
     let span = max(1, days)
     var result: [(todo: NewTodo, done: Bool)] = []
     result.reserveCapacity(count)
+    var usedByDay: [Day: Set<Int>] = [:]
     for index in 0..<count {
       // Spread evenly, newest last; a few land on tomorrow.
       let offset = index % 20 == 19 ? 1 : -((span - 1) - (index * span / max(1, count)))
       let day = today.adding(days: offset)
-      let template = templates[Int(random.next() % UInt64(templates.count))]
+      // Distinct work within a day while there are templates left for it.
+      var choice = Int(random.next() % UInt64(templates.count))
+      var used = usedByDay[day, default: []]
+      if used.count < templates.count {
+        while used.contains(choice) { choice = (choice + 1) % templates.count }
+      }
+      used.insert(choice)
+      usedByDay[day] = used
+      let template = templates[choice]
       let roll = random.next() % 100
       let done: Bool
       if day < today { done = roll < 82 } else if day == today { done = roll < 40 } else { done = false }

@@ -62,7 +62,7 @@ public struct ProjectProgress: Hashable, Sendable {
   public var total: Int
   /// How many of those are done.
   public var done: Int
-  /// The latest day with a todo of this project, if any.
+  /// The latest day on which a todo of this project was done, if any.
   public var lastActivity: Day?
 
   /// Creates a progress value.

@@ -113,7 +113,7 @@ extension AppDatabase {
       SELECT \(ProjectRow.selection),
         (SELECT count(*) FROM todo WHERE todo.projectId = project.id),
         (SELECT count(*) FROM todo WHERE todo.projectId = project.id AND todo.done = 1),
-        (SELECT max(day) FROM todo WHERE todo.projectId = project.id)
+        (SELECT max(day) FROM todo WHERE todo.projectId = project.id AND todo.done = 1)
       FROM project \(filter) ORDER BY project.name COLLATE NOCASE
       """
     return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in

@@ -150,21 +150,40 @@ extension AppDatabase {
     }
   }
 
-  /// Moves open todos planned before `day` to `day`: all of them, or only `ids` (which must be
-  /// open and overdue). Returns the moved todos.
-  public func carryOver(ids: [Int64]? = nil, to day: Day) throws(StorageError) -> [Todo] {
+  /// Moves overdue todos (open, planned before `today`) to `target`: all of them, or only
+  /// those of `ids` (which must all exist) that are overdue. A todo made from a task block stays
+  /// where it is when `target` already has a todo from that block (so a routine block is never
+  /// planned twice a day). Returns what moved and what stayed as such a duplicate.
+  public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day) throws(StorageError)
+    -> (moved: [Todo], duplicates: [Todo])
+  {
     try write { db in
-      let moving: [Todo]
+      let candidates: [Todo]
       if let ids {
-        moving = try Self.existingTodos(db, ids: ids).filter { $0.isOverdue(today: day) }
+        candidates = try Self.existingTodos(db, ids: ids).filter { $0.isOverdue(today: today) }
       } else {
-        moving = try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
+        candidates = try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [today.description])
+      }
+      var plannedBlocks = Set(
+        try String.fetchAll(
+          db, sql: "SELECT lower(block) FROM todo WHERE day = ? AND block IS NOT NULL",
+          arguments: [target.description]))
+      var moving: [Todo] = []
+      var duplicates: [Todo] = []
+      for todo in candidates where todo.day != target {
+        if let block = todo.block?.lowercased() {
+          guard plannedBlocks.insert(block).inserted else {
+            duplicates.append(todo)
+            continue
+          }
+        }
+        moving.append(todo)
       }
       for todo in moving {
         try db.execute(
-          sql: "UPDATE todo SET day = ? WHERE id = ?", arguments: [day.description, todo.id])
+          sql: "UPDATE todo SET day = ? WHERE id = ?", arguments: [target.description, todo.id])
       }
-      return try Self.existingTodos(db, ids: moving.map(\.id))
+      return (try Self.existingTodos(db, ids: moving.map(\.id)), duplicates)
     }
   }
 

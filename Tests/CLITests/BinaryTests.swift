@@ -117,6 +117,24 @@ import Testing
     #expect(unwritable.stderr.hasPrefix("ootd: error: cannot write"))
   }
 
+  @Test func anOutputThatCannotBeWritten_isAOneLineErrorNotACrash() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    _ = try Self.run(["add", "x"], environment: env)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = ["list", "--all"]
+    process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(stderr == "ootd: error: cannot write the output: No space left on device\n")
+  }
+
   @Test func databasePathThatIsADirectory_failsWithExit1() throws {
     let folder = try TemporaryFolder()
     let result = try Self.run(["list"], environment: ["OOTD_DB": folder.path])

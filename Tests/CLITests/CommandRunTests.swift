@@ -181,6 +181,83 @@ import Testing
     #expect(todos[1]["title"] as? String == "old open")
   }
 
+  @Test func carry_ofATodoThatIsNotOverdue_isRefusedAndMovesNothing() throws {
+    let h = try Harness()
+    h.run(["add", "old", "--on", "2026-11-20"])
+    h.run(["add", "future", "--on", "2026-11-25"])
+    let result = h.run(["carry", "1", "2"])
+    #expect(result.code == 64)
+    #expect(result.stderr == "ootd: error: todo 2 is not overdue: it is planned for 2026-11-25, not before today\n")
+    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-20", "2026-11-25"])
+  }
+
+  @Test func carry_toALaterDay_leavesTodaysTodosAlone() throws {
+    let h = try Harness()
+    h.run(["add", "old", "--on", "2026-11-20"])
+    h.run(["add", "today"])
+    #expect(h.run(["carry", "--to", "2026-11-30"]).code == 0)
+    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-30"])
+  }
+
+  @Test func planThenCarry_neverDoublesARoutineBlock() throws {
+    let h = try Harness()
+    h.run(["block", "routine", "algorithm"])
+    h.run(["plan", "--on", "yesterday"])
+    h.run(["plan"])
+    let carried = h.run(["carry"])
+    #expect(carried.code == 0)
+    #expect(carried.stderr.contains("already has a todo from block 'algorithm'"))
+    #expect(try h.allTodos().filter { $0["date"] as? String == "2026-11-22" }.count == 1)
+  }
+
+  @Test func filteredLists_doNotShowAPartialDayAsTheDaysProgress() throws {
+    let h = try Harness()
+    h.run(["add", "a"])
+    h.run(["add", "b"])
+    h.run(["done", "1"])
+    #expect(h.run(["list", "--no-color"]).stdout.contains("1/2 done  50%"))
+    let filtered = h.run(["list", "--done", "--no-color"]).stdout
+    #expect(filtered.contains("[x] 1"))
+    #expect(!filtered.contains("done  100%"))
+  }
+
+  @Test func titlesWithControlCharacters_areShownVisibly_andStoredExactly() throws {
+    let h = try Harness()
+    h.run(["add", "line1\nline2 \u{1B}[2Jred"])
+    let listed = h.run(["list"]).stdout
+    #expect(!listed.contains("\u{1B}"))
+    #expect(listed.contains("line1␊line2 ␛[2Jred"))
+    #expect(try h.allTodos().first?["title"] as? String == "line1\nline2 \u{1B}[2Jred")
+  }
+
+  @Test func longTitles_areCutOnlyOnATerminal() throws {
+    var h = try Harness()
+    let title = String(repeating: "long words ", count: 12) + "end"
+    h.run(["add", title])
+    #expect(h.run(["list"]).stdout.contains("end"))
+    h.terminal = true
+    h.variables["COLUMNS"] = "60"
+    let cut = h.run(["list", "--no-color"]).stdout
+    #expect(!cut.contains("end"))
+    #expect(cut.contains("…"))
+  }
+
+  @Test func editWithOnlyAMistypedOption_reportsTheTypo() throws {
+    let h = try Harness()
+    h.run(["add", "x"])
+    let result = h.run(["edit", "1", "--titel", "y"])
+    #expect(result.code == 64)
+    #expect(result.stderr.contains("--titel"))
+    #expect(h.run(["edit", "1"]).stderr.contains("nothing to change"))
+  }
+
+  @Test func emptyDbPath_isAnInvalidValue() throws {
+    let h = try Harness()
+    let result = h.run(["list", "--db", ""])
+    #expect(result.code == 64)
+    #expect(result.stderr == "ootd: error: --db needs a file path\n")
+  }
+
   @Test func projects_lifecycle() throws {
     let h = try Harness()
     #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd", "--tech", "swift, sqlite"]).code == 0)

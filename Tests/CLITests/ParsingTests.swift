@@ -37,7 +37,6 @@ import Testing
     ["list", "--open", "--done"],
     ["list", "--on", "today", "--from", "2026-01-01"],
     ["list", "--all", "--to", "today"],
-    ["edit", "3"],
     ["edit", "3", "--project", "a", "--no-project"],
     ["project", "list", "--archived", "--all"],
     ["rm"],

@@ -329,10 +329,10 @@ import FoundationXML
   @Test func projectList_andShow_showDoneOverTotalAndLastActivity() throws {
     let h = try Self.scenario()
     let list = h.run(["project", "list"])
-    #expect(list.stdout.contains("3/3 done  100%"))
+    #expect(list.stdout.contains("3/3 done 100%"))
     #expect(list.stdout.contains("2026-11-17"))
     let show = h.run(["project", "show", "p"])
-    #expect(show.stdout.contains("3/3 done  100%"))
+    #expect(show.stdout.contains("3/3 done 100%"))
     #expect(show.stdout.contains("last active 2026-11-17"))
   }
 }

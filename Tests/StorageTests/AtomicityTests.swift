@@ -69,7 +69,7 @@ struct AtomicityTests {
       try database.deleteTodos(ids: todos.map(\.id) + [12345])
     }
     #expect(throws: StorageError.todosNotFound([12345])) {
-      try database.carryOver(ids: [todos[0].id, 12345], to: day("2026-11-23"))
+      try database.carryOver(ids: [todos[0].id, 12345], today: day("2026-11-23"), to: day("2026-11-23"))
     }
     #expect(try dump(scratch.path()) == before)
   }

@@ -54,7 +54,7 @@ struct ProjectStoreTests {
     #expect(try database.project(named: "beta").project.isArchived)
   }
 
-  @Test("progress counts a project's todos, the done ones and its latest day")
+  @Test("progress counts a project's todos, the done ones and the latest day something was done")
   func progress() throws {
     // Given
     let scratch = Scratch()
@@ -62,8 +62,8 @@ struct ProjectStoreTests {
     try database.addProject(try Self.ootd(), now: fixedNow)
     try database.addProject(try Project(name: "blog"), now: fixedNow)
     let a = try database.addTodo(try draft("a", on: "2026-11-20", project: "ootd"))
-    let b = try database.addTodo(try draft("b", on: "2026-11-25", project: "ootd"))
-    _ = try database.addTodo(try draft("c", on: "2026-11-22", project: "ootd"))
+    let b = try database.addTodo(try draft("b", on: "2026-11-22", project: "ootd"))
+    _ = try database.addTodo(try draft("c", on: "2026-11-25", project: "ootd"))
     _ = try database.addTodo(try draft("d", on: "2026-12-01"))
     _ = try database.addTodo(try draft("e", on: "2026-11-21", project: "blog"))
     // When
@@ -73,10 +73,10 @@ struct ProjectStoreTests {
     #expect(ootd.total == 3)
     #expect(ootd.done == 2)
     #expect(ootd.rate == 2.0 / 3.0)
-    #expect(ootd.lastActivity == day("2026-11-25"))
+    #expect(ootd.lastActivity == day("2026-11-22"))
     let blog = try database.project(named: "blog")
     #expect(blog.total == 1 && blog.done == 0)
-    #expect(blog.lastActivity == day("2026-11-21"))
+    #expect(blog.lastActivity == nil)
     #expect(try database.projects().map(\.total) == [1, 3])
   }
 

@@ -334,7 +334,7 @@ struct TodoStoreTests {
     let fixture = try CarryFixture()
     let today = day("2026-11-22")
     // When
-    let moved = try fixture.database.carryOver(to: today)
+    let moved = try fixture.database.carryOver(today: today, to: today).moved
     // Then
     #expect(Set(moved.map(\.id)) == [fixture.oldOpen.id, fixture.olderOpen.id])
     #expect(moved.allSatisfy { $0.day == today && !$0.isDone })
@@ -347,7 +347,29 @@ struct TodoStoreTests {
     #expect(after[fixture.oldOpen.id]?.priority == .low)
     #expect(try fixture.database.overdueTodos(before: today).isEmpty)
     // And a second carry-over finds nothing
-    #expect(try fixture.database.carryOver(to: today).isEmpty)
+    #expect(try fixture.database.carryOver(today: today, to: today).moved.isEmpty)
+  }
+
+  @Test("carrying to a later day moves only what is overdue today, not today's or planned todos")
+  func carryOverToLaterDay() throws {
+    let fixture = try CarryFixture()
+    let result = try fixture.database.carryOver(today: day("2026-11-22"), to: day("2026-11-30"))
+    #expect(Set(result.moved.map(\.id)) == [fixture.oldOpen.id, fixture.olderOpen.id])
+    #expect(try fixture.database.todos(ids: [fixture.todayOpen.id]) == [fixture.todayOpen])
+    #expect(try fixture.database.todos(ids: [fixture.futureOpen.id]) == [fixture.futureOpen])
+  }
+
+  @Test("a todo from a block stays put when the target day already has one from that block")
+  func carryOverKeepsRoutineBlocksSingle() throws {
+    let scratch = Scratch()
+    let database = try scratch.freshDatabase()
+    let missed = try database.addTodo(try draft("Solve", on: "2026-11-21", block: "algorithm"))
+    let planned = try database.addTodo(try draft("Solve", on: "2026-11-22", block: "Algorithm"))
+    let other = try database.addTodo(try draft("Write", on: "2026-11-21", block: "blog"))
+    let result = try database.carryOver(today: day("2026-11-22"), to: day("2026-11-22"))
+    #expect(result.moved.map(\.id) == [other.id])
+    #expect(result.duplicates.map(\.id) == [missed.id])
+    #expect(try database.todos(ids: [missed.id, planned.id]).map(\.day) == [day("2026-11-21"), day("2026-11-22")])
   }
 
   @Test("carrying over by ids moves only those that are open and overdue")
@@ -357,7 +379,7 @@ struct TodoStoreTests {
     // When: one open overdue, one done, one already today, one in the future
     let moved = try fixture.database.carryOver(
       ids: [fixture.oldOpen.id, fixture.oldDone.id, fixture.todayOpen.id, fixture.futureOpen.id],
-      to: today)
+      today: today, to: today).moved
     // Then
     #expect(moved.map(\.id) == [fixture.oldOpen.id])
     #expect(try fixture.database.todos(ids: [fixture.olderOpen.id]) == [fixture.olderOpen])
@@ -370,7 +392,7 @@ struct TodoStoreTests {
     let fixture = try CarryFixture()
     let before = try allTodos(fixture.database)
     #expect(throws: StorageError.todosNotFound([404])) {
-      try fixture.database.carryOver(ids: [fixture.oldOpen.id, 404], to: day("2026-11-22"))
+      try fixture.database.carryOver(ids: [fixture.oldOpen.id, 404], today: day("2026-11-22"), to: day("2026-11-22"))
     }
     #expect(try allTodos(fixture.database) == before)
   }

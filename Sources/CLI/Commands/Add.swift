@@ -8,7 +8,7 @@ extension Ootd {
       commandName: "add",
       abstract: "Plan a todo (for today unless --on says otherwise).",
       discussion: """
-        The title may be quoted or given as several words. With --block, the block supplies the
+        The title may be quoted or given as several words. With --block, the block supplies the \
         title and priority; a title or --priority given here overrides them.
 
         Examples:
@@ -58,10 +58,10 @@ extension Ootd {
             JSONOutput.TodoJSON(todo: todo, today: environment.today, timeZone: environment.timeZone))
             + "\n")
       } else {
-        let renderer = TodoRenderer(
-          style: environment.style(noColor: global.noColor), today: environment.today,
-          width: environment.terminalWidth)
-        environment.print("Added \(todo.id) for \(todo.day)" + (todo.day == environment.today ? " (today)" : ""))
+        let renderer = TodoRenderer(environment, noColor: global.noColor)
+        let relative = [0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"]
+        environment.print(
+          "Added \(todo.id) for \(todo.day)\(relative[environment.today.distance(to: todo.day)] ?? "")")
         environment.print(renderer.line(todo, idWidth: String(todo.id).count))
       }
     }

@@ -9,8 +9,8 @@ extension Ootd {
       commandName: "block",
       abstract: "Manage task blocks: ready-made todos for work you do often.",
       discussion: """
-        A fresh database has built-in blocks (algorithm, blog, commit, study, review, docs,
-        refactor, english). Add a todo from one with 'ootd add --block NAME'. Mark blocks as your
+        A fresh database has built-in blocks (algorithm, blog, commit, study, review, docs, \
+        refactor, english). Add a todo from one with 'ootd add --block NAME'. Mark blocks as your \
         daily routine and 'ootd plan' adds them to a day.
 
         Examples:
@@ -24,7 +24,14 @@ extension Ootd {
 
     struct ListBlocks: EnvironmentCommand {
       static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List task blocks.", aliases: ["ls"])
+        commandName: "list",
+        abstract: "List task blocks.",
+        discussion: """
+          Examples:
+            ootd block list
+            ootd block list --json | jq -r '.[].name'
+          """,
+        aliases: ["ls"])
 
       @OptionGroup var output: JSONOption
       @OptionGroup var global: GlobalOptions
@@ -85,6 +92,10 @@ extension Ootd {
       static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a task block (todos made from it stay).",
+        discussion: """
+          Example:
+            ootd block rm leetcode
+          """,
         aliases: ["remove"])
 
       @Argument(help: "The block's name.")
@@ -158,7 +169,9 @@ extension Ootd {
             : "\(day) already has every routine block.")
         return
       }
-      try printTodos(added, verb: "Planned for \(day)", json: output.json, noColor: global.noColor, environment)
+      try printTodos(
+        added, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,
+        environment)
     }
   }
 }

@@ -10,7 +10,7 @@ extension Ootd {
       commandName: "demo",
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
       discussion: """
-        Without --db the demo writes to a new temporary database, never to your own. It prints
+        Without --db the demo writes to a new temporary database, never to your own. It prints \
         the path, so you can keep exploring with 'ootd --db PATH ...'.
 
         Examples:
@@ -61,7 +61,7 @@ extension Ootd {
         return
       }
       let style = environment.style(noColor: noColor)
-      let renderer = TodoRenderer(style: style, today: today, width: environment.terminalWidth)
+      let renderer = TodoRenderer(style: style, today: today, width: environment.lineWidth)
       let week = try database.todos(
         matching: TodoFilter(days: .range(try DayRange(from: today.adding(days: -6), to: today.adding(days: 1)))))
       var lines = [style.dim("Demo database with \(drafts.count) todos over \(days) days: \(path)"), ""]

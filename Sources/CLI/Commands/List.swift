@@ -43,7 +43,7 @@ extension Ootd {
       commandName: "list",
       abstract: "List todos: today's by default, grouped by day and ordered by priority.",
       discussion: """
-        Open todos of earlier days are shown under "Overdue" when listing today; 'ootd carry'
+        Open todos of earlier days are shown under "Overdue" when listing today; 'ootd carry' \
         moves them to today. --json prints an array ordered by date, priority, then id.
 
         Examples:
@@ -90,10 +90,9 @@ extension Ootd {
         environment.output(try JSONOutput.encode(items) + "\n")
         return
       }
-      let renderer = TodoRenderer(
-        style: environment.style(noColor: global.noColor), today: today,
-        width: environment.terminalWidth)
-      var lines = renderer.days(todos)
+      let renderer = TodoRenderer(environment, noColor: global.noColor)
+      let unfiltered = project == nil && priority == nil && !open && !done
+      var lines = renderer.days(todos, showProgress: unfiltered)
       if todos.isEmpty {
         lines.append(emptyMessage(days, today: today, style: renderer.style))
       }

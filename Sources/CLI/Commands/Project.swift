@@ -118,6 +118,11 @@ extension Ootd {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List projects with their progress (archived ones only with --archived or --all).",
+      discussion: """
+        Examples:
+          ootd project list
+          ootd project list --all --json
+        """,
       aliases: ["ls"])
 
     @Flag(name: .long, help: "Only archived projects.")
@@ -153,7 +158,13 @@ extension Ootd {
 
   struct ShowProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "show", abstract: "Show a project's details and its todos.")
+      commandName: "show",
+      abstract: "Show a project's details and its todos.",
+      discussion: """
+        Examples:
+          ootd project show ootd
+          ootd project show ootd --json
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -195,7 +206,7 @@ extension Ootd {
       field("progress", ProjectTable(style: style).progressText(progress))
       field("last active", progress.lastActivity?.description)
       field("commits", commits?.text(timeZone: environment.timeZone, now: environment.now))
-      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.terminalWidth)
+      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
       if !todos.isEmpty { lines += [""] + renderer.days(todos) }
       environment.output(lines.map { $0 + "\n" }.joined())
     }
@@ -222,14 +233,12 @@ extension Ootd {
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
+    func run(in environment: AppEnvironment) throws {
+      // Checked here, not in validate(), so that a mistyped option is reported as such first.
       if rename == nil && fields.isEmpty {
-        throw ValidationError(
+        throw CLIError.invalidValue(
           "nothing to change: give --rename, --repo, --desc, --path, --start, --end, --tech or --memo")
       }
-    }
-
-    func run(in environment: AppEnvironment) throws {
       if let rename { _ = try Name.validate(rename, kind: "project") }
       let database = try global.openDatabase(environment)
       let updated = try database.updateProject(named: name) { (project: inout Project) throws(CoreError) in
@@ -247,7 +256,12 @@ extension Ootd {
 
   struct ArchiveProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "archive", abstract: "Archive a project (hidden from 'project list').")
+      commandName: "archive",
+      abstract: "Archive a project (hidden from 'project list').",
+      discussion: """
+        Example:
+          ootd project archive ootd      # 'ootd project list --archived' still shows it
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -264,7 +278,12 @@ extension Ootd {
 
   struct UnarchiveProject: EnvironmentCommand {
     static let configuration = CommandConfiguration(
-      commandName: "unarchive", abstract: "Bring an archived project back.")
+      commandName: "unarchive",
+      abstract: "Bring an archived project back.",
+      discussion: """
+        Example:
+          ootd project unarchive ootd
+        """)
 
     @Argument(help: "The project's name.")
     var name: String
@@ -283,6 +302,11 @@ extension Ootd {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete a project; its todos stay, unlinked (asks first; --yes skips).",
+      discussion: """
+        Examples:
+          ootd project rm old-idea
+          ootd project rm old-idea --yes
+        """,
       aliases: ["remove"])
 
     @Argument(help: "The project's name.")
@@ -305,7 +329,8 @@ extension Ootd {
         else { throw CLIError.cancelled }
       }
       let unlinked = try database.removeProject(named: progress.project.name)
-      environment.print("Deleted project \(progress.project.name); \(unlinked) todos unlinked")
+      environment.print(
+        "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")
     }
   }
 }
@@ -316,7 +341,8 @@ struct ProjectTable {
 
   func progressText(_ progress: ProjectProgress) -> String {
     guard let rate = progress.rate else { return "no todos" }
-    return "\(progress.done)/\(progress.total) done  \(Int((rate * 100).rounded()))%"
+    let percent = DisplayWidth.padLeft("\(Int((rate * 100).rounded()))%", to: 4)
+    return "\(progress.done)/\(progress.total) done \(percent)"
   }
 
   func render(_ projects: [ProjectProgress]) -> [String] {

@@ -22,9 +22,11 @@ struct TickOptions: ParsableArguments {
   }
 }
 
-/// Prints changed todos: a JSON array, or a verb line and the todos.
+/// Prints changed todos: a JSON array, or a line such as `Planned 2 todos for 2026-11-23:` and
+/// the todos.
 func printTodos(
-  _ todos: [Todo], verb: String, json: Bool, noColor: Bool, _ environment: AppEnvironment
+  _ todos: [Todo], verb: String, suffix: String = "", json: Bool, noColor: Bool,
+  _ environment: AppEnvironment
 ) throws {
   if json {
     let items = todos.map {
@@ -33,12 +35,10 @@ func printTodos(
     environment.output(try JSONOutput.encode(items) + "\n")
     return
   }
-  let renderer = TodoRenderer(
-    style: environment.style(noColor: noColor), today: environment.today,
-    width: environment.terminalWidth)
+  let renderer = TodoRenderer(environment, noColor: noColor)
   let idWidth = todos.map { String($0.id).count }.max() ?? 1
   let noun = todos.count == 1 ? "todo" : "todos"
-  environment.print("\(verb) \(todos.count) \(noun):")
+  environment.print("\(verb) \(todos.count) \(noun)\(suffix):")
   for todo in todos { environment.print(renderer.line(todo, idWidth: idWidth, showDay: true)) }
 }
 
@@ -120,13 +120,14 @@ extension Ootd {
       if project != nil && noProject {
         throw ValidationError("--project and --no-project cannot be combined")
       }
-      if title == nil && priority == nil && project == nil && !noProject && on == nil {
-        throw ValidationError(
-          "nothing to change: give --title, --priority, --project, --no-project or --on")
-      }
     }
 
     func run(in environment: AppEnvironment) throws {
+      // Checked here, not in validate(), so that a mistyped option is reported as such first.
+      if title == nil && priority == nil && project == nil && !noProject && on == nil {
+        throw CLIError.invalidValue(
+          "nothing to change: give --title, --priority, --project, --no-project or --on")
+      }
       let changes = try TodoChanges(
         title: title, priority: priority,
         day: try on.map { text throws(CoreError) in try parseDay(text, environment) },
@@ -143,8 +144,8 @@ extension Ootd {
       commandName: "rm",
       abstract: "Delete todos (asks first; --yes skips the question).",
       discussion: """
-        On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it
-        refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is
+        On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it \
+        refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is \
         deleted.
 
         Examples:
@@ -174,9 +175,7 @@ extension Ootd {
         guard environment.stdinIsTerminal else {
           throw CLIError.confirmationRequired("delete \(todos.count) \(noun)")
         }
-        let renderer = TodoRenderer(
-          style: environment.style(noColor: global.noColor), today: environment.today,
-          width: environment.terminalWidth)
+        let renderer = TodoRenderer(environment, noColor: global.noColor)
         let idWidth = todos.map { String($0.id).count }.max() ?? 1
         for todo in todos {
           environment.errorOutput(renderer.line(todo, idWidth: idWidth, showDay: true) + "\n")
@@ -196,7 +195,9 @@ extension Ootd {
       commandName: "carry",
       abstract: "Move open todos of earlier days to today (or --to another day).",
       discussion: """
-        Without ids, every overdue open todo moves. Done todos stay where they were done.
+        Without ids, every overdue todo (open, planned before today) moves. Done todos stay on \
+        the day they were done. A todo from a task block stays put when the day already has one \
+        from that block, so routine blocks are not doubled.
 
         Examples:
           ootd carry
@@ -204,7 +205,7 @@ extension Ootd {
           ootd carry --to tomorrow
         """)
 
-    @Argument(help: ArgumentHelp("Only these todos (default: every overdue one).", valueName: "id"))
+    @Argument(help: ArgumentHelp("Only these overdue todos (default: every one).", valueName: "id"))
     var ids: [Int64] = []
 
     @Option(name: .long, help: ArgumentHelp("The day to move them to (default: today).", valueName: "date"))
@@ -214,14 +215,31 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let target = try to.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let today = environment.today
+      let target = try to.map { text throws(CoreError) in try parseDay(text, environment) } ?? today
       let database = try global.openDatabase(environment)
-      let moved = try database.carryOver(ids: ids.isEmpty ? nil : ids, to: target)
-      if moved.isEmpty && !output.json {
-        environment.print("Nothing to carry: no open todos before \(target).")
-        return
+      if !ids.isEmpty {
+        // Check first, so that a wrong id changes nothing.
+        let notOverdue = try database.todos(ids: ids).filter { !$0.isOverdue(today: today) }
+        if let todo = notOverdue.first {
+          let why = todo.isDone ? "is done" : "is planned for \(todo.day), not before today"
+          throw CLIError.invalidValue("todo \(todo.id) is not overdue: it \(why)")
+        }
       }
-      try printTodos(moved, verb: "Carried to \(target)", json: output.json, noColor: global.noColor, environment)
+      let result = try database.carryOver(ids: ids.isEmpty ? nil : ids, today: today, to: target)
+      if !output.json {
+        for todo in result.duplicates {
+          environment.printError(
+            "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(todo.block ?? "")'")
+        }
+        if result.moved.isEmpty {
+          environment.print("Nothing to carry: no open todos before \(today) to move.")
+          return
+        }
+      }
+      try printTodos(
+        result.moved, verb: "Carried", suffix: " to \(target)", json: output.json,
+        noColor: global.noColor, environment)
     }
   }
 }

@@ -46,9 +46,7 @@ extension Ootd {
           ) + "\n")
         return
       }
-      let renderer = TodoRenderer(
-        style: environment.style(noColor: global.noColor), today: today,
-        width: environment.terminalWidth)
+      let renderer = TodoRenderer(environment, noColor: global.noColor)
       var lines = [renderer.dayHeading(today, todos: todos)]
       if todos.isEmpty {
         lines.append(renderer.style.dim(

@@ -33,11 +33,19 @@ struct Style: Sendable {
 /// combining marks none. Enough to align Korean, Japanese, Chinese and emoji titles.
 enum DisplayWidth {
   static func of(_ text: String) -> Int {
-    text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    // Most text is printable ASCII: one column a byte, no Unicode tables needed.
+    var printableASCII = true
+    for byte in text.utf8 where byte < 0x20 || byte >= 0x7F {
+      printableASCII = false
+      break
+    }
+    if printableASCII { return text.utf8.count }
+    return text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
   }
 
   static func width(of scalar: Unicode.Scalar) -> Int {
     let v = scalar.value
+    if v < 0x7F { return v >= 0x20 ? 1 : 0 }
     if v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }  // ZWJ, variation selectors
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format, .control: return 0

@@ -4,8 +4,21 @@ import Core
 struct TodoRenderer {
   let style: Style
   let today: Day
-  /// The terminal width; titles are cut to fit.
-  var width: Int = 80
+  /// The line width titles are cut to fit; nil never cuts (output to a pipe or a file).
+  var width: Int? = nil
+
+  /// A renderer for `environment`: its colours, its today, its line width.
+  init(_ environment: AppEnvironment, noColor: Bool) {
+    self.init(
+      style: environment.style(noColor: noColor), today: environment.today,
+      width: environment.lineWidth)
+  }
+
+  init(style: Style, today: Day, width: Int? = nil) {
+    self.style = style
+    self.today = today
+    self.width = width
+  }
 
   /// `[x]  12  high  Title   @project #block` with colours that follow the priority.
   func line(_ todo: Todo, idWidth: Int, showDay: Bool = false) -> String {
@@ -20,11 +33,31 @@ struct TodoRenderer {
     }
     let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
     let plainTags = tags.isEmpty ? 0 : tags.map { DisplayWidth.of(strip($0)) + 1 }.reduce(1, +)
-    let room = max(20, width - fixed - plainTags)
-    let cut = DisplayWidth.truncate(todo.title, to: room)
-    let title = todo.isDone ? style.strike(cut) : cut
+    let title = Self.printable(todo.title)
+    let cut = width.map { DisplayWidth.truncate(title, to: max(20, $0 - fixed - plainTags)) } ?? title
+    let shown = todo.isDone ? style.strike(cut) : cut
     let rest = tags.isEmpty ? "" : "  " + tags.joined(separator: " ")
-    return "  \(box) \(style.dim(id))  \(priority)  \(title)\(rest)"
+    return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
+  }
+
+  /// `text` with control characters (a newline, an escape sequence…) shown as visible symbols
+  /// (␊, ␛), so a title can never break the layout or drive the terminal.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x00...0x1F: result.append(Unicode.Scalar(0x2400 + scalar.value)!)
+      case 0x7F: result.append("\u{2421}")
+      case 0x80...0x9F: result.append("\u{FFFD}")
+      default: result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 
   /// The priority padded to four columns and coloured: high red, mid yellow, low blue.
@@ -37,8 +70,9 @@ struct TodoRenderer {
     }
   }
 
-  /// A heading for one day: `Sun 2026-11-22 · today   2/5 done  40%`.
-  func dayHeading(_ day: Day, todos: [Todo]) -> String {
+  /// A heading for one day: `Sun 2026-11-22 · today   2/5 done  40%`. With `showProgress` false
+  /// (a filtered list, whose todos are not the whole day) the count is left out.
+  func dayHeading(_ day: Day, todos: [Todo], showProgress: Bool = true) -> String {
     var label = "\(day.weekday.shortName) \(day)"
     switch day.distance(to: today) {
     case 0: label += " · today"
@@ -47,7 +81,7 @@ struct TodoRenderer {
     default: break
     }
     let done = todos.filter(\.isDone).count
-    let summary = todos.isEmpty ? "" : "  " + progress(done: done, total: todos.count)
+    let summary = todos.isEmpty || !showProgress ? "" : "  " + progress(done: done, total: todos.count)
     return style.bold(label) + summary
   }
 
@@ -59,8 +93,8 @@ struct TodoRenderer {
     return done == total ? style.green(text) : style.dim(text)
   }
 
-  /// Todos grouped under day headings, in list order.
-  func days(_ todos: [Todo]) -> [String] {
+  /// Todos grouped under day headings, in list order; `showProgress` as in ``dayHeading``.
+  func days(_ todos: [Todo], showProgress: Bool = true) -> [String] {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     var lines: [String] = []
     var index = todos.startIndex
@@ -69,7 +103,7 @@ struct TodoRenderer {
       let end = todos[index...].firstIndex { $0.day != day } ?? todos.endIndex
       let group = Array(todos[index..<end])
       if !lines.isEmpty { lines.append("") }
-      lines.append(dayHeading(day, todos: group))
+      lines.append(dayHeading(day, todos: group, showProgress: showProgress))
       lines += group.map { line($0, idWidth: idWidth) }
       index = end
     }
@@ -85,7 +119,7 @@ struct TodoRenderer {
     let number = count >= countLimit ? "\(countLimit)+" : String(count)
     var lines = [
       style.red(style.bold("Overdue")) + style.dim(
-        "  \(number) open \(noun) from earlier days · 'ootd carry' moves them to today")
+        "  \(number) open \(noun) from earlier days · 'ootd carry' moves \(count == 1 ? "it" : "them") to today")
     ]
     lines += todos.map { line($0, idWidth: idWidth) }
     if count > todos.count {

@@ -33,7 +33,11 @@ enum TodoRow {
       SELECT \(selection) FROM \(source) WHERE \(clause)
       ORDER BY todo.day, todo.priority, todo.id
       """
-    return try Row.fetchAll(db, sql: sql, arguments: arguments).map(todo(from:))
+    // A cursor reuses one row buffer: no copy of each row (and its column names) as fetchAll makes.
+    var todos: [Todo] = []
+    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try rows.next() { todos.append(try todo(from: row)) }
+    return todos
   }
 }
 
