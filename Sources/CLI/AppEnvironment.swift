@@ -31,6 +31,9 @@ struct AppEnvironment {
   /// The token the GitHub CLI holds for a host (`gh auth token --hostname HOST`), or nil when
   /// `gh` is not installed or not logged in there. Tests replace it.
   var ghAuthToken: (_ host: String) -> String? = { _ in nil }
+  /// Runs `git` with arguments and returns its standard output, or nil when git is missing
+  /// or fails (e.g. the folder is not a repository). Tests replace it.
+  var runGit: (_ arguments: [String]) -> String? = { _ in nil }
   /// How GitHub requests are sent: nil for libcurl; tests pass a stub.
   var gitHubTransport: (any HTTPTransport)? = nil
   /// How the GitHub client waits for retries and rate limits: nil for real sleeping.
@@ -51,18 +54,31 @@ struct AppEnvironment {
       errorOutput: { text in StandardStream.error.write(text) },
       readLine: { Swift.readLine(strippingNewline: true) },
       stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-      ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") }
+      ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") },
+      runGit: { arguments in
+        run("git", arguments, path: variables["PATH"] ?? "/usr/bin:/bin")
+      }
     )
   }
 
   /// Runs `gh auth token --hostname HOST` when `gh` is on `path`; its output, or nil.
   static func ghToken(host: String, path: String) -> String? {
-    let candidates = path.split(separator: ":").map { String($0) + "/gh" }
-    guard let gh = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    guard let output = run("gh", ["auth", "token", "--hostname", host], path: path) else {
+      return nil
+    }
+    let token = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return token.isEmpty ? nil : token
+  }
+
+  /// Runs `program` (looked up on `path`) with `arguments`; its standard output when it exits
+  /// with 0, else nil. Standard input and error are closed.
+  static func run(_ program: String, _ arguments: [String], path: String) -> String? {
+    let candidates = path.split(separator: ":").map { String($0) + "/" + program }
+    guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else { return nil }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: gh)
-    process.arguments = ["auth", "token", "--hostname", host]
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -71,8 +87,7 @@ struct AppEnvironment {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
-    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    return token.isEmpty ? nil : token
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Writes `text` to a temporary file beside `path`, then renames it over `path`, so readers

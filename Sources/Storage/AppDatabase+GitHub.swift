@@ -551,3 +551,14 @@ extension AppDatabase {
     }
   }
 }
+
+extension AppDatabase {
+  /// The author e-mails of `login`'s cached commits (to recognise their commits in a local clone).
+  public func authorEmails(of login: String) throws(StorageError) -> [String] {
+    try read { db in
+      try String.fetchAll(
+        db, sql: "SELECT DISTINCT lower(authorEmail) FROM githubCommit WHERE authorLogin = ?",
+        arguments: [login])
+    }
+  }
+}

@@ -233,6 +233,39 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(csv.stdout.hasSuffix(",2\n"))
   }
 
+  @Test func syncLocal_readsProjectClones_countsTheUsersCommitsOnce() async throws {
+    var harness = try Harness()
+    #expect(harness.run(["project", "add", "app", "--path", "/src/app"]).code == 0)
+    let sep = "\u{1F}"
+    let log =
+      [
+        [
+          "aaaa1111", "p", "Me", "me@example.com", "2026-11-21T10:00:00+09:00",
+          "2026-11-21T10:00:00+09:00", "one",
+        ],
+        [
+          "bbbb2222", "aaaa1111", "Me", "ME@example.com", "2026-11-22T01:00:00+09:00",
+          "2026-11-22T01:00:00+09:00", "two",
+        ],
+        [
+          "cccc3333", "bbbb2222 x", "Al", "al@example.com", "2026-11-22T02:00:00+09:00",
+          "2026-11-22T02:00:00+09:00", "merge",
+        ],
+      ].map { $0.joined(separator: sep) }.joined(separator: "\n") + "\n"
+    harness.runGit = { arguments in
+      guard arguments.prefix(2) == ["-C", "/src/app"] else { return nil }
+      return arguments.contains("config") ? "me@example.com\n" : log
+    }
+    let first = await harness.runAsync(["sync", "--local"])
+    #expect(first.code == 0, "\(first.stderr)")
+    #expect(first.stdout == "Read the git log of 1 project: 2 new commits (2 cached).\n")
+    let again = await harness.runAsync(["sync", "--local", "--email", "al@example.com"])
+    #expect(again.stdout == "Read the git log of 1 project: 1 new commit (3 cached).\n")
+    let graph = harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
+    #expect(graph.stdout == "date,count\n2026-11-21,1\n2026-11-22,2\n")
+    #expect(harness.run(["project", "show", "app"]).stdout.contains("3 synced"))
+  }
+
   @Test func projectShow_listsTheRepositorysCommits() async throws {
     var harness = try Harness()
     #expect(harness.run(["project", "add", "app", "--repo", "mona/app"]).code == 0)

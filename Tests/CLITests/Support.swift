@@ -36,6 +36,8 @@ struct Harness {
   var variables: [String: String] = [:]
   /// GitHub requests go here instead of the network.
   var transport: (any HTTPTransport)? = nil
+  /// What `git ARGUMENTS` prints (nil: git fails).
+  var runGit: @Sendable ([String]) -> String? = { _ in nil }
   /// What `gh auth token --hostname HOST` answers.
   var ghAuthToken: @Sendable (String) -> String? = { _ in nil }
 
@@ -75,6 +77,7 @@ struct Harness {
     var configured = environment
     configured.gitHubTransport = transport
     configured.ghAuthToken = ghAuthToken
+    configured.runGit = runGit
     configured.gitHubSleeper = InstantSleeper()
     return (configured, captured)
   }

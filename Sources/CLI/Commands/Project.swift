@@ -176,7 +176,7 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let progress = try database.project(named: name)
       let todos = try database.todos(matching: TodoFilter(days: .all, project: progress.project.name))
-      let commits = try progress.project.repository.map {
+      let commits = try progress.project.commitRepository.map {
         try ProjectCommits.load($0, database: database, environment: environment)
       }
       if output.json {

@@ -25,6 +25,7 @@ extension Ootd {
           ootd sync
           ootd sync --user octocat --since 2024-01-01
           ootd sync --repo groue/GRDB.swift --repo me/dotfiles
+          ootd sync --local          # projects with a --path, from git log, no GitHub at all
         """)
 
     @Option(
@@ -60,9 +61,22 @@ extension Ootd {
         valueName: "seconds"))
     var maxWait: Int = 900
 
+    @Flag(
+      name: .long,
+      help: "Read the commits of projects with a local path from their git log instead (offline).")
+    var local = false
+
+    @Option(
+      name: .long,
+      help: ArgumentHelp(
+        "With --local, also count commits by this e-mail (repeatable).", valueName: "email"))
+    var email: [String] = []
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+      if local && !repo.isEmpty { throw ValidationError("--local reads projects; drop --repo") }
+      if !email.isEmpty && !local { throw ValidationError("--email goes with --local") }
       for name in repositories where RepositoryName(name) == nil {
         throw ValidationError(
           "'\(name)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
@@ -81,6 +95,19 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
       let sinceDay = try since.map { try parseDay($0, environment) }
+      if local {
+        let start = (sinceDay ?? environment.today.adding(days: -365))
+          .start(in: environment.timeZone)
+        let login = try user ?? database.gitHubSetting(.login)
+        let summary = try LocalSync(database: database, environment: environment)
+          .run(login: login, extraEmails: email, since: start)
+        let projects = summary.projects == 1 ? "1 project" : "\(summary.projects) projects"
+        let new =
+          summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
+        environment.print(
+          "Read the git log of \(projects): \(new) (\(group(try database.commitCount())) cached).")
+        return
+      }
       let access = try GitHubAccess.resolve(environment, database: database)
       let progressLine = ProgressLine(environment: environment)
       let client = try access.client(

@@ -1,0 +1,122 @@
+import Core
+import Foundation
+import Storage
+
+/// Commits read from a project's local clone with `git log`, with no API at all.
+///
+/// Commits are keyed by SHA like GitHub's, so a commit already synced from GitHub (or from a
+/// fork, or another clone) never counts twice.
+enum LocalGitLog {
+  /// The `git log` format: SHA, parents, author name, e-mail, author date, committer date and
+  /// subject, separated by the unit separator (which cannot appear in these fields).
+  static let format = "%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%s"
+
+  /// The arguments of the `git` call that lists every commit reachable from any ref since
+  /// `since`, authored by one of `emails` (case-insensitive).
+  static func arguments(path: String, since: Date) -> [String] {
+    [
+      "-C", path, "log", "--all", "--no-color", "--format=" + format,
+      "--since=\(Int(since.timeIntervalSince1970))",
+    ]
+  }
+
+  /// Parses `git log` output into commits of `repository` authored by one of `emails`, with
+  /// `login` as their author login (they are the user's).
+  static func commits(
+    fromLog output: String, repository: RepositoryName, emails: Set<String>, login: String?
+  ) -> [GitHubCommit] {
+    var commits: [GitHubCommit] = []
+    for line in output.split(separator: "\n") {
+      let fields = line.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+      guard fields.count >= 7, emails.contains(fields[3].lowercased()),
+        let authored = parseDate(String(fields[4])), let committed = parseDate(String(fields[5]))
+      else { continue }
+      let parents = fields[1].split(separator: " ").count
+      commits.append(
+        GitHubCommit(
+          sha: String(fields[0]).lowercased(), repository: repository, authorLogin: login,
+          authorName: String(fields[2]), authorEmail: String(fields[3]), authorDate: authored,
+          committerDate: committed,
+          subject: fields[6...].joined(separator: "\u{1F}"), htmlURL: nil,
+          parentCount: parents))
+    }
+    return commits
+  }
+
+  /// `2025-10-02T08:11:07+02:00` (git's `%aI`) as an instant.
+  static func parseDate(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.date(from: text)
+  }
+}
+
+/// `ootd sync --local`: reads the commits of every project with a local path from `git log`.
+struct LocalSync {
+  let database: AppDatabase
+  let environment: AppEnvironment
+
+  /// What a local sync did.
+  struct Summary {
+    var projects = 0
+    var newCommits = 0
+    var skipped: [String] = []
+  }
+
+  /// Reads each project's clone since `since`; commits by `login`'s known e-mails, the clone's
+  /// `user.email` and `extraEmails` count.
+  func run(login: String?, extraEmails: [String], since: Date) throws -> Summary {
+    var summary = Summary()
+    var known = Set(extraEmails.map { $0.lowercased() })
+    if let login { known.formUnion(try database.authorEmails(of: login)) }
+    for progress in try database.projects(.all) {
+      let project = progress.project
+      guard let rawPath = project.localPath, !rawPath.isEmpty else { continue }
+      let path = expandTilde(rawPath)
+      guard let repository = project.commitRepository else { continue }
+      var emails = known
+      if let email = environment.runGit(["-C", path, "config", "user.email"])?
+        .trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
+      {
+        emails.insert(email.lowercased())
+      }
+      guard let log = environment.runGit(LocalGitLog.arguments(path: path, since: since)) else {
+        summary.skipped.append(project.name)
+        environment.printError(
+          "ootd: warning: skipping project \(project.name): \(rawPath) is not a git repository")
+        continue
+      }
+      let commits = LocalGitLog.commits(
+        fromLog: log, repository: repository, emails: emails, login: login)
+      let author = login ?? "local"
+      var start = 0
+      while start < commits.count {
+        let page = Array(commits[start..<min(commits.count, start + 500)])
+        summary.newCommits += try database.storeCommitPage(
+          page, of: repository, author: author, since: since)
+        start += 500
+      }
+      try database.finishListing(
+        of: repository, author: author, since: since, etag: nil, now: environment.now)
+      summary.projects += 1
+    }
+    return summary
+  }
+
+  private func expandTilde(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let home = environment.variables["HOME"] else {
+      return path
+    }
+    return home + path.dropFirst()
+  }
+}
+
+extension Project {
+  /// Where this project's commits are counted: its GitHub repository, else `local/NAME` for a
+  /// project read from its local clone only.
+  var commitRepository: RepositoryName? {
+    if let repository { return repository }
+    guard localPath != nil else { return nil }
+    return RepositoryName(owner: "local", name: name)
+  }
+}
