@@ -166,7 +166,7 @@ extension Ootd {
           ootd project show ootd --json
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var output: JSONOption
@@ -215,7 +215,7 @@ extension Ootd {
           ootd project edit ootd --repo ''
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @Option(name: .long, help: ArgumentHelp("A new name.", valueName: "name"))
@@ -255,7 +255,7 @@ extension Ootd {
           ootd project archive ootd      # 'ootd project list --archived' still shows it
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var global: GlobalOptions
@@ -277,7 +277,7 @@ extension Ootd {
           ootd project unarchive ootd
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var global: GlobalOptions
@@ -301,7 +301,7 @@ extension Ootd {
         """,
       aliases: ["remove"])
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
