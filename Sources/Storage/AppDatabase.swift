@@ -96,11 +96,7 @@ public final class AppDatabase: Sendable {
         }
         if complete { return }
       case .fresh:
-        try writer.writeWithoutTransaction { db in
-          if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-          }
-        }
+        try enableWAL()
         // Claim the file in one write transaction, checking again under the lock: another
         // process may have claimed (or filled) it since we looked.
         try writer.write { db in
@@ -144,6 +140,27 @@ public final class AppDatabase: Sendable {
       return .fresh
     }
     return .foreign
+  }
+
+  /// Turns on WAL mode. Switching needs a moment alone with the file, and SQLite reports a busy
+  /// file at once (without its busy timeout) when openers race on a fresh one: so retry briefly.
+  private func enableWAL() throws {
+    var attempt = 0
+    while true {
+      do {
+        try writer.writeWithoutTransaction { db in
+          if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+          }
+        }
+        return
+      } catch let error as DatabaseError
+        where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 200
+      {
+        attempt += 1
+        usleep(10_000)
+      }
+    }
   }
 
   /// Runs the migrations. Two processes opening a fresh file at once may both try the same

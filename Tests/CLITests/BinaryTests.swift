@@ -135,6 +135,21 @@ import Testing
     #expect(stderr == "ootd: error: cannot write the output: No space left on device\n")
   }
 
+  @Test func shellCompletion_offersBlockAndProjectNamesFromTheDatabase() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    // No database yet: no names, and none is created.
+    let none = try Self.run(["---completion", "add", "--", "--block", "3", "2", "ootd", "add", "--block", "al"], environment: env)
+    #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("ootd.sqlite")))
+    _ = try Self.run(["project", "add", "ootd"], environment: env)
+    let blocks = try Self.run(["---completion", "add", "--", "--block", "3", "2", "ootd", "add", "--block", "al"], environment: env)
+    #expect(blocks.code == 0)
+    #expect(blocks.stdout == "algorithm\n")
+    let projects = try Self.run(["---completion", "project", "show", "--", "positional@0", "3", "1", "ootd", "project", "show", "o"], environment: env)
+    #expect(projects.stdout == "ootd\n")
+  }
+
   @Test func databasePathThatIsADirectory_failsWithExit1() throws {
     let folder = try TemporaryFolder()
     let result = try Self.run(["list"], environment: ["OOTD_DB": folder.path])

@@ -24,13 +24,20 @@ extension Ootd {
     @Option(name: [.short, .long], help: "high, mid or low (default: mid, or the block's).")
     var priority: Priority?
 
-    @Option(name: .long, help: "Link the todo to this project (see 'ootd project list').")
+    @Option(
+      name: .long, help: "Link the todo to this project (see 'ootd project list').",
+      completion: NameCompletion.projects)
     var project: String?
 
-    @Option(name: .long, help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"))
+    @Option(
+      name: .long,
+      help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
+      completion: NameCompletion.days)
     var on: String?
 
-    @Option(name: [.short, .long], help: "Make the todo from this task block (see 'ootd block list').")
+    @Option(
+      name: [.short, .long], help: "Make the todo from this task block (see 'ootd block list').",
+      completion: NameCompletion.blocks)
     var block: String?
 
     @OptionGroup var output: JSONOption

@@ -98,7 +98,7 @@ extension Ootd {
           """,
         aliases: ["remove"])
 
-      @Argument(help: "The block's name.")
+      @Argument(help: "The block's name.", completion: NameCompletion.blocks)
       var name: String
 
       @OptionGroup var global: GlobalOptions
@@ -121,7 +121,7 @@ extension Ootd {
             ootd block routine algorithm --off
           """)
 
-      @Argument(help: "The block's name.")
+      @Argument(help: "The block's name.", completion: NameCompletion.blocks)
       var name: String
 
       @Flag(name: .long, help: "Take the block out of the routine.")

@@ -4,13 +4,20 @@ import Storage
 
 /// The day-selection options `list` and similar commands share.
 struct DaySelectionOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
+    completion: NameCompletion.days)
   var on: String?
 
-  @Option(name: .long, help: ArgumentHelp("The first day of a range (inclusive).", valueName: "date"))
+  @Option(
+    name: .long, help: ArgumentHelp("The first day of a range (inclusive).", valueName: "date"),
+    completion: NameCompletion.days)
   var from: String?
 
-  @Option(name: .long, help: ArgumentHelp("The last day of a range (inclusive).", valueName: "date"))
+  @Option(
+    name: .long, help: ArgumentHelp("The last day of a range (inclusive).", valueName: "date"),
+    completion: NameCompletion.days)
   var to: String?
 
   @Flag(name: .long, help: "Every day.")
@@ -56,7 +63,7 @@ extension Ootd {
 
     @OptionGroup var selection: DaySelectionOptions
 
-    @Option(name: .long, help: "Only todos of this project.")
+    @Option(name: .long, help: "Only todos of this project.", completion: NameCompletion.projects)
     var project: String?
 
     @Option(name: [.short, .long], help: "Only todos of this priority: high, mid or low.")

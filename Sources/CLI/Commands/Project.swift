@@ -166,7 +166,7 @@ extension Ootd {
           ootd project show ootd --json
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var output: JSONOption
@@ -223,7 +223,7 @@ extension Ootd {
           ootd project edit ootd --repo ''
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @Option(name: .long, help: ArgumentHelp("A new name.", valueName: "name"))
@@ -263,7 +263,7 @@ extension Ootd {
           ootd project archive ootd      # 'ootd project list --archived' still shows it
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var global: GlobalOptions
@@ -285,7 +285,7 @@ extension Ootd {
           ootd project unarchive ootd
         """)
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @OptionGroup var global: GlobalOptions
@@ -309,7 +309,7 @@ extension Ootd {
         """,
       aliases: ["remove"])
 
-    @Argument(help: "The project's name.")
+    @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.")

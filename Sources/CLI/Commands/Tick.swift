@@ -104,13 +104,15 @@ extension Ootd {
     @Option(name: [.short, .long], help: "A new priority: high, mid or low.")
     var priority: Priority?
 
-    @Option(name: .long, help: "Link the todo to this project.")
+    @Option(name: .long, help: "Link the todo to this project.", completion: NameCompletion.projects)
     var project: String?
 
     @Flag(name: .long, help: "Unlink the todo from its project.")
     var noProject = false
 
-    @Option(name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"))
+    @Option(
+      name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"),
+      completion: NameCompletion.days)
     var on: String?
 
     @OptionGroup var output: JSONOption

@@ -106,7 +106,8 @@ struct DashboardFacts {
     } else if !today.hasTodos {
       parts.append("nothing planned today")
     }
-    parts.append(style.dim("'ootd report' for more"))
+    // The hint only while the line stays short enough for an 80-column terminal.
+    if parts.map(DisplayWidth.of).reduce(0, +) < 50 { parts.append(style.dim("'ootd report' for more")) }
     return parts.joined(separator: " · ")
   }
 }

@@ -70,7 +70,14 @@ struct ReportRenderer {
     let total = report.total
     let done = total.percent.map { "\(total.done)/\(total.total) done  \($0)%" } ?? "nothing planned"
     let perfect = "\(report.perfectDays) of \(report.activeDays) days with todos"
-    let streak = "\(plural(report.streaks.current, "perfect day")) now · longest \(report.streaks.longest)"
+    var now = "\(plural(report.streaks.current, "perfect day")) now"
+    if let last = report.days.last(where: { $0.tally.hasTodos }), last.day == today,
+      !last.tally.isPerfect
+    {
+      // The current streak ends at today, which is still being worked on: say so.
+      now += style.dim(" (today still open)")
+    }
+    let streak = "\(now) · longest \(report.streaks.longest)"
     var lines = [
       row("Total", total.isPerfect ? style.green(done) : done),
       row("Perfect", perfect),
