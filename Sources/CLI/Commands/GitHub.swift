@@ -11,7 +11,7 @@ extension Ootd {
       commandName: "github",
       abstract: "Show and set up the GitHub connection used by 'ootd sync'.",
       discussion: """
-        The token is never stored: ootd reads $GITHUB_TOKEN, else $GH_TOKEN, else asks
+        The token is never stored: ootd reads $GITHUB_TOKEN, else $GH_TOKEN, else asks \
         'gh auth token'. Without one, public data still works (60 requests an hour).
 
         Examples:
@@ -29,7 +29,15 @@ extension Ootd.GitHubCommand {
   struct Status: AsyncEnvironmentCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
-      abstract: "Show the login, API host, rate limit and the last sync of each repository.")
+      abstract: "Show the login, API host, rate limit and the last sync of each repository.",
+      discussion: """
+        Never shows the token, only where it came from.
+
+        Examples:
+          ootd github status
+          ootd github status --offline
+          ootd github status --json
+        """)
 
     @Flag(name: .long, help: "Do not contact GitHub (no login check, no rate limit).")
     var offline = false
@@ -73,7 +81,13 @@ extension Ootd.GitHubCommand {
   struct Login: EnvironmentCommand {
     static let configuration = CommandConfiguration(
       commandName: "login",
-      abstract: "Save the GitHub login whose commits ootd syncs and graphs.")
+      abstract: "Save the GitHub login whose commits ootd syncs and graphs.",
+      discussion: """
+        Examples:
+          ootd github login octocat
+          ootd github login            # prints the saved login
+          ootd github login --forget
+        """)
 
     @Argument(help: ArgumentHelp("The GitHub login.", valueName: "login"))
     var login: String?
@@ -110,8 +124,14 @@ extension Ootd.GitHubCommand {
       commandName: "url",
       abstract: "Save the GitHub REST API URL (GitHub Enterprise Server: https://HOST/api/v3).",
       discussion: """
-        A bare host (ghe.example.com) becomes https://ghe.example.com/api/v3. Plain http:// is
+        A bare host (ghe.example.com) becomes https://ghe.example.com/api/v3. Plain http:// is \
         accepted only for loopback hosts. $OOTD_GITHUB_API_URL overrides the saved URL.
+
+        Examples:
+          ootd github url ghe.example.com
+          ootd github url https://ghe.example.com/api/v3
+          ootd github url              # prints the URL in use
+          ootd github url --reset
         """)
 
     @Argument(help: ArgumentHelp("The API URL or GHES host.", valueName: "url"))

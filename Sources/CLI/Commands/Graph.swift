@@ -10,9 +10,12 @@ extension Ootd {
       commandName: "graph",
       abstract: "Draw the daily commit graph of the synced commits (works offline).",
       discussion: """
-        Counts each commit once (by SHA, across forks) on the day of its author date in the
-        display time zone (--tz, else $TZ, else the system's). Merge commits count. Run
+        Counts each commit once (by SHA, across forks) on the day of its author date in the \
+        display time zone (--tz, else $TZ, else the system's). Merge commits count. Run \
         'ootd sync' first; the graph says when that last happened.
+
+        --json prints {"from", "to", "days": [{"date", "count"}], "total", ...} with every day \
+        of the range, plus the busiest day, the streaks, the repositories and lastSync.
 
         Examples:
           ootd graph

@@ -71,9 +71,13 @@ extension Ootd {
         The calendar shades each day by its rate: · no todos, ░ under 50%, ▒ 50-79%, \
         ▓ 80-99%, █ 100%.
 
-        --json prints {"from", "to", "days": [{"date", "total", "done", "rate"}], "total", \
-        "done", "rate", "currentStreak", "longestStreak", ...} with every day of the range; \
-        rate is null when nothing was planned. --csv prints date,weekday,total,done,rate.
+        Once GitHub commits are synced ('ootd sync'), each day also shows its commits, the \
+        summary their total and when they were last synced.
+
+        --json prints {"from", "to", "days": [{"date", "total", "done", "rate", "commits"}], \
+        "total", "done", "rate", "currentStreak", "longestStreak", ...} with every day of the \
+        range; rate is null when nothing was planned, commits until commits are synced. --csv \
+        prints date,weekday,total,done,rate,commits.
 
         Examples:
           ootd report

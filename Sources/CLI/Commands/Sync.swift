@@ -11,21 +11,24 @@ extension Ootd {
       commandName: "sync",
       abstract: "Fetch your commits from GitHub into the local database.",
       discussion: """
-        Lists the commits you authored in every repository of yours (GET /user/repos when the
-        token is yours, else your public ones) plus every repository linked to a project, or only
-        the --repo ones. The first sync covers the last year (--since for more); later syncs
-        fetch only what is new, with conditional requests GitHub does not count. Re-running
-        never duplicates anything. 'ootd graph' then works offline.
+        Lists the commits you authored in every repository of yours (GET /user/repos when the \
+        token is yours, else your public ones) plus every repository linked to a project, or \
+        only the --repo ones. The first sync covers the last year (--since for more); later \
+        syncs fetch only what is new, with conditional requests GitHub does not count. \
+        Re-running never duplicates anything. 'ootd graph' then works offline.
 
-        The token is $GITHUB_TOKEN, else $GH_TOKEN, else 'gh auth token'; without one, public
-        data still works within GitHub's 60 requests an hour. The API is $OOTD_GITHUB_API_URL,
+        The token is $GITHUB_TOKEN, else $GH_TOKEN, else 'gh auth token'; without one, public \
+        data still works within GitHub's 60 requests an hour. The API is $OOTD_GITHUB_API_URL, \
         else the URL saved with 'ootd github url', else https://api.github.com.
+
+        --local reads projects with a --path from their own git log instead, with no GitHub \
+        at all; a commit seen both ways counts once.
 
         Examples:
           ootd sync
           ootd sync --user octocat --since 2024-01-01
           ootd sync --repo groue/GRDB.swift --repo me/dotfiles
-          ootd sync --local          # projects with a --path, from git log, no GitHub at all
+          ootd sync --local    # offline, from the git log of projects with a --path
         """)
 
     @Option(
