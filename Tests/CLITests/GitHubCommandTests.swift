@@ -195,6 +195,35 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(asked.hosts == ["github.com"])
   }
 
+  @Test func gitHubEnterprise_requestsKeepTheAPIPrefix_andGhIsAskedForThatHost() async throws {
+    var harness = try Harness()
+    #expect(harness.run(["github", "url", "ghe.example.com"]).code == 0)
+    let stub = StubGitHub { request in
+      let mona = StubGitHub.mona(commits: [StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z")])
+      guard request.url.path.hasPrefix("/api/v3/") else {
+        return StubGitHub.json(404, #"{"message":"Not Found"}"#)
+      }
+      var stripped = request
+      stripped.url = URL(
+        string: request.url.absoluteString.replacingOccurrences(of: "/api/v3", with: ""))!
+      return mona.handler(stripped)
+    }
+    harness.transport = stub
+    let asked = HostLog()
+    harness.ghAuthToken = { host in
+      asked.append(host)
+      return "t0k"
+    }
+    let result = await harness.runAsync(["sync"])
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("1 new commit"))
+    #expect(asked.hosts == ["ghe.example.com"])
+    #expect(
+      stub.requests.allSatisfy {
+        $0.url.absoluteString.hasPrefix("https://ghe.example.com/api/v3/")
+      })
+  }
+
   @Test func dashboard_showsTodaysCommits_onceSynced() async throws {
     var harness = try Harness()
     #expect(!harness.run([]).stdout.contains("Commits today"))
