@@ -97,6 +97,23 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(!graph.stdout.contains("t0k") && !synced.stdout.contains("t0k"))
   }
 
+  @Test func sync_onATerminal_drawsAProgressLine_thenClearsIt() async throws {
+    var harness = try Harness()
+    harness.terminal = true
+    harness.transport = StubGitHub.mona(commits: [
+      StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z")
+    ])
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    let result = await harness.runAsync(["sync"])
+    #expect(result.code == 0)
+    #expect(
+      result.stderr.contains(
+        "\r\u{1B}[2Ksyncing: 0/1 repositories, 1 new commit, 4,999 requests left"))
+    #expect(result.stderr.contains("syncing: 1/1 repositories"))
+    #expect(result.stderr.hasSuffix("\r\u{1B}[2K"))
+    #expect(result.stdout.hasPrefix("Synced 1 repository for mona: 1 new commit"))
+  }
+
   @Test func graph_emptyDatabase_printsEveryDayWithExplicitNulls() throws {
     let harness = try Harness()
     let result = harness.run(["graph", "--json"])

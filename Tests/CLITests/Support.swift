@@ -78,6 +78,7 @@ struct Harness {
     configured.gitHubTransport = transport
     configured.ghAuthToken = ghAuthToken
     configured.runGit = runGit
+    configured.stderrIsTerminal = terminal
     configured.gitHubSleeper = InstantSleeper()
     return (configured, captured)
   }

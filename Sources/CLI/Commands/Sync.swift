@@ -208,7 +208,7 @@ final class ProgressLine: @unchecked Sendable {
   func update(_ progress: CommitSync.Progress) {
     guard environment.stderrIsTerminal else { return }
     var text =
-      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commits"
+      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commit\(progress.newCommits == 1 ? "" : "s")"
     if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
     draw(text)
   }
