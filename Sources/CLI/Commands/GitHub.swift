@@ -262,22 +262,21 @@ struct StatusReport: Encodable {
     return lines.map { $0 + "\n" }.joined()
   }
 
-  private func clock(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = "HH:mm"
-    return formatter.string(from: date)
-  }
+  private func clock(_ date: Date) -> String { clockTime(date, timeZone: timeZone) }
 
   private func stamp(_ date: Date) -> String { syncStamp(date, timeZone: timeZone) }
 }
 
-/// `2026-11-22 09:41` in `timeZone`.
+/// `2026-11-22 09:41` in `timeZone`, without DateFormatter (whose start-up the dashboard avoids).
 func syncStamp(_ date: Date, timeZone: TimeZone) -> String {
-  let formatter = DateFormatter()
-  formatter.locale = Locale(identifier: "en_US_POSIX")
-  formatter.timeZone = timeZone
-  formatter.dateFormat = "yyyy-MM-dd HH:mm"
-  return formatter.string(from: date)
+  "\(Day(date, in: timeZone)) " + clockTime(date, timeZone: timeZone)
+}
+
+/// `09:41` in `timeZone`.
+func clockTime(_ date: Date, timeZone: TimeZone) -> String {
+  let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+  let minutes = (seconds % 86_400 + 86_400) % 86_400 / 60
+  let hour = minutes / 60
+  let minute = minutes % 60
+  return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
 }

@@ -121,7 +121,6 @@ struct DashboardJSON: Encodable {
   let overdue: [Todo]
   let facts: DashboardFacts
   let timeZone: TimeZone
-  var commits: Int? = nil
 
   enum CodingKeys: String, CodingKey {
     case date, todos, overdue, total, done, rate, streak, commits
