@@ -84,7 +84,18 @@ extension AppDatabase {
     throws(StorageError)
   {
     try write { db in
-      for draft in drafts { _ = try Self.insert(db, draft.todo, done: draft.done, now: now) }
+      for draft in drafts { try Self.insertRow(db, draft.todo, done: draft.done, now: now) }
+    }
+    // A large import leaves a large write-ahead log: fold it into the database now rather than
+    // in the middle of the user's next command.
+    if drafts.count > 1000 {
+      do {
+        try writer.writeWithoutTransaction { db in
+          try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+      } catch {
+        throw Self.map(error, path: path)
+      }
     }
   }
 
@@ -190,17 +201,23 @@ extension AppDatabase {
   // MARK: - Helpers
 
   static func insert(_ db: Database, _ draft: NewTodo, done: Bool, now: Date) throws -> Todo {
+    try insertRow(db, draft, done: done, now: now)
+    return try existingTodos(db, ids: [db.lastInsertedRowID])[0]
+  }
+
+  /// Inserts one todo row with a cached statement, checking that its project exists.
+  private static func insertRow(_ db: Database, _ draft: NewTodo, done: Bool, now: Date) throws {
     let projectID = try draft.project.map { try AppDatabase.projectID(db, named: $0) }
-    try db.execute(
+    let statement = try db.cachedStatement(
       sql: """
         INSERT INTO todo (title, priority, day, done, doneAt, projectId, block, createdAt)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-      arguments: [
-        draft.title, draft.priority.rank, draft.day.description, done, done ? Timestamp.text(now) : nil,
-        projectID, draft.block, Timestamp.text(now),
-      ])
-    return try existingTodos(db, ids: [db.lastInsertedRowID])[0]
+        """)
+    let timestamp = Timestamp.text(now)
+    try statement.execute(arguments: [
+      draft.title, draft.priority.rank, draft.day.description, done, done ? timestamp : nil,
+      projectID, draft.block, timestamp,
+    ])
   }
 
   /// Fetches todos by id, throwing ``StorageError/todosNotFound(_:)`` listing every missing id.
@@ -220,7 +237,8 @@ extension AppDatabase {
   static func projectID(_ db: Database, named name: String) throws -> Int64 {
     guard
       let id = try Int64.fetchOne(
-        db, sql: "SELECT id FROM project WHERE name = ? COLLATE NOCASE", arguments: [name])
+        try db.cachedStatement(sql: "SELECT id FROM project WHERE name = ? COLLATE NOCASE"),
+        arguments: [name])
     else { throw StorageError.projectNotFound(name) }
     return id
   }

@@ -5,8 +5,10 @@ import Storage
 
 /// Fetches a user's commits from GitHub into the database, repository by repository.
 ///
-/// A repository's first listing covers `since` (a year by default); later ones start at the
-/// newest author date stored for it and send the ETag of the previous listing of the same query,
+/// A repository's first listing covers `since` (a year by default); later ones start
+/// ``overlap`` before the newest author date stored for it (GitHub's `since` is a committer date,
+/// and a branch merged today brings commits committed days ago: without the overlap they would
+/// never be listed) and send the ETag of the previous listing of the same query,
 /// so an unchanged repository costs one conditional request (which GitHub does not count).
 /// After a listing that moved the newest date, one more listing from the new date fetches the
 /// ETag the next sync will send. Every page is stored with the listing's progress in one
@@ -50,6 +52,10 @@ struct CommitSync {
 
   /// The most listings of one repository in one sync (the main one, then the ETag refresh).
   static let maxListingsPerRepository = 3
+
+  /// How far before the newest stored commit a later listing starts. Commits listed again are
+  /// skipped by SHA, and an unchanged repository still answers the same query with a 304.
+  static let overlap: TimeInterval = 14 * 86_400
 
   /// Syncs `repositories` for `login`: commits authored by `login`, from `since` on.
   ///
@@ -112,7 +118,7 @@ struct CommitSync {
     } else if let state, let windowStart = state.windowStart,
       !(sinceIsExplicit && since < windowStart)
     {
-      querySince = state.newestAuthoredAt ?? windowStart  // incremental
+      querySince = Self.start(after: state.newestAuthoredAt, windowStart: windowStart)  // incremental
     } else {
       querySince = since  // first listing, or a wider window than ever listed
     }
@@ -137,12 +143,21 @@ struct CommitSync {
         unchanged = outcome == .notModified
         break
       }
-      let newest = try database.syncState(of: repository, author: login)?.newestAuthoredAt
-      guard let newest, newest != querySince else { break }
-      // The newest date moved: list once more from it, for the ETag the next sync sends.
-      querySince = newest
+      let state = try database.syncState(of: repository, author: login)
+      guard let windowStart = state?.windowStart else { break }
+      let next = Self.start(after: state?.newestAuthoredAt, windowStart: windowStart)
+      guard next != querySince else { break }
+      // The starting point moved: list once more from it, for the ETag the next sync sends.
+      querySince = next
       etag = nil
     }
     return unchanged
+  }
+
+  /// Where an incremental listing starts: ``overlap`` before the newest stored commit, never
+  /// before the window already listed.
+  static func start(after newest: Date?, windowStart: Date) -> Date {
+    guard let newest else { return windowStart }
+    return max(windowStart, newest.addingTimeInterval(-overlap))
   }
 }
