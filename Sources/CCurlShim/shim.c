@@ -151,6 +151,9 @@ int ootd_curl_get(const char *url, const char *const *headers, size_t header_cou
   curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);  // redirects are handled by the caller
   curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM: safe in a threaded process
+  // Loopback is never sent through a proxy (http_proxy, ALL_PROXY): plain-HTTP requests, which
+  // ootd allows only to loopback, would otherwise hand the token to the proxy in clear text.
+  curl.easy_setopt(handle, CURLOPT_NOPROXY, "localhost,127.0.0.0/8,::1");
   curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, connect_timeout_seconds);
   curl.easy_setopt(handle, CURLOPT_TIMEOUT, total_timeout_seconds);
   curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");  // gzip etc., decoded by libcurl

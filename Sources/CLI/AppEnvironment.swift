@@ -134,6 +134,17 @@ struct AppEnvironment {
     return TimeZone.current
   }
 
+  /// The folder relative paths are relative to.
+  var currentDirectory: String = FileManager.default.currentDirectoryPath
+
+  /// `path` made absolute: `~` expanded, a relative path taken from the current folder.
+  func absolutePath(_ path: String) -> String {
+    let expanded = expandTilde(path)
+    guard !expanded.hasPrefix("/") else { return expanded }
+    return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: currentDirectory + "/"))
+      .standardizedFileURL.path
+  }
+
   /// Today in the user's time zone.
   var today: Day { Day(now, in: timeZone) }
 
@@ -158,7 +169,7 @@ struct AppEnvironment {
     return home + "/.local/share/ootd/ootd.sqlite"
   }
 
-  private func expandTilde(_ path: String) -> String {
+  func expandTilde(_ path: String) -> String {
     guard path == "~" || path.hasPrefix("~/"), let home = variables["HOME"] else { return path }
     return home + path.dropFirst()
   }

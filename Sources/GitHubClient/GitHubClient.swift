@@ -559,9 +559,14 @@ enum HTTPDate {
     let months = [
       "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ]
-    guard let monthIndex = months.firstIndex(of: parts[2].lowercased()) else { return nil }
+    guard let monthIndex = months.firstIndex(of: parts[2].lowercased()),
+      (1...31).contains(day), (1...9999).contains(year)
+    else { return nil }
     let time = parts[4].split(separator: ":").compactMap { Int($0) }
-    guard time.count == 3 else { return nil }
+    // A server's header must never overflow the arithmetic below.
+    guard time.count == 3, (0...23).contains(time[0]), (0...59).contains(time[1]),
+      (0...60).contains(time[2])
+    else { return nil }
     let days = ISO8601.daysFromCivil(year: year, month: monthIndex + 1, day: day)
     let seconds = days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
     return Date(timeIntervalSince1970: Double(seconds))

@@ -21,7 +21,8 @@ public struct TaskSleeper: Sleeper {
   /// Sleeps for `seconds` of wall time.
   public func sleep(seconds: TimeInterval) async throws {
     guard seconds > 0 else { return }
-    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    // Capped at a day so that no value a server sends can overflow the conversion.
+    try await Task.sleep(nanoseconds: UInt64(min(seconds, 86_400) * 1_000_000_000))
   }
 }
 

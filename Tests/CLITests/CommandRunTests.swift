@@ -258,6 +258,16 @@ import Testing
     #expect(result.stderr == "ootd: error: --db needs a file path\n")
   }
 
+  @Test func projectPath_isStoredAbsolute() throws {
+    let h = try Harness()
+    h.run(["project", "add", "p", "--path", "src/../code/p"])
+    let shown = try #require(
+      JSONSerialization.jsonObject(with: Data(h.run(["project", "show", "p", "--json"]).stdout.utf8))
+        as? [String: Any])
+    let cwd = FileManager.default.currentDirectoryPath
+    #expect(shown["path"] as? String == URL(fileURLWithPath: cwd + "/code/p").standardizedFileURL.path)
+  }
+
   @Test func projects_lifecycle() throws {
     let h = try Harness()
     #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd", "--tech", "swift, sqlite"]).code == 0)

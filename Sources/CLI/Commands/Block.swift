@@ -53,7 +53,7 @@ extension Ootd {
           let suffix = notes.isEmpty ? "" : "  " + style.dim("(" + notes.joined(separator: ", ") + ")")
           environment.print(
             style.magenta(DisplayWidth.padRight(block.name, to: nameWidth)) + "  "
-              + renderer.priorityLabel(block.priority) + "  " + block.title + suffix)
+              + renderer.priorityLabel(block.priority) + "  " + TerminalText.printable(block.title) + suffix)
         }
       }
     }

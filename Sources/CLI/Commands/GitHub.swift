@@ -244,7 +244,7 @@ struct StatusReport: Encodable {
     } else if problem == nil {
       lines.append("\(style.bold("Rate limit")):  unknown (not checked, or none on this server)")
     }
-    if let problem { lines.append("\(style.bold("Problem")):     \(problem)") }
+    if let problem { lines.append("\(style.bold("Problem")):     \(TerminalText.printable(problem))") }
     if states.isEmpty {
       lines.append("Repositories: none synced yet (ootd sync)")
     } else {

@@ -97,6 +97,9 @@ extension Ootd {
         first = last.adding(days: -364)
       }
       let range = try DayRange(from: first, to: last)
+      guard range.count <= ReportPeriod.maximumDays else {
+        throw CoreError.invalidRangeLength(range.count, limit: ReportPeriod.maximumDays)
+      }
       let database = try global.openDatabase(environment)
       let author = try user ?? database.gitHubSetting(.login)
       let filter = try database.commitFilter(

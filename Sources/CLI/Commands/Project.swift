@@ -47,7 +47,8 @@ struct ProjectFieldOptions: ParsableArguments {
       }
     }
     if let desc = text(desc) { project.summary = desc }
-    if let path = text(path) { project.localPath = path }
+    // Stored absolute, so that `sync --local` finds the clone from any folder.
+    if let path = text(path) { project.localPath = path.map(environment.absolutePath) }
     if let start = try day(start) { project.start = start }
     if let end = try day(end) { project.end = end }
     if let tech { project.tech = Project.normalizedTech([tech]) }
@@ -194,7 +195,10 @@ extension Ootd {
       let project = progress.project
       var lines = [style.bold(project.name) + (project.isArchived ? style.dim("  (archived)") : "")]
       func field(_ label: String, _ value: String?) {
-        if let value, !value.isEmpty { lines.append("  " + style.dim(DisplayWidth.padRight(label, to: 12)) + value) }
+        if let value, !value.isEmpty {
+          lines.append(
+            "  " + style.dim(DisplayWidth.padRight(label, to: 12)) + TerminalText.printable(value))
+        }
       }
       field("description", project.summary)
       field("repository", project.repository?.description)

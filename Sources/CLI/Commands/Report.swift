@@ -128,16 +128,17 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let report = AchievementReport(
         range: days, counts: try database.achievementCounts(in: days, project: project))
-      // The commits of the same days, side by side, once any are synced (GitHub projects
-      // limit them to the project's repository).
+      // The commits of the same days, side by side, once any are synced. A project's report
+      // counts its own repository's (GitHub's, or `local/NAME` read from its clone); a project
+      // with neither has no commits to show.
       var commits: CommitCalendar?
       var lastSync: Date?
-      if try database.hasCommits() {
-        let repository = try project.flatMap { try database.project(named: $0).project.repository }
+      let repository = try project.map { try database.project(named: $0).project.commitRepository }
+      if try database.hasCommits(), repository != .some(nil) {
         commits = try database.commitCalendar(
           days, timeZone: environment.timeZone,
           filter: database.commitFilter(
-            author: database.gitHubSetting(.login), repository: repository))
+            author: database.gitHubSetting(.login), repository: repository ?? nil))
         lastSync = try database.lastCommitSync()
       }
 

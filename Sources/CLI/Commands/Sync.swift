@@ -87,7 +87,9 @@ extension Ootd {
       if let user, !Self.isLogin(user) {
         throw ValidationError("'\(user)' is not a GitHub login")
       }
-      if maxWait < 0 { throw ValidationError("--max-wait must be 0 or more seconds") }
+      if !(0...86_400).contains(maxWait) {
+        throw ValidationError("--max-wait must be between 0 and 86400 seconds")
+      }
     }
 
     static func isLogin(_ text: String) -> Bool {

@@ -118,7 +118,7 @@ struct CommitSync {
     } else if let state, let windowStart = state.windowStart,
       !(sinceIsExplicit && since < windowStart)
     {
-      querySince = Self.start(after: state.newestAuthoredAt, windowStart: windowStart)  // incremental
+      querySince = Self.start(after: state.newestAuthoredAt, windowStart: windowStart, now: now)  // incremental
     } else {
       querySince = since  // first listing, or a wider window than ever listed
     }
@@ -145,7 +145,7 @@ struct CommitSync {
       }
       let state = try database.syncState(of: repository, author: login)
       guard let windowStart = state?.windowStart else { break }
-      let next = Self.start(after: state?.newestAuthoredAt, windowStart: windowStart)
+      let next = Self.start(after: state?.newestAuthoredAt, windowStart: windowStart, now: now)
       guard next != querySince else { break }
       // The starting point moved: list once more from it, for the ETag the next sync sends.
       querySince = next
@@ -154,10 +154,11 @@ struct CommitSync {
     return unchanged
   }
 
-  /// Where an incremental listing starts: ``overlap`` before the newest stored commit, never
-  /// before the window already listed.
-  static func start(after newest: Date?, windowStart: Date) -> Date {
+  /// Where an incremental listing starts: ``overlap`` before the newest stored commit (or
+  /// before now, when a skewed clock dated a commit in the future), never before the window
+  /// already listed.
+  static func start(after newest: Date?, windowStart: Date, now: Date) -> Date {
     guard let newest else { return windowStart }
-    return max(windowStart, newest.addingTimeInterval(-overlap))
+    return max(windowStart, min(newest, now).addingTimeInterval(-overlap))
   }
 }

@@ -53,6 +53,9 @@ enum LocalGitLog {
 
 /// `ootd sync --local`: reads the commits of every project with a local path from `git log`.
 struct LocalSync {
+  /// The author key of local reads' sync state, apart from every GitHub login's.
+  static let stateKey = "local:git-log"
+
   let database: AppDatabase
   let environment: AppEnvironment
 
@@ -72,7 +75,7 @@ struct LocalSync {
     for progress in try database.projects(.all) {
       let project = progress.project
       guard let rawPath = project.localPath, !rawPath.isEmpty else { continue }
-      let path = expandTilde(rawPath)
+      let path = environment.expandTilde(rawPath)
       guard let repository = project.commitRepository else { continue }
       var emails = known
       if let email = environment.runGit(["-C", path, "config", "user.email"])?
@@ -88,7 +91,9 @@ struct LocalSync {
       }
       let commits = LocalGitLog.commits(
         fromLog: log, repository: repository, emails: emails, login: login)
-      let author = login ?? "local"
+      // Local reads keep their own sync state: GitHub's (where its next listing starts, its
+      // ETag) must only ever describe what GitHub listed.
+      let author = LocalSync.stateKey
       var start = 0
       while start < commits.count {
         let page = Array(commits[start..<min(commits.count, start + 500)])
@@ -101,13 +106,6 @@ struct LocalSync {
       summary.projects += 1
     }
     return summary
-  }
-
-  private func expandTilde(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/"), let home = environment.variables["HOME"] else {
-      return path
-    }
-    return home + path.dropFirst()
   }
 }
 

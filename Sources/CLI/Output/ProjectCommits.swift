@@ -49,7 +49,7 @@ struct ProjectCommits: Encodable {
     var text = "\(group(commits.total)) synced, \(group(last30Days)) in the last 30 days"
     if let latest = commits.latest {
       text +=
-        "; latest \(Day(latest.authoredAt, in: timeZone)) \"\(latest.subject)\" (\(latest.sha.prefix(7)))"
+        "; latest \(Day(latest.authoredAt, in: timeZone)) \"\(TerminalText.printable(latest.subject))\" (\(latest.sha.prefix(7)))"
     }
     if let lastSync = commits.lastSyncAt {
       text += "; synced \(syncStamp(lastSync, timeZone: timeZone))"

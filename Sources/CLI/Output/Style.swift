@@ -86,3 +86,26 @@ enum DisplayWidth {
     return result + "…"
   }
 }
+
+/// Text from users or servers made safe for a terminal.
+enum TerminalText {
+  /// `text` with control characters (a newline, an escape sequence…) shown as visible symbols
+  /// (␊, ␛), so a title can never break the layout or drive the terminal.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x00...0x1F: result.append(Unicode.Scalar(0x2400 + scalar.value)!)
+      case 0x7F: result.append("\u{2421}")
+      case 0x80...0x9F: result.append("\u{FFFD}")
+      default: result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}

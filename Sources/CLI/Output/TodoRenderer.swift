@@ -33,31 +33,11 @@ struct TodoRenderer {
     }
     let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
     let plainTags = tags.isEmpty ? 0 : tags.map { DisplayWidth.of(strip($0)) + 1 }.reduce(1, +)
-    let title = Self.printable(todo.title)
+    let title = TerminalText.printable(todo.title)
     let cut = width.map { DisplayWidth.truncate(title, to: max(20, $0 - fixed - plainTags)) } ?? title
     let shown = todo.isDone ? style.strike(cut) : cut
     let rest = tags.isEmpty ? "" : "  " + tags.joined(separator: " ")
     return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
-  }
-
-  /// `text` with control characters (a newline, an escape sequence…) shown as visible symbols
-  /// (␊, ␛), so a title can never break the layout or drive the terminal.
-  static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x00...0x1F: result.append(Unicode.Scalar(0x2400 + scalar.value)!)
-      case 0x7F: result.append("\u{2421}")
-      case 0x80...0x9F: result.append("\u{FFFD}")
-      default: result.append(scalar)
-      }
-    }
-    return String(result)
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 
   /// The priority padded to four columns and coloured: high red, mid yellow, low blue.
