@@ -50,20 +50,14 @@ public struct Ootd: ParsableCommand {
   /// Runs `arguments` against `environment` (tests pass their own) and returns the exit code.
   static func run(arguments: [String], environment: AppEnvironment) -> Int32 {
     do {
-      var command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+      let command = try parse(arguments)
       if let command = command as? any AsyncEnvironmentCommand {
         // Only network commands get here; the others start exactly as before.
         try AsyncBridge.runBlocking(command, environment)
-      } else if let command = command as? any EnvironmentCommand {
-        try command.run(in: environment)
       } else {
-        try command.run()
+        try runSynchronously(command, environment)
       }
-      if let failure = environment.outputFailed() {
-        environment.printError("ootd: error: cannot write the output: \(failure)")
-        return ExitStatus.failure
-      }
-      return ExitStatus.success
+      return finish(environment)
     } catch {
       return report(error, environment)
     }
@@ -73,22 +67,40 @@ public struct Ootd: ParsableCommand {
   /// in-process tests (blocking a test's cooperative thread could starve the pool).
   static func runAsync(arguments: [String], environment: AppEnvironment) async -> Int32 {
     do {
-      var command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+      let command = try parse(arguments)
       if let command = command as? any AsyncEnvironmentCommand {
         try await command.run(in: environment)
-      } else if let command = command as? any EnvironmentCommand {
-        try command.run(in: environment)
       } else {
-        try command.run()
+        try runSynchronously(command, environment)
       }
-      if let failure = environment.outputFailed() {
-        environment.printError("ootd: error: cannot write the output: \(failure)")
-        return ExitStatus.failure
-      }
-      return ExitStatus.success
+      return finish(environment)
     } catch {
       return report(error, environment)
     }
+  }
+
+  private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+  }
+
+  private static func runSynchronously(
+    _ command: any ParsableCommand, _ environment: AppEnvironment
+  ) throws {
+    if let command = command as? any EnvironmentCommand {
+      try command.run(in: environment)
+    } else {
+      var command = command
+      try command.run()
+    }
+  }
+
+  /// The exit code of a command that ran: 0, or 1 when its output could not be written.
+  private static func finish(_ environment: AppEnvironment) -> Int32 {
+    if let failure = environment.outputFailed() {
+      environment.printError("ootd: error: cannot write the output: \(failure)")
+      return ExitStatus.failure
+    }
+    return ExitStatus.success
   }
 
   static func report(_ error: any Error, _ environment: AppEnvironment) -> Int32 {

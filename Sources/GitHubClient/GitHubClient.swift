@@ -137,8 +137,8 @@ public struct GitHubClient: Sendable {
   {
     var items: [(String, String)] = []
     if let author = query.author { items.append(("author", author)) }
-    if let since = query.since { items.append(("since", ISO8601.format(since))) }
-    if let until = query.until { items.append(("until", ISO8601.format(until))) }
+    if let since = query.since { items.append(("since", ISO8601Timestamp.string(since))) }
+    if let until = query.until { items.append(("until", ISO8601Timestamp.string(until))) }
     items.append(("per_page", "100"))
     let repository = query.repository
     let first = try url(
@@ -567,8 +567,8 @@ enum HTTPDate {
     guard time.count == 3, (0...23).contains(time[0]), (0...59).contains(time[1]),
       (0...60).contains(time[2])
     else { return nil }
-    let days = ISO8601.daysFromCivil(year: year, month: monthIndex + 1, day: day)
-    let seconds = days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
+    guard let date = Day(year: year, month: monthIndex + 1, day: day) else { return nil }
+    let seconds = date.ordinal * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
     return Date(timeIntervalSince1970: Double(seconds))
   }
 }

@@ -203,7 +203,7 @@ struct StatusReport: Encodable {
       var r = c.nestedContainer(keyedBy: RateKeys.self, forKey: .rateLimit)
       try r.encode(rateLimit.limit, forKey: .limit)
       try r.encode(rateLimit.remaining, forKey: .remaining)
-      try r.encode(ISO8601DateFormatter().string(from: rateLimit.reset), forKey: .reset)
+      try r.encode(ISO8601Timestamp.string(rateLimit.reset), forKey: .reset)
     } else {
       try c.encodeNil(forKey: .rateLimit)
     }
@@ -215,7 +215,7 @@ struct StatusReport: Encodable {
       try r.encode(state.author, forKey: .author)
       try r.encode(counts[state.repository.description.lowercased()] ?? 0, forKey: .commits)
       try r.encode(
-        state.lastSyncAt.map { ISO8601DateFormatter().string(from: $0) }, forKey: .lastSync)
+        state.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
       try r.encode(state.lastError, forKey: .lastError)
     }
   }

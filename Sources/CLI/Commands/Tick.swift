@@ -125,15 +125,15 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      // Checked here, not in validate(), so that a mistyped option is reported as such first.
-      if title == nil && priority == nil && project == nil && !noProject && on == nil {
-        throw CLIError.invalidValue(
-          "nothing to change: give --title, --priority, --project, --no-project or --on")
-      }
       let changes = try TodoChanges(
         title: title, priority: priority,
         day: try on.map { text throws(CoreError) in try parseDay(text, environment) },
         project: noProject ? .some(nil) : project.map { .some($0) })
+      // Checked here, not in validate(), so that a mistyped option is reported as such first.
+      if changes.isEmpty {
+        throw CLIError.invalidValue(
+          "nothing to change: give --title, --priority, --project, --no-project or --on")
+      }
       let database = try global.openDatabase(environment)
       let todo = try database.editTodo(id: id, changes)
       try printTodos([todo], verb: "Edited", json: output.json, noColor: global.noColor, environment)

@@ -44,11 +44,7 @@ enum LocalGitLog {
   }
 
   /// `2025-10-02T08:11:07+02:00` (git's `%aI`) as an instant.
-  static func parseDate(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: text)
-  }
+  static func parseDate(_ text: String) -> Date? { ISO8601Timestamp.parse(text) }
 }
 
 /// `ootd sync --local`: reads the commits of every project with a local path from `git log`.

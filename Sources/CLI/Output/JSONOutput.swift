@@ -126,7 +126,7 @@ enum JSONOutput {
       try c.encode(report.bestWeekday?.shortName, forKey: .bestWeekday)
       try c.encode(report.worstWeekday?.shortName, forKey: .worstWeekday)
       try c.encode(commits?.total, forKey: .commits)
-      try c.encode(lastSync.map { ISO8601DateFormatter().string(from: $0) }, forKey: .lastSync)
+      try c.encode(lastSync.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
     }
   }
 

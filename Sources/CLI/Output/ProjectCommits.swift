@@ -32,13 +32,13 @@ struct ProjectCommits: Encodable {
     if let latest = commits.latest {
       var l = c.nestedContainer(keyedBy: LatestKeys.self, forKey: .latest)
       try l.encode(latest.sha, forKey: .sha)
-      try l.encode(ISO8601DateFormatter().string(from: latest.authoredAt), forKey: .date)
+      try l.encode(ISO8601Timestamp.string(latest.authoredAt), forKey: .date)
       try l.encode(latest.subject, forKey: .subject)
     } else {
       try c.encodeNil(forKey: .latest)
     }
     try c.encode(
-      commits.lastSyncAt.map { ISO8601DateFormatter().string(from: $0) }, forKey: .lastSync)
+      commits.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
   }
 
   /// `1,234 synced, 12 in the last 30 days; latest 2025-10-02 "v7.8.0" (abc1234)`.

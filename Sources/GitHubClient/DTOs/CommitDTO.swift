@@ -42,9 +42,9 @@ struct CommitDTO: Decodable {
 
   func toCore(repository: RepositoryName) throws -> GitHubCommit {
     guard let authorDateText = commit.author?.date ?? commit.committer?.date,
-      let authorDate = ISO8601.parse(authorDateText)
+      let authorDate = ISO8601Timestamp.parse(authorDateText)
     else { throw GitHubError.invalidResponse("commit \(sha) has no readable author date") }
-    let committerDate = commit.committer?.date.flatMap(ISO8601.parse) ?? authorDate
+    let committerDate = commit.committer?.date.flatMap(ISO8601Timestamp.parse) ?? authorDate
     return GitHubCommit(
       sha: sha,
       repository: repository,

@@ -40,7 +40,7 @@ struct RepositoryDTO: Decodable {
       isPrivate: isPrivate ?? false,
       isFork: fork ?? false,
       defaultBranch: defaultBranch ?? "main",
-      pushedAt: pushedAt.flatMap(ISO8601.parse),
+      pushedAt: pushedAt.flatMap(ISO8601Timestamp.parse),
       isArchived: archived ?? false
     )
   }

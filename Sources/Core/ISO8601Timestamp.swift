@@ -1,16 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 
-/// Fast parsing and formatting of the ISO 8601 timestamps GitHub uses.
+/// Fast parsing and formatting of ISO 8601 timestamps (GitHub's, and git's `%aI`).
 ///
 /// Hand-written because a sync decodes two dates per commit (tens of thousands per run) and a
 /// general date parser is much slower. Accepts `YYYY-MM-DDTHH:MM:SS`, optional fractional
 /// seconds, then `Z` or `±HH:MM` / `±HHMM`.
-enum ISO8601 {
-  static func parse(_ text: String) -> Date? {
+public enum ISO8601Timestamp {
+  /// The instant `text` names, or nil when it is not such a timestamp (or names no real day).
+  public static func parse(_ text: String) -> Date? {
     var utf8 = Array(text.utf8)
     if utf8.last == 0 { utf8.removeLast() }
     func number(_ start: Int, _ count: Int) -> Int? {
@@ -63,42 +60,19 @@ enum ISO8601 {
     default:
       return nil
     }
-    let days = daysFromCivil(year: year, month: month, day: day)
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    guard let date = Day(year: year, month: month, day: day) else { return nil }
+    let seconds = date.ordinal * 86_400 + hour * 3600 + minute * 60 + second - offset
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
   }
 
-  /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, the form GitHub's `since`/`until` parameters document.
-  static func format(_ date: Date) -> String {
+  /// `YYYY-MM-DDTHH:MM:SSZ` in UTC (the form GitHub's `since`/`until` parameters document, and
+  /// the one ootd's JSON uses for instants).
+  public static func string(_ date: Date) -> String {
     let total = Int(date.timeIntervalSince1970.rounded(.down))
     let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
     let secondsOfDay = total - days * 86_400
-    let (year, month, day) = civilFromDays(days)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
     return
-      "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
-  }
-
-  // Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian calendar).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+      "\(Day(ordinal: days))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
   }
 }
