@@ -47,6 +47,13 @@ let package = Package(
 
     // MARK: - Tests
 
+    /// Starts the fake GitHub server (a Python script beside it) for the tests that need one.
+    .target(
+      name: "FakeGitHubSupport",
+      path: "Tests/FakeGitHub",
+      exclude: ["fake_github.py", "README.md"]
+    ),
+
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(
       name: "StorageTests",
@@ -54,12 +61,13 @@ let package = Package(
     ),
     .testTarget(
       name: "GitHubClientTests",
-      dependencies: ["GitHubClient", "Core"],
+      dependencies: ["GitHubClient", "Core", "FakeGitHubSupport"],
       resources: [.copy("Fixtures")]
     ),
     /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
     .testTarget(
-      name: "CLITests", dependencies: ["CLI", "Core", "Storage", "GitHubClient"],
+      name: "CLITests",
+      dependencies: ["CLI", "Core", "Storage", "GitHubClient", "FakeGitHubSupport"],
       exclude: ["Golden"]),
   ]
 )

@@ -1,55 +1,11 @@
+import FakeGitHubSupport
 import Foundation
 import Testing
 
-/// Runs `Tests/FakeGitHub/fake_github.py` on 127.0.0.1 for one test (it stops when its stdin
-/// closes, i.e. when this value goes away).
-final class FakeGitHub {
-  let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-  let port: Int
-  let logURL: URL
+/// The fake GitHub server (``FakeGitHubProcess``) with what these tests read of its log.
+typealias FakeGitHub = FakeGitHubProcess
 
-  static let testsFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent()
-  static let script = testsFolder.appendingPathComponent("FakeGitHub/fake_github.py")
-  static let grdbHistory = testsFolder.appendingPathComponent(
-    "GitHubClientTests/Fixtures/grdb.tsv")
-
-  init(_ arguments: [String]) throws {
-    logURL = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ootd-fake-github-\(UUID().uuidString).log")
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.script.path, "--log", logURL.path] + arguments
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      guard !chunk.isEmpty else { break }
-      line.append(chunk)
-    }
-    guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first,
-      let port = Int(text.trimmingCharacters(in: .whitespaces))
-    else {
-      process.terminate()
-      throw ServerDidNotStart()
-    }
-    self.port = port
-  }
-
-  deinit {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    try? FileManager.default.removeItem(at: logURL)
-  }
-
-  struct ServerDidNotStart: Error {}
-
-  var apiURL: String { "http://127.0.0.1:\(port)" }
-
+extension FakeGitHubProcess {
   struct Logged: Decodable {
     let path: String
     let authorization: Bool
@@ -58,12 +14,7 @@ final class FakeGitHub {
   }
 
   /// The requests received so far, in order.
-  func log() throws -> [Logged] {
-    guard let text = try? String(contentsOf: logURL, encoding: .utf8) else { return [] }
-    return try text.split(separator: "\n").map {
-      try JSONDecoder().decode(Logged.self, from: Data($0.utf8))
-    }
-  }
+  func log() throws -> [Logged] { try log(as: Logged.self) }
 
   /// The first `lines` commits of grdb.tsv in a temporary file.
   static func smallHistory(lines: Int, in folder: TemporaryFolder) throws -> String {

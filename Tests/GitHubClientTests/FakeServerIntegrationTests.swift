@@ -1,57 +1,15 @@
 import Core
+import FakeGitHubSupport
 import Foundation
 import Testing
 
 @testable import GitHubClient
 
-/// Runs `Tests/FakeGitHub/fake_github.py` on 127.0.0.1 for one test.
-final class FakeGitHubServer {
-  let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-  let port: Int
-  let logURL: URL
+/// The fake GitHub server (``FakeGitHubProcess``) with a live client pointed at it.
+typealias FakeGitHubServer = FakeGitHubProcess
 
-  static let scriptURL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("FakeGitHub/fake_github.py")
-
-  init(_ arguments: [String]) throws {
-    logURL = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fake-github-\(UUID().uuidString).log")
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.scriptURL.path, "--log", logURL.path] + arguments
-    process.standardInput = input  // the server stops when this pipe closes
-    process.standardOutput = output
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      guard !chunk.isEmpty else { break }
-      line.append(chunk)
-    }
-    guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first,
-      let port = Int(text.trimmingCharacters(in: .whitespaces))
-    else {
-      process.terminate()
-      throw ServerDidNotStart()
-    }
-    self.port = port
-  }
-
-  deinit { stop() }
-
-  struct ServerDidNotStart: Error {}
-
-  func stop() {
-    guard process.isRunning else { return }
-    try? input.fileHandleForWriting.close()
-    process.terminate()
-    process.waitUntilExit()
-    try? FileManager.default.removeItem(at: logURL)
-  }
-
-  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+extension FakeGitHubProcess {
+  var baseURL: URL { URL(string: apiURL)! }
 
   struct LoggedRequest: Decodable {
     let method: String
@@ -65,12 +23,7 @@ final class FakeGitHubServer {
   }
 
   /// What the server received, in order.
-  func log() throws -> [LoggedRequest] {
-    guard let text = try? String(contentsOf: logURL, encoding: .utf8) else { return [] }
-    return try text.split(separator: "\n").map {
-      try JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8))
-    }
-  }
+  func log() throws -> [LoggedRequest] { try log(as: LoggedRequest.self) }
 
   /// A live client (libcurl) pointed at this server.
   func client(
