@@ -21,26 +21,5 @@ enum Timestamp {
   }
 
   /// Parses what ``text(_:)`` writes (also without milliseconds, or with a `T`); nil otherwise.
-  static func date(_ text: String) -> Date? {
-    let bytes = Array(text.utf8)
-    guard bytes.count >= 19, let day = Day(iso: String(decoding: bytes[0..<10], as: UTF8.self))
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for byte in bytes[range] {
-        guard (48...57).contains(byte) else { return nil }
-        value = value * 10 + Int(byte - 48)
-      }
-      return value
-    }
-    guard let hours = number(11..<13), let minutes = number(14..<16), let seconds = number(17..<19)
-    else { return nil }
-    var milliseconds = 0
-    if bytes.count >= 23, bytes[19] == UInt8(ascii: "."), let fraction = number(20..<23) {
-      milliseconds = fraction
-    }
-    let total = Double(day.ordinal) * 86_400 + Double(hours * 3600 + minutes * 60 + seconds)
-      + Double(milliseconds) / 1000
-    return Date(timeIntervalSince1970: total)
-  }
+  static func date(_ text: String) -> Date? { ISO8601Timestamp.parse(text + "Z") }
 }
