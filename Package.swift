@@ -67,7 +67,10 @@ let package = Package(
     /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
     .testTarget(
       name: "CLITests",
-      dependencies: ["CLI", "Core", "Storage", "GitHubClient", "FakeGitHubSupport"],
+      dependencies: [
+        "CLI", "Core", "Storage", "GitHubClient", "FakeGitHubSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       exclude: ["Golden"]),
   ]
 )

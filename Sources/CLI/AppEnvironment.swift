@@ -12,6 +12,8 @@ import Glibc
 struct AppEnvironment {
   /// Environment variables.
   var variables: [String: String]
+  /// The command line's arguments, without the program name (the journal records them).
+  var arguments: [String] = []
   /// The current instant.
   var now: Date
   /// The user's time zone (`TZ`, else the system's).

@@ -21,6 +21,7 @@ public struct Ootd: ParsableCommand {
         ootd add --block algorithm
         ootd list --from 2026-11-01 --to today --open
         ootd done 12 13
+        ootd undo                 # take the last change back (ootd log lists them)
         ootd sync && ootd graph   # your GitHub commits (GITHUB_TOKEN), as a daily graph
         ootd report --calendar    # how much of each day you achieved
         ootd demo                 # sample todos in a temporary database
@@ -33,8 +34,8 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Block.self, ProjectCommand.self, Report.self, Sync.self,
-      Graph.self, GitHubCommand.self, Demo.self, Completions.self,
+      Carry.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
+      Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
     ],
     defaultSubcommand: Today.self
   )
@@ -49,6 +50,8 @@ public struct Ootd: ParsableCommand {
 
   /// Runs `arguments` against `environment` (tests pass their own) and returns the exit code.
   static func run(arguments: [String], environment: AppEnvironment) -> Int32 {
+    var environment = environment
+    environment.arguments = arguments
     do {
       let command = try parse(arguments)
       if let command = command as? any AsyncEnvironmentCommand {
@@ -66,6 +69,8 @@ public struct Ootd: ParsableCommand {
   /// Like ``run(arguments:environment:)`` but awaits async commands on the caller's task, for
   /// in-process tests (blocking a test's cooperative thread could starve the pool).
   static func runAsync(arguments: [String], environment: AppEnvironment) async -> Int32 {
+    var environment = environment
+    environment.arguments = arguments
     do {
       let command = try parse(arguments)
       if let command = command as? any AsyncEnvironmentCommand {

@@ -18,6 +18,8 @@ public struct Project: Hashable, Sendable {
   public var memo: String?
   /// Whether it is archived (hidden from `project list` by default).
   public var isArchived: Bool
+  /// Its stable identity (a lowercase uuid; empty until stored).
+  public var uuid: String = ""
 
   /// Creates a project, validating the name and the date order.
   public init(

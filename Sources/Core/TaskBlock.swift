@@ -10,17 +10,21 @@ public struct TaskBlock: Hashable, Sendable {
   public let isBuiltIn: Bool
   /// Whether `ootd plan` adds this block to each new day.
   public let isRoutine: Bool
+  /// Its stable identity (a lowercase uuid; empty until stored). Built-in blocks have the same
+  /// uuid everywhere (``RowID/builtInBlock(_:)``).
+  public let uuid: String
 
   /// Creates a block, validating its name and title.
   public init(
     name: String, title: String, priority: Priority = .mid, isBuiltIn: Bool = false,
-    isRoutine: Bool = false
+    isRoutine: Bool = false, uuid: String = ""
   ) throws(CoreError) {
     self.name = try Name.validate(name, kind: "block")
     self.title = try Title.validate(title)
     self.priority = priority
     self.isBuiltIn = isBuiltIn
     self.isRoutine = isRoutine
+    self.uuid = uuid
   }
 
   /// The blocks a fresh database starts with.

@@ -20,11 +20,14 @@ public struct Todo: Hashable, Sendable, Identifiable {
   public var block: String?
   /// When it was created.
   public var createdAt: Date
+  /// Its stable identity (a lowercase uuid): assigned once, never changed by an edit.
+  public var uuid: String
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(
     id: Int64, title: String, priority: Priority, day: Day, isDone: Bool = false,
-    doneAt: Date? = nil, project: String? = nil, block: String? = nil, createdAt: Date
+    doneAt: Date? = nil, project: String? = nil, block: String? = nil, createdAt: Date,
+    uuid: String = ""
   ) {
     self.id = id
     self.title = title
@@ -35,6 +38,7 @@ public struct Todo: Hashable, Sendable, Identifiable {
     self.project = project
     self.block = block
     self.createdAt = createdAt
+    self.uuid = uuid
   }
 
   /// Whether the todo is still open on a day before `today`.

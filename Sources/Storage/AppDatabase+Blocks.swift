@@ -6,75 +6,74 @@ extension AppDatabase {
   /// Every task block, built-in ones first, then by name.
   public func blocks() throws(StorageError) -> [TaskBlock] {
     try read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM block ORDER BY builtIn DESC, name")
-        .map(BlockRow.block(from:))
+      try BlockRecord.fetchAll(db, sql: "SELECT * FROM block ORDER BY builtIn DESC, name")
+        .map { try $0.block() }
     }
   }
 
   /// The block named `name` (case-insensitive).
   public func block(named name: String) throws(StorageError) -> TaskBlock {
-    try read { db in try Self.existingBlock(db, named: name) }
+    try read { db in try BlockRecord.named(db, name).block() }
   }
 
   /// Adds a user block; names are unique regardless of case.
   public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) {
-    try write { db in
+    try change(now: now) { recorder in
       if try Row.fetchOne(
-        db, sql: "SELECT 1 FROM block WHERE name = ?", arguments: [block.name]) != nil
+        recorder.db, sql: "SELECT 1 FROM block WHERE name = ?", arguments: [block.name]) != nil
       {
         throw StorageError.duplicateBlock(block.name)
       }
-      try db.execute(
-        sql: """
-          INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
-          VALUES (?, ?, ?, 0, ?, ?)
-          """,
-        arguments: [block.name, block.title, block.priority.rank, block.isRoutine, Timestamp.text(now)])
+      try recorder.create(
+        .block,
+        [
+          "name": .text(block.name), "title": .text(block.title),
+          "priority": .integer(Int64(block.priority.rank)), "builtIn": .bool(false),
+          "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.text(now)),
+        ])
     }
   }
 
   /// Removes a block. Todos made from it keep their title and the block's name.
-  public func removeBlock(named name: String) throws(StorageError) {
-    try write { db in
-      _ = try Self.existingBlock(db, named: name)
-      try db.execute(sql: "DELETE FROM block WHERE name = ?", arguments: [name])
+  public func removeBlock(named name: String, now: Date = Date()) throws(StorageError) {
+    try change(now: now) { recorder in
+      let record = try BlockRecord.named(recorder.db, name)
+      try recorder.delete(.block, row: record.uuid, fields: record.fields)
     }
   }
 
   /// Marks a block as part of (or no longer part of) the daily routine.
-  public func setRoutine(named name: String, _ isRoutine: Bool) throws(StorageError) -> TaskBlock {
-    try write { db in
-      _ = try Self.existingBlock(db, named: name)
-      try db.execute(
-        sql: "UPDATE block SET routine = ? WHERE name = ?", arguments: [isRoutine, name])
-      return try Self.existingBlock(db, named: name)
+  public func setRoutine(named name: String, _ isRoutine: Bool, now: Date = Date())
+    throws(StorageError) -> TaskBlock
+  {
+    try change(now: now) { recorder in
+      let record = try BlockRecord.named(recorder.db, name)
+      try recorder.update(
+        .block, row: record.uuid, "routine", from: .bool(record.routine), to: .bool(isRoutine))
+      return try BlockRecord.named(recorder.db, name).block()
     }
   }
 
   /// Adds a todo on `day` for each routine block that has no todo on that day yet.
   /// Running it twice adds nothing the second time. Returns the todos it added.
   public func planRoutine(on day: Day, now: Date = Date()) throws(StorageError) -> [Todo] {
-    try write { db in
-      let blocks = try Row.fetchAll(
-        db,
+    try change(now: now) { recorder in
+      let blocks = try BlockRecord.fetchAll(
+        recorder.db,
         sql: """
           SELECT * FROM block WHERE routine = 1 AND NOT EXISTS (
             SELECT 1 FROM todo WHERE todo.day = ? AND todo.block = block.name COLLATE NOCASE)
           ORDER BY priority, name
           """,
         arguments: [day.description]
-      ).map(BlockRow.block(from:))
-      return try blocks.map { block in
+      )
+      let uuids = try blocks.map { block in
         let draft = try NewTodo(
-          title: block.title, priority: block.priority, day: day, block: block.name)
-        return try Self.insert(db, draft, done: false, now: now)
+          title: block.title, priority: Priority(rank: block.priority) ?? .mid, day: day,
+          block: block.name)
+        return try Self.insert(recorder, draft, done: false, now: now)
       }
+      return try Self.todos(recorder.db, uuids: uuids)
     }
-  }
-
-  static func existingBlock(_ db: Database, named name: String) throws -> TaskBlock {
-    guard let row = try Row.fetchOne(db, sql: "SELECT * FROM block WHERE name = ?", arguments: [name])
-    else { throw StorageError.blockNotFound(name) }
-    return try BlockRow.block(from: row)
   }
 }

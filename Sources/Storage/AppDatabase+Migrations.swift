@@ -75,6 +75,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v3: GitHub commits and sync state", migrate: AppDatabase.githubMigration)
 
+    migrator.registerMigration("v4: uuids and the change journal", migrate: AppDatabase.journalMigration)
+
     return migrator
   }
 }

@@ -39,34 +39,28 @@ extension AppDatabase {
 
   /// Adds a project; names are unique regardless of case.
   public func addProject(_ project: Project, now: Date = Date()) throws(StorageError) {
-    try write { db in
+    try change(now: now) { recorder in
       if try Row.fetchOne(
-        db, sql: "SELECT 1 FROM project WHERE name = ?", arguments: [project.name]) != nil
+        recorder.db, sql: "SELECT 1 FROM project WHERE name = ?", arguments: [project.name]) != nil
       {
         throw StorageError.duplicateProject(project.name)
       }
-      let values = ProjectRow.values(project)
-      let columns = values.map(\.0).joined(separator: ", ")
-      let placeholders = Array(repeating: "?", count: values.count + 1).joined(separator: ", ")
-      try db.execute(
-        sql: "INSERT INTO project (\(columns), createdAt) VALUES (\(placeholders))",
-        arguments: StatementArguments(values.map(\.1) + [Timestamp.text(now)]))
+      var fields = ProjectRecord.fields(of: project)
+      fields["createdAt"] = .text(Timestamp.text(now))
+      try recorder.create(.project, fields)
     }
   }
 
   /// Replaces the project named `name` with `update(project)`, which may rename it.
   @discardableResult
   public func updateProject(
-    named name: String, _ update: (inout Project) throws(CoreError) -> Void
+    named name: String, now: Date = Date(), _ update: (inout Project) throws(CoreError) -> Void
   ) throws(StorageError) -> Project {
     // Core validation errors surface unchanged, so callers see them as invalid values.
     var validation: CoreError?
-    let result: Project? = try write { db in
-      let id = try Self.projectID(db, named: name)
-      guard let row = try Row.fetchOne(
-        db, sql: "SELECT \(ProjectRow.selection) FROM project WHERE id = ?", arguments: [id])
-      else { throw StorageError.projectNotFound(name) }
-      var project = try ProjectRow.project(from: row)
+    let result: Project? = try change(now: now) { recorder in
+      let record = try ProjectRecord.named(recorder.db, name)
+      var project = try record.project()
       do {
         try update(&project)
         project.tech = Project.normalizedTech(project.tech)
@@ -76,33 +70,33 @@ extension AppDatabase {
         validation = error
         return nil
       }
-      if project.name.lowercased() != name.lowercased(),
+      if project.name.lowercased() != record.name.lowercased(),
         try Row.fetchOne(
-          db, sql: "SELECT 1 FROM project WHERE name = ? AND id != ?",
-          arguments: [project.name, id]) != nil
+          recorder.db, sql: "SELECT 1 FROM project WHERE name = ? AND id != ?",
+          arguments: [project.name, record.id]) != nil
       {
         throw StorageError.duplicateProject(project.name)
       }
-      let values = ProjectRow.values(project)
-      try db.execute(
-        sql: "UPDATE project SET \(values.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?",
-        arguments: StatementArguments(values.map(\.1) + [id]))
+      try recorder.update(
+        .project, row: record.uuid, current: record.fields, to: ProjectRecord.fields(of: project))
       return project
     }
     if let validation { throw .invalidValue(validation) }
     return result!
   }
 
-  /// Deletes a project. Its todos stay, unlinked from it. Returns how many todos were unlinked.
+  /// Deletes a project. Its todos stay, unlinked from it (each unlinking is journaled, so undo
+  /// links them again). Returns how many todos were unlinked.
   @discardableResult
-  public func removeProject(named name: String) throws(StorageError) -> Int {
-    try write { db in
-      let id = try Self.projectID(db, named: name)
-      let count = try Int.fetchOne(
-        db, sql: "SELECT count(*) FROM todo WHERE projectId = ?", arguments: [id]) ?? 0
-      try db.execute(sql: "UPDATE todo SET projectId = NULL WHERE projectId = ?", arguments: [id])
-      try db.execute(sql: "DELETE FROM project WHERE id = ?", arguments: [id])
-      return count
+  public func removeProject(named name: String, now: Date = Date()) throws(StorageError) -> Int {
+    try change(now: now) { recorder in
+      let record = try ProjectRecord.named(recorder.db, name)
+      let todos = try TodoRecord.fetchAll(recorder.db, where: "todo.projectId = ?", [record.id])
+      for todo in todos {
+        try recorder.update(.todo, row: todo.uuid, "project", from: .text(record.uuid), to: .null)
+      }
+      try recorder.delete(.project, row: record.uuid, fields: record.fields)
+      return todos.count
     }
   }
 
@@ -110,16 +104,17 @@ extension AppDatabase {
     -> [ProjectProgress]
   {
     let sql = """
-      SELECT \(ProjectRow.selection),
-        (SELECT count(*) FROM todo WHERE todo.projectId = project.id),
-        (SELECT count(*) FROM todo WHERE todo.projectId = project.id AND todo.done = 1),
+      SELECT project.*,
+        (SELECT count(*) FROM todo WHERE todo.projectId = project.id) AS total,
+        (SELECT count(*) FROM todo WHERE todo.projectId = project.id AND todo.done = 1) AS done,
         (SELECT max(day) FROM todo WHERE todo.projectId = project.id AND todo.done = 1)
+          AS lastActivity
       FROM project \(filter) ORDER BY project.name COLLATE NOCASE
       """
     return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-      let last: String? = row[12]
+      let last: String? = row["lastActivity"]
       return ProjectProgress(
-        project: try ProjectRow.project(from: row), total: row[10], done: row[11],
+        project: try ProjectRecord(row: row).project(), total: row["total"], done: row["done"],
         lastActivity: last.flatMap(Day.init(iso:)))
     }
   }

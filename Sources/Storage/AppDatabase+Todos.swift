@@ -29,14 +29,14 @@ extension AppDatabase {
       case .done: clauses.append("todo.done = 1")
       }
       let clause = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
-      return try TodoRow.fetch(db, where: clause, arguments)
+      return try TodoRecord.todos(db, where: clause, arguments)
     }
   }
 
   /// Open todos planned before `day`, oldest first.
   public func overdueTodos(before day: Day) throws(StorageError) -> [Todo] {
     try read { db in
-      try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
+      try TodoRecord.todos(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
     }
   }
 
@@ -58,7 +58,7 @@ extension AppDatabase {
         db,
         sql: "SELECT day FROM todo WHERE done = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
         arguments: [day.description, min(limit, count) - 1]) ?? day.description
-      let recent = try TodoRow.fetch(
+      let recent = try TodoRecord.todos(
         db, where: "todo.done = 0 AND todo.day >= ? AND todo.day < ?",
         [boundary, day.description])
       let newest = recent.sorted { ($0.day, $1.priority.rank, $1.id) > ($1.day, $0.priority.rank, $0.id) }
@@ -76,15 +76,22 @@ extension AppDatabase {
   /// Creates a todo, checking that its project exists. Returns it with its new id.
   @discardableResult
   public func addTodo(_ draft: NewTodo, now: Date = Date()) throws(StorageError) -> Todo {
-    try write { db in try Self.insert(db, draft, done: false, now: now) }
+    try change(now: now) { recorder in
+      let uuid = try Self.insert(recorder, draft, done: false, now: now)
+      return try Self.todos(recorder.db, uuids: [uuid])[0]
+    }
   }
 
-  /// Creates many todos in one transaction (the demo and benchmarks use this).
+  /// Creates many todos in one transaction and one journal entry (demo data, imports,
+  /// benchmarks).
   public func addTodos(_ drafts: [(todo: NewTodo, done: Bool)], now: Date = Date())
     throws(StorageError)
   {
-    try write { db in
-      for draft in drafts { try Self.insertRow(db, draft.todo, done: draft.done, now: now) }
+    try change(now: now) { recorder in
+      var projects: [String: String] = [:]
+      for draft in drafts {
+        try Self.insert(recorder, draft.todo, done: draft.done, now: now, projects: &projects)
+      }
     }
     // A large import leaves a large write-ahead log: fold it into the database now rather than
     // in the middle of the user's next command.
@@ -104,60 +111,42 @@ extension AppDatabase {
   public func setDone(ids: [Int64], done: Bool, now: Date = Date()) throws(StorageError)
     -> [Todo]
   {
-    try write { db in
-      _ = try Self.existingTodos(db, ids: ids)
-      for id in Set(ids) {
-        // Keep the first doneAt when a done todo is ticked again.
-        try db.execute(
-          sql: """
-            UPDATE todo SET done = ?, doneAt = CASE WHEN ? THEN coalesce(doneAt, ?) ELSE NULL END
-            WHERE id = ?
-            """,
-          arguments: [done, done, Timestamp.text(now), id])
+    try change(now: now) { recorder in
+      for record in try Self.existingRecords(recorder.db, ids: ids) where record.done != done {
+        try recorder.update(
+          .todo, row: record.uuid, current: record.fields,
+          // Keep the first doneAt when a done todo is ticked again.
+          to: ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null])
       }
-      return try Self.existingTodos(db, ids: ids)
+      return try Self.existingTodos(recorder.db, ids: ids)
     }
   }
 
   /// Applies `changes` to one todo and returns it as it is now.
-  public func editTodo(id: Int64, _ changes: TodoChanges) throws(StorageError) -> Todo {
-    try write { db in
-      _ = try Self.existingTodos(db, ids: [id])
-      var assignments: [String] = []
-      var arguments = StatementArguments()
-      if let title = changes.title {
-        assignments.append("title = ?")
-        arguments += [title]
-      }
-      if let priority = changes.priority {
-        assignments.append("priority = ?")
-        arguments += [priority.rank]
-      }
-      if let day = changes.day {
-        assignments.append("day = ?")
-        arguments += [day.description]
-      }
+  public func editTodo(id: Int64, _ changes: TodoChanges, now: Date = Date()) throws(StorageError)
+    -> Todo
+  {
+    try change(now: now) { recorder in
+      let record = try Self.existingRecords(recorder.db, ids: [id])[0]
+      var new: Fields = [:]
+      if let title = changes.title { new["title"] = .text(title) }
+      if let priority = changes.priority { new["priority"] = .integer(Int64(priority.rank)) }
+      if let day = changes.day { new["day"] = .text(day.description) }
       if let project = changes.project {
-        assignments.append("projectId = ?")
-        arguments += [try project.map { try Self.projectID(db, named: $0) }]
+        new["project"] = .optional(try project.map { try ProjectRecord.named(recorder.db, $0).uuid })
       }
-      if !assignments.isEmpty {
-        arguments += [id]
-        try db.execute(
-          sql: "UPDATE todo SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-          arguments: arguments)
-      }
-      return try Self.existingTodos(db, ids: [id])[0]
+      try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
+      return try Self.existingTodos(recorder.db, ids: [id])[0]
     }
   }
 
   /// Deletes todos. All ids must exist, or nothing is deleted. Returns what was deleted.
   @discardableResult
-  public func deleteTodos(ids: [Int64]) throws(StorageError) -> [Todo] {
-    try write { db in
-      let todos = try Self.existingTodos(db, ids: ids)
-      for id in Set(ids) { try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id]) }
-      return todos
+  public func deleteTodos(ids: [Int64], now: Date = Date()) throws(StorageError) -> [Todo] {
+    try change(now: now) { recorder in
+      let records = try Self.existingRecords(recorder.db, ids: ids)
+      for record in records { try recorder.delete(.todo, row: record.uuid, fields: record.fields) }
+      return try records.map { try $0.todo() }
     }
   }
 
@@ -165,72 +154,101 @@ extension AppDatabase {
   /// those of `ids` (which must all exist) that are overdue. A todo made from a task block stays
   /// where it is when `target` already has a todo from that block (so a routine block is never
   /// planned twice a day). Returns what moved and what stayed as such a duplicate.
-  public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day) throws(StorageError)
-    -> (moved: [Todo], duplicates: [Todo])
+  public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day, now: Date = Date())
+    throws(StorageError) -> (moved: [Todo], duplicates: [Todo])
   {
-    try write { db in
-      let candidates: [Todo]
+    try change(now: now) { recorder in
+      let db = recorder.db
+      let candidates: [TodoRecord]
       if let ids {
-        candidates = try Self.existingTodos(db, ids: ids).filter { $0.isOverdue(today: today) }
+        candidates = try Self.existingRecords(db, ids: ids).filter {
+          !$0.done && $0.day < today.description
+        }
       } else {
-        candidates = try TodoRow.fetch(db, where: "todo.done = 0 AND todo.day < ?", [today.description])
+        candidates = try TodoRecord.fetchAll(
+          db, where: "todo.done = 0 AND todo.day < ?", [today.description])
       }
       var plannedBlocks = Set(
         try String.fetchAll(
           db, sql: "SELECT lower(block) FROM todo WHERE day = ? AND block IS NOT NULL",
           arguments: [target.description]))
-      var moving: [Todo] = []
+      var moved: [Int64] = []
       var duplicates: [Todo] = []
-      for todo in candidates where todo.day != target {
-        if let block = todo.block?.lowercased() {
+      for record in candidates where record.day != target.description {
+        if let block = record.block?.lowercased() {
           guard plannedBlocks.insert(block).inserted else {
-            duplicates.append(todo)
+            duplicates.append(try record.todo())
             continue
           }
         }
-        moving.append(todo)
+        try recorder.update(.todo, row: record.uuid, "day", from: .text(record.day), to: .text(target.description))
+        moved.append(record.id)
       }
-      for todo in moving {
-        try db.execute(
-          sql: "UPDATE todo SET day = ? WHERE id = ?", arguments: [target.description, todo.id])
-      }
-      return (try Self.existingTodos(db, ids: moving.map(\.id)), duplicates)
+      return (try Self.existingTodos(db, ids: moved), duplicates)
     }
   }
 
   // MARK: - Helpers
 
-  static func insert(_ db: Database, _ draft: NewTodo, done: Bool, now: Date) throws -> Todo {
-    try insertRow(db, draft, done: done, now: now)
-    return try existingTodos(db, ids: [db.lastInsertedRowID])[0]
+  /// Creates one todo row through the journal, checking that its project exists; returns its
+  /// uuid. `projects` caches project uuids by name across a bulk insert.
+  @discardableResult
+  static func insert(
+    _ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date,
+    projects: inout [String: String]
+  ) throws -> String {
+    var projectUUID: String? = nil
+    if let name = draft.project {
+      if let cached = projects[name.lowercased()] {
+        projectUUID = cached
+      } else {
+        projectUUID = try ProjectRecord.named(recorder.db, name).uuid
+        projects[name.lowercased()] = projectUUID
+      }
+    }
+    let timestamp = Timestamp.text(now)
+    return try recorder.create(
+      .todo,
+      [
+        "title": .text(draft.title), "priority": .integer(Int64(draft.priority.rank)),
+        "day": .text(draft.day.description), "done": .bool(done),
+        "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
+        "block": .optional(draft.block), "createdAt": .text(timestamp),
+      ])
   }
 
-  /// Inserts one todo row with a cached statement, checking that its project exists.
-  private static func insertRow(_ db: Database, _ draft: NewTodo, done: Bool, now: Date) throws {
-    let projectID = try draft.project.map { try AppDatabase.projectID(db, named: $0) }
-    let statement = try db.cachedStatement(
-      sql: """
-        INSERT INTO todo (title, priority, day, done, doneAt, projectId, block, createdAt)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """)
-    let timestamp = Timestamp.text(now)
-    try statement.execute(arguments: [
-      draft.title, draft.priority.rank, draft.day.description, done, done ? timestamp : nil,
-      projectID, draft.block, timestamp,
-    ])
+  /// ``insert(_:_:done:now:projects:)`` for one todo.
+  @discardableResult
+  static func insert(_ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date) throws
+    -> String
+  {
+    var projects: [String: String] = [:]
+    return try insert(recorder, draft, done: done, now: now, projects: &projects)
+  }
+
+  /// The todos with these uuids, in list order.
+  static func todos(_ db: Database, uuids: [String]) throws -> [Todo] {
+    guard !uuids.isEmpty else { return [] }
+    let placeholders = Array(repeating: "?", count: uuids.count).joined(separator: ",")
+    return try TodoRecord.todos(db, where: "todo.uuid IN (\(placeholders))", StatementArguments(uuids))
+  }
+
+  /// Fetches todo rows by id, throwing ``StorageError/todosNotFound(_:)`` listing every missing id.
+  static func existingRecords(_ db: Database, ids: [Int64]) throws -> [TodoRecord] {
+    guard !ids.isEmpty else { return [] }
+    let unique = Array(Set(ids))
+    let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
+    let records = try TodoRecord.fetchAll(
+      db, where: "todo.id IN (\(placeholders))", StatementArguments(unique))
+    let found = Set(records.map(\.id))
+    let missing = unique.filter { !found.contains($0) }.sorted()
+    if !missing.isEmpty { throw StorageError.todosNotFound(missing) }
+    return records
   }
 
   /// Fetches todos by id, throwing ``StorageError/todosNotFound(_:)`` listing every missing id.
   static func existingTodos(_ db: Database, ids: [Int64]) throws -> [Todo] {
-    guard !ids.isEmpty else { return [] }
-    let unique = Array(Set(ids))
-    let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
-    let todos = try TodoRow.fetch(
-      db, where: "todo.id IN (\(placeholders))", StatementArguments(unique))
-    let found = Set(todos.map(\.id))
-    let missing = unique.filter { !found.contains($0) }.sorted()
-    if !missing.isEmpty { throw StorageError.todosNotFound(missing) }
-    return todos
+    try existingRecords(db, ids: ids).map { try $0.todo() }
   }
 
   /// The id of the project named `name` (case-insensitive), or ``StorageError/projectNotFound(_:)``.

@@ -15,21 +15,35 @@ public final class AppDatabase: Sendable {
   /// `PRAGMA application_id` of every ootd database: the bytes "ootd".
   static let applicationID: Int32 = 0x6F6F_7464
 
-  let writer: DatabaseQueue
-  /// The file this database lives in.
+  let writer: any DatabaseWriter
+  /// The file this database lives in (`:memory:` for an in-memory database).
   public let path: String
+  /// The command line of the command using this database (`done 12 13`): what the change
+  /// journal records for each change it makes.
+  public let command: String
 
-  private init(writer: DatabaseQueue, path: String) {
+  /// Opens `writer`'s database (any GRDB writer: a file's queue, or an in-memory one in tests),
+  /// refusing foreign or newer databases and migrating it to the current schema.
+  ///
+  /// - Parameter command: what the journal records as the command of changes made through it.
+  public convenience init(_ writer: any DatabaseWriter, command: String = "") throws(StorageError) {
+    self.init(writer: writer, path: writer.path, command: command)
+    try checkIdentityAndMigrate()
+  }
+
+  private init(writer: any DatabaseWriter, path: String, command: String) {
     self.writer = writer
     self.path = path
+    self.command = command
   }
 
   /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
-  /// migrating it to the current schema.
+  /// migrating it to the current schema: the live factory every command uses.
   ///
+  /// - Parameter command: what the journal records as the command of changes made through it.
   /// - Throws: ``StorageError`` when the path is a directory or cannot be written, when the file
   ///   is not an ootd database (it is then left untouched), or when a newer ootd wrote it.
-  public static func open(path: String) throws(StorageError) -> AppDatabase {
+  public static func open(path: String, command: String = "") throws(StorageError) -> AppDatabase {
     try prepareFile(at: path)
     var configuration = Configuration()
     configuration.busyMode = .timeout(30)
@@ -40,9 +54,20 @@ public final class AppDatabase: Sendable {
     } catch {
       throw map(error, path: path)
     }
-    let database = AppDatabase(writer: queue, path: path)
+    let database = AppDatabase(writer: queue, path: path, command: command)
     try database.checkIdentityAndMigrate()
     return database
+  }
+
+  /// An empty, migrated database in memory: for tests and previews.
+  public static func inMemory(command: String = "") throws(StorageError) -> AppDatabase {
+    do {
+      return try AppDatabase(DatabaseQueue(), command: command)
+    } catch let error as StorageError {
+      throw error
+    } catch {
+      throw map(error, path: ":memory:")
+    }
   }
 
   /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
@@ -96,7 +121,7 @@ public final class AppDatabase: Sendable {
         }
         if complete { return }
       case .fresh:
-        try enableWAL()
+        if path != ":memory:" && !path.isEmpty { try enableWAL() }
         // Claim the file in one write transaction, checking again under the lock: another
         // process may have claimed (or filled) it since we looked.
         try writer.write { db in

@@ -24,6 +24,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case duplicateBlock(String)
   /// A value broke a domain rule (e.g. an edit made a project end before it starts).
   case invalidValue(CoreError)
+  /// `undo` found no change of this device that is not undone.
+  case nothingToUndo
+  /// `redo` found no undone change to apply again.
+  case nothingToRedo
+  /// An undo or redo would overwrite a row changed since by a change that is not undone.
+  case journalConflict(String)
   /// SQLite failed; the message is SQLite's.
   case sqlite(String)
 
@@ -52,6 +58,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       return "a block named '\(name)' already exists"
     case .invalidValue(let error):
       return error.description
+    case .nothingToUndo:
+      return "nothing to undo (see 'ootd log')"
+    case .nothingToRedo:
+      return "nothing to redo: no change was undone since the last change (see 'ootd log')"
+    case .journalConflict(let message):
+      return message
     case .sqlite(let message):
       return "database error: \(message)"
     }

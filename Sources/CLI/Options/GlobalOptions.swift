@@ -41,7 +41,8 @@ struct GlobalOptions: ParsableArguments {
 
   /// Opens the database this invocation names.
   func openDatabase(_ environment: AppEnvironment) throws -> AppDatabase {
-    try AppDatabase.open(path: environment.databasePath(option: db))
+    try AppDatabase.open(
+      path: environment.databasePath(option: db), command: CommandText.from(environment.arguments))
   }
 }
 

@@ -11,19 +11,20 @@ enum JSONOutput {
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
-  /// A todo: `{"id","title","priority","done","date","project","block","overdue","doneOn"}`.
+  /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn"}`.
   struct TodoJSON: Encodable {
     let todo: Todo
     let today: Day
     let timeZone: TimeZone
 
     enum CodingKeys: String, CodingKey {
-      case id, title, priority, done, date, project, block, overdue, doneOn
+      case id, uuid, title, priority, done, date, project, block, overdue, doneOn
     }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(todo.id, forKey: .id)
+      try c.encode(todo.uuid, forKey: .uuid)
       try c.encode(todo.title, forKey: .title)
       try c.encode(todo.priority.rawValue, forKey: .priority)
       try c.encode(todo.isDone, forKey: .done)
@@ -35,15 +36,16 @@ enum JSONOutput {
     }
   }
 
-  /// A task block: `{"name","title","priority","builtIn","routine"}`.
+  /// A task block: `{"name","uuid","title","priority","builtIn","routine"}`.
   struct BlockJSON: Encodable {
     let block: TaskBlock
 
-    enum CodingKeys: String, CodingKey { case name, title, priority, builtIn, routine }
+    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(block.name, forKey: .name)
+      try c.encode(block.uuid, forKey: .uuid)
       try c.encode(block.title, forKey: .title)
       try c.encode(block.priority.rawValue, forKey: .priority)
       try c.encode(block.isBuiltIn, forKey: .builtIn)
@@ -51,14 +53,14 @@ enum JSONOutput {
     }
   }
 
-  /// A project with its progress: `{"name","description","repo","path","start","end","tech",
+  /// A project with its progress: `{"name","uuid","description","repo","path","start","end","tech",
   /// "memo","archived","total","done","rate","lastActivity"}`, plus `todos` in `project show`.
   struct ProjectJSON: Encodable {
     let progress: ProjectProgress
     var todos: [TodoJSON]? = nil
 
     enum CodingKeys: String, CodingKey {
-      case name, description, repo, path, start, end, tech, memo, archived, total, done, rate
+      case name, uuid, description, repo, path, start, end, tech, memo, archived, total, done, rate
       case lastActivity, todos
     }
 
@@ -66,6 +68,7 @@ enum JSONOutput {
       var c = encoder.container(keyedBy: CodingKeys.self)
       let project = progress.project
       try c.encode(project.name, forKey: .name)
+      try c.encode(project.uuid, forKey: .uuid)
       try c.encode(project.summary, forKey: .description)
       try c.encode(project.repository?.description, forKey: .repo)
       try c.encode(project.localPath, forKey: .path)

@@ -1,0 +1,72 @@
+import Core
+import Foundation
+
+/// How `undo`, `redo` and `log` print journal entries.
+struct JournalOutput {
+  let environment: AppEnvironment
+
+  init(_ environment: AppEnvironment) { self.environment = environment }
+
+  /// `Undid 'done 12 13': 2 todos open again ('a', 'b')`, or the entry acted on as JSON.
+  func printStep(_ step: JournalStep, json: Bool, undo: Bool) throws {
+    if json {
+      environment.output(try JSONOutput.encode(EntryJSON(entry: step.entry)) + "\n")
+      return
+    }
+    let line = undo
+      ? ChangeSummary.undid(step.entry.command, effect: step.effect)
+      : ChangeSummary.redid(step.entry.command, effect: step.effect)
+    environment.print(TerminalText.printable(line))
+  }
+
+  /// The log: a table on a terminal or in a pipe, or a JSON array.
+  func printLog(_ entries: [JournalEntry], json: Bool, noColor: Bool) throws {
+    if json {
+      environment.output(try JSONOutput.encode(entries.map(EntryJSON.init)) + "\n")
+      return
+    }
+    let style = environment.style(noColor: noColor)
+    guard !entries.isEmpty else {
+      environment.print(style.dim("No changes yet: every command that changes data is recorded here."))
+      return
+    }
+    let idWidth = entries.map { String($0.id).count }.max() ?? 1
+    for entry in entries {
+      let when = localTime(entry.at)
+      let undone = entry.isUndone ? "  " + style.dim("(undone)") : ""
+      environment.print(
+        style.dim(DisplayWidth.padLeft(String(entry.id), to: idWidth)) + "  " + style.dim(when) + "  "
+          + style.bold(TerminalText.printable(entry.command)) + undone)
+      environment.print(
+        String(repeating: " ", count: idWidth + 2) + TerminalText.printable(entry.summary))
+    }
+  }
+
+  /// `2026-11-23 09:41` in the user's time zone.
+  private func localTime(_ date: Date) -> String {
+    let day = Day(date, in: environment.timeZone)
+    let seconds = Int(date.timeIntervalSince1970) + environment.timeZone.secondsFromGMT(for: date)
+    let minutes = ((seconds % 86_400) + 86_400) % 86_400 / 60
+    let hh = minutes / 60 < 10 ? "0\(minutes / 60)" : "\(minutes / 60)"
+    let mm = minutes % 60 < 10 ? "0\(minutes % 60)" : "\(minutes % 60)"
+    return "\(day) \(hh):\(mm)"
+  }
+
+  /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind` and `target`.
+  struct EntryJSON: Encodable {
+    let entry: JournalEntry
+
+    enum CodingKeys: String, CodingKey { case id, at, command, summary, undone, kind, target }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(entry.id, forKey: .id)
+      try c.encode(ISO8601Timestamp.string(entry.at), forKey: .at)
+      try c.encode(entry.command, forKey: .command)
+      try c.encode(entry.summary, forKey: .summary)
+      try c.encode(entry.isUndone, forKey: .undone)
+      try c.encode(entry.kind.rawValue, forKey: .kind)
+      try c.encode(entry.target, forKey: .target)
+    }
+  }
+}

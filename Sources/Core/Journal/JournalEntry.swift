@@ -1,0 +1,57 @@
+import Foundation
+
+/// One entry of the change journal: one command that changed data, or an undo or redo of one.
+public struct JournalEntry: Hashable, Sendable {
+  /// What kind of entry this is.
+  public enum Kind: String, Sendable {
+    /// A command that changed data (`add`, `done`, `project rm`, …).
+    case change
+    /// `ootd undo`: the inverse of an earlier change.
+    case undo
+    /// `ootd redo`: an undone change applied again.
+    case redo
+  }
+
+  /// The entry's number, increasing.
+  public var id: Int64
+  /// When it was made.
+  public var at: Date
+  /// The command line without the program name and global options (`done 12 13`).
+  public var command: String
+  /// One line saying what changed.
+  public var summary: String
+  /// Whether the change is currently undone (always false for undo and redo entries).
+  public var isUndone: Bool
+  /// What kind of entry this is.
+  public var kind: Kind
+  /// For undo and redo entries: the change they acted on.
+  public var target: Int64?
+
+  /// Creates an entry value.
+  public init(
+    id: Int64, at: Date, command: String, summary: String, isUndone: Bool, kind: Kind = .change,
+    target: Int64? = nil
+  ) {
+    self.id = id
+    self.at = at
+    self.command = command
+    self.summary = summary
+    self.isUndone = isUndone
+    self.kind = kind
+    self.target = target
+  }
+}
+
+/// What `undo` or `redo` did: the change it acted on (as it is now) and the words for it.
+public struct JournalStep: Hashable, Sendable {
+  /// The change undone or redone.
+  public var entry: JournalEntry
+  /// What undoing or redoing it did, in words (`2 todos open again ('a', 'b')`).
+  public var effect: String
+
+  /// Creates a step.
+  public init(entry: JournalEntry, effect: String) {
+    self.entry = entry
+    self.effect = effect
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Stable row identities: lowercase RFC 4122 uuids, assigned once and never reused.
+public enum RowID {
+  /// A new random (version 4) uuid.
+  public static func random() -> String { UUID().uuidString.lowercased() }
+
+  /// The uuid of a built-in task block: a name-based (version 5, SHA-1) uuid of its name in
+  /// ootd's namespace, so every machine gives the same built-in block the same uuid.
+  public static func builtInBlock(_ name: String) -> String {
+    nameBased(name.lowercased(), namespace: blockNamespace)
+  }
+
+  /// ootd's namespace for built-in block names (a fixed random uuid).
+  static let blockNamespace: [UInt8] = [
+    0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x62, 0x4c, 0x6f, 0x8b, 0x63, 0x6b, 0x73, 0x2e, 0x76, 0x31, 0x00,
+  ]
+
+  /// The version 5 uuid of `name` in `namespace` (RFC 4122 §4.3).
+  public static func nameBased(_ name: String, namespace: [UInt8]) -> String {
+    var bytes = Array(SHA1.digest(namespace + Array(name.utf8)).prefix(16))
+    bytes[6] = (bytes[6] & 0x0F) | 0x50
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return format(bytes)
+  }
+
+  /// The 8-4-4-4-12 lowercase hex form of 16 bytes.
+  static func format(_ bytes: [UInt8]) -> String {
+    let hex = bytes.map { byte in
+      let digits = Array("0123456789abcdef")
+      return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+    return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
+  }
+
+  /// Whether `text` is a lowercase 8-4-4-4-12 hex uuid.
+  public static func isValid(_ text: String) -> Bool {
+    let utf8 = Array(text.utf8)
+    guard utf8.count == 36 else { return false }
+    for (index, byte) in utf8.enumerated() {
+      if [8, 13, 18, 23].contains(index) {
+        guard byte == UInt8(ascii: "-") else { return false }
+      } else {
+        guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+      }
+    }
+    return true
+  }
+}
+
+/// SHA-1 (FIPS 180-4), only for name-based uuids: not for security.
+enum SHA1 {
+  static func digest(_ message: [UInt8]) -> [UInt8] {
+    var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+    var data = message
+    let bitLength = UInt64(message.count) * 8
+    data.append(0x80)
+    while data.count % 64 != 56 { data.append(0) }
+    for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    var w = [UInt32](repeating: 0, count: 80)
+    for chunk in stride(from: 0, to: data.count, by: 64) {
+      for i in 0..<16 {
+        w[i] = (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(data[chunk + i * 4 + $1]) }
+      }
+      for i in 16..<80 {
+        let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+        w[i] = (x << 1) | (x >> 31)
+      }
+      var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
+      for i in 0..<80 {
+        let (f, k): (UInt32, UInt32)
+        switch i {
+        case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+        case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+        case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+        default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+        }
+        let temp = ((a << 5) | (a >> 27)) &+ f &+ e &+ k &+ w[i]
+        (e, d, c, b, a) = (d, c, (b << 30) | (b >> 2), a, temp)
+      }
+      h[0] = h[0] &+ a
+      h[1] = h[1] &+ b
+      h[2] = h[2] &+ c
+      h[3] = h[3] &+ d
+      h[4] = h[4] &+ e
+    }
+    return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
+  }
+}

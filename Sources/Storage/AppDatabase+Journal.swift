@@ -1,0 +1,236 @@
+import Core
+import Foundation
+import GRDB
+
+extension AppDatabase {
+  /// How many journal entries are kept at least (the undo depth, counting undo and redo
+  /// entries); older ones are pruned a hundred at a time.
+  static let journalDepth: Int64 = 2500
+
+  // MARK: - The write path
+
+  /// Runs `body` in one write transaction with a ``ChangeRecorder``, then records what it
+  /// changed as one journal entry of this database's command (nothing when nothing changed).
+  /// Every write to todos, projects and blocks goes through here.
+  func change<T>(now: Date, _ body: (ChangeRecorder) throws -> T) throws(StorageError) -> T {
+    try write { db in
+      let recorder = ChangeRecorder(db)
+      let result = try body(recorder)
+      if !recorder.operations.isEmpty {
+        _ = try Self.record(
+          db, kind: .change, command: command, operations: recorder.operations, target: nil,
+          now: now)
+      }
+      return result
+    }
+  }
+
+  // MARK: - Undo, redo, log
+
+  /// Reverts this device's most recent change that is not undone, atomically, and records the
+  /// undo as a change of its own.
+  ///
+  /// - Throws: ``StorageError/nothingToUndo`` when there is none, and
+  ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
+  ///   since by a change that is not undone.
+  public func undo(now: Date = Date()) throws(StorageError) -> JournalStep {
+    try write { db in
+      let device = try Self.device(db)
+      guard
+        let target = try JournalChangeRecord.fetchOne(
+          db,
+          sql: """
+            SELECT * FROM journalChange WHERE device = ? AND kind = 'change' AND undone = 0
+            ORDER BY id DESC LIMIT 1
+            """, arguments: [device])
+      else { throw StorageError.nothingToUndo }
+      let inverse = JournalOperation.inverse(of: try Self.operations(db, change: target.id))
+      try Self.reapply(db, inverse, of: target, verb: "undo")
+      try db.execute(
+        sql: "UPDATE journalChange SET undone = 1, redoable = 1 WHERE id = ?", arguments: [target.id])
+      // Described in the change's own order: the same rows, in the order the user named them.
+      let forward = try Self.operations(db, change: target.id).map(\.inverse)
+      let effect = ChangeSummary.describe(forward, names: try Self.names(db, forward))
+      _ = try Self.record(
+        db, kind: .undo, command: command, operations: inverse, target: target.id, now: now,
+        summary: ChangeSummary.undid(target.command, effect: effect))
+      var entry = target.entry
+      entry.isUndone = true
+      return JournalStep(entry: entry, effect: effect)
+    }
+  }
+
+  /// Applies again the change undone most recently, unless a change was made since that undo.
+  ///
+  /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
+  ///   ``StorageError/journalConflict(_:)`` as ``undo(now:)`` does.
+  public func redo(now: Date = Date()) throws(StorageError) -> JournalStep {
+    try write { db in
+      let device = try Self.device(db)
+      guard
+        let target = try JournalChangeRecord.fetchOne(
+          db,
+          sql: """
+            SELECT target.* FROM journalChange AS undo
+            JOIN journalChange AS target ON target.id = undo.target
+            WHERE undo.kind = 'undo' AND undo.device = ?
+              AND target.undone = 1 AND target.redoable = 1
+            ORDER BY undo.id DESC LIMIT 1
+            """, arguments: [device])
+      else { throw StorageError.nothingToRedo }
+      let operations = try Self.operations(db, change: target.id)
+      try Self.reapply(db, operations, of: target, verb: "redo")
+      try db.execute(
+        sql: "UPDATE journalChange SET undone = 0, redoable = 0 WHERE id = ?", arguments: [target.id])
+      let effect = ChangeSummary.describe(operations, names: try Self.names(db, operations))
+      _ = try Self.record(
+        db, kind: .redo, command: command, operations: operations, target: target.id, now: now,
+        summary: ChangeSummary.redid(target.command, effect: effect))
+      var entry = target.entry
+      entry.isUndone = false
+      return JournalStep(entry: entry, effect: effect)
+    }
+  }
+
+  /// The most recent journal entries, newest first.
+  public func journal(limit: Int) throws(StorageError) -> [JournalEntry] {
+    try read { db in
+      try JournalChangeRecord.fetchAll(
+        db, sql: "SELECT * FROM journalChange ORDER BY id DESC LIMIT ?", arguments: [limit]
+      ).map(\.entry)
+    }
+  }
+
+  /// The operations of one journal entry, in the order they were applied.
+  public func operations(ofChange id: Int64) throws(StorageError) -> [JournalOperation] {
+    try read { db in try Self.operations(db, change: id) }
+  }
+
+  // MARK: - Helpers
+
+  /// Applies operations checking each against the row as it is, so that a row changed since
+  /// (by a change that is not undone) stops the whole undo or redo instead of being overwritten.
+  private static func reapply(
+    _ db: Database, _ operations: [JournalOperation], of target: JournalChangeRecord, verb: String
+  ) throws {
+    let recorder = ChangeRecorder(db)
+    for operation in operations {
+      do {
+        try recorder.apply(operation, checked: true)
+      } catch let error as JournalConflictError {
+        throw StorageError.journalConflict(
+          try conflictMessage(db, error, target: target, verb: verb))
+      }
+    }
+  }
+
+  /// `cannot undo 'edit 3 --title x' (change 12): todo 'Read' was changed since by
+  /// 'edit 3 --title y' (change 15, from another device); nothing was changed`.
+  private static func conflictMessage(
+    _ db: Database, _ error: JournalConflictError, target: JournalChangeRecord, verb: String
+  ) throws -> String {
+    let operation = error.operation
+    let name = try names(db, [operation])[operation.row].map { " '\($0)'" } ?? ""
+    let subject = "\(operation.entity)\(name)"
+    var what: String
+    switch error.conflict {
+    case _ where error.missingProject: what = "its project is gone"
+    case .rowExists: what = "\(subject) exists again"
+    case .rowMissing: what = "\(subject) is gone"
+    case .fieldChanged(let field, _, _): what = "the \(field) of \(subject) was changed"
+    }
+    if let later = try Row.fetchOne(
+      db,
+      sql: """
+        SELECT journalChange.id, journalChange.command, journalChange.device
+        FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
+        WHERE journalOperation.row = ? AND journalOperation.changeId > ?
+          AND journalChange.undone = 0
+        ORDER BY journalOperation.id DESC LIMIT 1
+        """, arguments: [operation.row, target.id])
+    {
+      let id: Int64 = later["id"]
+      let command: String = later["command"]
+      let device: String = later["device"]
+      let origin = device == (try Self.device(db)) ? "" : ", from another device"
+      what += " since by '\(command)' (change \(id)\(origin))"
+    } else {
+      what += " since, outside ootd's journal"
+    }
+    return "cannot \(verb) '\(target.command)' (change \(target.id)): \(what); nothing was changed"
+  }
+
+  /// Writes a journal entry and its operations, stamping each operation with the next value
+  /// of this database's clock (milliseconds, never going back) and its device id.
+  static func record(
+    _ db: Database, kind: JournalEntry.Kind, command: String, operations: [JournalOperation],
+    target: Int64?, now: Date, summary: String? = nil
+  ) throws -> Int64 {
+    let device = try device(db)
+    let summary = try summary ?? ChangeSummary.describe(operations, names: names(db, operations))
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO journalChange (uuid, at, device, kind, command, summary, target)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+    ).execute(arguments: [
+      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target,
+    ])
+    let changeID = db.lastInsertedRowID
+    let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+    let start = max(Int64((now.timeIntervalSince1970 * 1000).rounded(.down)), last + 1)
+    for (index, operation) in operations.enumerated() {
+      try JournalOperationRecord.insert(
+        db, operation, changeID: changeID, clock: start + Int64(index), device: device)
+    }
+    try db.execute(
+      sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'",
+      arguments: [start + Int64(operations.count) - 1])
+    if kind == .change {
+      // A new change ends what could be redone, as in every editor.
+      try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
+    }
+    if changeID % 100 == 0 {
+      try db.execute(
+        sql: "DELETE FROM journalChange WHERE id <= ?", arguments: [changeID - journalDepth])
+    }
+    return changeID
+  }
+
+  /// This database's device id.
+  static func device(_ db: Database) throws -> String {
+    guard let device = try String.fetchOne(
+      try db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'device'"))
+    else { throw StorageError.sqlite("the journal has no device id") }
+    return device
+  }
+
+  /// The operations of change `id`, in order.
+  static func operations(_ db: Database, change id: Int64) throws -> [JournalOperation] {
+    try JournalOperationRecord.fetchAll(
+      db, sql: "SELECT * FROM journalOperation WHERE changeId = ? ORDER BY id", arguments: [id]
+    ).map(\.operation)
+  }
+
+  /// The names (todo titles, project and block names) of the rows `operations` touch or link
+  /// to, from the operations themselves or else from the rows as they are now.
+  static func names(_ db: Database, _ operations: [JournalOperation]) throws -> [String: String] {
+    var names: [String: String] = [:]
+    for operation in operations {
+      if let name = operation.knownName { names[operation.row] = names[operation.row] ?? name }
+    }
+    for operation in operations where names[operation.row] == nil {
+      names[operation.row] = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
+        operation.entity.nameField]?.text
+    }
+    for operation in operations where operation.entity == .todo {
+      if case .update("project", let old, let new) = operation.action {
+        for uuid in [old.text, new.text].compactMap({ $0 }) where names[uuid] == nil {
+          names[uuid] = try String.fetchOne(
+            db, sql: "SELECT name FROM project WHERE uuid = ?", arguments: [uuid])
+        }
+      }
+    }
+    return names
+  }
+}

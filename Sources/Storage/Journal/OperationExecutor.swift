@@ -1,0 +1,137 @@
+import Core
+import GRDB
+
+/// Applies journal operations to the tables: the only code that writes todo, project and block
+/// rows. Fields map to columns of the same name, except a todo's `project`, which the journal
+/// names by the project's uuid and the table by its local id.
+enum OperationExecutor {
+  /// The table of each journaled entity.
+  static func table(_ entity: Entity) -> String {
+    switch entity {
+    case .todo: return TodoRecord.databaseTableName
+    case .project: return ProjectRecord.databaseTableName
+    case .block: return BlockRecord.databaseTableName
+    }
+  }
+
+  /// The fields of the row with this uuid as they are now, or nil when there is no such row.
+  static func currentFields(_ db: Database, _ entity: Entity, row: String) throws -> Fields? {
+    switch entity {
+    case .todo:
+      return try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [row]).first?.fields
+    case .project:
+      return try ProjectRecord.fetchOne(db, sql: "SELECT * FROM project WHERE uuid = ?", arguments: [row])?.fields
+    case .block:
+      return try BlockRecord.fetchOne(db, sql: "SELECT * FROM block WHERE uuid = ?", arguments: [row])?.fields
+    }
+  }
+
+  /// Applies `operation` and returns it as applied: a creation that gave no local id records
+  /// the id the row got, so that undo and redo bring the row back under the same id. With
+  /// `checked`, first compares the row with what the operation expects and throws
+  /// ``JournalConflictError`` when it differs (nothing is written then).
+  @discardableResult
+  static func apply(_ db: Database, _ operation: JournalOperation, checked: Bool) throws
+    -> JournalOperation
+  {
+    if checked {
+      let current = try currentFields(db, operation.entity, row: operation.row)
+      if let conflict = operation.conflict(current: current) {
+        throw JournalConflictError(operation: operation, conflict: conflict)
+      }
+    }
+    let table = table(operation.entity)
+    switch operation.action {
+    case .create(let fields):
+      var columns = ["uuid"]
+      var values: [DatabaseValue] = [operation.row.databaseValue]
+      for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+        if operation.entity != .block, field == "id", let id = value.integer,
+          try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [id]) == true
+        {
+          continue  // that local id is taken (only possible for a row from another machine)
+        }
+        columns.append(column(operation.entity, field))
+        values.append(try databaseValue(db, operation, field: field, value))
+      }
+      let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+      try db.cachedStatement(
+        sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+      ).execute(arguments: StatementArguments(values))
+      if operation.entity != .block, fields["id"] == nil {
+        var applied = fields
+        applied["id"] = .integer(db.lastInsertedRowID)
+        return JournalOperation(operation.entity, row: operation.row, .create(applied))
+      }
+    case .update(let field, _, let new):
+      try db.cachedStatement(
+        sql: "UPDATE \(table) SET \(column(operation.entity, field)) = ? WHERE uuid = ?"
+      ).execute(arguments: [try databaseValue(db, operation, field: field, new), operation.row])
+    case .delete:
+      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uuid = ?").execute(arguments: [operation.row])
+    }
+    return operation
+  }
+
+  /// The column a field is stored in.
+  private static func column(_ entity: Entity, _ field: String) -> String {
+    guard allowedFields[entity]!.contains(field) else {
+      preconditionFailure("unknown journal field \(entity).\(field)")
+    }
+    return entity == .todo && field == "project" ? "projectId" : field
+  }
+
+  /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
+  static let allowedFields: [Entity: Set<String>] = [
+    .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt"],
+    .project: [
+      "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
+      "archived", "createdAt",
+    ],
+    .block: ["name", "title", "priority", "builtIn", "routine", "createdAt"],
+  ]
+
+  /// The value to store for a field: a todo's project uuid becomes the project's local id.
+  private static func databaseValue(
+    _ db: Database, _ operation: JournalOperation, field: String, _ value: FieldValue
+  ) throws -> DatabaseValue {
+    if operation.entity == .todo, field == "project", let uuid = value.text {
+      guard let id = try Int64.fetchOne(
+        db, sql: "SELECT id FROM project WHERE uuid = ?", arguments: [uuid])
+      else {
+        throw JournalConflictError(operation: operation, conflict: .rowMissing, missingProject: true)
+      }
+      return id.databaseValue
+    }
+    return value.databaseValue
+  }
+}
+
+extension FieldValue {
+  /// The SQLite value.
+  var databaseValue: DatabaseValue {
+    switch self {
+    case .null: return .null
+    case .integer(let value): return value.databaseValue
+    case .text(let text): return text.databaseValue
+    }
+  }
+
+  /// The journal value of an SQLite value (reals, which ootd never stores, become text).
+  init(_ value: DatabaseValue) {
+    switch value.storage {
+    case .null: self = .null
+    case .int64(let integer): self = .integer(integer)
+    case .string(let text): self = .text(text)
+    case .double(let real): self = .text(String(real))
+    case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
+    }
+  }
+}
+
+/// An operation that does not fit the row as it is now.
+struct JournalConflictError: Error {
+  let operation: JournalOperation
+  let conflict: OperationConflict
+  var missingProject = false
+}

@@ -1,0 +1,65 @@
+import Core
+import Foundation
+import GRDB
+
+/// A `block` row.
+struct BlockRecord: FetchableRecord, TableRecord {
+  static let databaseTableName = "block"
+
+  /// The table's columns.
+  enum Columns {
+    static let uuid = Column("uuid")
+    static let name = Column("name")
+    static let title = Column("title")
+    static let priority = Column("priority")
+    static let builtIn = Column("builtIn")
+    static let routine = Column("routine")
+    static let createdAt = Column("createdAt")
+  }
+
+  var uuid: String
+  var name: String
+  var title: String
+  var priority: Int
+  var builtIn: Bool
+  var routine: Bool
+  var createdAt: String
+
+  init(row: Row) throws {
+    uuid = row[Columns.uuid]
+    name = row[Columns.name]
+    title = row[Columns.title]
+    priority = row[Columns.priority]
+    builtIn = row[Columns.builtIn]
+    routine = row[Columns.routine]
+    createdAt = row[Columns.createdAt]
+  }
+
+  /// The Core value.
+  func block() throws -> TaskBlock {
+    do {
+      return try TaskBlock(
+        name: name, title: title, priority: Priority(rank: priority) ?? .mid, isBuiltIn: builtIn,
+        isRoutine: routine, uuid: uuid)
+    } catch {
+      throw StorageError.sqlite("corrupt block row '\(name)'")
+    }
+  }
+
+  /// The row as the change journal records it.
+  var fields: Fields {
+    [
+      "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority)),
+      "builtIn": .bool(builtIn), "routine": .bool(routine), "createdAt": .text(createdAt),
+    ]
+  }
+
+  /// The block named `name` (case-insensitive), or ``StorageError/blockNotFound(_:)``.
+  static func named(_ db: Database, _ name: String) throws -> BlockRecord {
+    guard
+      let record = try BlockRecord.fetchOne(
+        db, sql: "SELECT * FROM block WHERE name = ?", arguments: [name])
+    else { throw StorageError.blockNotFound(name) }
+    return record
+  }
+}

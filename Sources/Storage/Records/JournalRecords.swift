@@ -1,0 +1,173 @@
+import Core
+import Foundation
+import GRDB
+
+/// A `journalChange` row: one command's entry in the change journal.
+struct JournalChangeRecord: FetchableRecord, TableRecord {
+  static let databaseTableName = "journalChange"
+
+  /// The table's columns.
+  enum Columns {
+    static let id = Column("id")
+    static let uuid = Column("uuid")
+    static let at = Column("at")
+    static let device = Column("device")
+    static let kind = Column("kind")
+    static let command = Column("command")
+    static let summary = Column("summary")
+    static let target = Column("target")
+    static let undone = Column("undone")
+    static let redoable = Column("redoable")
+  }
+
+  var id: Int64
+  var at: String
+  var device: String
+  var kind: String
+  var command: String
+  var summary: String
+  var target: Int64?
+  var undone: Bool
+
+  init(row: Row) throws {
+    id = row[Columns.id]
+    at = row[Columns.at]
+    device = row[Columns.device]
+    kind = row[Columns.kind]
+    command = row[Columns.command]
+    summary = row[Columns.summary]
+    target = row[Columns.target]
+    undone = row[Columns.undone]
+  }
+
+  /// The Core value.
+  var entry: JournalEntry {
+    JournalEntry(
+      id: id, at: Timestamp.date(at) ?? Date(timeIntervalSince1970: 0), command: command,
+      summary: summary, isUndone: undone, kind: JournalEntry.Kind(rawValue: kind) ?? .change,
+      target: target)
+  }
+}
+
+/// A `journalOperation` row: one row-level operation of a change.
+struct JournalOperationRecord: FetchableRecord, TableRecord {
+  static let databaseTableName = "journalOperation"
+
+  /// The table's columns.
+  enum Columns {
+    static let id = Column("id")
+    static let changeID = Column("changeId")
+    static let entity = Column("entity")
+    static let row = Column("row")
+    static let action = Column("action")
+    static let field = Column("field")
+    static let oldValue = Column("oldValue")
+    static let newValue = Column("newValue")
+    static let clock = Column("clock")
+    static let device = Column("device")
+  }
+
+  var operation: JournalOperation
+
+  init(row: Row) throws {
+    guard let entity = Entity(rawValue: row[Columns.entity]) else {
+      throw StorageError.sqlite("corrupt journal operation \(row[Columns.id] as Int64)")
+    }
+    let uuid: String = row[Columns.row]
+    let old = FieldValue(row[Columns.oldValue] as DatabaseValue)
+    let new = FieldValue(row[Columns.newValue] as DatabaseValue)
+    switch row[Columns.action] as String {
+    case "create": operation = JournalOperation(entity, row: uuid, .create(try FieldsText.decode(new.text ?? "")))
+    case "delete": operation = JournalOperation(entity, row: uuid, .delete(try FieldsText.decode(old.text ?? "")))
+    default:
+      let field: String = row[Columns.field]
+      guard OperationExecutor.allowedFields[entity]!.contains(field) else {
+        throw StorageError.sqlite("corrupt journal operation \(row[Columns.id] as Int64)")
+      }
+      operation = JournalOperation(entity, row: uuid, .update(field: field, old: old, new: new))
+    }
+  }
+
+  /// Inserts `operation` as a row of change `changeID`.
+  static func insert(
+    _ db: Database, _ operation: JournalOperation, changeID: Int64, clock: Int64, device: String
+  ) throws {
+    let action: String
+    var field: String? = nil
+    var old = FieldValue.null
+    var new = FieldValue.null
+    switch operation.action {
+    case .create(let fields):
+      action = "create"
+      new = .text(FieldsText.encode(fields))
+    case .delete(let fields):
+      action = "delete"
+      old = .text(FieldsText.encode(fields))
+    case .update(let name, let before, let after):
+      action = "update"
+      (field, old, new) = (name, before, after)
+    }
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO journalOperation
+          (changeId, entity, row, action, field, oldValue, newValue, clock, device)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    ).execute(arguments: [
+      changeID, operation.entity.rawValue, operation.row, action, field, old.databaseValue,
+      new.databaseValue, clock, device,
+    ])
+  }
+}
+
+/// A row's fields as compact JSON text (`{"done":1,"title":"x"}`), sorted by name, for the
+/// create and delete operations of the journal.
+enum FieldsText {
+  static func encode(_ fields: Fields) -> String {
+    var text = "{"
+    for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { text += "," }
+      text += quoted(name) + ":"
+      switch value {
+      case .null: text += "null"
+      case .integer(let integer): text += String(integer)
+      case .text(let string): text += quoted(string)
+      }
+    }
+    return text + "}"
+  }
+
+  static func decode(_ text: String) throws -> Fields {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    else { throw StorageError.sqlite("corrupt journal fields") }
+    var fields: Fields = [:]
+    for (name, value) in object {
+      switch value {
+      case is NSNull: fields[name] = .null
+      case let string as String: fields[name] = .text(string)
+      case let number as NSNumber: fields[name] = .integer(number.int64Value)
+      default: throw StorageError.sqlite("corrupt journal fields")
+      }
+    }
+    return fields
+  }
+
+  /// `text` as a JSON string literal.
+  private static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,97 @@
+import Core
+import Foundation
+import GRDB
+
+/// A `todo` row, read together with its project's name and uuid.
+struct TodoRecord: FetchableRecord, TableRecord {
+  static let databaseTableName = "todo"
+
+  /// The table's columns, plus the two read from the project it links to.
+  enum Columns {
+    static let id = Column("id")
+    static let uuid = Column("uuid")
+    static let title = Column("title")
+    static let priority = Column("priority")
+    static let day = Column("day")
+    static let done = Column("done")
+    static let doneAt = Column("doneAt")
+    static let projectID = Column("projectId")
+    static let block = Column("block")
+    static let createdAt = Column("createdAt")
+    static let projectName = Column("projectName")
+    static let projectUUID = Column("projectUuid")
+  }
+
+  /// What every todo query selects: the row and its project's name and uuid.
+  static let selection = "todo.*, project.name AS projectName, project.uuid AS projectUuid"
+  /// The FROM clause matching ``selection``.
+  static let source = "todo LEFT JOIN project ON project.id = todo.projectId"
+
+  var id: Int64
+  var uuid: String
+  var title: String
+  var priority: Int
+  var day: String
+  var done: Bool
+  var doneAt: String?
+  var block: String?
+  var createdAt: String
+  var projectName: String?
+  var projectUUID: String?
+
+  init(row: Row) throws {
+    id = row[Columns.id]
+    uuid = row[Columns.uuid]
+    title = row[Columns.title]
+    priority = row[Columns.priority]
+    day = row[Columns.day]
+    done = row[Columns.done]
+    doneAt = row[Columns.doneAt]
+    block = row[Columns.block]
+    createdAt = row[Columns.createdAt]
+    projectName = row[Columns.projectName]
+    projectUUID = row[Columns.projectUUID]
+  }
+
+  /// The Core value.
+  func todo() throws -> Todo {
+    guard let priority = Priority(rank: priority), let day = Day(iso: day) else {
+      throw StorageError.sqlite("corrupt todo row \(id)")
+    }
+    return Todo(
+      id: id, title: title, priority: priority, day: day, isDone: done,
+      doneAt: doneAt.flatMap(Timestamp.date), project: projectName, block: block,
+      createdAt: Timestamp.date(createdAt) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
+  }
+
+  /// The row as the change journal records it (the project by uuid, never by local id).
+  var fields: Fields {
+    [
+      "id": .integer(id), "title": .text(title), "priority": .integer(Int64(priority)),
+      "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
+      "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
+    ]
+  }
+
+  /// The todos matching an SQL condition, ordered by day, priority (high first), then id.
+  static func fetchAll(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
+    throws -> [TodoRecord]
+  {
+    let sql = """
+      SELECT \(selection) FROM \(source) WHERE \(clause)
+      ORDER BY todo.day, todo.priority, todo.id
+      """
+    // A cursor reuses one row buffer: no copy of each row as fetchAll makes.
+    var records: [TodoRecord] = []
+    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try rows.next() { records.append(try TodoRecord(row: row)) }
+    return records
+  }
+
+  /// Like ``fetchAll(_:where:_:)``, as Core values.
+  static func todos(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
+    throws -> [Todo]
+  {
+    try fetchAll(db, where: clause, arguments).map { try $0.todo() }
+  }
+}
