@@ -25,6 +25,21 @@ extension AppDatabase {
     }
   }
 
+  /// Applies operations made on another machine as one journal entry of that machine's
+  /// `device`: the entry point of syncing. Such entries are never undone from this machine, but
+  /// an undo here refuses to overwrite rows they changed.
+  public func applyChange(
+    _ operations: [JournalOperation], fromDevice device: String, command: String, now: Date = Date()
+  ) throws(StorageError) {
+    try write { db in
+      let recorder = ChangeRecorder(db)
+      for operation in operations { try recorder.apply(operation) }
+      _ = try Self.record(
+        db, kind: .change, command: command, operations: recorder.operations, target: nil, now: now,
+        device: device)
+    }
+  }
+
   // MARK: - Undo, redo, log
 
   /// Reverts this device's most recent change that is not undone, atomically, and records the
@@ -130,7 +145,9 @@ extension AppDatabase {
     _ db: Database, _ error: JournalConflictError, target: JournalChangeRecord, verb: String
   ) throws -> String {
     let operation = error.operation
-    let name = try names(db, [operation])[operation.row].map { " '\($0)'" } ?? ""
+    let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
+    let known = current?[operation.entity.nameField]?.text ?? operation.knownName
+    let name = known.map { " '\($0)'" } ?? ""
     let subject = "\(operation.entity)\(name)"
     var what: String
     switch error.conflict {
@@ -164,9 +181,9 @@ extension AppDatabase {
   /// of this database's clock (milliseconds, never going back) and its device id.
   static func record(
     _ db: Database, kind: JournalEntry.Kind, command: String, operations: [JournalOperation],
-    target: Int64?, now: Date, summary: String? = nil
+    target: Int64?, now: Date, summary: String? = nil, device: String? = nil
   ) throws -> Int64 {
-    let device = try device(db)
+    let device = try device ?? Self.device(db)
     let summary = try summary ?? ChangeSummary.describe(operations, names: names(db, operations))
     try db.cachedStatement(
       sql: """

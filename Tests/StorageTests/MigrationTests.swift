@@ -8,7 +8,10 @@ import Testing
 enum ReleasedSchema {
   /// Every migration identifier ootd has released, in order. A new ootd may only append.
   static let migrationIdentifiers = [
-    "v1: todos, task blocks and projects"
+    "v1: todos, task blocks and projects",
+    "v2: report indexes",
+    "v3: GitHub commits and sync state",
+    "v4: uuids and the change journal",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
@@ -69,6 +72,85 @@ enum ReleasedSchema {
               ('english', 'Practise technical English', 2, 1, 0, '2026-01-01 09:00:00.000');
             CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
             INSERT INTO grdb_migrations (identifier) VALUES ('v1: todos, task blocks and projects');
+            """)
+        return .commit
+      }
+    }
+  }
+}
+
+extension ReleasedSchema {
+  /// Writes a database exactly as the release before the change journal (schema v3) left it:
+  /// the v1 file, then the v2 and v3 migrations as they were released (frozen copies).
+  static func writeVersion3(at path: String) throws {
+    try writeVersion1(at: path)
+    try withRawDatabase(path) { db in
+      try db.inTransaction {
+        try db.execute(
+          sql: """
+            CREATE INDEX todo_on_day_priority_done ON todo(day, priority, done);
+            CREATE INDEX todo_on_project_day ON todo(projectId, day, priority, done);
+            DROP INDEX todo_on_project;
+            INSERT INTO grdb_migrations (identifier) VALUES ('v2: report indexes');
+            """)
+        try db.execute(sql: """
+
+            CREATE TABLE githubCommit (
+              sha TEXT PRIMARY KEY NOT NULL CHECK (length(sha) BETWEEN 4 AND 64),
+              repository TEXT NOT NULL,
+              authorLogin TEXT COLLATE NOCASE,
+              authorName TEXT NOT NULL,
+              authorEmail TEXT NOT NULL COLLATE NOCASE,
+              authoredAt INTEGER NOT NULL,
+              committedAt INTEGER NOT NULL,
+              subject TEXT NOT NULL,
+              url TEXT,
+              parentCount INTEGER NOT NULL CHECK (parentCount >= 0)
+            ) WITHOUT ROWID;
+            CREATE INDEX githubCommit_on_authoredAt
+              ON githubCommit(authoredAt, authorLogin, authorEmail);
+            CREATE TABLE githubCommitRepository (
+              repository TEXT NOT NULL COLLATE NOCASE,
+              sha TEXT NOT NULL REFERENCES githubCommit(sha) ON DELETE CASCADE,
+              authoredAt INTEGER NOT NULL,
+              PRIMARY KEY (repository, sha)
+            ) WITHOUT ROWID;
+            CREATE INDEX githubCommitRepository_on_repository_authoredAt
+              ON githubCommitRepository(repository, authoredAt);
+            CREATE INDEX githubCommitRepository_on_authoredAt
+              ON githubCommitRepository(authoredAt, repository);
+            CREATE TABLE githubCommitSlot (
+              slot INTEGER PRIMARY KEY NOT NULL,
+              commits INTEGER NOT NULL CHECK (commits >= 0)
+            ) WITHOUT ROWID;
+            CREATE TABLE githubRepositoryDay (
+              repository TEXT NOT NULL COLLATE NOCASE,
+              day INTEGER NOT NULL,
+              commits INTEGER NOT NULL CHECK (commits >= 0),
+              PRIMARY KEY (repository, day)
+            ) WITHOUT ROWID;
+            CREATE TABLE githubRepository (
+              fullName TEXT NOT NULL COLLATE NOCASE,
+              author TEXT NOT NULL COLLATE NOCASE,
+              windowStart INTEGER,
+              newestAuthoredAt INTEGER,
+              newestSha TEXT,
+              etag TEXT,
+              etagSince INTEGER,
+              lastSyncAt INTEGER,
+              lastError TEXT,
+              pendingSince INTEGER,
+              pendingPages INTEGER NOT NULL DEFAULT 0,
+              pendingCommits INTEGER NOT NULL DEFAULT 0,
+              pendingNewestAuthoredAt INTEGER,
+              pendingNewestSha TEXT,
+              PRIMARY KEY (fullName, author)
+            ) WITHOUT ROWID;
+            CREATE TABLE githubSetting (
+              key TEXT PRIMARY KEY NOT NULL CHECK (key IN ('login', 'apiURL')),
+              value TEXT NOT NULL
+            ) WITHOUT ROWID;
+            INSERT INTO grdb_migrations (identifier) VALUES ('v3: GitHub commits and sync state');
             """)
         return .commit
       }
@@ -183,5 +265,63 @@ struct MigrationTests {
         #expect(fresh[table]?.contains(column) == true, "\(table).\(column)")
       }
     }
+  }
+
+  @Test("a database written by the release before the journal (v3) migrates with every todo intact and gets uuids")
+  func upgradesVersion3() throws {
+    // Given a v3 database with projects, todos, a user block, synced commits and a setting
+    let scratch = Scratch()
+    let path = scratch.path()
+    try ReleasedSchema.writeVersion3(at: path)
+    try withRawDatabase(path) { db in
+      try db.execute(
+        sql: """
+          INSERT INTO project (name, repository, tech, archived, createdAt)
+          VALUES ('ootd', 'octo/ootd', 'swift', 0, '2026-01-02 10:00:00.000');
+          INSERT INTO todo (title, priority, day, done, doneAt, projectId, block, createdAt) VALUES
+            ('Write the carry-over test', 0, '2026-11-20', 1, '2026-11-20 18:00:00.000', 1, NULL,
+             '2026-11-20 09:00:00.000'),
+            ('BOJ 1753: 최단경로 🧭', 2, '2026-11-21', 0, NULL, NULL, 'algorithm',
+             '2026-11-21 09:00:00.000');
+          INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
+          VALUES ('leetcode', 'One LeetCode problem', 0, 0, 1, '2026-01-03 08:00:00.000');
+          INSERT INTO githubSetting (key, value) VALUES ('login', 'octocat');
+          INSERT INTO githubCommit (sha, repository, authorLogin, authorName, authorEmail,
+            authoredAt, committedAt, subject, url, parentCount)
+          VALUES ('abcdef1', 'octo/ootd', 'octocat', 'Octo', 'o@example.com', 1795000000,
+            1795000000, 'First', NULL, 0);
+          """)
+    }
+    let todosBefore = try withRawDatabase(path) {
+      try Row.fetchAll($0, sql: "SELECT * FROM todo ORDER BY id")
+    }
+    // When
+    let database = try AppDatabase.open(path: path)
+    // Then every todo is intact, column for column, and has a uuid
+    let todosAfter = try withRawDatabase(path) {
+      try Row.fetchAll($0, sql: "SELECT * FROM todo ORDER BY id")
+    }
+    #expect(todosAfter.count == todosBefore.count)
+    for (before, after) in zip(todosBefore, todosAfter) {
+      for column in before.columnNames {
+        #expect(before[column] as DatabaseValue == after[column] as DatabaseValue, "\(column)")
+      }
+    }
+    let todos = try allTodos(database)
+    #expect(todos.map(\.title) == ["Write the carry-over test", "BOJ 1753: 최단경로 🧭"])
+    #expect(todos.map(\.project) == ["ootd", nil])
+    let uuids = todos.map(\.uuid) + (try database.projects(.all)).map(\.project.uuid)
+      + (try database.blocks()).map(\.uuid)
+    #expect(uuids.allSatisfy(RowID.isValid))
+    #expect(Set(uuids).count == uuids.count)
+    #expect(try database.block(named: "algorithm").uuid == RowID.builtInBlock("algorithm"))
+    #expect(try database.gitHubSetting(.login) == "octocat")
+    #expect(try database.commitCount() == 1)
+    // And the journal starts empty: nothing to undo, and the next change is undoable
+    #expect(try database.journal(limit: 10).isEmpty)
+    #expect(throws: StorageError.nothingToUndo) { try database.undo() }
+    _ = try database.setDone(ids: [2], done: true, now: fixedNow)
+    _ = try database.undo(now: fixedNow)
+    #expect(try allTodos(database) == todos)
   }
 }

@@ -1,0 +1,150 @@
+import Core
+import Testing
+
+@Suite("Journal operations")
+struct JournalOperationTests {
+  static let row = "5e550bb4-e29b-4699-9d56-043c0bf7dd9b"
+  static let fields: Fields = ["title": .text("Solve BOJ 1753"), "done": .integer(0), "doneAt": .null]
+
+  @Test(
+    "the inverse of each action takes it back",
+    arguments: [
+      (JournalOperation.Action.create(fields), JournalOperation.Action.delete(fields)),
+      (.delete(fields), .create(fields)),
+      (.update(field: "done", old: .integer(0), new: .integer(1)), .update(field: "done", old: .integer(1), new: .integer(0))),
+      (.update(field: "project", old: .null, new: .text(row)), .update(field: "project", old: .text(row), new: .null)),
+    ])
+  func inverse(action: JournalOperation.Action, expected: JournalOperation.Action) {
+    let operation = JournalOperation(.todo, row: Self.row, action)
+    #expect(operation.inverse == JournalOperation(.todo, row: Self.row, expected))
+    #expect(operation.inverse.inverse == operation)
+  }
+
+  @Test("a change's inverse undoes its operations last first")
+  func inverseOfAChange() {
+    let project = "11111111-1111-4111-8111-111111111111"
+    let change = [
+      JournalOperation(.todo, row: Self.row, .update(field: "project", old: .text(project), new: .null)),
+      JournalOperation(.project, row: project, .delete(["name": .text("ootd")])),
+    ]
+    #expect(JournalOperation.inverse(of: change) == [
+      JournalOperation(.project, row: project, .create(["name": .text("ootd")])),
+      JournalOperation(.todo, row: Self.row, .update(field: "project", old: .null, new: .text(project))),
+    ])
+  }
+
+  @Test(
+    "an operation fits the row only as it expects it",
+    arguments: [
+      (JournalOperation.Action.create(fields), nil as Fields?, nil as OperationConflict?),
+      (.create(fields), fields, .rowExists),
+      (.update(field: "done", old: .integer(0), new: .integer(1)), fields, nil),
+      (.update(field: "done", old: .integer(1), new: .integer(0)), fields,
+        .fieldChanged(field: "done", expected: .integer(1), found: .integer(0))),
+      (.update(field: "done", old: .integer(0), new: .integer(1)), nil, .rowMissing),
+      (.update(field: "memo", old: .null, new: .text("x")), fields, nil),
+      (.delete(fields), fields, nil),
+      (.delete(fields), nil, .rowMissing),
+      (.delete(fields), ["title": .text("Retitled elsewhere"), "done": .integer(0), "doneAt": .null],
+        .fieldChanged(field: "title", expected: .text("Solve BOJ 1753"), found: .text("Retitled elsewhere"))),
+    ])
+  func conflicts(action: JournalOperation.Action, current: Fields?, expected: OperationConflict?) {
+    #expect(JournalOperation(.todo, row: Self.row, action).conflict(current: current) == expected)
+  }
+}
+
+@Suite("Change summaries")
+struct ChangeSummaryTests {
+  static let a = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa"
+  static let b = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb"
+  static let p = "cccccccc-cccc-4ccc-8ccc-cccccccccccc"
+  static let names = [a: "Solve BOJ 1753", b: "Write the README", p: "ootd"]
+
+  static func done(_ row: String, _ value: Int64) -> [JournalOperation] {
+    [
+      JournalOperation(.todo, row: row, .update(field: "done", old: .integer(1 - value), new: .integer(value))),
+      JournalOperation(.todo, row: row, .update(field: "doneAt", old: .null, new: .text("2026-11-23 10:00:00.000"))),
+    ]
+  }
+
+  @Test(
+    "each kind of change reads as one line",
+    arguments: [
+      (done(a, 1) + done(b, 1), "2 todos done ('Solve BOJ 1753', 'Write the README')"),
+      (done(a, 0) + done(b, 0), "2 todos open again ('Solve BOJ 1753', 'Write the README')"),
+      ([JournalOperation(.todo, row: a, .create(["title": .text("Solve BOJ 1753"), "done": .integer(0)]))],
+        "added 1 todo ('Solve BOJ 1753')"),
+      ([JournalOperation(.todo, row: a, .delete(["title": .text("Solve BOJ 1753")]))], "deleted 1 todo ('Solve BOJ 1753')"),
+      ([JournalOperation(.todo, row: a, .update(field: "day", old: .text("2026-11-20"), new: .text("2026-11-23"))),
+        JournalOperation(.todo, row: b, .update(field: "day", old: .text("2026-11-21"), new: .text("2026-11-23")))],
+        "2 todos moved to 2026-11-23 ('Solve BOJ 1753', 'Write the README')"),
+      ([JournalOperation(.todo, row: a, .update(field: "title", old: .text("Old"), new: .text("Solve BOJ 1753")))],
+        "retitled 'Old' to 'Solve BOJ 1753'"),
+      ([JournalOperation(.todo, row: a, .update(field: "project", old: .text(p), new: .null)),
+        JournalOperation(.project, row: p, .delete(["name": .text("ootd")]))],
+        "1 todo unlinked from their project ('Solve BOJ 1753'); deleted project 'ootd'"),
+      ([JournalOperation(.project, row: p, .update(field: "archived", old: .integer(0), new: .integer(1)))],
+        "archived project 'ootd'"),
+      ([JournalOperation(.block, row: p, .update(field: "routine", old: .integer(0), new: .integer(1)))],
+        "block 'ootd' added to the routine"),
+      ([], "no change"),
+    ])
+  func describes(operations: [JournalOperation], expected: String) {
+    #expect(ChangeSummary.describe(operations, names: Self.names) == expected)
+  }
+
+  @Test("more than three names end in 'and N more'")
+  func longLists() {
+    let rows = (0..<5).map { "0000000\($0)-0000-4000-8000-000000000000" }
+    let operations = rows.flatMap { Self.done($0, 1) }
+    let names = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, "t\($0)") })
+    #expect(ChangeSummary.describe(operations, names: names) == "5 todos done ('t0', 't1', 't2' and 2 more)")
+  }
+
+  @Test("undo and redo lines name the command")
+  func undoLine() {
+    #expect(ChangeSummary.undid("done 12 13", effect: "2 todos open again ('a', 'b')")
+      == "Undid 'done 12 13': 2 todos open again ('a', 'b')")
+    #expect(ChangeSummary.redid("add x", effect: "added 1 todo ('x')") == "Redid 'add x': added 1 todo ('x')")
+  }
+}
+
+@Suite("Row ids")
+struct RowIDTests {
+  @Test("random uuids are lowercase RFC 4122 text and differ")
+  func random() {
+    let ids = (0..<100).map { _ in RowID.random() }
+    #expect(ids.allSatisfy(RowID.isValid))
+    #expect(Set(ids).count == 100)
+  }
+
+  @Test(
+    "name-based uuids follow RFC 4122 version 5 (SHA-1)",
+    arguments: [
+      // The RFC's DNS namespace and Python's uuid.uuid5(uuid.NAMESPACE_DNS, name).
+      ("www.example.com", "2ed6657d-e927-568b-95e1-2665a8aea6a2"),
+      ("python.org", "886313e1-3b8a-5372-9b90-0c9aee199e5d"),
+    ])
+  func nameBased(name: String, expected: String) {
+    let dns: [UInt8] = [
+      0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
+    ]
+    #expect(RowID.nameBased(name, namespace: dns) == expected)
+  }
+
+  @Test("built-in blocks get the same uuid from the same name, whatever its case, and distinct ones per name")
+  func builtIns() {
+    #expect(RowID.builtInBlock("algorithm") == RowID.builtInBlock("Algorithm"))
+    let all = TaskBlock.builtIns.map { RowID.builtInBlock($0.name) }
+    #expect(Set(all).count == all.count)
+    #expect(all.allSatisfy(RowID.isValid))
+  }
+
+  @Test("validation accepts only lowercase 8-4-4-4-12 hex", arguments: [
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd9b", true), ("5E550BB4-E29B-4699-9D56-043C0BF7DD9B", false),
+    ("5e550bb4e29b46999d56043c0bf7dd9b", false), ("", false), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9g", false),
+  ])
+  func validation(text: String, valid: Bool) {
+    #expect(RowID.isValid(text) == valid)
+  }
+}

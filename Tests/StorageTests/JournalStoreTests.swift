@@ -1,0 +1,128 @@
+import Core
+import Foundation
+import GRDB
+import Storage
+import Testing
+
+@Suite("The change journal in storage")
+struct JournalStoreTests {
+  @Test("an in-memory database journals, undoes and redoes like a file")
+  func inMemory() throws {
+    // Given
+    let database = try AppDatabase.inMemory(command: "add x")
+    let added = try database.addTodo(try draft("x"), now: fixedNow)
+    // When / Then
+    #expect(try database.journal(limit: 10).map(\.command) == ["add x"])
+    let undone = try database.undo(now: fixedNow)
+    #expect(undone.entry.isUndone && undone.effect == "deleted 1 todo ('x')")
+    #expect(try allTodos(database).isEmpty)
+    _ = try database.redo(now: fixedNow)
+    #expect(try allTodos(database) == [added])
+  }
+
+  @Test("each operation records the row's uuid, a clock that never goes back and the device")
+  func operationsCarryClockAndDevice() throws {
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "done 1")
+    let todo = try database.addTodo(try draft("x"), now: fixedNow)
+    // An earlier wall clock (a machine whose time went back) still gets a later clock value.
+    _ = try database.setDone(ids: [todo.id], done: true, now: fixedNow.addingTimeInterval(-3600))
+    let rows = try withRawDatabase(scratch.path()) {
+      try Row.fetchAll($0, sql: "SELECT row, action, field, clock, device FROM journalOperation ORDER BY id")
+    }
+    #expect(rows.map { $0["row"] as String } == Array(repeating: todo.uuid, count: 3))
+    #expect(rows.map { $0["action"] as String } == ["create", "update", "update"])
+    let clocks = rows.map { $0["clock"] as Int64 }
+    #expect(clocks == clocks.sorted() && Set(clocks).count == clocks.count)
+    #expect(clocks[0] == Int64(fixedNow.timeIntervalSince1970 * 1000))
+    let devices = Set(rows.map { $0["device"] as String })
+    #expect(devices.count == 1 && RowID.isValid(devices.first!))
+  }
+
+  @Test("a row changed since by another machine's change stops undo, which changes nothing")
+  func conflictRefuses() throws {
+    // Given a local retitle, then another device's retitle of the same todo
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "edit 1 --title B")
+    let todo = try database.addTodo(try draft("A"), now: fixedNow)
+    _ = try database.editTodo(id: todo.id, try TodoChanges(title: "B"), now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: todo.uuid, .update(field: "title", old: .text("B"), new: .text("C")))],
+      fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 1 --title C", now: fixedNow)
+    let before = try dump(scratch.path())
+    // When / Then
+    #expect(throws: StorageError.journalConflict(
+      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'C' was changed since by "
+        + "'edit 1 --title C' (change 3, from another device); nothing was changed")) {
+      try database.undo(now: fixedNow)
+    }
+    #expect(try dump(scratch.path()) == before)
+    #expect(try allTodos(database).map(\.title) == ["C"])
+  }
+
+  @Test("another device's changes are not undone from here; this device's are")
+  func undoOnlyLocal() throws {
+    let database = try AppDatabase.inMemory(command: "add mine")
+    _ = try database.addTodo(try draft("mine"), now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: RowID.random(), .create([
+        "title": .text("theirs"), "priority": .integer(1), "day": .text("2026-11-22"),
+        "done": .integer(0), "doneAt": .null, "project": .null, "block": .null,
+        "createdAt": .text("2026-11-22 09:00:00.000"),
+      ]))], fromDevice: "00000000-0000-4000-8000-000000000000", command: "add theirs", now: fixedNow)
+    #expect(try allTodos(database).map(\.title) == ["mine", "theirs"])
+    let step = try database.undo(now: fixedNow)
+    #expect(step.entry.command == "add mine")
+    #expect(try allTodos(database).map(\.title) == ["theirs"])
+    #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
+  }
+
+  @Test("undo restores a deleted todo with its id, times, project and block, and a project with its links")
+  func restoresEverything() throws {
+    let database = try AppDatabase.inMemory()
+    try database.addProject(try Project(name: "ootd", repository: RepositoryName("octo/ootd")), now: fixedNow)
+    let todo = try database.addTodo(try draft("x", .high, project: "ootd", block: "algorithm"), now: fixedNow)
+    let done = try database.setDone(ids: [todo.id], done: true, now: fixedNow.addingTimeInterval(60))[0]
+    let projects = try database.projects(.all)
+    try database.removeProject(named: "ootd", now: fixedNow)
+    try database.deleteTodos(ids: [todo.id], now: fixedNow)
+    _ = try database.undo(now: fixedNow)
+    #expect(try allTodos(database) == [Todo(
+      id: done.id, title: "x", priority: .high, day: done.day, isDone: true, doneAt: done.doneAt,
+      project: nil, block: "algorithm", createdAt: done.createdAt, uuid: done.uuid)])
+    _ = try database.undo(now: fixedNow)
+    #expect(try allTodos(database) == [done])
+    #expect(try database.projects(.all) == projects)
+  }
+
+  @Test("the journal keeps at least the last 1,000 changes and prunes older ones")
+  func depth() throws {
+    let database = try AppDatabase.inMemory(command: "add")
+    for index in 0..<2_700 { _ = try database.addTodo(try draft("t\(index)"), now: fixedNow) }
+    let entries = try database.journal(limit: 10_000)
+    #expect(entries.count >= 1_000 && entries.count < 2_700)
+    for _ in 0..<1_000 { _ = try database.undo(now: fixedNow) }
+    #expect(try allTodos(database).count == 1_700)
+  }
+
+  @Test("GitHub data and settings are not journaled and never touched by undo")
+  func gitHubUntouched() throws {
+    let database = try AppDatabase.inMemory()
+    _ = try database.addTodo(try draft("x"), now: fixedNow)
+    try database.setGitHubSetting(.login, to: "octocat")
+    let step = try database.undo(now: fixedNow)
+    #expect(step.entry.command == "")
+    #expect(try database.gitHubSetting(.login) == "octocat")
+    #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
+    #expect(try database.journal(limit: 10).count == 2)
+  }
+
+  @Test("a command that changes nothing records nothing")
+  func noOpRecordsNothing() throws {
+    let database = try AppDatabase.inMemory()
+    let todo = try database.addTodo(try draft("x"), now: fixedNow)
+    _ = try database.setDone(ids: [todo.id], done: false, now: fixedNow)
+    _ = try database.planRoutine(on: day("2026-11-22"), now: fixedNow)
+    #expect(try database.journal(limit: 10).count == 1)
+  }
+}
