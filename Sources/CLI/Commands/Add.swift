@@ -3,7 +3,7 @@ import Core
 
 extension Ootd {
   /// `ootd add`: plans a todo.
-  struct Add: EnvironmentCommand {
+  struct Add: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Plan a todo (for today unless --on says otherwise).",

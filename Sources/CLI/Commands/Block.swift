@@ -22,7 +22,7 @@ extension Ootd {
       subcommands: [ListBlocks.self, AddBlock.self, RemoveBlock.self, Routine.self],
       defaultSubcommand: ListBlocks.self)
 
-    struct ListBlocks: EnvironmentCommand {
+    struct ListBlocks: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List task blocks.",
@@ -58,7 +58,7 @@ extension Ootd {
       }
     }
 
-    struct AddBlock: EnvironmentCommand {
+    struct AddBlock: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a task block.",
@@ -88,7 +88,7 @@ extension Ootd {
       }
     }
 
-    struct RemoveBlock: EnvironmentCommand {
+    struct RemoveBlock: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a task block (todos made from it stay).",
@@ -109,7 +109,7 @@ extension Ootd {
       }
     }
 
-    struct Routine: EnvironmentCommand {
+    struct Routine: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "routine",
         abstract: "Add a block to the daily routine (or --off to take it out).",
@@ -140,7 +140,7 @@ extension Ootd {
   }
 
   /// `ootd plan`: adds the routine blocks to a day.
-  struct Plan: EnvironmentCommand {
+  struct Plan: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "plan",
       abstract: "Add your routine blocks to a day (today unless --on); safe to run twice.",

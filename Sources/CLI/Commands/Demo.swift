@@ -5,7 +5,7 @@ import Storage
 
 extension Ootd {
   /// `ootd demo`: fills a database with sample data and shows it.
-  struct Demo: EnvironmentCommand {
+  struct Demo: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "demo",
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
@@ -89,7 +89,7 @@ extension Ootd {
   }
 
   /// `ootd completions`: prints a shell completion script.
-  struct Completions: ParsableCommand {
+  struct Completions: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "completions",
       abstract: "Print the completion script for bash, zsh or fish.",
@@ -104,11 +104,11 @@ extension Ootd {
     @Argument(help: "bash, zsh or fish.")
     var shell: String
 
-    func run() throws {
+    func run(in environment: AppEnvironment) throws {
       guard let kind = CompletionShell(rawValue: shell) else {
         throw CLIError.invalidValue("unknown shell '\(shell)': use bash, zsh or fish")
       }
-      print(Ootd.completionScript(for: kind), terminator: "")
+      environment.output(Ootd.completionScript(for: kind))
     }
   }
 }

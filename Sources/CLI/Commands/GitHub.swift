@@ -26,7 +26,7 @@ extension Ootd {
 
 extension Ootd.GitHubCommand {
   /// `ootd github status`.
-  struct Status: AsyncEnvironmentCommand {
+  struct Status: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract: "Show the login, API host, rate limit and the last sync of each repository.",
@@ -78,7 +78,7 @@ extension Ootd.GitHubCommand {
   }
 
   /// `ootd github login NAME`.
-  struct Login: EnvironmentCommand {
+  struct Login: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "login",
       abstract: "Save the GitHub login whose commits ootd syncs and graphs.",
@@ -119,7 +119,7 @@ extension Ootd.GitHubCommand {
   }
 
   /// `ootd github url URL`: the API for GitHub Enterprise Server.
-  struct URLCommand: EnvironmentCommand {
+  struct URLCommand: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "url",
       abstract: "Save the GitHub REST API URL (GitHub Enterprise Server: https://HOST/api/v3).",

@@ -5,7 +5,7 @@ import Storage
 
 extension Ootd {
   /// `ootd graph`: the daily commit graph, from the local database (no network).
-  struct Graph: EnvironmentCommand {
+  struct Graph: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "graph",
       abstract: "Draw the daily commit graph of the synced commits (works offline).",

@@ -45,7 +45,7 @@ struct DaySelectionOptions: ParsableArguments {
 
 extension Ootd {
   /// `ootd list`: shows todos.
-  struct List: EnvironmentCommand {
+  struct List: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List todos: today's by default, grouped by day and ordered by priority.",

@@ -84,7 +84,7 @@ extension Ootd {
       aliases: ["projects"])
   }
 
-  struct AddProject: EnvironmentCommand {
+  struct AddProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a project.",
@@ -115,7 +115,7 @@ extension Ootd {
     }
   }
 
-  struct ListProjects: EnvironmentCommand {
+  struct ListProjects: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List projects with their progress (archived ones only with --archived or --all).",
@@ -157,7 +157,7 @@ extension Ootd {
     }
   }
 
-  struct ShowProject: EnvironmentCommand {
+  struct ShowProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "show",
       abstract: "Show a project's details and its todos.",
@@ -216,7 +216,7 @@ extension Ootd {
     }
   }
 
-  struct EditProject: EnvironmentCommand {
+  struct EditProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a project's fields (an empty value clears one).",
@@ -258,7 +258,7 @@ extension Ootd {
     }
   }
 
-  struct ArchiveProject: EnvironmentCommand {
+  struct ArchiveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "archive",
       abstract: "Archive a project (hidden from 'project list').",
@@ -280,7 +280,7 @@ extension Ootd {
     }
   }
 
-  struct UnarchiveProject: EnvironmentCommand {
+  struct UnarchiveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive",
       abstract: "Bring an archived project back.",
@@ -302,7 +302,7 @@ extension Ootd {
     }
   }
 
-  struct RemoveProject: EnvironmentCommand {
+  struct RemoveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete a project; its todos stay, unlinked (asks first; --yes skips).",

@@ -52,7 +52,7 @@ struct ReportRangeOptions: ParsableArguments {
 
 extension Ootd {
   /// `ootd report`: how much of each day's plan was done.
-  struct Report: EnvironmentCommand {
+  struct Report: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "report",
       abstract: "Show how much of each day's plan you achieved: rates, streaks, a calendar.",

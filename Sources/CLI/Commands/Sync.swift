@@ -6,7 +6,7 @@ import Storage
 
 extension Ootd {
   /// `ootd sync`: fetch the user's commits from GitHub into the local database.
-  struct Sync: AsyncEnvironmentCommand {
+  struct Sync: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "sync",
       abstract: "Fetch your commits from GitHub into the local database.",

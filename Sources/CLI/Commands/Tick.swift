@@ -44,7 +44,7 @@ func printTodos(
 
 extension Ootd {
   /// `ootd done`: ticks todos.
-  struct Done: EnvironmentCommand {
+  struct Done: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "done",
       abstract: "Tick todos as done.",
@@ -64,7 +64,7 @@ extension Ootd {
   }
 
   /// `ootd undone`: unticks todos.
-  struct Undone: EnvironmentCommand {
+  struct Undone: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "undone",
       abstract: "Mark done todos as open again.",
@@ -83,7 +83,7 @@ extension Ootd {
   }
 
   /// `ootd edit`: changes one todo.
-  struct Edit: EnvironmentCommand {
+  struct Edit: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a todo's title, priority, project or day.",
@@ -141,7 +141,7 @@ extension Ootd {
   }
 
   /// `ootd rm`: deletes todos.
-  struct Remove: EnvironmentCommand {
+  struct Remove: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete todos (asks first; --yes skips the question).",
@@ -192,7 +192,7 @@ extension Ootd {
   }
 
   /// `ootd carry`: moves overdue todos to today.
-  struct Carry: EnvironmentCommand {
+  struct Carry: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "carry",
       abstract: "Move open todos of earlier days to today (or --to another day).",

@@ -5,7 +5,7 @@ import Storage
 
 extension Ootd {
   /// `ootd` alone: today at a glance.
-  struct Today: EnvironmentCommand {
+  struct Today: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "today",
       abstract: "Show today: the day's todos by priority, what is overdue, the day's rate and streak.",
