@@ -50,7 +50,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let day = try on.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let day = try parseDay(on, environment) ?? environment.today
       if !title.isEmpty { _ = try Title.validate(title.joined(separator: " ")) }
       let database = try global.openDatabase(environment)
       let source = try block.map { try database.block(named: $0) }

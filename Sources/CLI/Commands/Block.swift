@@ -158,7 +158,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let day = try on.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let day = try parseDay(on, environment) ?? environment.today
       let database = try global.openDatabase(environment)
       let added = try database.planRoutine(on: day, now: environment.now)
       if added.isEmpty && !output.json {

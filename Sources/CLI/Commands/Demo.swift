@@ -66,8 +66,7 @@ extension Ootd {
         matching: TodoFilter(days: .range(try DayRange(from: today.adding(days: -6), to: today.adding(days: 1)))))
       var lines = [style.dim("Demo database with \(drafts.count) todos over \(days) days: \(path)"), ""]
       lines += renderer.days(week)
-      let overdue = try database.overdueSummary(before: today, limit: 5)
-      if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+      lines += try renderer.overdueSection(database, before: today, limit: 5)
       lines += [
         "",
         style.dim("Explore it:"),

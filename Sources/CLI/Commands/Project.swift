@@ -36,7 +36,7 @@ struct ProjectFieldOptions: ParsableArguments {
     func day(_ value: String?) throws(CoreError) -> Day?? {
       guard let value else { return nil }
       if value.isEmpty { return .some(nil) }
-      return .some(try parseDay(value, environment))
+      return .some(try parseDay(value, environment) as Day)
     }
     if let repo = text(repo) {
       if let repo {
@@ -316,22 +316,16 @@ extension Ootd {
     @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
-    var yes = false
+    @OptionGroup var confirmation: ConfirmOption
 
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let progress = try database.project(named: name)
-      if !yes {
-        guard environment.stdinIsTerminal else {
-          throw CLIError.confirmationRequired("delete project \(progress.project.name)")
-        }
-        guard environment.confirm(
-          "Delete project \(progress.project.name)? Its \(progress.total) todos stay, unlinked.")
-        else { throw CLIError.cancelled }
-      }
+      try confirmation.confirm(
+        action: "delete project \(progress.project.name)",
+        detail: "Its \(progress.total) todos stay, unlinked.", environment: environment)
       let unlinked = try database.removeProject(named: progress.project.name)
       environment.print(
         "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")

@@ -99,7 +99,7 @@ extension Ootd {
     func run(in environment: AppEnvironment) async throws {
       let database = try global.openDatabase(environment)
       try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
-      let sinceDay = try since.map { try parseDay($0, environment) }
+      let sinceDay = try parseDay(since, environment)
       if local {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)

@@ -22,26 +22,6 @@ struct TickOptions: ParsableArguments {
   }
 }
 
-/// Prints changed todos: a JSON array, or a line such as `Planned 2 todos for 2026-11-23:` and
-/// the todos.
-func printTodos(
-  _ todos: [Todo], verb: String, suffix: String = "", json: Bool, noColor: Bool,
-  _ environment: AppEnvironment
-) throws {
-  if json {
-    let items = todos.map {
-      JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
-    }
-    environment.output(try JSONOutput.encode(items) + "\n")
-    return
-  }
-  let renderer = TodoRenderer(environment, noColor: noColor)
-  let idWidth = todos.map { String($0.id).count }.max() ?? 1
-  let noun = todos.count == 1 ? "todo" : "todos"
-  environment.print("\(verb) \(todos.count) \(noun)\(suffix):")
-  for todo in todos { environment.print(renderer.line(todo, idWidth: idWidth, showDay: true)) }
-}
-
 extension Ootd {
   /// `ootd done`: ticks todos.
   struct Done: OotdCommand {
@@ -127,7 +107,7 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let changes = try TodoChanges(
         title: title, priority: priority,
-        day: try on.map { text throws(CoreError) in try parseDay(text, environment) },
+        day: try parseDay(on, environment),
         project: noProject ? .some(nil) : project.map { .some($0) })
       // Checked here, not in validate(), so that a mistyped option is reported as such first.
       if changes.isEmpty {
@@ -159,8 +139,7 @@ extension Ootd {
     @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
     var ids: [Int64]
 
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
-    var yes = false
+    @OptionGroup var confirmation: ConfirmOption
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -172,20 +151,10 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(ids: ids)
-      if !yes {
-        let noun = todos.count == 1 ? "todo" : "todos"
-        guard environment.stdinIsTerminal else {
-          throw CLIError.confirmationRequired("delete \(todos.count) \(noun)")
-        }
-        let renderer = TodoRenderer(environment, noColor: global.noColor)
-        let idWidth = todos.map { String($0.id).count }.max() ?? 1
-        for todo in todos {
-          environment.errorOutput(renderer.line(todo, idWidth: idWidth, showDay: true) + "\n")
-        }
-        guard environment.confirm("Delete \(todos.count) \(noun)?") else {
-          throw CLIError.cancelled
-        }
-      }
+      try confirmation.confirm(
+        action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")",
+        preview: { TodoRenderer(environment, noColor: global.noColor).changed(todos) },
+        environment: environment)
       let deleted = try database.deleteTodos(ids: ids)
       try printTodos(deleted, verb: "Deleted", json: output.json, noColor: global.noColor, environment)
     }
@@ -218,7 +187,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let today = environment.today
-      let target = try to.map { text throws(CoreError) in try parseDay(text, environment) } ?? today
+      let target = try parseDay(to, environment) ?? today
       let database = try global.openDatabase(environment)
       if !ids.isEmpty {
         // Check first, so that a wrong id changes nothing.

@@ -55,8 +55,7 @@ extension Ootd {
         let idWidth = todos.map { String($0.id).count }.max() ?? 1
         lines += todos.map { renderer.line($0, idWidth: idWidth) }
       }
-      let overdue = try database.overdueSummary(before: today, limit: 10)
-      if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+      lines += try renderer.overdueSection(database, before: today, limit: 10)
       lines += ["", facts.line(renderer.style)]
       if let commits = facts.line(commitsWith: renderer.style, timeZone: environment.timeZone) {
         lines.append(commits)

@@ -43,23 +43,3 @@ struct GlobalOptions: ParsableArguments {
     try AppDatabase.open(path: environment.databasePath(option: db))
   }
 }
-
-/// `--json` for commands that can print machine-readable output.
-struct JSONOption: ParsableArguments {
-  @Flag(name: .long, help: "Print JSON for scripts instead of text.")
-  var json = false
-}
-
-extension Priority: ExpressibleByArgument {
-  public init?(argument: String) {
-    guard let priority = try? Priority(parsing: argument) else { return nil }
-    self = priority
-  }
-
-  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
-/// Parses a day argument (`today`, `tomorrow`, `yesterday`, `YYYY-MM-DD`) against today.
-func parseDay(_ text: String, _ environment: AppEnvironment) throws(CoreError) -> Day {
-  try DayExpression.parse(text, today: environment.today)
-}
