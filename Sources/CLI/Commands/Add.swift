@@ -60,10 +60,7 @@ extension Ootd {
         day: day, project: project, block: source?.name)
       let todo = try database.addTodo(draft, now: environment.now)
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            JSONOutput.TodoJSON(todo: todo, today: environment.today, timeZone: environment.timeZone))
-            + "\n")
+        environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
         let relative = [0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"]

@@ -42,19 +42,8 @@ extension Ootd {
           environment.output(try JSONOutput.encode(blocks.map(JSONOutput.BlockJSON.init)) + "\n")
           return
         }
-        let style = environment.style(noColor: global.noColor)
-        let renderer = TodoRenderer(style: style, today: environment.today)
-        let nameWidth = max(4, blocks.map { DisplayWidth.of($0.name) }.max() ?? 0)
-        environment.print(style.bold(DisplayWidth.padRight("NAME", to: nameWidth) + "  PRIO  TITLE"))
-        for block in blocks {
-          var notes: [String] = []
-          if block.isBuiltIn { notes.append("built-in") }
-          if block.isRoutine { notes.append("routine") }
-          let suffix = notes.isEmpty ? "" : "  " + style.dim("(" + notes.joined(separator: ", ") + ")")
-          environment.print(
-            style.magenta(DisplayWidth.padRight(block.name, to: nameWidth)) + "  "
-              + renderer.priorityLabel(block.priority) + "  " + TerminalText.printable(block.title) + suffix)
-        }
+        let table = BlockTable(style: environment.style(noColor: global.noColor), today: environment.today)
+        environment.output(table.render(blocks).map { $0 + "\n" }.joined())
       }
     }
 

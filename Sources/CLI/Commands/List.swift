@@ -50,9 +50,7 @@ extension Ootd {
       let todos = try database.todos(matching: filter)
       let today = environment.today
       if output.json {
-        let items = todos.map {
-          JSONOutput.TodoJSON(todo: $0, today: today, timeZone: environment.timeZone)
-        }
+        let items = todos.map { JSONOutput.TodoJSON($0, environment) }
         environment.output(try JSONOutput.encode(items) + "\n")
         return
       }

@@ -180,39 +180,11 @@ extension Ootd {
       let commits = try progress.project.commitRepository.map {
         try ProjectCommits.load($0, database: database, environment: environment)
       }
-      if output.json {
-        let items = todos.map {
-          JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
-        }
-        environment.output(
-          try JSONOutput.encode(
-            ProjectShowJSON(
-              project: JSONOutput.ProjectJSON(progress: progress, todos: items), commits: commits))
-            + "\n")
-        return
-      }
-      let style = environment.style(noColor: global.noColor)
-      let project = progress.project
-      var lines = [style.bold(project.name) + (project.isArchived ? style.dim("  (archived)") : "")]
-      func field(_ label: String, _ value: String?) {
-        if let value, !value.isEmpty {
-          lines.append(
-            "  " + style.dim(DisplayWidth.padRight(label, to: 12)) + TerminalText.printable(value))
-        }
-      }
-      field("description", project.summary)
-      field("repository", project.repository?.description)
-      field("path", project.localPath)
-      let period = [project.start?.description ?? "…", project.end?.description ?? "…"]
-      field("period", project.start == nil && project.end == nil ? nil : period.joined(separator: " → "))
-      field("tech", project.tech.joined(separator: ", "))
-      field("memo", project.memo)
-      field("progress", ProjectTable(style: style).progressText(progress))
-      field("last active", progress.lastActivity?.description)
-      field("commits", commits?.text(timeZone: environment.timeZone, now: environment.now))
-      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
-      if !todos.isEmpty { lines += [""] + renderer.days(todos) }
-      environment.output(lines.map { $0 + "\n" }.joined())
+      let detail = ProjectDetail(progress: progress, todos: todos, commits: commits)
+      environment.output(
+        output.json
+          ? try detail.json(environment)
+          : detail.text(style: environment.style(noColor: global.noColor), environment))
     }
   }
 
@@ -330,38 +302,5 @@ extension Ootd {
       environment.print(
         "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")
     }
-  }
-}
-
-/// The project table of `project list`.
-struct ProjectTable {
-  let style: Style
-
-  func progressText(_ progress: ProjectProgress) -> String {
-    guard let rate = progress.rate else { return "no todos" }
-    let percent = DisplayWidth.padLeft("\(Int((rate * 100).rounded()))%", to: 4)
-    return "\(progress.done)/\(progress.total) done \(percent)"
-  }
-
-  func render(_ projects: [ProjectProgress]) -> [String] {
-    let rows = projects.map { p in
-      [
-        p.project.name + (p.project.isArchived ? " (archived)" : ""),
-        p.project.repository?.description ?? "-",
-        progressText(p),
-        p.lastActivity?.description ?? "-",
-        p.project.tech.joined(separator: ","),
-      ]
-    }
-    let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
-    let widths = headers.indices.map { column in
-      ([headers[column]] + rows.map { $0[column] }).map(DisplayWidth.of).max() ?? 0
-    }
-    func format(_ cells: [String]) -> String {
-      cells.enumerated().map { index, cell in
-        index == cells.count - 1 ? cell : DisplayWidth.padRight(cell, to: widths[index])
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    }
-    return [style.bold(format(headers))] + rows.map(format)
   }
 }

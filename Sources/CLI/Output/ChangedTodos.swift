@@ -7,9 +7,7 @@ func printTodos(
   _ environment: AppEnvironment
 ) throws {
   if json {
-    let items = todos.map {
-      JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
-    }
+    let items = todos.map { JSONOutput.TodoJSON($0, environment) }
     environment.output(try JSONOutput.encode(items) + "\n")
     return
   }
