@@ -44,58 +44,26 @@ public struct Ootd: ParsableCommand {
 
   /// Parses `arguments`, runs the command, and returns the process exit code. Errors become one
   /// line on standard error; help and version go to standard output.
-  public static func main(arguments: [String]) -> Int32 {
-    run(arguments: arguments, environment: .live())
+  public static func main(arguments: [String]) async -> Int32 {
+    await run(arguments: arguments, environment: .live())
   }
 
   /// Runs `arguments` against `environment` (tests pass their own) and returns the exit code.
-  static func run(arguments: [String], environment: AppEnvironment) -> Int32 {
+  /// The one dispatcher: production and in-process tests both await it.
+  static func run(arguments: [String], environment: AppEnvironment) async -> Int32 {
     var environment = environment
     environment.arguments = arguments
     do {
-      let command = try parse(arguments)
-      if let command = command as? any AsyncEnvironmentCommand {
-        // Only network commands get here; the others start exactly as before.
-        try AsyncBridge.runBlocking(command, environment)
-      } else {
-        try runSynchronously(command, environment)
-      }
-      return finish(environment)
-    } catch {
-      return report(error, environment)
-    }
-  }
-
-  /// Like ``run(arguments:environment:)`` but awaits async commands on the caller's task, for
-  /// in-process tests (blocking a test's cooperative thread could starve the pool).
-  static func runAsync(arguments: [String], environment: AppEnvironment) async -> Int32 {
-    var environment = environment
-    environment.arguments = arguments
-    do {
-      let command = try parse(arguments)
-      if let command = command as? any AsyncEnvironmentCommand {
+      let command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+      if let command = command as? any OotdCommand {
         try await command.run(in: environment)
       } else {
-        try runSynchronously(command, environment)
+        var command = command
+        try command.run()
       }
       return finish(environment)
     } catch {
       return report(error, environment)
-    }
-  }
-
-  private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
-  }
-
-  private static func runSynchronously(
-    _ command: any ParsableCommand, _ environment: AppEnvironment
-  ) throws {
-    if let command = command as? any EnvironmentCommand {
-      try command.run(in: environment)
-    } else {
-      var command = command
-      try command.run()
     }
   }
 

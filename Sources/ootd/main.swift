@@ -4,4 +4,4 @@ import CLI
 import Glibc
 #endif
 
-exit(Ootd.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(await Ootd.main(arguments: Array(CommandLine.arguments.dropFirst())))

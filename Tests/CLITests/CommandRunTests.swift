@@ -6,10 +6,10 @@ import Testing
 /// Commands run in-process against a real database file, with a fixed clock (2026-11-22 09:00 in
 /// Seoul) and captured output.
 @Suite struct CommandRunTests {
-  @Test func add_thenListJSON_followsTheContract() throws {
+  @Test func add_thenListJSON_followsTheContract() async throws {
     let h = try Harness()
-    #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd"]).code == 0)
-    let added = h.run(["add", "Solve BOJ 1753", "--priority", "high", "--project", "ootd", "--json"])
+    #expect(await h.run(["project", "add", "ootd", "--repo", "octo/ootd"]).code == 0)
+    let added = await h.run(["add", "Solve BOJ 1753", "--priority", "high", "--project", "ootd", "--json"])
     #expect(added.code == 0, "\(added.stderr)")
     let todo = try #require(
       JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
@@ -22,15 +22,15 @@ import Testing
     #expect(todo["id"] as? Int == 1)
   }
 
-  @Test func list_ordersByDateThenPriorityThenID() throws {
+  @Test func list_ordersByDateThenPriorityThenID() async throws {
     let h = try Harness()
-    h.run(["add", "low today", "-p", "low"])
-    h.run(["add", "high tomorrow", "-p", "high", "--on", "tomorrow"])
-    h.run(["add", "mid today"])
-    h.run(["add", "high today", "-p", "high"])
-    h.run(["add", "high yesterday", "-p", "high", "--on", "yesterday"])
-    h.run(["add", "second high today", "-p", "high"])
-    let titles = try h.allTodos().map { $0["title"] as? String }
+    await h.run(["add", "low today", "-p", "low"])
+    await h.run(["add", "high tomorrow", "-p", "high", "--on", "tomorrow"])
+    await h.run(["add", "mid today"])
+    await h.run(["add", "high today", "-p", "high"])
+    await h.run(["add", "high yesterday", "-p", "high", "--on", "yesterday"])
+    await h.run(["add", "second high today", "-p", "high"])
+    let titles = try await h.allTodos().map { $0["title"] as? String }
     #expect(
       titles == [
         "high yesterday", "high today", "second high today", "mid today", "low today",
@@ -50,88 +50,88 @@ import Testing
     (["--all", "--priority", "high"], ["c"]),
     (["--all", "--project", "p"], ["b"]),
   ])
-  func list_filters(arguments: [String], expected: [String]) throws {
+  func list_filters(arguments: [String], expected: [String]) async throws {
     let h = try Harness()
-    h.run(["project", "add", "p"])
-    h.run(["add", "a", "--on", "2026-11-20"])
-    h.run(["add", "b", "--on", "2026-11-21", "--project", "p"])
-    h.run(["add", "c", "-p", "high"])
-    h.run(["done", "2"])
-    let result = h.run(["list", "--json"] + arguments)
+    await h.run(["project", "add", "p"])
+    await h.run(["add", "a", "--on", "2026-11-20"])
+    await h.run(["add", "b", "--on", "2026-11-21", "--project", "p"])
+    await h.run(["add", "c", "-p", "high"])
+    await h.run(["done", "2"])
+    let result = await h.run(["list", "--json"] + arguments)
     #expect(result.code == 0, "\(result.stderr)")
     let todos = try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     #expect(todos.compactMap { $0["title"] as? String } == expected)
   }
 
-  @Test func doneAndUndone_tickAndUntick() throws {
+  @Test func doneAndUndone_tickAndUntick() async throws {
     let h = try Harness()
-    h.run(["add", "one"])
-    h.run(["add", "two"])
-    #expect(h.run(["done", "1", "2"]).code == 0)
-    #expect(try h.allTodos().allSatisfy { $0["done"] as? Bool == true })
-    #expect(h.run(["undone", "2"]).code == 0)
-    #expect(try h.allTodos().map { $0["done"] as? Bool } == [true, false])
+    await h.run(["add", "one"])
+    await h.run(["add", "two"])
+    #expect(await h.run(["done", "1", "2"]).code == 0)
+    #expect(try await h.allTodos().allSatisfy { $0["done"] as? Bool == true })
+    #expect(await h.run(["undone", "2"]).code == 0)
+    #expect(try await h.allTodos().map { $0["done"] as? Bool } == [true, false])
   }
 
-  @Test func done_withAnUnknownID_failsWithExit1AndChangesNothing() throws {
+  @Test func done_withAnUnknownID_failsWithExit1AndChangesNothing() async throws {
     let h = try Harness()
-    h.run(["add", "one"])
-    let result = h.run(["done", "1", "99"])
+    await h.run(["add", "one"])
+    let result = await h.run(["done", "1", "99"])
     #expect(result.code == 1)
     #expect(result.stderr == "ootd: error: no todo with id 99\n")
-    #expect(try h.allTodos().first?["done"] as? Bool == false)
+    #expect(try await h.allTodos().first?["done"] as? Bool == false)
   }
 
-  @Test func edit_changesEachField() throws {
+  @Test func edit_changesEachField() async throws {
     let h = try Harness()
-    h.run(["project", "add", "p"])
-    h.run(["add", "old"])
-    #expect(h.run(["edit", "1", "--title", "new", "-p", "low", "--on", "2026-12-01", "--project", "p"]).code == 0)
-    var todo = try #require(try h.allTodos().first)
+    await h.run(["project", "add", "p"])
+    await h.run(["add", "old"])
+    #expect(await h.run(["edit", "1", "--title", "new", "-p", "low", "--on", "2026-12-01", "--project", "p"]).code == 0)
+    var todo = try #require(try await h.allTodos().first)
     #expect(todo["title"] as? String == "new")
     #expect(todo["priority"] as? String == "low")
     #expect(todo["date"] as? String == "2026-12-01")
     #expect(todo["project"] as? String == "p")
-    #expect(h.run(["edit", "1", "--no-project"]).code == 0)
-    todo = try #require(try h.allTodos().first)
+    #expect(await h.run(["edit", "1", "--no-project"]).code == 0)
+    todo = try #require(try await h.allTodos().first)
     #expect(todo["project"] is NSNull)
   }
 
-  @Test func rm_withoutATerminalAndWithoutYes_refusesAndDeletesNothing() throws {
+  @Test func rm_withoutATerminalAndWithoutYes_refusesAndDeletesNothing() async throws {
     let h = try Harness()
-    h.run(["add", "keep me"])
-    let result = h.run(["rm", "1"])
+    await h.run(["add", "keep me"])
+    let result = await h.run(["rm", "1"])
     #expect(result.code == 64)
     #expect(result.stderr.contains("--yes"))
-    #expect(try h.allTodos().count == 1)
+    #expect(try await h.allTodos().count == 1)
   }
 
-  @Test func rm_onATerminal_asksAndHonoursTheAnswer() throws {
+  @Test func rm_onATerminal_asksAndHonoursTheAnswer() async throws {
     var h = try Harness()
     h.terminal = true
-    h.run(["add", "one"])
-    let declined = h.run(["rm", "1"], answers: ["n"])
+    await h.run(["add", "one"])
+    let declined = await h.run(["rm", "1"], answers: ["n"])
     #expect(declined.code == 1)
     #expect(declined.stderr.contains("Delete 1 todo? [y/N]"))
-    #expect(try h.allTodos().count == 1)
-    #expect(h.run(["rm", "1"], answers: ["y"]).code == 0)
-    #expect(try h.allTodos().isEmpty)
+    #expect(try await h.allTodos().count == 1)
+    #expect(await h.run(["rm", "1"], answers: ["y"]).code == 0)
+    #expect(try await h.allTodos().isEmpty)
   }
 
-  @Test func rm_withYes_deletes() throws {
+  @Test func rm_withYes_deletes() async throws {
     let h = try Harness()
-    h.run(["add", "one"])
-    h.run(["add", "two"])
-    #expect(h.run(["rm", "1", "2", "--yes"]).code == 0)
-    #expect(try h.allTodos().isEmpty)
+    await h.run(["add", "one"])
+    await h.run(["add", "two"])
+    #expect(await h.run(["rm", "1", "2", "--yes"]).code == 0)
+    #expect(try await h.allTodos().isEmpty)
   }
 
-  @Test func addFromBlock_usesTheBlocksTitleAndPriority_overridable() throws {
+  @Test func addFromBlock_usesTheBlocksTitleAndPriority_overridable() async throws {
     let h = try Harness()
-    h.run(["add", "--block", "algorithm"])
-    h.run(["add", "--block", "algorithm", "BOJ 1753", "-p", "low"])
-    let todos = try h.allTodos()
+    await h.run(["add", "--block", "algorithm"])
+    await h.run(["add", "--block", "algorithm", "BOJ 1753", "-p", "low"])
+    let todos = try await h.allTodos()
     #expect(todos[0]["title"] as? String == "Solve an algorithm problem")
     #expect(todos[0]["priority"] as? String == "high")
     #expect(todos[0]["block"] as? String == "algorithm")
@@ -139,144 +139,144 @@ import Testing
     #expect(todos[1]["priority"] as? String == "low")
   }
 
-  @Test func blocks_listAddRemove() throws {
+  @Test func blocks_listAddRemove() async throws {
     let h = try Harness()
     let builtIn = try #require(
-      JSONSerialization.jsonObject(with: Data(h.run(["block", "list", "--json"]).stdout.utf8))
+      JSONSerialization.jsonObject(with: Data(await h.run(["block", "list", "--json"]).stdout.utf8))
         as? [[String: Any]])
     let names = Set(builtIn.compactMap { $0["name"] as? String })
     #expect(names.isSuperset(of: ["algorithm", "blog", "commit", "study"]))
     #expect(builtIn.allSatisfy { $0["title"] is String && $0["priority"] is String })
-    #expect(h.run(["block", "add", "leet", "Solve a LeetCode medium", "-p", "high"]).code == 0)
-    #expect(h.run(["block", "add", "LEET", "again"]).code == 1)
-    #expect(h.run(["block", "rm", "leet"]).code == 0)
-    #expect(h.run(["block", "rm", "leet"]).code == 1)
-    #expect(h.run(["add", "--block", "nope"]).code == 1)
+    #expect(await h.run(["block", "add", "leet", "Solve a LeetCode medium", "-p", "high"]).code == 0)
+    #expect(await h.run(["block", "add", "LEET", "again"]).code == 1)
+    #expect(await h.run(["block", "rm", "leet"]).code == 0)
+    #expect(await h.run(["block", "rm", "leet"]).code == 1)
+    #expect(await h.run(["add", "--block", "nope"]).code == 1)
   }
 
-  @Test func routine_planAddsEachRoutineBlockOncePerDay() throws {
+  @Test func routine_planAddsEachRoutineBlockOncePerDay() async throws {
     let h = try Harness()
-    h.run(["block", "routine", "algorithm"])
-    h.run(["block", "routine", "commit"])
-    #expect(h.run(["plan"]).code == 0)
-    #expect(h.run(["plan"]).code == 0)
-    #expect(h.run(["plan", "--on", "tomorrow"]).code == 0)
-    let todos = try h.allTodos()
+    await h.run(["block", "routine", "algorithm"])
+    await h.run(["block", "routine", "commit"])
+    #expect(await h.run(["plan"]).code == 0)
+    #expect(await h.run(["plan"]).code == 0)
+    #expect(await h.run(["plan", "--on", "tomorrow"]).code == 0)
+    let todos = try await h.allTodos()
     #expect(todos.count == 4)
     #expect(Set(todos.compactMap { $0["block"] as? String }) == ["algorithm", "commit"])
   }
 
-  @Test func carry_movesOverdueOpenTodosToToday() throws {
+  @Test func carry_movesOverdueOpenTodosToToday() async throws {
     let h = try Harness()
-    h.run(["add", "old open", "--on", "2026-11-20"])
-    h.run(["add", "old done", "--on", "2026-11-20"])
-    h.run(["done", "2"])
-    let listed = h.run(["list", "--no-color"])
+    await h.run(["add", "old open", "--on", "2026-11-20"])
+    await h.run(["add", "old done", "--on", "2026-11-20"])
+    await h.run(["done", "2"])
+    let listed = await h.run(["list", "--no-color"])
     #expect(listed.stdout.contains("Overdue"))
     #expect(listed.stdout.contains("old open"))
     #expect(!listed.stdout.contains("old done"))
-    #expect(h.run(["carry"]).code == 0)
-    let todos = try h.allTodos()
+    #expect(await h.run(["carry"]).code == 0)
+    let todos = try await h.allTodos()
     #expect(todos.map { $0["date"] as? String } == ["2026-11-20", "2026-11-22"])
     #expect(todos[1]["title"] as? String == "old open")
   }
 
-  @Test func carry_ofATodoThatIsNotOverdue_isRefusedAndMovesNothing() throws {
+  @Test func carry_ofATodoThatIsNotOverdue_isRefusedAndMovesNothing() async throws {
     let h = try Harness()
-    h.run(["add", "old", "--on", "2026-11-20"])
-    h.run(["add", "future", "--on", "2026-11-25"])
-    let result = h.run(["carry", "1", "2"])
+    await h.run(["add", "old", "--on", "2026-11-20"])
+    await h.run(["add", "future", "--on", "2026-11-25"])
+    let result = await h.run(["carry", "1", "2"])
     #expect(result.code == 64)
     #expect(result.stderr == "ootd: error: todo 2 is not overdue: it is planned for 2026-11-25, not before today\n")
-    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-20", "2026-11-25"])
+    #expect(try await h.allTodos().map { $0["date"] as? String } == ["2026-11-20", "2026-11-25"])
   }
 
-  @Test func carry_toALaterDay_leavesTodaysTodosAlone() throws {
+  @Test func carry_toALaterDay_leavesTodaysTodosAlone() async throws {
     let h = try Harness()
-    h.run(["add", "old", "--on", "2026-11-20"])
-    h.run(["add", "today"])
-    #expect(h.run(["carry", "--to", "2026-11-30"]).code == 0)
-    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-30"])
+    await h.run(["add", "old", "--on", "2026-11-20"])
+    await h.run(["add", "today"])
+    #expect(await h.run(["carry", "--to", "2026-11-30"]).code == 0)
+    #expect(try await h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-30"])
   }
 
-  @Test func planThenCarry_neverDoublesARoutineBlock() throws {
+  @Test func planThenCarry_neverDoublesARoutineBlock() async throws {
     let h = try Harness()
-    h.run(["block", "routine", "algorithm"])
-    h.run(["plan", "--on", "yesterday"])
-    h.run(["plan"])
-    let carried = h.run(["carry"])
+    await h.run(["block", "routine", "algorithm"])
+    await h.run(["plan", "--on", "yesterday"])
+    await h.run(["plan"])
+    let carried = await h.run(["carry"])
     #expect(carried.code == 0)
     #expect(carried.stderr.contains("already has a todo from block 'algorithm'"))
-    #expect(try h.allTodos().filter { $0["date"] as? String == "2026-11-22" }.count == 1)
+    #expect(try await h.allTodos().filter { $0["date"] as? String == "2026-11-22" }.count == 1)
   }
 
-  @Test func filteredLists_doNotShowAPartialDayAsTheDaysProgress() throws {
+  @Test func filteredLists_doNotShowAPartialDayAsTheDaysProgress() async throws {
     let h = try Harness()
-    h.run(["add", "a"])
-    h.run(["add", "b"])
-    h.run(["done", "1"])
-    #expect(h.run(["list", "--no-color"]).stdout.contains("1/2 done  50%"))
-    let filtered = h.run(["list", "--done", "--no-color"]).stdout
+    await h.run(["add", "a"])
+    await h.run(["add", "b"])
+    await h.run(["done", "1"])
+    #expect(await h.run(["list", "--no-color"]).stdout.contains("1/2 done  50%"))
+    let filtered = await h.run(["list", "--done", "--no-color"]).stdout
     #expect(filtered.contains("[x] 1"))
     #expect(!filtered.contains("done  100%"))
   }
 
-  @Test func titlesWithControlCharacters_areShownVisibly_andStoredExactly() throws {
+  @Test func titlesWithControlCharacters_areShownVisibly_andStoredExactly() async throws {
     let h = try Harness()
-    h.run(["add", "line1\nline2 \u{1B}[2Jred"])
-    let listed = h.run(["list"]).stdout
+    await h.run(["add", "line1\nline2 \u{1B}[2Jred"])
+    let listed = await h.run(["list"]).stdout
     #expect(!listed.contains("\u{1B}"))
     #expect(listed.contains("line1␊line2 ␛[2Jred"))
-    #expect(try h.allTodos().first?["title"] as? String == "line1\nline2 \u{1B}[2Jred")
+    #expect(try await h.allTodos().first?["title"] as? String == "line1\nline2 \u{1B}[2Jred")
   }
 
-  @Test func longTitles_areCutOnlyOnATerminal() throws {
+  @Test func longTitles_areCutOnlyOnATerminal() async throws {
     var h = try Harness()
     let title = String(repeating: "long words ", count: 12) + "end"
-    h.run(["add", title])
-    #expect(h.run(["list"]).stdout.contains("end"))
+    await h.run(["add", title])
+    #expect(await h.run(["list"]).stdout.contains("end"))
     h.terminal = true
     h.variables["COLUMNS"] = "60"
-    let cut = h.run(["list", "--no-color"]).stdout
+    let cut = await h.run(["list", "--no-color"]).stdout
     #expect(!cut.contains("end"))
     #expect(cut.contains("…"))
   }
 
-  @Test func editWithOnlyAMistypedOption_reportsTheTypo() throws {
+  @Test func editWithOnlyAMistypedOption_reportsTheTypo() async throws {
     let h = try Harness()
-    h.run(["add", "x"])
-    let result = h.run(["edit", "1", "--titel", "y"])
+    await h.run(["add", "x"])
+    let result = await h.run(["edit", "1", "--titel", "y"])
     #expect(result.code == 64)
     #expect(result.stderr.contains("--titel"))
-    #expect(h.run(["edit", "1"]).stderr.contains("nothing to change"))
+    #expect(await h.run(["edit", "1"]).stderr.contains("nothing to change"))
   }
 
-  @Test func emptyDbPath_isAnInvalidValue() throws {
+  @Test func emptyDbPath_isAnInvalidValue() async throws {
     let h = try Harness()
-    let result = h.run(["list", "--db", ""])
+    let result = await h.run(["list", "--db", ""])
     #expect(result.code == 64)
     #expect(result.stderr == "ootd: error: --db needs a file path\n")
   }
 
-  @Test func projectPath_isStoredAbsolute() throws {
+  @Test func projectPath_isStoredAbsolute() async throws {
     let h = try Harness()
-    h.run(["project", "add", "p", "--path", "src/../code/p"])
+    await h.run(["project", "add", "p", "--path", "src/../code/p"])
     let shown = try #require(
-      JSONSerialization.jsonObject(with: Data(h.run(["project", "show", "p", "--json"]).stdout.utf8))
+      JSONSerialization.jsonObject(with: Data(await h.run(["project", "show", "p", "--json"]).stdout.utf8))
         as? [String: Any])
     let cwd = FileManager.default.currentDirectoryPath
     #expect(shown["path"] as? String == URL(fileURLWithPath: cwd + "/code/p").standardizedFileURL.path)
   }
 
-  @Test func projects_lifecycle() throws {
+  @Test func projects_lifecycle() async throws {
     let h = try Harness()
-    #expect(h.run(["project", "add", "ootd", "--repo", "octo/ootd", "--tech", "swift, sqlite"]).code == 0)
-    #expect(h.run(["project", "add", "OOTD"]).code == 1)
-    h.run(["add", "a", "--project", "ootd"])
-    h.run(["add", "b", "--project", "ootd"])
-    h.run(["done", "1"])
+    #expect(await h.run(["project", "add", "ootd", "--repo", "octo/ootd", "--tech", "swift, sqlite"]).code == 0)
+    #expect(await h.run(["project", "add", "OOTD"]).code == 1)
+    await h.run(["add", "a", "--project", "ootd"])
+    await h.run(["add", "b", "--project", "ootd"])
+    await h.run(["done", "1"])
     var list = try #require(
-      JSONSerialization.jsonObject(with: Data(h.run(["project", "list", "--json"]).stdout.utf8))
+      JSONSerialization.jsonObject(with: Data(await h.run(["project", "list", "--json"]).stdout.utf8))
         as? [[String: Any]])
     #expect(list.count == 1)
     #expect(list[0]["name"] as? String == "ootd")
@@ -285,19 +285,19 @@ import Testing
     #expect(list[0]["done"] as? Int == 1)
     #expect(list[0]["total"] as? Int == 2)
     #expect(list[0]["tech"] as? [String] == ["swift", "sqlite"])
-    #expect(h.run(["project", "archive", "ootd"]).code == 0)
+    #expect(await h.run(["project", "archive", "ootd"]).code == 0)
     list = try #require(
-      JSONSerialization.jsonObject(with: Data(h.run(["project", "list", "--json"]).stdout.utf8))
+      JSONSerialization.jsonObject(with: Data(await h.run(["project", "list", "--json"]).stdout.utf8))
         as? [[String: Any]])
     #expect(list.isEmpty)
-    let archived = h.run(["project", "list", "--archived", "--json"]).stdout
+    let archived = await h.run(["project", "list", "--archived", "--json"]).stdout
     #expect(archived.contains("\"archived\" : true"))
-    #expect(h.run(["project", "unarchive", "ootd"]).code == 0)
-    let shown = h.run(["project", "show", "ootd", "--no-color"])
+    #expect(await h.run(["project", "unarchive", "ootd"]).code == 0)
+    let shown = await h.run(["project", "show", "ootd", "--no-color"])
     #expect(shown.code == 0)
     #expect(shown.stdout.contains("1/2 done  50%"))
-    #expect(h.run(["project", "rm", "ootd", "--yes"]).code == 0)
-    #expect(try h.allTodos().allSatisfy { $0["project"] is NSNull })
+    #expect(await h.run(["project", "rm", "ootd", "--yes"]).code == 0)
+    #expect(try await h.allTodos().allSatisfy { $0["project"] is NSNull })
   }
 
   @Test(arguments: [
@@ -310,16 +310,16 @@ import Testing
     (["add", "x", "--priority", "urgent"], "urgent"),
     (["done", "x1"], "x1"),
   ])
-  func badInput_isOneLineOnStderr_andWritesNothing(arguments: [String], message: String) throws {
+  func badInput_isOneLineOnStderr_andWritesNothing(arguments: [String], message: String) async throws {
     let h = try Harness()
-    h.run(["add", "existing"])
-    let result = h.run(arguments)
+    await h.run(["add", "existing"])
+    let result = await h.run(arguments)
     #expect(result.code == 64 || result.code == 1)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("ootd: error: "))
     #expect(result.stderr.contains(message))
     #expect(result.stderr.filter { $0 == "\n" }.count == 1)
-    #expect(try h.allTodos().count == 1)
+    #expect(try await h.allTodos().count == 1)
   }
 
   @Test(arguments: [
@@ -331,32 +331,32 @@ import Testing
     (["add", "x", "--project", "nope"], 1),
     (["edit", "42", "--title", "y"], 1),
   ] as [([String], Int32)])
-  func exitCodes(arguments: [String], expected: Int32) throws {
+  func exitCodes(arguments: [String], expected: Int32) async throws {
     let h = try Harness()
-    #expect(h.run(arguments).code == expected)
+    #expect(await h.run(arguments).code == expected)
   }
 
-  @Test func titles_roundTripExactly() throws {
+  @Test func titles_roundTripExactly() async throws {
     let h = try Harness()
     let titles = [
       "It's \"quoted\" and 'single'", "'); DROP TABLE todo; --", "🚀 ship it 🎉",
       "최단경로 알고리즘 공부하기", "tab\there", "back\\slash %s %d",
     ]
-    for title in titles { #expect(h.run(["add", title]).code == 0) }
-    #expect(try h.allTodos().compactMap { $0["title"] as? String } == titles)
+    for title in titles { #expect(await h.run(["add", title]).code == 0) }
+    #expect(try await h.allTodos().compactMap { $0["title"] as? String } == titles)
   }
 
-  @Test func today_isTheDayInTheUsersTimeZone() throws {
+  @Test func today_isTheDayInTheUsersTimeZone() async throws {
     // 2026-11-22T23:30Z is the 23rd in Seoul and still the 22nd in Los Angeles.
     var h = try Harness(now: "2026-11-22T23:30:00Z")
     h.timeZone = TimeZone(identifier: "Asia/Seoul")!
-    h.run(["add", "seoul"])
+    await h.run(["add", "seoul"])
     h.timeZone = TimeZone(identifier: "America/Los_Angeles")!
-    h.run(["add", "la"])
-    #expect(try h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-23"])
+    await h.run(["add", "la"])
+    #expect(try await h.allTodos().map { $0["date"] as? String } == ["2026-11-22", "2026-11-23"])
   }
 
-  @Test func databasePath_followsDbThenOOTD_DBThenXDGThenHome() throws {
+  @Test func databasePath_followsDbThenOOTD_DBThenXDGThenHome() async throws {
     let folder = try TemporaryFolder()
     func path(_ option: String?, _ variables: [String: String]) throws -> String {
       let environment = AppEnvironment(
@@ -373,24 +373,24 @@ import Testing
     #expect(throws: CLIError.noDatabasePath) { try path(nil, [:]) }
   }
 
-  @Test func colour_onlyOnATerminalAndNeverWithNO_COLOR() throws {
+  @Test func colour_onlyOnATerminalAndNeverWithNO_COLOR() async throws {
     var h = try Harness()
-    h.run(["add", "x", "-p", "high"])
-    #expect(!h.run(["list"]).stdout.contains("\u{1B}["))
+    await h.run(["add", "x", "-p", "high"])
+    #expect(await !h.run(["list"]).stdout.contains("\u{1B}["))
     h.terminal = true
-    #expect(h.run(["list"]).stdout.contains("\u{1B}["))
-    #expect(!h.run(["list", "--no-color"]).stdout.contains("\u{1B}["))
+    #expect(await h.run(["list"]).stdout.contains("\u{1B}["))
+    #expect(await !h.run(["list", "--no-color"]).stdout.contains("\u{1B}["))
     h.variables["NO_COLOR"] = "1"
-    #expect(!h.run(["list"]).stdout.contains("\u{1B}["))
+    #expect(await !h.run(["list"]).stdout.contains("\u{1B}["))
   }
 
-  @Test func help_explainsWithExamples() throws {
+  @Test func help_explainsWithExamples() async throws {
     let h = try Harness()
-    let root = h.run(["--help"])
+    let root = await h.run(["--help"])
     #expect(root.code == 0)
     #expect(root.stdout.contains("Examples:"))
     for command in ["add", "list", "done", "edit", "rm", "block", "project", "carry", "plan"] {
-      let help = h.run([command, "--help"])
+      let help = await h.run([command, "--help"])
       #expect(help.code == 0)
       #expect(help.stdout.contains("ootd \(command)"), "\(command)")
     }

@@ -74,11 +74,11 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     harness.transport = stub
     harness.variables["GITHUB_TOKEN"] = "t0k"
     harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:9"
-    let synced = await harness.runAsync(["sync"])
+    let synced = await harness.run(["sync"])
     #expect(synced.code == 0, "\(synced.stderr)")
     #expect(synced.stdout.contains("Synced 1 repository for mona: 3 new commits"))
     #expect(synced.stderr.isEmpty)  // not a terminal: no progress line
-    let graph = harness.run(["graph", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
+    let graph = await harness.run(["graph", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
     #expect(graph.code == 0, "\(graph.stderr)")
     let json = try #require(
       JSONSerialization.jsonObject(with: Data(graph.stdout.utf8)) as? [String: Any])
@@ -104,7 +104,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
       StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z")
     ])
     harness.variables["GITHUB_TOKEN"] = "t0k"
-    let result = await harness.runAsync(["sync"])
+    let result = await harness.run(["sync"])
     #expect(result.code == 0)
     #expect(
       result.stderr.contains(
@@ -114,9 +114,9 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(result.stdout.hasPrefix("Synced 1 repository for mona: 1 new commit"))
   }
 
-  @Test func graph_emptyDatabase_printsEveryDayWithExplicitNulls() throws {
+  @Test func graph_emptyDatabase_printsEveryDayWithExplicitNulls() async throws {
     let harness = try Harness()
-    let result = harness.run(["graph", "--json"])
+    let result = await harness.run(["graph", "--json"])
     #expect(result.code == 0, "\(result.stderr)")
     let json = try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -126,10 +126,10 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(json["total"] as? Int == 0)
     #expect(json["busiestDay"] is NSNull)
     #expect(json["lastSync"] is NSNull)
-    let text = harness.run(["graph", "--weeks", "4"])
+    let text = await harness.run(["graph", "--weeks", "4"])
     #expect(text.stdout.contains("Never synced with GitHub: run 'ootd sync'."))
     #expect(text.stdout.contains("· 0  ░ -  ▒ -  ▓ -  █ -"))
-    let csv = harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
+    let csv = await harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
     #expect(csv.stdout == "date,count\n2026-11-21,0\n2026-11-22,0\n")
   }
 
@@ -143,9 +143,9 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     ["github", "url", "http://ghe.example.com/api/v3"],
     ["github", "login", "-bad-"],
   ])
-  func invalidValues_exit64(arguments: [String]) throws {
+  func invalidValues_exit64(arguments: [String]) async throws {
     let harness = try Harness()
-    let result = harness.run(arguments)
+    let result = await harness.run(arguments)
     #expect(result.code == 64, "\(result.stdout) \(result.stderr)")
     #expect(result.stderr.hasPrefix("ootd: error: "))
   }
@@ -154,7 +154,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     ["sync", "--repo", "a/b", "c/d"], ["sync", "--repo", "a/b", "--repo", "c/d"],
     ["sync", "--repo", "a/b,c/d"],
   ])
-  func sync_repoOption_takesSeveralRepositories(arguments: [String]) throws {
+  func sync_repoOption_takesSeveralRepositories(arguments: [String]) async throws {
     let command = try #require(try Ootd.parseAsRoot(arguments) as? Ootd.Sync)
     #expect(command.repositories == ["a/b", "c/d"])
   }
@@ -162,7 +162,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
   @Test func sync_withoutTokenOrLogin_isAUsageError() async throws {
     var harness = try Harness()
     harness.transport = StubGitHub.mona(commits: [])
-    let result = await harness.runAsync(["sync"])
+    let result = await harness.run(["sync"])
     #expect(result.code == 64)
     #expect(result.stderr.contains("no GitHub login"))
   }
@@ -170,25 +170,25 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
   @Test func githubURL_bareHost_becomesGHESRoot_andEnvironmentOverridesIt() async throws {
     var harness = try Harness()
     #expect(
-      harness.run(["github", "url", "ghe.example.com"]).stdout
+      await harness.run(["github", "url", "ghe.example.com"]).stdout
         == "GitHub API: https://ghe.example.com/api/v3\n")
-    #expect(harness.run(["github", "url"]).stdout == "https://ghe.example.com/api/v3\n")
+    #expect(await harness.run(["github", "url"]).stdout == "https://ghe.example.com/api/v3\n")
     harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:8080/"
-    #expect(harness.run(["github", "url"]).stdout == "http://127.0.0.1:8080\n")
+    #expect(await harness.run(["github", "url"]).stdout == "http://127.0.0.1:8080\n")
   }
 
   @Test func status_withoutToken_saysPublicOnly_andNeverPrintsAToken() async throws {
     var harness = try Harness()
     harness.transport = StubGitHub.mona(commits: [])
-    #expect(harness.run(["github", "login", "mona"]).code == 0)
-    let anonymous = await harness.runAsync(["github", "status"])
+    #expect(await harness.run(["github", "login", "mona"]).code == 0)
+    let anonymous = await harness.run(["github", "status"])
     #expect(anonymous.code == 0, "\(anonymous.stderr)")
     #expect(anonymous.stdout.contains("public data only, 60 requests an hour"))
     #expect(anonymous.stdout.contains("api.github.com"))
     #expect(anonymous.stdout.contains("mona (saved)"))
     #expect(anonymous.stdout.contains("4,999/5,000 left"))
     harness.variables["GH_TOKEN"] = "t0k"
-    let authenticated = await harness.runAsync(["github", "status", "--json"])
+    let authenticated = await harness.run(["github", "status", "--json"])
     #expect(authenticated.stdout.contains("\"tokenSource\" : \"GH_TOKEN\""))
     #expect(authenticated.stdout.contains("\"tokenOwner\" : \"mona\""))
     #expect(!authenticated.stdout.contains("t0k"))
@@ -203,18 +203,18 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
       asked.append(host)
       return "from-gh"
     }
-    let result = await harness.runAsync(["sync"])
+    let result = await harness.run(["sync"])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(asked.hosts == ["github.com"])
     #expect(stub.requests.first?.headers["Authorization"] == "Bearer from-gh")
     harness.variables["OOTD_GITHUB_API_URL"] = "http://127.0.0.1:9"
-    _ = await harness.runAsync(["sync", "--user", "mona"])
+    _ = await harness.run(["sync", "--user", "mona"])
     #expect(asked.hosts == ["github.com"])
   }
 
   @Test func gitHubEnterprise_requestsKeepTheAPIPrefix_andGhIsAskedForThatHost() async throws {
     var harness = try Harness()
-    #expect(harness.run(["github", "url", "ghe.example.com"]).code == 0)
+    #expect(await harness.run(["github", "url", "ghe.example.com"]).code == 0)
     let stub = StubGitHub { request in
       let mona = StubGitHub.mona(commits: [StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z")])
       guard request.url.path.hasPrefix("/api/v3/") else {
@@ -231,7 +231,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
       asked.append(host)
       return "t0k"
     }
-    let result = await harness.runAsync(["sync"])
+    let result = await harness.run(["sync"])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(result.stdout.contains("1 new commit"))
     #expect(asked.hosts == ["ghe.example.com"])
@@ -243,45 +243,45 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
 
   @Test func dashboard_showsTodaysCommits_onceSynced() async throws {
     var harness = try Harness()
-    #expect(!harness.run([]).stdout.contains("Commits today"))
-    #expect(harness.run(["today", "--json"]).stdout.contains("\"commits\" : null"))
+    #expect(await !harness.run([]).stdout.contains("Commits today"))
+    #expect(await harness.run(["today", "--json"]).stdout.contains("\"commits\" : null"))
     harness.transport = StubGitHub.mona(commits: [
       StubGitHub.commit("aaaa1111", "2026-11-22T01:00:00Z"),
       StubGitHub.commit("bbbb2222", "2026-11-21T01:00:00Z"),
     ])
     harness.variables["GITHUB_TOKEN"] = "t0k"
-    #expect(await harness.runAsync(["sync"]).code == 0)
-    #expect(harness.run([]).stdout.contains("Commits today: 1"))
-    #expect(harness.run(["today", "--json"]).stdout.contains("\"commits\" : 1"))
+    #expect(await harness.run(["sync"]).code == 0)
+    #expect(await harness.run([]).stdout.contains("Commits today: 1"))
+    #expect(await harness.run(["today", "--json"]).stdout.contains("\"commits\" : 1"))
   }
 
   @Test func report_showsCommitsBesideAchievement_andWhenTheyWereSynced() async throws {
     var harness = try Harness()
-    #expect(harness.run(["add", "Ship it", "--on", "2026-11-21"]).code == 0)
+    #expect(await harness.run(["add", "Ship it", "--on", "2026-11-21"]).code == 0)
     harness.transport = StubGitHub.mona(commits: [
       StubGitHub.commit("aaaa1111", "2026-11-21T01:00:00Z"),
       StubGitHub.commit("bbbb2222", "2026-11-21T02:00:00Z"),
       StubGitHub.commit("cccc3333", "2026-11-22T01:00:00Z"),
     ])
     harness.variables["GITHUB_TOKEN"] = "t0k"
-    #expect(await harness.runAsync(["sync"]).code == 0)
-    let json = harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
+    #expect(await harness.run(["sync"]).code == 0)
+    let json = await harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22", "--json"])
     let object = try #require(
       JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let days = try #require(object["days"] as? [[String: Any]])
     #expect(days.map { $0["commits"] as? Int } == [0, 2, 1])
     #expect(object["commits"] as? Int == 3)
     #expect(object["lastSync"] is String)
-    let table = harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22"])
+    let table = await harness.run(["report", "--from", "2026-11-20", "--to", "2026-11-22"])
     #expect(table.stdout.contains("2 commits"))
     #expect(table.stdout.contains("Commits   3 commits on 2 days · last synced 2026-11-22 09:00"))
-    let csv = harness.run(["report", "--from", "2026-11-21", "--to", "2026-11-21", "--csv"])
+    let csv = await harness.run(["report", "--from", "2026-11-21", "--to", "2026-11-21", "--csv"])
     #expect(csv.stdout.hasSuffix(",2\n"))
   }
 
   @Test func syncLocal_readsProjectClones_countsTheUsersCommitsOnce() async throws {
     var harness = try Harness()
-    #expect(harness.run(["project", "add", "app", "--path", "/src/app"]).code == 0)
+    #expect(await harness.run(["project", "add", "app", "--path", "/src/app"]).code == 0)
     let sep = "\u{1F}"
     let log =
       [
@@ -302,29 +302,29 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
       guard arguments.prefix(2) == ["-C", "/src/app"] else { return nil }
       return arguments.contains("config") ? "me@example.com\n" : log
     }
-    let first = await harness.runAsync(["sync", "--local"])
+    let first = await harness.run(["sync", "--local"])
     #expect(first.code == 0, "\(first.stderr)")
     #expect(first.stdout == "Read the git log of 1 project: 2 new commits (2 cached).\n")
-    let again = await harness.runAsync(["sync", "--local", "--email", "al@example.com"])
+    let again = await harness.run(["sync", "--local", "--email", "al@example.com"])
     #expect(again.stdout == "Read the git log of 1 project: 1 new commit (3 cached).\n")
-    let graph = harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
+    let graph = await harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
     #expect(graph.stdout == "date,count\n2026-11-21,1\n2026-11-22,2\n")
-    #expect(harness.run(["project", "show", "app"]).stdout.contains("3 synced"))
+    #expect(await harness.run(["project", "show", "app"]).stdout.contains("3 synced"))
   }
 
   @Test func projectShow_listsTheRepositorysCommits() async throws {
     var harness = try Harness()
-    #expect(harness.run(["project", "add", "app", "--repo", "mona/app"]).code == 0)
-    #expect(harness.run(["project", "show", "app"]).stdout.contains("not synced yet"))
+    #expect(await harness.run(["project", "add", "app", "--repo", "mona/app"]).code == 0)
+    #expect(await harness.run(["project", "show", "app"]).stdout.contains("not synced yet"))
     harness.transport = StubGitHub.mona(commits: [
       StubGitHub.commit("aaaa1111", "2026-11-22T01:00:00Z")
     ])
     harness.variables["GITHUB_TOKEN"] = "t0k"
-    #expect(await harness.runAsync(["sync", "--repo", "mona/app"]).code == 0)
-    let shown = harness.run(["project", "show", "app"])
+    #expect(await harness.run(["sync", "--repo", "mona/app"]).code == 0)
+    let shown = await harness.run(["project", "show", "app"])
     #expect(
       shown.stdout.contains("1 synced, 1 in the last 30 days; latest 2026-11-22 \"Work aaaa1111\""))
-    let json = harness.run(["project", "show", "app", "--json"]).stdout
+    let json = await harness.run(["project", "show", "app", "--json"]).stdout
     #expect(json.contains("\"last30Days\" : 1"))
   }
 }

@@ -14,9 +14,9 @@ import FoundationXML
   /// Nine days, 2026-11-14 (Sat) … 2026-11-22 (Sun), with rest days inside streaks:
   /// P . P X P . P . X (P perfect, X not, . no todos), plus one open todo on each side of the
   /// range. Todos of 11-16 and 11-17 belong to project `p`.
-  static func scenario() throws -> Harness {
+  static func scenario() async throws -> Harness {
     let h = try Harness()
-    h.run(["project", "add", "p"])
+    await h.run(["project", "add", "p"])
     let adds: [[String]] = [
       ["a", "--on", "2026-11-13"],  // 1 outside, open
       ["b", "--on", "2026-11-14", "-p", "high"],  // 2 done
@@ -32,8 +32,8 @@ import FoundationXML
       ["l", "--on", "2026-11-22", "-p", "low"],  // 12 done
       ["m", "--on", "2026-11-23", "-p", "high"],  // 13 outside, open
     ]
-    for arguments in adds { #expect(h.run(["add"] + arguments).code == 0) }
-    #expect(h.run(["done", "2", "3", "4", "5", "7", "8", "9", "10", "12"]).code == 0)
+    for arguments in adds { #expect(await h.run(["add"] + arguments).code == 0) }
+    #expect(await h.run(["done", "2", "3", "4", "5", "7", "8", "9", "10", "12"]).code == 0)
     return h
   }
 
@@ -43,9 +43,9 @@ import FoundationXML
 
   // MARK: - JSON contract
 
-  @Test func json_followsTheContract_everyDayPresent_nullRates_streaks() throws {
-    let h = try Self.scenario()
-    let result = h.run(["report", "--from", "2026-11-14", "--to", "2026-11-22", "--json"])
+  @Test func json_followsTheContract_everyDayPresent_nullRates_streaks() async throws {
+    let h = try await Self.scenario()
+    let result = await h.run(["report", "--from", "2026-11-14", "--to", "2026-11-22", "--json"])
     #expect(result.code == 0, "\(result.stderr)")
     let object = try Self.json(result.stdout)
     #expect(object["from"] as? String == "2026-11-14")
@@ -85,10 +85,10 @@ import FoundationXML
     (["--from", "2026-11-14", "--to", "2026-11-16", "--project", "P"], 1, 1, 2),
   ] as [([String], Int, Int, Int)])
   func json_streaksAndProjectFilter(arguments: [String], current: Int, longest: Int, total: Int)
-    throws
+    async throws
   {
-    let h = try Self.scenario()
-    let result = h.run(["report", "--json"] + arguments)
+    let h = try await Self.scenario()
+    let result = await h.run(["report", "--json"] + arguments)
     #expect(result.code == 0, "\(result.stderr)")
     let object = try Self.json(result.stdout)
     #expect(object["currentStreak"] as? Int == current)
@@ -107,9 +107,9 @@ import FoundationXML
     (["--to", "yesterday"], "2026-10-25", "2026-11-21"),
     (["--from", "2026-12-30", "--to", "2027-01-02"], "2026-12-30", "2027-01-02"),
   ] as [([String], String, String)])
-  func ranges(arguments: [String], from: String, to: String) throws {
+  func ranges(arguments: [String], from: String, to: String) async throws {
     let h = try Harness()
-    let object = try Self.json(h.run(["report", "--json"] + arguments).stdout)
+    let object = try Self.json(await h.run(["report", "--json"] + arguments).stdout)
     #expect(object["from"] as? String == from)
     #expect(object["to"] as? String == to)
     let days = try #require(object["days"] as? [[String: Any]])
@@ -118,20 +118,20 @@ import FoundationXML
     #expect(object["currentStreak"] as? Int == 0)
   }
 
-  @Test func defaultRange_followsTheTimeZone() throws {
+  @Test func defaultRange_followsTheTimeZone() async throws {
     // 2026-11-21 15:30 UTC is already the 22nd in Seoul, still the 21st in UTC.
     var h = try Harness(now: "2026-11-21T15:30:00Z")
     h.timeZone = TimeZone(identifier: "Asia/Seoul")!
-    #expect(try Self.json(h.run(["report", "--json", "--days", "1"]).stdout)["to"] as? String == "2026-11-22")
+    #expect(try await Self.json(h.run(["report", "--json", "--days", "1"]).stdout)["to"] as? String == "2026-11-22")
     h.timeZone = TimeZone(identifier: "UTC")!
-    #expect(try Self.json(h.run(["report", "--json", "--days", "1"]).stdout)["to"] as? String == "2026-11-21")
+    #expect(try await Self.json(h.run(["report", "--json", "--days", "1"]).stdout)["to"] as? String == "2026-11-21")
   }
 
   // MARK: - CSV
 
-  @Test func csv_hasAHeaderAndOneRowPerDay() throws {
-    let h = try Self.scenario()
-    let result = h.run(["report", "--from", "2026-11-14", "--to", "2026-11-17", "--csv"])
+  @Test func csv_hasAHeaderAndOneRowPerDay() async throws {
+    let h = try await Self.scenario()
+    let result = await h.run(["report", "--from", "2026-11-14", "--to", "2026-11-17", "--csv"])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(
       result.stdout == """
@@ -147,24 +147,24 @@ import FoundationXML
   // MARK: - Golden terminal output
 
   @Test(arguments: [false, true])
-  func table_golden(colour: Bool) throws {
-    var h = try Self.scenario()
+  func table_golden(colour: Bool) async throws {
+    var h = try await Self.scenario()
     if colour { h.variables["CLICOLOR_FORCE"] = "1" }
-    let result = h.run(["report", "--from", "2026-11-14", "--to", "2026-11-22"])
+    let result = await h.run(["report", "--from", "2026-11-14", "--to", "2026-11-22"])
     #expect(result.code == 0, "\(result.stderr)")
     try Golden.check(result.stdout, colour ? "report-table-colour.txt" : "report-table.txt")
   }
 
-  @Test func table_ofALongRange_hasOneRowPerWeek() throws {
-    let h = try Self.calendarData()
-    let result = h.run(["report", "--days", "100"])
+  @Test func table_ofALongRange_hasOneRowPerWeek() async throws {
+    let h = try await Self.calendarData()
+    let result = await h.run(["report", "--days", "100"])
     #expect(result.code == 0, "\(result.stderr)")
     try Golden.check(result.stdout, "report-table-weeks.txt")
   }
 
   /// 190 days ending 2026-11-22 with every level (seeded, so always the same), written straight
   /// to the database.
-  static func calendarData() throws -> Harness {
+  static func calendarData() async throws -> Harness {
     let h = try Harness()
     try FileManager.default.copyItem(atPath: try calendarTemplate.get(), toPath: h.databasePath)
     return h
@@ -197,28 +197,28 @@ import FoundationXML
   }
 
   @Test(arguments: [false, true])
-  func calendar_golden(colour: Bool) throws {
-    var h = try Self.calendarData()
+  func calendar_golden(colour: Bool) async throws {
+    var h = try await Self.calendarData()
     if colour { h.variables["CLICOLOR_FORCE"] = "1" }
-    let result = h.run(["report", "--calendar"])
+    let result = await h.run(["report", "--calendar"])
     #expect(result.code == 0, "\(result.stderr)")
     try Golden.check(result.stdout, colour ? "report-calendar-colour.txt" : "report-calendar.txt")
   }
 
-  @Test func calendar_narrow_golden() throws {
-    var h = try Self.calendarData()
+  @Test func calendar_narrow_golden() async throws {
+    var h = try await Self.calendarData()
     h.variables["COLUMNS"] = "40"
-    let result = h.run(["report", "--calendar", "--from", "2026-05-24", "--to", "today"])
+    let result = await h.run(["report", "--calendar", "--from", "2026-05-24", "--to", "today"])
     try Golden.check(result.stdout, "report-calendar-40-columns.txt")
   }
 
   // MARK: - Width
 
   @Test(arguments: [80, 72, 60, 40, 30, 20] as [Int])
-  func calendar_ofSixMonths_fitsTheWidth_andKeepsEveryDay(width: Int) throws {
-    var h = try Self.calendarData()
+  func calendar_ofSixMonths_fitsTheWidth_andKeepsEveryDay(width: Int) async throws {
+    var h = try await Self.calendarData()
     h.variables["COLUMNS"] = String(width)
-    let result = h.run(["report", "--calendar", "--from", "2026-05-24", "--to", "today"])
+    let result = await h.run(["report", "--calendar", "--from", "2026-05-24", "--to", "today"])
     #expect(result.code == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let grid = lines.filter { line in Weekday.allCases.contains { line.hasPrefix($0.shortName + " ") } }
@@ -236,10 +236,10 @@ import FoundationXML
 
   // MARK: - SVG
 
-  @Test func svg_isWellFormedXML_withOneRectAndTooltipPerDay() throws {
-    let h = try Self.calendarData()
+  @Test func svg_isWellFormedXML_withOneRectAndTooltipPerDay() async throws {
+    let h = try await Self.calendarData()
     let path = h.folder.file("achievement.svg")
-    let result = h.run(["report", "--from", "2026-05-24", "--to", "today", "--svg", path])
+    let result = await h.run(["report", "--from", "2026-05-24", "--to", "today", "--svg", path])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(result.stdout.contains("Wrote the calendar of 2026-05-24 → 2026-11-22 (183 days) to \(path)"))
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -258,9 +258,9 @@ import FoundationXML
     #expect(collector.texts.contains("Jun") && collector.texts.contains("Nov"))
   }
 
-  @Test func svg_toStandardOutput() throws {
-    let h = try Self.scenario()
-    let result = h.run(["report", "--week", "--svg", "-"])
+  @Test func svg_toStandardOutput() async throws {
+    let h = try await Self.scenario()
+    let result = await h.run(["report", "--week", "--svg", "-"])
     #expect(result.code == 0)
     #expect(result.stdout.hasPrefix("<?xml"))
     #expect(result.stdout.components(separatedBy: "class=\"day\"").count - 1 == 7)
@@ -281,18 +281,18 @@ import FoundationXML
     (["report", "--project", "nope"], 1),
     (["report", "--svg", "/nonexistent-folder/x.svg"], 1),
   ] as [([String], Int32)])
-  func badInput_oneLineError_withItsExitCode(arguments: [String], code: Int32) throws {
+  func badInput_oneLineError_withItsExitCode(arguments: [String], code: Int32) async throws {
     let h = try Harness()
-    let result = h.run(arguments)
+    let result = await h.run(arguments)
     #expect(result.code == code, "\(result.stderr)")
     #expect(result.stderr.hasPrefix("ootd: error: "), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
   }
 
-  @Test func svg_ontoADirectory_failsWithExit1_andLeavesNoTemporaryFile() throws {
+  @Test func svg_ontoADirectory_failsWithExit1_andLeavesNoTemporaryFile() async throws {
     let h = try Harness()
-    let result = h.run(["report", "--svg", h.folder.path])
+    let result = await h.run(["report", "--svg", h.folder.path])
     #expect(result.code == 1)
     #expect(result.stderr.contains("cannot write"))
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.folder.path)
@@ -302,36 +302,36 @@ import FoundationXML
 
   // MARK: - Dashboard
 
-  @Test func dashboard_showsTodaysRateAndTheStreak() throws {
-    let h = try Self.scenario()
+  @Test func dashboard_showsTodaysRateAndTheStreak() async throws {
+    let h = try await Self.scenario()
     // Before today: 20 perfect (19 rest, 18 perfect) → 2; today 2/3 done.
-    let result = h.run([])
+    let result = await h.run([])
     #expect(result.code == 0, "\(result.stderr)")
     #expect(result.stdout.contains("2/3 done  67%"))
     #expect(result.stdout.contains("Streak: 2 perfect days · finish today's 1 open todo to make it 3"))
-    let json = try Self.json(h.run(["today", "--json"]).stdout)
+    let json = try Self.json(await h.run(["today", "--json"]).stdout)
     #expect(json["streak"] as? Int == 2)
     #expect(abs((json["rate"] as? Double ?? 0) - 2.0 / 3.0) < 1e-12)
-    #expect(h.run(["done", "11"]).code == 0)
-    #expect(h.run([]).stdout.contains("Streak: 3 perfect days, today included"))
-    #expect(try Self.json(h.run(["today", "--json"]).stdout)["streak"] as? Int == 3)
+    #expect(await h.run(["done", "11"]).code == 0)
+    #expect(await h.run([]).stdout.contains("Streak: 3 perfect days, today included"))
+    #expect(try await Self.json(h.run(["today", "--json"]).stdout)["streak"] as? Int == 3)
   }
 
-  @Test func dashboard_withNothing_saysSo() throws {
+  @Test func dashboard_withNothing_saysSo() async throws {
     let h = try Harness()
-    let result = h.run([])
+    let result = await h.run([])
     #expect(result.stdout.contains("No streak yet · nothing planned today"))
-    #expect(try Self.json(h.run(["today", "--json"]).stdout)["streak"] as? Int == 0)
+    #expect(try await Self.json(h.run(["today", "--json"]).stdout)["streak"] as? Int == 0)
   }
 
   // MARK: - Project progress
 
-  @Test func projectList_andShow_showDoneOverTotalAndLastActivity() throws {
-    let h = try Self.scenario()
-    let list = h.run(["project", "list"])
+  @Test func projectList_andShow_showDoneOverTotalAndLastActivity() async throws {
+    let h = try await Self.scenario()
+    let list = await h.run(["project", "list"])
     #expect(list.stdout.contains("3/3 done 100%"))
     #expect(list.stdout.contains("2026-11-17"))
-    let show = h.run(["project", "show", "p"])
+    let show = await h.run(["project", "show", "p"])
     #expect(show.stdout.contains("3/3 done 100%"))
     #expect(show.stdout.contains("last active 2026-11-17"))
   }

@@ -48,19 +48,13 @@ struct Harness {
 
   var databasePath: String { folder.file("ootd.sqlite") }
 
-  /// Runs one command line; returns the exit code and what it printed.
+  /// Runs one command line on this task; returns the exit code and what it printed.
   @discardableResult
-  func run(_ arguments: [String], answers: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+  func run(_ arguments: [String], answers: [String] = []) async -> (
+    code: Int32, stdout: String, stderr: String
+  ) {
     let (environment, captured) = makeEnvironment(answers: answers)
-    let code = Ootd.run(arguments: arguments, environment: environment)
-    return (code, captured.stdout, captured.stderr)
-  }
-
-  /// Runs one command line, awaiting async (network) commands on this task.
-  @discardableResult
-  func runAsync(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
-    let (environment, captured) = makeEnvironment(answers: [])
-    let code = await Ootd.runAsync(arguments: arguments, environment: environment)
+    let code = await Ootd.run(arguments: arguments, environment: environment)
     return (code, captured.stdout, captured.stderr)
   }
 
@@ -84,8 +78,8 @@ struct Harness {
   }
 
   /// Runs `list --all --json` and decodes it.
-  func allTodos() throws -> [[String: Any]] {
-    let result = run(["list", "--all", "--json"])
+  func allTodos() async throws -> [[String: Any]] {
+    let result = await run(["list", "--all", "--json"])
     #expect(result.code == 0, "\(result.stderr)")
     return try #require(
       JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])

@@ -3,7 +3,7 @@ import Core
 
 extension Ootd {
   /// `ootd add`: plans a todo.
-  struct Add: EnvironmentCommand {
+  struct Add: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Plan a todo (for today unless --on says otherwise).",
@@ -50,7 +50,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let day = try on.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let day = try parseDay(on, environment) ?? environment.today
       if !title.isEmpty { _ = try Title.validate(title.joined(separator: " ")) }
       let database = try global.openDatabase(environment)
       let source = try block.map { try database.block(named: $0) }
@@ -60,10 +60,7 @@ extension Ootd {
         day: day, project: project, block: source?.name)
       let todo = try database.addTodo(draft, now: environment.now)
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            JSONOutput.TodoJSON(todo: todo, today: environment.today, timeZone: environment.timeZone))
-            + "\n")
+        environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
         let relative = [0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"]

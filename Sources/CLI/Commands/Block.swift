@@ -22,7 +22,7 @@ extension Ootd {
       subcommands: [ListBlocks.self, AddBlock.self, RemoveBlock.self, Routine.self],
       defaultSubcommand: ListBlocks.self)
 
-    struct ListBlocks: EnvironmentCommand {
+    struct ListBlocks: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List task blocks.",
@@ -42,23 +42,12 @@ extension Ootd {
           environment.output(try JSONOutput.encode(blocks.map(JSONOutput.BlockJSON.init)) + "\n")
           return
         }
-        let style = environment.style(noColor: global.noColor)
-        let renderer = TodoRenderer(style: style, today: environment.today)
-        let nameWidth = max(4, blocks.map { DisplayWidth.of($0.name) }.max() ?? 0)
-        environment.print(style.bold(DisplayWidth.padRight("NAME", to: nameWidth) + "  PRIO  TITLE"))
-        for block in blocks {
-          var notes: [String] = []
-          if block.isBuiltIn { notes.append("built-in") }
-          if block.isRoutine { notes.append("routine") }
-          let suffix = notes.isEmpty ? "" : "  " + style.dim("(" + notes.joined(separator: ", ") + ")")
-          environment.print(
-            style.magenta(DisplayWidth.padRight(block.name, to: nameWidth)) + "  "
-              + renderer.priorityLabel(block.priority) + "  " + TerminalText.printable(block.title) + suffix)
-        }
+        let table = BlockTable(style: environment.style(noColor: global.noColor), today: environment.today)
+        environment.output(table.render(blocks).map { $0 + "\n" }.joined())
       }
     }
 
-    struct AddBlock: EnvironmentCommand {
+    struct AddBlock: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a task block.",
@@ -88,7 +77,7 @@ extension Ootd {
       }
     }
 
-    struct RemoveBlock: EnvironmentCommand {
+    struct RemoveBlock: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a task block (todos made from it stay).",
@@ -104,12 +93,12 @@ extension Ootd {
       @OptionGroup var global: GlobalOptions
 
       func run(in environment: AppEnvironment) throws {
-        try global.openDatabase(environment).removeBlock(named: name)
+        try global.openDatabase(environment).removeBlock(named: name, now: environment.now)
         environment.print("Removed block \(name)")
       }
     }
 
-    struct Routine: EnvironmentCommand {
+    struct Routine: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "routine",
         abstract: "Add a block to the daily routine (or --off to take it out).",
@@ -130,7 +119,7 @@ extension Ootd {
       @OptionGroup var global: GlobalOptions
 
       func run(in environment: AppEnvironment) throws {
-        let block = try global.openDatabase(environment).setRoutine(named: name, !off)
+        let block = try global.openDatabase(environment).setRoutine(named: name, !off, now: environment.now)
         environment.print(
           block.isRoutine
             ? "\(block.name) is part of the daily routine; 'ootd plan' adds it to a day"
@@ -140,7 +129,7 @@ extension Ootd {
   }
 
   /// `ootd plan`: adds the routine blocks to a day.
-  struct Plan: EnvironmentCommand {
+  struct Plan: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "plan",
       abstract: "Add your routine blocks to a day (today unless --on); safe to run twice.",
@@ -158,7 +147,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let day = try on.map { text throws(CoreError) in try parseDay(text, environment) } ?? environment.today
+      let day = try parseDay(on, environment) ?? environment.today
       let database = try global.openDatabase(environment)
       let added = try database.planRoutine(on: day, now: environment.now)
       if added.isEmpty && !output.json {

@@ -5,7 +5,7 @@ import Storage
 
 extension Ootd {
   /// `ootd demo`: fills a database with sample data and shows it.
-  struct Demo: EnvironmentCommand {
+  struct Demo: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "demo",
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
@@ -66,8 +66,7 @@ extension Ootd {
         matching: TodoFilter(days: .range(try DayRange(from: today.adding(days: -6), to: today.adding(days: 1)))))
       var lines = [style.dim("Demo database with \(drafts.count) todos over \(days) days: \(path)"), ""]
       lines += renderer.days(week)
-      let overdue = try database.overdueSummary(before: today, limit: 5)
-      if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+      lines += try renderer.overdueSection(database, before: today, limit: 5)
       lines += [
         "",
         style.dim("Explore it:"),
@@ -89,7 +88,7 @@ extension Ootd {
   }
 
   /// `ootd completions`: prints a shell completion script.
-  struct Completions: ParsableCommand {
+  struct Completions: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "completions",
       abstract: "Print the completion script for bash, zsh or fish.",
@@ -104,11 +103,11 @@ extension Ootd {
     @Argument(help: "bash, zsh or fish.")
     var shell: String
 
-    func run() throws {
+    func run(in environment: AppEnvironment) throws {
       guard let kind = CompletionShell(rawValue: shell) else {
         throw CLIError.invalidValue("unknown shell '\(shell)': use bash, zsh or fish")
       }
-      print(Ootd.completionScript(for: kind), terminator: "")
+      environment.output(Ootd.completionScript(for: kind))
     }
   }
 }

@@ -26,7 +26,7 @@ extension Ootd {
 
 extension Ootd.GitHubCommand {
   /// `ootd github status`.
-  struct Status: AsyncEnvironmentCommand {
+  struct Status: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract: "Show the login, API host, rate limit and the last sync of each repository.",
@@ -78,7 +78,7 @@ extension Ootd.GitHubCommand {
   }
 
   /// `ootd github login NAME`.
-  struct Login: EnvironmentCommand {
+  struct Login: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "login",
       abstract: "Save the GitHub login whose commits ootd syncs and graphs.",
@@ -119,7 +119,7 @@ extension Ootd.GitHubCommand {
   }
 
   /// `ootd github url URL`: the API for GitHub Enterprise Server.
-  struct URLCommand: EnvironmentCommand {
+  struct URLCommand: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "url",
       abstract: "Save the GitHub REST API URL (GitHub Enterprise Server: https://HOST/api/v3).",
@@ -170,113 +170,4 @@ extension Ootd.GitHubCommand {
       }
     }
   }
-}
-
-/// What `ootd github status` shows. Never the token: only where it came from.
-struct StatusReport: Encodable {
-  let access: GitHubAccess
-  let tokenOwner: String?
-  let rateLimit: RateLimitStatus?
-  let problem: String?
-  let states: [RepositorySyncState]
-  let counts: [String: Int]
-  let timeZone: TimeZone
-  let now: Date
-
-  enum CodingKeys: String, CodingKey {
-    case apiURL, apiURLSource, token, tokenSource, tokenOwner, login, rateLimit, problem
-    case repositories
-  }
-
-  enum RateKeys: String, CodingKey { case limit, remaining, reset }
-  enum RepoKeys: String, CodingKey { case repository, author, commits, lastSync, lastError }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(access.baseURL.absoluteString, forKey: .apiURL)
-    try c.encode(access.baseURLSource, forKey: .apiURLSource)
-    try c.encode(access.token != nil, forKey: .token)
-    try c.encode(access.tokenSource, forKey: .tokenSource)
-    try c.encode(tokenOwner, forKey: .tokenOwner)
-    try c.encode(access.savedLogin, forKey: .login)
-    if let rateLimit {
-      var r = c.nestedContainer(keyedBy: RateKeys.self, forKey: .rateLimit)
-      try r.encode(rateLimit.limit, forKey: .limit)
-      try r.encode(rateLimit.remaining, forKey: .remaining)
-      try r.encode(ISO8601Timestamp.string(rateLimit.reset), forKey: .reset)
-    } else {
-      try c.encodeNil(forKey: .rateLimit)
-    }
-    try c.encode(problem, forKey: .problem)
-    var list = c.nestedUnkeyedContainer(forKey: .repositories)
-    for state in states {
-      var r = list.nestedContainer(keyedBy: RepoKeys.self)
-      try r.encode(state.repository.description, forKey: .repository)
-      try r.encode(state.author, forKey: .author)
-      try r.encode(counts[state.repository.description.lowercased()] ?? 0, forKey: .commits)
-      try r.encode(
-        state.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
-      try r.encode(state.lastError, forKey: .lastError)
-    }
-  }
-
-  func text(style: Style) -> String {
-    var lines: [String] = []
-    lines.append("\(style.bold("API")):         \(access.displayHost) (\(access.baseURLSource))")
-    if let source = access.tokenSource {
-      let owner = tokenOwner.map { ", authenticated as \($0)" } ?? ""
-      lines.append("\(style.bold("Token")):       from \(source)\(owner)")
-    } else {
-      lines.append(
-        "\(style.bold("Token")):       none: public data only, 60 requests an hour (set GITHUB_TOKEN)"
-      )
-    }
-    let login =
-      access.savedLogin.map { "\($0) (saved)" }
-      ?? tokenOwner.map { "\($0) (the token's owner)" }
-      ?? "none: ootd github login LOGIN"
-    lines.append("\(style.bold("Login")):       \(login)")
-    if let rateLimit {
-      let minutes = max(0, Int((rateLimit.reset.timeIntervalSince(now) / 60).rounded(.up)))
-      lines.append(
-        "\(style.bold("Rate limit")):  \(group(rateLimit.remaining))/\(group(rateLimit.limit)) left, resets at \(clock(rateLimit.reset)) (in \(minutes) min)"
-      )
-    } else if problem == nil {
-      lines.append("\(style.bold("Rate limit")):  unknown (not checked, or none on this server)")
-    }
-    if let problem { lines.append("\(style.bold("Problem")):     \(TerminalText.printable(problem))") }
-    if states.isEmpty {
-      lines.append("Repositories: none synced yet (ootd sync)")
-    } else {
-      lines.append("\(style.bold("Repositories")):")
-      let width = states.map { DisplayWidth.of($0.repository.description) }.max() ?? 0
-      for state in states {
-        let name = DisplayWidth.padRight(state.repository.description, to: width)
-        let commits = counts[state.repository.description.lowercased()] ?? 0
-        let when = state.lastSyncAt.map { "last sync \(stamp($0))" } ?? "never completed"
-        var line = "  \(name)  \(DisplayWidth.padLeft(group(commits), to: 7)) commits  \(when)"
-        if let error = state.lastError { line += "  " + style.red(error) }
-        lines.append(line)
-      }
-    }
-    return lines.map { $0 + "\n" }.joined()
-  }
-
-  private func clock(_ date: Date) -> String { clockTime(date, timeZone: timeZone) }
-
-  private func stamp(_ date: Date) -> String { syncStamp(date, timeZone: timeZone) }
-}
-
-/// `2026-11-22 09:41` in `timeZone`, without DateFormatter (whose start-up the dashboard avoids).
-func syncStamp(_ date: Date, timeZone: TimeZone) -> String {
-  "\(Day(date, in: timeZone)) " + clockTime(date, timeZone: timeZone)
-}
-
-/// `09:41` in `timeZone`.
-func clockTime(_ date: Date, timeZone: TimeZone) -> String {
-  let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
-  let minutes = (seconds % 86_400 + 86_400) % 86_400 / 60
-  let hour = minutes / 60
-  let minute = minutes % 60
-  return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
 }

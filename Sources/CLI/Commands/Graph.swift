@@ -5,7 +5,7 @@ import Storage
 
 extension Ootd {
   /// `ootd graph`: the daily commit graph, from the local database (no network).
-  struct Graph: EnvironmentCommand {
+  struct Graph: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "graph",
       abstract: "Draw the daily commit graph of the synced commits (works offline).",
@@ -25,16 +25,7 @@ extension Ootd {
           ootd graph --svg commits.svg
         """)
 
-    @Option(
-      name: .long, help: ArgumentHelp("First day (default: a year before --to).", valueName: "date")
-    )
-    var from: String?
-
-    @Option(name: .long, help: ArgumentHelp("Last day (default: today).", valueName: "date"))
-    var to: String?
-
-    @Option(name: .long, help: ArgumentHelp("The last N weeks instead of a year.", valueName: "n"))
-    var weeks: Int?
+    @OptionGroup var range: GraphRangeOptions
 
     @Option(
       name: .long,
@@ -54,21 +45,11 @@ extension Ootd {
     @Flag(name: .long, help: "Print comma-separated values: date,count.")
     var csv = false
 
-    @Option(
-      name: .long,
-      help: ArgumentHelp(
-        "Also write the graph as an SVG image ('-': standard output).", valueName: "file"),
-      completion: .file(extensions: ["svg"]))
-    var svg: String?
-
+    @OptionGroup var image: SVGOutputOption<CommitGraphImage>
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if let weeks, weeks < 1 || weeks > 520 {
-        throw ValidationError("--weeks must be between 1 and 520")
-      }
-      if weeks != nil && from != nil { throw ValidationError("give --from or --weeks, not both") }
       if let repo, RepositoryName(repo) == nil {
         throw ValidationError(
           "'\(repo)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
@@ -77,53 +58,22 @@ extension Ootd {
         throw ValidationError("'\(tz)' is not a time zone: use an IANA name such as Europe/Paris")
       }
       if csv && output.json { throw ValidationError("give --json or --csv, not both") }
-      if svg == "-" && (csv || output.json) {
-        throw ValidationError(
-          "--svg - prints the image; it cannot be combined with --json or --csv")
-      }
-      if svg?.isEmpty == true { throw ValidationError("--svg needs a file name") }
+      try image.validate(conflictingWith: "--json or --csv", given: csv || output.json)
     }
 
     func run(in environment: AppEnvironment) throws {
       let zone = tz.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
       let today = Day(environment.now, in: zone)
-      let last = try to.map { try DayExpression.parse($0, today: today) } ?? today
-      let first: Day
-      if let from {
-        first = try DayExpression.parse(from, today: today)
-      } else if let weeks {
-        first = last.adding(days: -(7 * weeks) + 1)
-      } else {
-        first = last.adding(days: -364)
-      }
-      let range = try DayRange(from: first, to: last)
-      guard range.count <= ReportPeriod.maximumDays else {
-        throw CoreError.invalidRangeLength(range.count, limit: ReportPeriod.maximumDays)
-      }
+      let days = try range.range(today: today)
       let database = try global.openDatabase(environment)
-      let author = try user ?? database.gitHubSetting(.login)
-      let filter = try database.commitFilter(
-        author: author, repository: repo.flatMap(RepositoryName.init))
-      let calendar = try database.commitCalendar(range, timeZone: zone, filter: filter)
-      let graph = CommitGraphReport(
-        calendar: calendar, author: author, repository: filter.repository, timeZone: zone,
-        today: today,
-        repositories: try database.commitsByRepository(range, timeZone: zone, filter: filter),
-        lastSync: try database.lastCommitSync())
-      if let svg {
-        let image = HeatmapSVG().render(HeatmapData(calendar), caption: graph.caption)
-        if svg == "-" {
-          environment.output(image)
-          return
-        }
-        try environment.writeFile(svg, image)
-        if !(output.json || csv) {
-          environment.print(
-            "Wrote the commit graph of \(range.from) → \(range.to) (\(group(calendar.total)) commits) to \(svg)"
-          )
-          return
-        }
-      }
+      let graph = try CommitGraphReport.load(
+        days, user: user, repository: repo.flatMap(RepositoryName.init), timeZone: zone,
+        today: today, database: database)
+      let wrote = try image.write(
+        { HeatmapSVG().render(HeatmapData(graph.calendar), caption: graph.caption) },
+        what: "the commit graph of \(days.from) → \(days.to) (\(group(graph.calendar.total)) commits)",
+        moreOutput: output.json || csv, environment)
+      if wrote { return }
       if output.json {
         environment.output(try JSONOutput.encode(graph) + "\n")
       } else if csv {
@@ -137,141 +87,7 @@ extension Ootd {
   }
 }
 
-/// Everything `ootd graph` prints, in each of its formats.
-struct CommitGraphReport: Encodable {
-  let calendar: CommitCalendar
-  let author: String?
-  let repository: RepositoryName?
-  let timeZone: TimeZone
-  let today: Day
-  let repositories: [RepositoryCommitCount]
-  let lastSync: Date?
-
-  enum CodingKeys: String, CodingKey {
-    case from, to, days, total, user, repository, timeZone, activeDays, busiestDay
-    case currentStreak, longestStreak, repositories, lastSync
-  }
-
-  enum DayKeys: String, CodingKey { case date, count }
-  enum StreakKeys: String, CodingKey { case from, to, days }
-  enum RepoKeys: String, CodingKey { case repository, commits, lastSync }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(calendar.range.from.description, forKey: .from)
-    try c.encode(calendar.range.to.description, forKey: .to)
-    var days = c.nestedUnkeyedContainer(forKey: .days)
-    for (day, count) in calendar.days {
-      var d = days.nestedContainer(keyedBy: DayKeys.self)
-      try d.encode(day.description, forKey: .date)
-      try d.encode(count, forKey: .count)
-    }
-    try c.encode(calendar.total, forKey: .total)
-    try c.encode(author, forKey: .user)
-    try c.encode(repository?.description, forKey: .repository)
-    try c.encode(timeZone.identifier, forKey: .timeZone)
-    try c.encode(calendar.activeDays, forKey: .activeDays)
-    if let busiest = calendar.busiestDay {
-      var b = c.nestedContainer(keyedBy: DayKeys.self, forKey: .busiestDay)
-      try b.encode(busiest.day.description, forKey: .date)
-      try b.encode(busiest.count, forKey: .count)
-    } else {
-      try c.encodeNil(forKey: .busiestDay)
-    }
-    for (key, streak) in [
-      (CodingKeys.currentStreak, calendar.currentStreak), (.longestStreak, calendar.longestStreak),
-    ] {
-      if let streak {
-        var s = c.nestedContainer(keyedBy: StreakKeys.self, forKey: key)
-        try s.encode(streak.from.description, forKey: .from)
-        try s.encode(streak.to.description, forKey: .to)
-        try s.encode(streak.length, forKey: .days)
-      } else {
-        try c.encodeNil(forKey: key)
-      }
-    }
-    var list = c.nestedUnkeyedContainer(forKey: .repositories)
-    for entry in repositories {
-      var r = list.nestedContainer(keyedBy: RepoKeys.self)
-      try r.encode(entry.repository, forKey: .repository)
-      try r.encode(entry.commits, forKey: .commits)
-      try r.encode(entry.lastSyncAt.map(Self.iso), forKey: .lastSync)
-    }
-    try c.encode(lastSync.map(Self.iso), forKey: .lastSync)
-  }
-
-  static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
-
-  /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
-  var caption: String {
-    var parts = [
-      "Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")
-    ]
-    parts.append("\(calendar.range.from) → \(calendar.range.to)")
-    parts.append(calendar.total == 1 ? "1 commit" : "\(group(calendar.total)) commits")
-    return parts.joined(separator: " · ")
-  }
-
-  /// `date,count` with a header line.
-  func csv() -> String {
-    "date,count\n" + calendar.days.map { "\($0.day),\($0.count)\n" }.joined()
-  }
-
-  /// The terminal report: headline figures, the grid, the repositories, the last sync.
-  func text(style: Style, width: Int, now: Date) -> String {
-    var lines: [String] = []
-    let who = author.map { " by \($0)" } ?? ""
-    let where_ = repository.map { " in \($0)" } ?? ""
-    lines.append(
-      style.bold("Commits\(who)\(where_)")
-        + style.dim(" · \(calendar.range.from) → \(calendar.range.to) · \(timeZone.identifier)"))
-    let total = calendar.total
-    var figures = [
-      "\(group(total)) \(total == 1 ? "commit" : "commits") on \(group(calendar.activeDays)) \(calendar.activeDays == 1 ? "day" : "days")"
-    ]
-    if let busiest = calendar.busiestDay {
-      figures.append("busiest \(busiest.day) (\(group(busiest.count)))")
-    }
-    figures.append("current streak \(streakText(calendar.currentStreak))")
-    figures.append("longest \(streakText(calendar.longestStreak, showingDays: true))")
-    lines.append(figures.joined(separator: " · "))
-    lines.append("")
-    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(calendar))
-    let shown = repositories.filter { $0.commits > 0 }
-    if !shown.isEmpty && repository == nil {
-      lines.append("")
-      lines.append(style.bold("By repository"))
-      let nameWidth = shown.prefix(10).map { DisplayWidth.of($0.repository) }.max() ?? 0
-      let countWidth = shown.prefix(10).map { group($0.commits).count }.max() ?? 0
-      for entry in shown.prefix(10) {
-        lines.append(
-          "  " + DisplayWidth.padRight(entry.repository, to: nameWidth) + "  "
-            + DisplayWidth.padLeft(group(entry.commits), to: countWidth))
-      }
-      if shown.count > 10 { lines.append(style.dim("  … and \(shown.count - 10) more")) }
-    }
-    lines.append("")
-    lines.append(style.dim(lastSyncLine(lastSync, now: now, timeZone: timeZone)))
-    return lines.map { $0 + "\n" }.joined()
-  }
-
-  private func streakText(_ streak: Streak?, showingDays: Bool = false) -> String {
-    guard let streak else { return "0 days" }
-    let days = streak.length == 1 ? "1 day" : "\(streak.length) days"
-    return showingDays && streak.length > 1 ? "\(days) (\(streak.from) – \(streak.to))" : days
-  }
-}
-
-/// "Last synced 2026-11-22 09:41 (3 hours ago)", or how to sync when nothing ever was.
-func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: TimeZone) -> String {
-  guard let lastSync else { return "Never synced with GitHub: run 'ootd sync'." }
-  let seconds = max(0, now.timeIntervalSince(lastSync))
-  let ago: String
-  switch seconds {
-  case ..<90: ago = "just now"
-  case ..<5400: ago = "\(Int((seconds / 60).rounded())) minutes ago"
-  case ..<(36 * 3600): ago = "\(Int((seconds / 3600).rounded())) hours ago"
-  default: ago = "\(Int((seconds / 86_400).rounded())) days ago"
-  }
-  return "Last synced \(syncStamp(lastSync, timeZone: timeZone)) (\(ago))."
+/// The image `ootd graph --svg` writes.
+enum CommitGraphImage: SVGImageKind {
+  static let help = "Also write the graph as an SVG image ('-': standard output)."
 }

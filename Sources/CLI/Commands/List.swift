@@ -2,50 +2,9 @@ import ArgumentParser
 import Core
 import Storage
 
-/// The day-selection options `list` and similar commands share.
-struct DaySelectionOptions: ParsableArguments {
-  @Option(
-    name: .long,
-    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
-    completion: NameCompletion.days)
-  var on: String?
-
-  @Option(
-    name: .long, help: ArgumentHelp("The first day of a range (inclusive).", valueName: "date"),
-    completion: NameCompletion.days)
-  var from: String?
-
-  @Option(
-    name: .long, help: ArgumentHelp("The last day of a range (inclusive).", valueName: "date"),
-    completion: NameCompletion.days)
-  var to: String?
-
-  @Flag(name: .long, help: "Every day.")
-  var all = false
-
-  func validate() throws {
-    if on != nil && (from != nil || to != nil || all) {
-      throw ValidationError("--on cannot be combined with --from, --to or --all")
-    }
-    if all && (from != nil || to != nil) {
-      throw ValidationError("--all cannot be combined with --from or --to")
-    }
-  }
-
-  /// The days asked for; today when nothing is given.
-  func days(_ environment: AppEnvironment) throws -> TodoFilter.Days {
-    if all { return .all }
-    if let on { return .range(DayRange(day: try parseDay(on, environment))) }
-    if from == nil && to == nil { return .range(DayRange(day: environment.today)) }
-    let start = try from.map { try parseDay($0, environment) } ?? Day(year: 1, month: 1, day: 1)!
-    let end = try to.map { try parseDay($0, environment) } ?? Day(year: 9999, month: 12, day: 31)!
-    return .range(try DayRange(from: start, to: end))
-  }
-}
-
 extension Ootd {
   /// `ootd list`: shows todos.
-  struct List: EnvironmentCommand {
+  struct List: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List todos: today's by default, grouped by day and ordered by priority.",
@@ -91,9 +50,7 @@ extension Ootd {
       let todos = try database.todos(matching: filter)
       let today = environment.today
       if output.json {
-        let items = todos.map {
-          JSONOutput.TodoJSON(todo: $0, today: today, timeZone: environment.timeZone)
-        }
+        let items = todos.map { JSONOutput.TodoJSON($0, environment) }
         environment.output(try JSONOutput.encode(items) + "\n")
         return
       }
@@ -106,8 +63,7 @@ extension Ootd {
       if case .range(let range) = days, range == DayRange(day: today), !done,
         project == nil, priority == nil
       {
-        let overdue = try database.overdueSummary(before: today, limit: 10)
-        if overdue.count > 0 { lines += [""] + renderer.overdue(overdue.todos, count: overdue.count) }
+        lines += try renderer.overdueSection(database, before: today, limit: 10)
       }
       environment.output(lines.map { $0 + "\n" }.joined())
     }

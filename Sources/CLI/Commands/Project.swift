@@ -3,65 +3,6 @@ import Foundation
 import Core
 import Storage
 
-/// The fields `project add` and `project edit` share.
-struct ProjectFieldOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("Its GitHub repository ('' clears it in edit).", valueName: "owner/name"))
-  var repo: String?
-
-  @Option(name: .long, help: "A sentence about it.")
-  var desc: String?
-
-  @Option(name: .long, help: ArgumentHelp("Where it lives on disk.", valueName: "path"), completion: .directory)
-  var path: String?
-
-  @Option(name: .long, help: ArgumentHelp("When work started.", valueName: "date"))
-  var start: String?
-
-  @Option(name: .long, help: ArgumentHelp("When work ended.", valueName: "date"))
-  var end: String?
-
-  @Option(name: .long, help: ArgumentHelp("Technologies, comma-separated.", valueName: "a,b"))
-  var tech: String?
-
-  @Option(name: .long, help: "Free-form notes.")
-  var memo: String?
-
-  /// Applies the given fields to `project`; an empty string clears a field.
-  func apply(to project: inout Project, _ environment: AppEnvironment) throws(CoreError) {
-    func text(_ value: String?) -> String?? {
-      guard let value else { return nil }
-      let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-      return .some(trimmed.isEmpty ? nil : trimmed)
-    }
-    func day(_ value: String?) throws(CoreError) -> Day?? {
-      guard let value else { return nil }
-      if value.isEmpty { return .some(nil) }
-      return .some(try parseDay(value, environment))
-    }
-    if let repo = text(repo) {
-      if let repo {
-        guard let name = RepositoryName(repo) else { throw .invalidRepository(repo) }
-        project.repository = name
-      } else {
-        project.repository = nil
-      }
-    }
-    if let desc = text(desc) { project.summary = desc }
-    // Stored absolute, so that `sync --local` finds the clone from any folder.
-    if let path = text(path) { project.localPath = path.map(environment.absolutePath) }
-    if let start = try day(start) { project.start = start }
-    if let end = try day(end) { project.end = end }
-    if let tech { project.tech = Project.normalizedTech([tech]) }
-    if let memo = text(memo) { project.memo = memo }
-    try project.validateDates()
-  }
-
-  var isEmpty: Bool {
-    repo == nil && desc == nil && path == nil && start == nil && end == nil && tech == nil
-      && memo == nil
-  }
-}
-
 extension Ootd {
   /// `ootd project`: the project archive.
   struct ProjectCommand: ParsableCommand {
@@ -84,7 +25,7 @@ extension Ootd {
       aliases: ["projects"])
   }
 
-  struct AddProject: EnvironmentCommand {
+  struct AddProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a project.",
@@ -115,7 +56,7 @@ extension Ootd {
     }
   }
 
-  struct ListProjects: EnvironmentCommand {
+  struct ListProjects: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List projects with their progress (archived ones only with --archived or --all).",
@@ -157,7 +98,7 @@ extension Ootd {
     }
   }
 
-  struct ShowProject: EnvironmentCommand {
+  struct ShowProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "show",
       abstract: "Show a project's details and its todos.",
@@ -180,43 +121,15 @@ extension Ootd {
       let commits = try progress.project.commitRepository.map {
         try ProjectCommits.load($0, database: database, environment: environment)
       }
-      if output.json {
-        let items = todos.map {
-          JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
-        }
-        environment.output(
-          try JSONOutput.encode(
-            ProjectShowJSON(
-              project: JSONOutput.ProjectJSON(progress: progress, todos: items), commits: commits))
-            + "\n")
-        return
-      }
-      let style = environment.style(noColor: global.noColor)
-      let project = progress.project
-      var lines = [style.bold(project.name) + (project.isArchived ? style.dim("  (archived)") : "")]
-      func field(_ label: String, _ value: String?) {
-        if let value, !value.isEmpty {
-          lines.append(
-            "  " + style.dim(DisplayWidth.padRight(label, to: 12)) + TerminalText.printable(value))
-        }
-      }
-      field("description", project.summary)
-      field("repository", project.repository?.description)
-      field("path", project.localPath)
-      let period = [project.start?.description ?? "…", project.end?.description ?? "…"]
-      field("period", project.start == nil && project.end == nil ? nil : period.joined(separator: " → "))
-      field("tech", project.tech.joined(separator: ", "))
-      field("memo", project.memo)
-      field("progress", ProjectTable(style: style).progressText(progress))
-      field("last active", progress.lastActivity?.description)
-      field("commits", commits?.text(timeZone: environment.timeZone, now: environment.now))
-      let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
-      if !todos.isEmpty { lines += [""] + renderer.days(todos) }
-      environment.output(lines.map { $0 + "\n" }.joined())
+      let detail = ProjectDetail(progress: progress, todos: todos, commits: commits)
+      environment.output(
+        output.json
+          ? try detail.json(environment)
+          : detail.text(style: environment.style(noColor: global.noColor), environment))
     }
   }
 
-  struct EditProject: EnvironmentCommand {
+  struct EditProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a project's fields (an empty value clears one).",
@@ -245,7 +158,7 @@ extension Ootd {
       }
       if let rename { _ = try Name.validate(rename, kind: "project") }
       let database = try global.openDatabase(environment)
-      let updated = try database.updateProject(named: name) { (project: inout Project) throws(CoreError) in
+      let updated = try database.updateProject(named: name, now: environment.now) { (project: inout Project) throws(CoreError) in
         if let rename { project.name = rename }
         try fields.apply(to: &project, environment)
       }
@@ -258,7 +171,7 @@ extension Ootd {
     }
   }
 
-  struct ArchiveProject: EnvironmentCommand {
+  struct ArchiveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "archive",
       abstract: "Archive a project (hidden from 'project list').",
@@ -273,14 +186,14 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let project = try global.openDatabase(environment).updateProject(named: name) {
+      let project = try global.openDatabase(environment).updateProject(named: name, now: environment.now) {
         (project: inout Project) throws(CoreError) in project.isArchived = true
       }
       environment.print("Archived project \(project.name)")
     }
   }
 
-  struct UnarchiveProject: EnvironmentCommand {
+  struct UnarchiveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive",
       abstract: "Bring an archived project back.",
@@ -295,14 +208,14 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let project = try global.openDatabase(environment).updateProject(named: name) {
+      let project = try global.openDatabase(environment).updateProject(named: name, now: environment.now) {
         (project: inout Project) throws(CoreError) in project.isArchived = false
       }
       environment.print("Unarchived project \(project.name)")
     }
   }
 
-  struct RemoveProject: EnvironmentCommand {
+  struct RemoveProject: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete a project; its todos stay, unlinked (asks first; --yes skips).",
@@ -316,58 +229,19 @@ extension Ootd {
     @Argument(help: "The project's name.", completion: NameCompletion.projects)
     var name: String
 
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
-    var yes = false
+    @OptionGroup var confirmation: ConfirmOption
 
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let progress = try database.project(named: name)
-      if !yes {
-        guard environment.stdinIsTerminal else {
-          throw CLIError.confirmationRequired("delete project \(progress.project.name)")
-        }
-        guard environment.confirm(
-          "Delete project \(progress.project.name)? Its \(progress.total) todos stay, unlinked.")
-        else { throw CLIError.cancelled }
-      }
-      let unlinked = try database.removeProject(named: progress.project.name)
+      try confirmation.confirm(
+        action: "delete project \(progress.project.name)",
+        detail: "Its \(progress.total) todos stay, unlinked.", environment: environment)
+      let unlinked = try database.removeProject(named: progress.project.name, now: environment.now)
       environment.print(
         "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")
     }
-  }
-}
-
-/// The project table of `project list`.
-struct ProjectTable {
-  let style: Style
-
-  func progressText(_ progress: ProjectProgress) -> String {
-    guard let rate = progress.rate else { return "no todos" }
-    let percent = DisplayWidth.padLeft("\(Int((rate * 100).rounded()))%", to: 4)
-    return "\(progress.done)/\(progress.total) done \(percent)"
-  }
-
-  func render(_ projects: [ProjectProgress]) -> [String] {
-    let rows = projects.map { p in
-      [
-        p.project.name + (p.project.isArchived ? " (archived)" : ""),
-        p.project.repository?.description ?? "-",
-        progressText(p),
-        p.lastActivity?.description ?? "-",
-        p.project.tech.joined(separator: ","),
-      ]
-    }
-    let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
-    let widths = headers.indices.map { column in
-      ([headers[column]] + rows.map { $0[column] }).map(DisplayWidth.of).max() ?? 0
-    }
-    func format(_ cells: [String]) -> String {
-      cells.enumerated().map { index, cell in
-        index == cells.count - 1 ? cell : DisplayWidth.padRight(cell, to: widths[index])
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    }
-    return [style.bold(format(headers))] + rows.map(format)
   }
 }

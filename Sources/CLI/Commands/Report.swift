@@ -3,56 +3,9 @@ import Core
 import Foundation
 import Storage
 
-/// The range options of `ootd report`.
-struct ReportRangeOptions: ParsableArguments {
-  @Option(name: .long, help: ArgumentHelp("The first day (inclusive; --to defaults to today).", valueName: "date"))
-  var from: String?
-
-  @Option(name: .long, help: ArgumentHelp("The last day (inclusive; --from defaults to 27 days earlier).", valueName: "date"))
-  var to: String?
-
-  @Flag(name: .long, help: "This calendar week: Monday to today.")
-  var week = false
-
-  @Flag(name: .long, help: "This calendar month: the 1st to today.")
-  var month = false
-
-  @Flag(name: .long, help: "The last 365 days, ending today.")
-  var year = false
-
-  @Option(name: .long, help: ArgumentHelp("The last N days, ending today.", valueName: "n"))
-  var days: Int?
-
-  func validate() throws {
-    let chosen = [from != nil || to != nil, week, month, year, days != nil].filter { $0 }.count
-    if chosen > 1 {
-      throw ValidationError("choose one range: --from/--to, --week, --month, --year or --days")
-    }
-  }
-
-  /// The period asked for; `fallback` when none is given.
-  func period(_ environment: AppEnvironment, fallback: ReportPeriod) throws(CoreError) -> ReportPeriod {
-    if week { return .week }
-    if month { return .month }
-    if year { return .year }
-    if let days { return .days(days) }
-    switch (from, to) {
-    case (let from?, let to?):
-      return .between(try parseDay(from, environment), try parseDay(to, environment))
-    case (let from?, nil):
-      return .between(try parseDay(from, environment), environment.today)
-    case (nil, let to?):
-      let end = try parseDay(to, environment)
-      return .between(end.adding(days: -27), end)
-    case (nil, nil):
-      return fallback
-    }
-  }
-}
-
 extension Ootd {
   /// `ootd report`: how much of each day's plan was done.
-  struct Report: EnvironmentCommand {
+  struct Report: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "report",
       abstract: "Show how much of each day's plan you achieved: rates, streaks, a calendar.",
@@ -98,11 +51,7 @@ extension Ootd {
     @Flag(name: .long, help: "Draw a calendar heatmap (weeks as columns) instead of the table.")
     var calendar = false
 
-    @Option(
-      name: .long,
-      help: ArgumentHelp("Also write the calendar heatmap as an SVG image ('-': standard output).", valueName: "file"),
-      completion: .file(extensions: ["svg"]))
-    var svg: String?
+    @OptionGroup var image: SVGOutputOption<CalendarImage>
 
     @Flag(name: .long, help: "Print CSV for spreadsheets: date,weekday,total,done,rate.")
     var csv = false
@@ -115,14 +64,12 @@ extension Ootd {
       if calendar && (output.json || csv) {
         throw ValidationError("--calendar draws for people; it cannot be combined with --json or --csv")
       }
-      if svg == "-" && (calendar || output.json || csv) {
-        throw ValidationError("--svg - prints the image; it cannot be combined with --calendar, --json or --csv")
-      }
-      if svg?.isEmpty == true { throw ValidationError("--svg needs a file name") }
+      try image.validate(
+        conflictingWith: "--calendar, --json or --csv", given: calendar || output.json || csv)
     }
 
     func run(in environment: AppEnvironment) throws {
-      let pictures = calendar || svg != nil
+      let pictures = calendar || image.svg != nil
       let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
       let days = try period.range(today: environment.today)
       let database = try global.openDatabase(environment)
@@ -142,18 +89,11 @@ extension Ootd {
         lastSync = try database.lastCommitSync()
       }
 
-      if let svg {
-        let image = HeatmapSVG().render(HeatmapData(report), caption: caption(report))
-        if svg == "-" {
-          environment.output(image)
-          return
-        }
-        try environment.writeFile(svg, image)
-        if !(calendar || output.json || csv) {
-          environment.print("Wrote the calendar of \(days.from) → \(days.to) (\(days.count) days) to \(svg)")
-          return
-        }
-      }
+      let wrote = try image.write(
+        { HeatmapSVG().render(HeatmapData(report), caption: caption(report)) },
+        what: "the calendar of \(days.from) → \(days.to) (\(days.count) days)",
+        moreOutput: calendar || output.json || csv, environment)
+      if wrote { return }
       if output.json {
         environment.output(
           try JSONOutput.encode(
@@ -183,4 +123,9 @@ extension Ootd {
       return parts.joined(separator: " · ")
     }
   }
+}
+
+/// The image `ootd report --svg` writes.
+enum CalendarImage: SVGImageKind {
+  static let help = "Also write the calendar heatmap as an SVG image ('-': standard output)."
 }

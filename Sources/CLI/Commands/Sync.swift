@@ -6,7 +6,7 @@ import Storage
 
 extension Ootd {
   /// `ootd sync`: fetch the user's commits from GitHub into the local database.
-  struct Sync: AsyncEnvironmentCommand {
+  struct Sync: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "sync",
       abstract: "Fetch your commits from GitHub into the local database.",
@@ -99,7 +99,7 @@ extension Ootd {
     func run(in environment: AppEnvironment) async throws {
       let database = try global.openDatabase(environment)
       try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
-      let sinceDay = try since.map { try parseDay($0, environment) }
+      let sinceDay = try parseDay(since, environment)
       if local {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)
@@ -184,57 +184,5 @@ extension Ootd {
       }
       return line + "."
     }
-  }
-}
-
-/// `12345` → `12,345`.
-func group(_ number: Int) -> String {
-  let digits = String(number.magnitude)
-  var result = ""
-  for (index, character) in digits.enumerated() {
-    if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-    result.append(character)
-  }
-  return (number < 0 ? "-" : "") + result
-}
-
-/// The sync's progress line: redrawn in place on standard error when it is a terminal, silent
-/// otherwise. Waits and retries are told on the line too; long waits are told even when piped.
-final class ProgressLine: @unchecked Sendable {
-  private let environment: AppEnvironment
-  private let lock = NSLock()
-  private var drawn = false
-
-  init(environment: AppEnvironment) { self.environment = environment }
-
-  func update(_ progress: CommitSync.Progress) {
-    guard environment.stderrIsTerminal else { return }
-    var text =
-      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commit\(progress.newCommits == 1 ? "" : "s")"
-    if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
-    draw(text)
-  }
-
-  func event(_ event: GitHubEvent) {
-    if environment.stderrIsTerminal {
-      draw(event.description)
-    } else if case .waitingForRateLimitReset(let seconds, _) = event, seconds >= 10 {
-      environment.printError("ootd: \(event.description)")
-    }
-  }
-
-  private func draw(_ text: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    environment.errorOutput("\r\u{1B}[2K" + text)
-    drawn = true
-  }
-
-  func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    guard drawn else { return }
-    environment.errorOutput("\r\u{1B}[2K")
-    drawn = false
   }
 }

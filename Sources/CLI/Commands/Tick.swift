@@ -22,29 +22,9 @@ struct TickOptions: ParsableArguments {
   }
 }
 
-/// Prints changed todos: a JSON array, or a line such as `Planned 2 todos for 2026-11-23:` and
-/// the todos.
-func printTodos(
-  _ todos: [Todo], verb: String, suffix: String = "", json: Bool, noColor: Bool,
-  _ environment: AppEnvironment
-) throws {
-  if json {
-    let items = todos.map {
-      JSONOutput.TodoJSON(todo: $0, today: environment.today, timeZone: environment.timeZone)
-    }
-    environment.output(try JSONOutput.encode(items) + "\n")
-    return
-  }
-  let renderer = TodoRenderer(environment, noColor: noColor)
-  let idWidth = todos.map { String($0.id).count }.max() ?? 1
-  let noun = todos.count == 1 ? "todo" : "todos"
-  environment.print("\(verb) \(todos.count) \(noun)\(suffix):")
-  for todo in todos { environment.print(renderer.line(todo, idWidth: idWidth, showDay: true)) }
-}
-
 extension Ootd {
   /// `ootd done`: ticks todos.
-  struct Done: EnvironmentCommand {
+  struct Done: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "done",
       abstract: "Tick todos as done.",
@@ -64,7 +44,7 @@ extension Ootd {
   }
 
   /// `ootd undone`: unticks todos.
-  struct Undone: EnvironmentCommand {
+  struct Undone: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "undone",
       abstract: "Mark done todos as open again.",
@@ -83,7 +63,7 @@ extension Ootd {
   }
 
   /// `ootd edit`: changes one todo.
-  struct Edit: EnvironmentCommand {
+  struct Edit: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a todo's title, priority, project or day.",
@@ -127,7 +107,7 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let changes = try TodoChanges(
         title: title, priority: priority,
-        day: try on.map { text throws(CoreError) in try parseDay(text, environment) },
+        day: try parseDay(on, environment),
         project: noProject ? .some(nil) : project.map { .some($0) })
       // Checked here, not in validate(), so that a mistyped option is reported as such first.
       if changes.isEmpty {
@@ -135,13 +115,13 @@ extension Ootd {
           "nothing to change: give --title, --priority, --project, --no-project or --on")
       }
       let database = try global.openDatabase(environment)
-      let todo = try database.editTodo(id: id, changes)
+      let todo = try database.editTodo(id: id, changes, now: environment.now)
       try printTodos([todo], verb: "Edited", json: output.json, noColor: global.noColor, environment)
     }
   }
 
   /// `ootd rm`: deletes todos.
-  struct Remove: EnvironmentCommand {
+  struct Remove: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "rm",
       abstract: "Delete todos (asks first; --yes skips the question).",
@@ -159,8 +139,7 @@ extension Ootd {
     @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
     var ids: [Int64]
 
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
-    var yes = false
+    @OptionGroup var confirmation: ConfirmOption
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -172,27 +151,17 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(ids: ids)
-      if !yes {
-        let noun = todos.count == 1 ? "todo" : "todos"
-        guard environment.stdinIsTerminal else {
-          throw CLIError.confirmationRequired("delete \(todos.count) \(noun)")
-        }
-        let renderer = TodoRenderer(environment, noColor: global.noColor)
-        let idWidth = todos.map { String($0.id).count }.max() ?? 1
-        for todo in todos {
-          environment.errorOutput(renderer.line(todo, idWidth: idWidth, showDay: true) + "\n")
-        }
-        guard environment.confirm("Delete \(todos.count) \(noun)?") else {
-          throw CLIError.cancelled
-        }
-      }
-      let deleted = try database.deleteTodos(ids: ids)
+      try confirmation.confirm(
+        action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")",
+        preview: { TodoRenderer(environment, noColor: global.noColor).changed(todos) },
+        environment: environment)
+      let deleted = try database.deleteTodos(ids: ids, now: environment.now)
       try printTodos(deleted, verb: "Deleted", json: output.json, noColor: global.noColor, environment)
     }
   }
 
   /// `ootd carry`: moves overdue todos to today.
-  struct Carry: EnvironmentCommand {
+  struct Carry: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "carry",
       abstract: "Move open todos of earlier days to today (or --to another day).",
@@ -218,7 +187,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let today = environment.today
-      let target = try to.map { text throws(CoreError) in try parseDay(text, environment) } ?? today
+      let target = try parseDay(to, environment) ?? today
       let database = try global.openDatabase(environment)
       if !ids.isEmpty {
         // Check first, so that a wrong id changes nothing.
@@ -228,7 +197,7 @@ extension Ootd {
           throw CLIError.invalidValue("todo \(todo.id) is not overdue: it \(why)")
         }
       }
-      let result = try database.carryOver(ids: ids.isEmpty ? nil : ids, today: today, to: target)
+      let result = try database.carryOver(ids: ids.isEmpty ? nil : ids, today: today, to: target, now: environment.now)
       if !output.json {
         for todo in result.duplicates {
           environment.printError(

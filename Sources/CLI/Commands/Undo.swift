@@ -4,7 +4,7 @@ import Storage
 
 extension Ootd {
   /// `ootd undo`: reverts the most recent change.
-  struct Undo: EnvironmentCommand {
+  struct Undo: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "undo",
       abstract: "Revert the most recent change (run again to go further back).",
@@ -30,7 +30,7 @@ extension Ootd {
   }
 
   /// `ootd redo`: applies again the most recently undone change.
-  struct Redo: EnvironmentCommand {
+  struct Redo: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "redo",
       abstract: "Apply again the change you undid most recently.",
@@ -52,7 +52,7 @@ extension Ootd {
   }
 
   /// `ootd log`: the change journal, newest first.
-  struct Log: EnvironmentCommand {
+  struct Log: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "log",
       abstract: "List recent changes, newest first: when, the command, what it did, and whether it is undone.",

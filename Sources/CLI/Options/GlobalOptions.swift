@@ -1,6 +1,5 @@
 import ArgumentParser
 import Core
-import Dispatch
 import Storage
 
 /// Options every command takes: which database, and whether to colour output.
@@ -44,72 +43,4 @@ struct GlobalOptions: ParsableArguments {
     try AppDatabase.open(
       path: environment.databasePath(option: db), command: CommandText.from(environment.arguments))
   }
-}
-
-/// `--json` for commands that can print machine-readable output.
-struct JSONOption: ParsableArguments {
-  @Flag(name: .long, help: "Print JSON for scripts instead of text.")
-  var json = false
-}
-
-extension Priority: ExpressibleByArgument {
-  public init?(argument: String) {
-    guard let priority = try? Priority(parsing: argument) else { return nil }
-    self = priority
-  }
-
-  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
-/// A command that runs against an ``AppEnvironment`` (the live one, or a test's).
-protocol EnvironmentCommand: ParsableCommand {
-  /// Does the command's work.
-  func run(in environment: AppEnvironment) throws
-}
-
-extension EnvironmentCommand {
-  func run() throws { try run(in: .live()) }
-}
-
-/// A command that talks to the network: it runs asynchronously against an ``AppEnvironment``.
-protocol AsyncEnvironmentCommand: ParsableCommand {
-  /// Does the command's work.
-  func run(in environment: AppEnvironment) async throws
-}
-
-extension AsyncEnvironmentCommand {
-  func run() throws { try AsyncBridge.runBlocking(self, .live()) }
-}
-
-/// Runs an async command to completion from synchronous code (the process's main thread).
-enum AsyncBridge {
-  /// Carries non-Sendable values into the detached task; the caller blocks until it ends, so
-  /// they are never used from two threads at once.
-  private final class Box<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
-  }
-
-  static func runBlocking(_ command: any AsyncEnvironmentCommand, _ environment: AppEnvironment)
-    throws
-  {
-    let input = Box((command, environment))
-    let result = Box<Result<Void, any Error>>(.success(()))
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-      do {
-        try await input.value.0.run(in: input.value.1)
-      } catch {
-        result.value = .failure(error)
-      }
-      done.signal()
-    }
-    done.wait()
-    try result.value.get()
-  }
-}
-
-/// Parses a day argument (`today`, `tomorrow`, `yesterday`, `YYYY-MM-DD`) against today.
-func parseDay(_ text: String, _ environment: AppEnvironment) throws(CoreError) -> Day {
-  try DayExpression.parse(text, today: environment.today)
 }

@@ -17,6 +17,17 @@ enum JSONOutput {
     let today: Day
     let timeZone: TimeZone
 
+    /// `todo` as the user sees it: overdue against their today, times in their zone.
+    init(_ todo: Todo, _ environment: AppEnvironment) {
+      self.init(todo: todo, today: environment.today, timeZone: environment.timeZone)
+    }
+
+    init(todo: Todo, today: Day, timeZone: TimeZone) {
+      self.todo = todo
+      self.today = today
+      self.timeZone = timeZone
+    }
+
     enum CodingKeys: String, CodingKey {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
     }

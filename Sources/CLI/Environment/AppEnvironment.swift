@@ -1,0 +1,81 @@
+import Core
+import Foundation
+import GitHubClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything a command takes from the outside world: variables, the clock, the time zone,
+/// whether it talks to a terminal, and where its output goes. Commands get it as a value, so
+/// tests run them in-process with a fixed clock and captured output.
+struct AppEnvironment {
+  /// Environment variables.
+  var variables: [String: String]
+  /// The command line's arguments, without the program name (the journal records them).
+  var arguments: [String] = []
+  /// The current instant.
+  var now: Date
+  /// The user's time zone (`TZ`, else the system's).
+  var timeZone: TimeZone
+  /// Whether standard output is a terminal.
+  var stdoutIsTerminal: Bool
+  /// Whether standard input is a terminal (we may ask questions).
+  var stdinIsTerminal: Bool
+  /// Writes to standard output.
+  var output: (String) -> Void
+  /// Writes to standard error.
+  var errorOutput: (String) -> Void
+  /// Reads one line of standard input.
+  var readLine: () -> String?
+  /// Whether standard error is a terminal (sync draws its progress line there only then).
+  var stderrIsTerminal = false
+  /// The token the GitHub CLI holds for a host (`gh auth token --hostname HOST`), or nil when
+  /// `gh` is not installed or not logged in there. Tests replace it.
+  var ghAuthToken: (_ host: String) -> String? = { _ in nil }
+  /// Runs `git` with arguments and returns its standard output, or nil when git is missing
+  /// or fails (e.g. the folder is not a repository). Tests replace it.
+  var runGit: (_ arguments: [String]) -> String? = { _ in nil }
+  /// How GitHub requests are sent: nil for libcurl; tests pass a stub.
+  var gitHubTransport: (any HTTPTransport)? = nil
+  /// How the GitHub client waits for retries and rate limits: nil for real sleeping.
+  var gitHubSleeper: (any Sleeper)? = nil
+  /// Replaces the file at a path with the given text (tests may capture it instead).
+  var writeFile: (_ path: String, _ text: String) throws(CLIError) -> Void = AppEnvironment.writeAtomically
+
+  /// The environment of this process.
+  static func live() -> AppEnvironment {
+    let variables = ProcessInfo.processInfo.environment
+    return AppEnvironment(
+      variables: variables,
+      now: Date(),
+      timeZone: userTimeZone(variables),
+      stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+      stdinIsTerminal: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
+      output: { text in StandardStream.output.write(text) },
+      errorOutput: { text in StandardStream.error.write(text) },
+      readLine: { Swift.readLine(strippingNewline: true) },
+      stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+      ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") },
+      runGit: { arguments in
+        run("git", arguments, path: variables["PATH"] ?? "/usr/bin:/bin")
+      }
+    )
+  }
+
+  /// Whether everything written to standard output arrived (false after a full disk or a
+  /// closed stream).
+  var outputFailed: () -> String? = { StandardStream.output.failure }
+
+  /// The folder relative paths are relative to.
+  var currentDirectory: String = FileManager.default.currentDirectoryPath
+
+  /// Today in the user's time zone.
+  var today: Day { Day(now, in: timeZone) }
+
+  /// Prints a line to standard output.
+  func print(_ line: String = "") { output(line + "\n") }
+
+  /// Prints a line to standard error.
+  func printError(_ line: String) { errorOutput(line + "\n") }
+}

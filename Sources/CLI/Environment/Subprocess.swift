@@ -1,0 +1,33 @@
+import Foundation
+
+/// Running another program (`gh`, `git`) and reading its output.
+extension AppEnvironment {
+  /// Runs `gh auth token --hostname HOST` when `gh` is on `path`; its output, or nil.
+  static func ghToken(host: String, path: String) -> String? {
+    guard let output = run("gh", ["auth", "token", "--hostname", host], path: path) else {
+      return nil
+    }
+    let token = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return token.isEmpty ? nil : token
+  }
+
+  /// Runs `program` (looked up on `path`) with `arguments`; its standard output when it exits
+  /// with 0, else nil. Standard input and error are closed.
+  static func run(_ program: String, _ arguments: [String], path: String) -> String? {
+    let candidates = path.split(separator: ":").map { String($0) + "/" + program }
+    guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,21 @@
+import Core
+
+// The one reading of a day argument (`--on`, `--to`, `--from`, `--since`, `--start`, `--end`):
+// `today`, `tomorrow`, `yesterday` or `YYYY-MM-DD`, against today.
+
+/// Parses a day argument against the user's today.
+func parseDay(_ text: String, _ environment: AppEnvironment) throws(CoreError) -> Day {
+  try DayExpression.parse(text, today: environment.today)
+}
+
+/// Parses an optional day argument against the user's today; nil when it was not given.
+func parseDay(_ text: String?, _ environment: AppEnvironment) throws(CoreError) -> Day? {
+  try parseDay(text, today: environment.today)
+}
+
+/// Parses an optional day argument against `today` (a command may read days in another zone);
+/// nil when it was not given.
+func parseDay(_ text: String?, today: Day) throws(CoreError) -> Day? {
+  guard let text else { return nil }
+  return try DayExpression.parse(text, today: today)
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Core
+
+/// The day-selection options `list` and similar commands share.
+struct DaySelectionOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
+    completion: NameCompletion.days)
+  var on: String?
+
+  @Option(
+    name: .long, help: ArgumentHelp("The first day of a range (inclusive).", valueName: "date"),
+    completion: NameCompletion.days)
+  var from: String?
+
+  @Option(
+    name: .long, help: ArgumentHelp("The last day of a range (inclusive).", valueName: "date"),
+    completion: NameCompletion.days)
+  var to: String?
+
+  @Flag(name: .long, help: "Every day.")
+  var all = false
+
+  func validate() throws {
+    if on != nil && (from != nil || to != nil || all) {
+      throw ValidationError("--on cannot be combined with --from, --to or --all")
+    }
+    if all && (from != nil || to != nil) {
+      throw ValidationError("--all cannot be combined with --from or --to")
+    }
+  }
+
+  /// The days asked for; today when nothing is given.
+  func days(_ environment: AppEnvironment) throws -> TodoFilter.Days {
+    if all { return .all }
+    if let on { return .range(DayRange(day: try parseDay(on, environment))) }
+    let bounds = DayBounds(from: from, to: to)
+    if bounds.isEmpty { return .range(DayRange(day: environment.today)) }
+    let (first, last) = try bounds.days(
+      today: environment.today, missingTo: Day(year: 9999, month: 12, day: 31)!,
+      missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
+    return .range(try DayRange(from: first, to: last))
+  }
+}

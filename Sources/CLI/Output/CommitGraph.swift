@@ -1,0 +1,157 @@
+import Core
+import Foundation
+import Storage
+
+/// Everything `ootd graph` prints, in each of its formats.
+struct CommitGraphReport: Encodable {
+  let calendar: CommitCalendar
+  let author: String?
+  let repository: RepositoryName?
+  let timeZone: TimeZone
+  let today: Day
+  let repositories: [RepositoryCommitCount]
+  let lastSync: Date?
+
+  /// The graph of `range` from the synced commits: `user`'s (default: the saved login, else
+  /// everyone's), only `repository`'s when given, by author day in `timeZone`.
+  static func load(
+    _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: TimeZone, today: Day,
+    database: AppDatabase
+  ) throws -> CommitGraphReport {
+    let author = try user ?? database.gitHubSetting(.login)
+    let filter = try database.commitFilter(author: author, repository: repository)
+    return CommitGraphReport(
+      calendar: try database.commitCalendar(range, timeZone: timeZone, filter: filter),
+      author: author, repository: filter.repository, timeZone: timeZone, today: today,
+      repositories: try database.commitsByRepository(range, timeZone: timeZone, filter: filter),
+      lastSync: try database.lastCommitSync())
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case from, to, days, total, user, repository, timeZone, activeDays, busiestDay
+    case currentStreak, longestStreak, repositories, lastSync
+  }
+
+  enum DayKeys: String, CodingKey { case date, count }
+  enum StreakKeys: String, CodingKey { case from, to, days }
+  enum RepoKeys: String, CodingKey { case repository, commits, lastSync }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(calendar.range.from.description, forKey: .from)
+    try c.encode(calendar.range.to.description, forKey: .to)
+    var days = c.nestedUnkeyedContainer(forKey: .days)
+    for (day, count) in calendar.days {
+      var d = days.nestedContainer(keyedBy: DayKeys.self)
+      try d.encode(day.description, forKey: .date)
+      try d.encode(count, forKey: .count)
+    }
+    try c.encode(calendar.total, forKey: .total)
+    try c.encode(author, forKey: .user)
+    try c.encode(repository?.description, forKey: .repository)
+    try c.encode(timeZone.identifier, forKey: .timeZone)
+    try c.encode(calendar.activeDays, forKey: .activeDays)
+    if let busiest = calendar.busiestDay {
+      var b = c.nestedContainer(keyedBy: DayKeys.self, forKey: .busiestDay)
+      try b.encode(busiest.day.description, forKey: .date)
+      try b.encode(busiest.count, forKey: .count)
+    } else {
+      try c.encodeNil(forKey: .busiestDay)
+    }
+    for (key, streak) in [
+      (CodingKeys.currentStreak, calendar.currentStreak), (.longestStreak, calendar.longestStreak),
+    ] {
+      if let streak {
+        var s = c.nestedContainer(keyedBy: StreakKeys.self, forKey: key)
+        try s.encode(streak.from.description, forKey: .from)
+        try s.encode(streak.to.description, forKey: .to)
+        try s.encode(streak.length, forKey: .days)
+      } else {
+        try c.encodeNil(forKey: key)
+      }
+    }
+    var list = c.nestedUnkeyedContainer(forKey: .repositories)
+    for entry in repositories {
+      var r = list.nestedContainer(keyedBy: RepoKeys.self)
+      try r.encode(entry.repository, forKey: .repository)
+      try r.encode(entry.commits, forKey: .commits)
+      try r.encode(entry.lastSyncAt.map(Self.iso), forKey: .lastSync)
+    }
+    try c.encode(lastSync.map(Self.iso), forKey: .lastSync)
+  }
+
+  static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
+
+  /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
+  var caption: String {
+    var parts = [
+      "Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")
+    ]
+    parts.append("\(calendar.range.from) → \(calendar.range.to)")
+    parts.append(calendar.total == 1 ? "1 commit" : "\(group(calendar.total)) commits")
+    return parts.joined(separator: " · ")
+  }
+
+  /// `date,count` with a header line.
+  func csv() -> String {
+    "date,count\n" + calendar.days.map { "\($0.day),\($0.count)\n" }.joined()
+  }
+
+  /// The terminal report: headline figures, the grid, the repositories, the last sync.
+  func text(style: Style, width: Int, now: Date) -> String {
+    var lines: [String] = []
+    let who = author.map { " by \($0)" } ?? ""
+    let where_ = repository.map { " in \($0)" } ?? ""
+    lines.append(
+      style.bold("Commits\(who)\(where_)")
+        + style.dim(" · \(calendar.range.from) → \(calendar.range.to) · \(timeZone.identifier)"))
+    let total = calendar.total
+    var figures = [
+      "\(group(total)) \(total == 1 ? "commit" : "commits") on \(group(calendar.activeDays)) \(calendar.activeDays == 1 ? "day" : "days")"
+    ]
+    if let busiest = calendar.busiestDay {
+      figures.append("busiest \(busiest.day) (\(group(busiest.count)))")
+    }
+    figures.append("current streak \(streakText(calendar.currentStreak))")
+    figures.append("longest \(streakText(calendar.longestStreak, showingDays: true))")
+    lines.append(figures.joined(separator: " · "))
+    lines.append("")
+    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(calendar))
+    let shown = repositories.filter { $0.commits > 0 }
+    if !shown.isEmpty && repository == nil {
+      lines.append("")
+      lines.append(style.bold("By repository"))
+      let nameWidth = shown.prefix(10).map { DisplayWidth.of($0.repository) }.max() ?? 0
+      let countWidth = shown.prefix(10).map { group($0.commits).count }.max() ?? 0
+      for entry in shown.prefix(10) {
+        lines.append(
+          "  " + DisplayWidth.padRight(entry.repository, to: nameWidth) + "  "
+            + DisplayWidth.padLeft(group(entry.commits), to: countWidth))
+      }
+      if shown.count > 10 { lines.append(style.dim("  … and \(shown.count - 10) more")) }
+    }
+    lines.append("")
+    lines.append(style.dim(lastSyncLine(lastSync, now: now, timeZone: timeZone)))
+    return lines.map { $0 + "\n" }.joined()
+  }
+
+  private func streakText(_ streak: Streak?, showingDays: Bool = false) -> String {
+    guard let streak else { return "0 days" }
+    let days = streak.length == 1 ? "1 day" : "\(streak.length) days"
+    return showingDays && streak.length > 1 ? "\(days) (\(streak.from) – \(streak.to))" : days
+  }
+}
+
+/// "Last synced 2026-11-22 09:41 (3 hours ago)", or how to sync when nothing ever was.
+func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: TimeZone) -> String {
+  guard let lastSync else { return "Never synced with GitHub: run 'ootd sync'." }
+  let seconds = max(0, now.timeIntervalSince(lastSync))
+  let ago: String
+  switch seconds {
+  case ..<90: ago = "just now"
+  case ..<5400: ago = "\(Int((seconds / 60).rounded())) minutes ago"
+  case ..<(36 * 3600): ago = "\(Int((seconds / 3600).rounded())) hours ago"
+  default: ago = "\(Int((seconds / 86_400).rounded())) days ago"
+  }
+  return "Last synced \(syncStamp(lastSync, timeZone: timeZone)) (\(ago))."
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GitHubClient
+
+/// The sync's progress line: redrawn in place on standard error when it is a terminal, silent
+/// otherwise. Waits and retries are told on the line too; long waits are told even when piped.
+final class ProgressLine: @unchecked Sendable {
+  private let environment: AppEnvironment
+  private let lock = NSLock()
+  private var drawn = false
+
+  init(environment: AppEnvironment) { self.environment = environment }
+
+  func update(_ progress: CommitSync.Progress) {
+    guard environment.stderrIsTerminal else { return }
+    var text =
+      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commit\(progress.newCommits == 1 ? "" : "s")"
+    if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
+    draw(text)
+  }
+
+  func event(_ event: GitHubEvent) {
+    if environment.stderrIsTerminal {
+      draw(event.description)
+    } else if case .waitingForRateLimitReset(let seconds, _) = event, seconds >= 10 {
+      environment.printError("ootd: \(event.description)")
+    }
+  }
+
+  private func draw(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    environment.errorOutput("\r\u{1B}[2K" + text)
+    drawn = true
+  }
+
+  func clear() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard drawn else { return }
+    environment.errorOutput("\r\u{1B}[2K")
+    drawn = false
+  }
+}
