@@ -51,7 +51,8 @@ public enum GitHubError: Error, Equatable, Sendable, CustomStringConvertible {
     case .insecureBaseURL(let url):
       return "Refusing plain http:// for \(url); use https:// (http is only for loopback hosts)."
     case .curlUnavailable(let reason):
-      return "Cannot reach GitHub: libcurl could not be loaded (\(reason)). Install libcurl4."
+      return
+        "ootd needs libcurl to talk to GitHub (\(reason)): install libcurl4, e.g. 'apt-get install libcurl4'."
     case .network(let reason):
       return "Cannot reach GitHub: \(reason)."
     case .unauthorized:

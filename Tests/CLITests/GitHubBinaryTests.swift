@@ -199,6 +199,25 @@ struct GitHubBinaryTests {
     #expect(result.stdout.isEmpty)
   }
 
+  @Test func missingLibcurl_isOneLineAndExit1_beforeAnyRequest() throws {
+    // Given: a libcurl that cannot be found (OOTD_LIBCURL names the library dlopen loads)
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr", "--token", Self.token, "--empty-repo", "gr/x"])
+    var env = environment(server, folder)
+    env["OOTD_LIBCURL"] = folder.file("missing/libcurl.so.4")
+    let expected =
+      "ootd: error: ootd needs libcurl to talk to GitHub (\(folder.file("missing/libcurl.so.4")) was not found): install libcurl4, e.g. 'apt-get install libcurl4'.\n"
+    // When: a sync, a sync of named repositories for a named user, and a status check
+    for arguments in [["sync"], ["sync", "--repo", "gr/x", "--user", "gr"], ["github", "status"]] {
+      let result = try BinaryTests.run(arguments, environment: env)
+      // Then: one clear line, exit 1, no crash, and nothing was sent
+      #expect(result.code == 1, "\(arguments)")
+      #expect(result.stderr == expected, "\(arguments)")
+      #expect(result.stdout.isEmpty)
+    }
+    #expect(try server.log().isEmpty)
+  }
+
   @Test func withoutToken_publicReposOfTheUser_areSynced() throws {
     let folder = try TemporaryFolder()
     let history = try FakeGitHub.smallHistory(lines: 30, in: folder)
