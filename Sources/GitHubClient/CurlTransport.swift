@@ -59,7 +59,19 @@ public struct CurlTransport: HTTPTransport {
     }
   }
 
+  /// Control characters other than tab, which have no place in a header line.
+  static func isForbiddenInHeader(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
+  }
+
   func perform(_ request: HTTPRequest) throws -> HTTPResponse {
+    // libcurl sends a header line as it is: a CR, LF or NUL in it would end the line and start
+    // another header (or cut the value). Such a request is refused, whatever the header.
+    for field in request.headers
+    where (field.name + field.value).unicodeScalars.contains(where: Self.isForbiddenInHeader) {
+      throw HTTPTransportError.unsupported(
+        "refusing to send the \(field.name) header: it holds a control character")
+    }
     let lines = request.headers.map { "\($0.name): \($0.value)" }
     var cLines = lines.map { strdup($0) }
     defer { cLines.forEach { free($0) } }

@@ -124,6 +124,14 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, S
 }
 
 extension StringProtocol {
+  /// Without leading and trailing whitespace and line breaks (any Unicode whitespace).
+  func trimmingWhitespace() -> String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[first...last])
+  }
+
   func trimmingASCIIWhitespace() -> String {
     var slice = Substring(self)
     while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }

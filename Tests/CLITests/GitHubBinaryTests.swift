@@ -218,6 +218,28 @@ struct GitHubBinaryTests {
     #expect(try server.log().isEmpty)
   }
 
+  @Test(arguments: ["GITHUB_TOKEN", "GH_TOKEN"])
+  func tokenWithALineBreak_isRejected_withoutSendingOrPrintingIt(_ variable: String) throws {
+    // Given: a token that would end the Authorization line and add a header of its own
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr"])
+    var env = environment(server, folder, token: nil)
+    env[variable] = "ghp_A\r\nX-Injected: yes"
+    for arguments in [["github", "status"], ["sync"]] {
+      // When
+      let result = try BinaryTests.run(arguments, environment: env)
+      // Then: bad configuration, like a bad OOTD_GITHUB_API_URL: one line, exit 64
+      #expect(result.code == 64, "\(arguments)")
+      #expect(
+        result.stderr
+          == "ootd: error: the token from \(variable) holds a control character, a space or a non-ASCII character; a GitHub token is one word of visible ASCII\n"
+      )
+      #expect(!result.stderr.contains("ghp_A") && !result.stdout.contains("ghp_A"))
+      #expect(!result.stderr.contains("X-Injected") && !result.stdout.contains("X-Injected"))
+    }
+    #expect(try server.log().isEmpty, "no request was sent")
+  }
+
   @Test func withoutToken_publicReposOfTheUser_areSynced() throws {
     let folder = try TemporaryFolder()
     let history = try FakeGitHub.smallHistory(lines: 30, in: folder)

@@ -45,7 +45,7 @@ Scenario file (JSON), every key optional:
 
 --log FILE appends one JSON line per request: n, method, path (with query), authorization
 (true/false; the token itself is never logged), if_none_match, user_agent, accept,
-api_version, status.
+api_version, header_names (every request header's name, sorted), status.
 """
 
 import argparse
@@ -314,6 +314,7 @@ class Handler(BaseHTTPRequestHandler):
             "user_agent": self.headers.get("User-Agent"),
             "accept": self.headers.get("Accept"),
             "api_version": self.headers.get("X-GitHub-Api-Version"),
+            "header_names": sorted(self.headers.keys()),
             "status": status,
         })
         self.send_response(status)

@@ -19,6 +19,7 @@ extension FakeGitHubProcess {
     let user_agent: String?
     let accept: String?
     let api_version: String?
+    let header_names: [String]
     let status: Int
   }
 

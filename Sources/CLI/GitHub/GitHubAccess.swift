@@ -49,6 +49,11 @@ struct GitHubAccess {
       token = value
       tokenSource = "gh auth token"
     }
+    if let token, let tokenSource, !GitHubConfiguration.isUsableToken(token) {
+      // Never echo the token: it may be a real one with a stray character.
+      throw CLIError.invalidValue(
+        "the token from \(tokenSource) holds a control character, a space or a non-ASCII character; a GitHub token is one word of visible ASCII")
+    }
     return GitHubAccess(
       baseURL: url, baseURLSource: urlSource, token: token, tokenSource: tokenSource,
       savedLogin: try database.gitHubSetting(.login))
