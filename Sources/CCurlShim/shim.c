@@ -113,17 +113,23 @@ int ootd_curl_load(const char *library, char *error, size_t error_size) {
   return ok ? OOTD_CURL_OK : OOTD_CURL_UNAVAILABLE;
 }
 
-// A growable malloc'd buffer that libcurl's write callbacks append to.
+// A growable malloc'd buffer that libcurl's write callbacks append to, up to `limit` bytes.
 typedef struct {
   char *data;
   size_t length;
   size_t capacity;
+  size_t limit;
   int failed;
+  int too_large;
 } buffer;
 
 static size_t append(char *chunk, size_t size, size_t count, void *context) {
   buffer *target = (buffer *)context;
   size_t added = size * count;
+  if (added > target->limit - target->length) {
+    target->too_large = 1;
+    return 0;  // makes libcurl abort the transfer with CURLE_WRITE_ERROR
+  }
   if (target->length + added + 1 > target->capacity) {
     size_t capacity = target->capacity ? target->capacity : 16384;
     while (target->length + added + 1 > capacity) capacity *= 2;
@@ -145,9 +151,12 @@ static void set_error(ootd_curl_response *out, const char *message) {
   snprintf(out->error, sizeof out->error, "%s", message);
 }
 
+// The most header bytes kept for one response (libcurl allows 300 KiB, redirects included).
+#define MAX_HEADER_BYTES ((size_t)1 << 20)
+
 int ootd_curl_get(const char *library, const char *url, const char *const *headers,
                   size_t header_count, long connect_timeout_seconds, long total_timeout_seconds,
-                  ootd_curl_response *out) {
+                  size_t max_body_bytes, ootd_curl_response *out) {
   if (out == NULL) return OOTD_CURL_INTERNAL;
   memset(out, 0, sizeof *out);
   if (url == NULL || (header_count > 0 && headers == NULL)) {
@@ -173,7 +182,7 @@ int ootd_curl_get(const char *library, const char *url, const char *const *heade
     list = extended;
   }
 
-  buffer head = {0}, body = {0};
+  buffer head = {.limit = MAX_HEADER_BYTES}, body = {.limit = max_body_bytes};
   char curl_error[OOTD_CURL_ERROR_SIZE] = "";
   curl.easy_setopt(handle, OOTD_CURLOPT_URL, url);
   curl.easy_setopt(handle, OOTD_CURLOPT_HTTPGET, 1L);
@@ -198,7 +207,16 @@ int ootd_curl_get(const char *library, const char *url, const char *const *heade
   if (code != OOTD_CURLE_OK) {
     const char *detail = curl_error[0] ? curl_error : curl.easy_strerror(code);
     snprintf(out->error, sizeof out->error, "%s", detail ? detail : "transfer failed");
-    result = (head.failed || body.failed) ? OOTD_CURL_INTERNAL : OOTD_CURL_TRANSFER_FAILED;
+    if (head.too_large || body.too_large) {
+      size_t limit = head.too_large ? head.limit : body.limit;
+      snprintf(out->error, sizeof out->error, "the response %s is larger than %zu %s",
+               head.too_large ? "header" : "body",
+               limit % (1 << 20) == 0 ? limit >> 20 : limit,
+               limit % (1 << 20) == 0 ? "MiB" : "bytes");
+      result = OOTD_CURL_TOO_LARGE;
+    } else {
+      result = (head.failed || body.failed) ? OOTD_CURL_INTERNAL : OOTD_CURL_TRANSFER_FAILED;
+    }
     free(head.data);
     free(body.data);
   } else {

@@ -23,14 +23,21 @@ public struct CurlTransport: HTTPTransport {
   public var connectTimeout: Int
   /// Seconds allowed for the whole transfer.
   public var totalTimeout: Int
+  /// The longest body read, in bytes (32 MiB; a commit page is about 0.3 MiB). A longer one
+  /// aborts the transfer with `HTTPTransportError.tooLarge`.
+  public var maxBodyBytes: Int
   /// The libcurl to load (a file name or path), or nil for `libcurl.so.4`, then
   /// `libcurl-gnutls.so.4`. Only the first library that loads is used by the process.
   public var library: String?
 
   /// Creates the live transport with the given timeouts (seconds) and libcurl.
-  public init(connectTimeout: Int = 10, totalTimeout: Int = 60, library: String? = nil) {
+  public init(
+    connectTimeout: Int = 10, totalTimeout: Int = 60, maxBodyBytes: Int = 32 << 20,
+    library: String? = nil
+  ) {
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
+    self.maxBodyBytes = max(0, maxBodyBytes)
     self.library = library
   }
 
@@ -82,7 +89,7 @@ public struct CurlTransport: HTTPTransport {
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
         ootd_curl_get(
           library, request.url.absoluteString, pointers.baseAddress, pointers.count,
-          connectTimeout, totalTimeout, &response)
+          connectTimeout, totalTimeout, maxBodyBytes, &response)
       }
     }
     let message = withUnsafeBytes(of: response.error) { raw in
@@ -93,6 +100,8 @@ public struct CurlTransport: HTTPTransport {
       break
     case OOTD_CURL_UNAVAILABLE:
       throw HTTPTransportError.unavailable(message)
+    case OOTD_CURL_TOO_LARGE:
+      throw HTTPTransportError.tooLarge(message)
     default:
       throw HTTPTransportError.network(message)
     }

@@ -160,6 +160,8 @@ public enum HTTPTransportError: Error, Hashable, Sendable {
   case unavailable(String)
   /// The transport cannot send this request (e.g. a method it does not support).
   case unsupported(String)
+  /// The response was larger than the transport accepts; it was not read to its end.
+  case tooLarge(String)
 }
 
 // MARK: - Printing without credentials

@@ -240,6 +240,47 @@ struct GitHubBinaryTests {
     #expect(try server.log().isEmpty, "no request was sent")
   }
 
+  @Test func oddCommitText_isStoredWhole_orCut_notTruncatedAtNUL() throws {
+    // Given: one repository whose commit message holds a NUL, one with a 5,000-character subject
+    let folder = try TemporaryFolder()
+    var arguments = ["--login", "gr", "--token", Self.token, "--link-email", "gr@pierlis.com=gr"]
+    let messages = [
+      "nul": #""fix\u0000 the rest stays\n\nbody""#,
+      "long": "\"\(String(repeating: "x", count: 5_000))\"",
+    ]
+    for (index, (name, message)) in messages.sorted(by: { $0.key < $1.key }).enumerated() {
+      let sha = String(repeating: "\(index + 1)", count: 40)
+      let date = "2025-03-01T10:00:00Z"
+      let line = [sha, "", "Gr", "gr@pierlis.com", date, "Gr", "gr@pierlis.com", date, "x"]
+      let path = folder.file("\(name).tsv")
+      try line.joined(separator: "\t").write(toFile: path, atomically: true, encoding: .utf8)
+      arguments += ["--repo", "gr/\(name)=\(path)", "--message", "\(sha)=\(message)"]
+    }
+    let server = try FakeGitHub(arguments)
+    let env = environment(server, folder)
+    for name in messages.keys {
+      #expect(try BinaryTests.run(["project", "add", name, "--repo", "gr/\(name)"], environment: env).code == 0)
+    }
+    // When
+    let sync = try BinaryTests.run(
+      ["sync", "--repo", "gr/nul", "--repo", "gr/long", "--since", "2015-01-01"], environment: env)
+    #expect(sync.code == 0, "\(sync.stderr)")
+    // Then: what the database gives back
+    func storedSubject(_ project: String) throws -> String? {
+      let shown = try BinaryTests.run(["project", "show", project, "--json"], environment: env)
+      #expect(shown.code == 0, "\(shown.stderr)")
+      // The project's "latest" commit, wherever the JSON nests it.
+      func latestSubject(_ value: Any) -> String? {
+        guard let object = value as? [String: Any] else { return nil }
+        if let latest = object["latest"] as? [String: Any] { return latest["subject"] as? String }
+        return object.values.lazy.compactMap(latestSubject).first
+      }
+      return latestSubject(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)))
+    }
+    #expect(try storedSubject("nul") == "fix\u{FFFD} the rest stays")
+    #expect(try storedSubject("long") == String(repeating: "x", count: 1_000))
+  }
+
   @Test func withoutToken_publicReposOfTheUser_areSynced() throws {
     let folder = try TemporaryFolder()
     let history = try FakeGitHub.smallHistory(lines: 30, in: folder)

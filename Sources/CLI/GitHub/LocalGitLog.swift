@@ -37,7 +37,8 @@ enum LocalGitLog {
           sha: String(fields[0]).lowercased(), repository: repository, authorLogin: login,
           authorName: String(fields[2]), authorEmail: String(fields[3]), authorDate: authored,
           committerDate: committed,
-          subject: fields[6...].joined(separator: "\u{1F}"), htmlURL: nil,
+          subject: GitHubCommit.subject(ofMessage: fields[6...].joined(separator: "\u{1F}")),
+          htmlURL: nil,
           parentCount: parents))
     }
     return commits
