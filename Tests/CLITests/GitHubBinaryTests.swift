@@ -1,6 +1,15 @@
 import FakeGitHubSupport
 import Foundation
+import GitHubClient
 import Testing
+
+/// Records how long the GitHub client asked to wait, and returns at once.
+final class WaitLog: Sleeper, @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [TimeInterval] = []
+  var seconds: [TimeInterval] { lock.withLock { recorded } }
+  func sleep(seconds: TimeInterval) async throws { lock.withLock { recorded.append(seconds) } }
+}
 
 /// The fake GitHub server (``FakeGitHubProcess``) with what these tests read of its log.
 typealias FakeGitHub = FakeGitHubProcess
@@ -119,26 +128,32 @@ struct GitHubBinaryTests {
     }
   }
 
-  @Test func faults_badGatewayAndShortRateLimit_areRidden_out_404Warns_409IsEmpty() throws {
+  @Test func faults_badGatewayAndRateLimit_areRiddenOut_404Warns_409IsEmpty() async throws {
     // Given: 250 commits (3 pages); the first commits request gets a 502 HTML page, the first
-    // next-page request a primary rate limit resetting 2 s later.
-    let folder = try TemporaryFolder()
-    let history = try FakeGitHub.smallHistory(lines: 250, in: folder)
+    // next-page request a primary rate limit resetting 600 s later. The sync runs in-process
+    // with the live libcurl transport and a sleeper that records each wait and returns at once.
+    var harness = try Harness()
+    let history = try FakeGitHub.smallHistory(lines: 250, in: harness.folder)
     let server = try FakeGitHub([
       "--repo", "gr/small=\(history)", "--login", "gr", "--token", Self.token,
       "--link-email", "gr@pierlis.com=gr", "--empty-repo", "gr/empty", "--missing-repo", "gr/gone",
-      "--fault", "502@/repos/gr/small/commits", "--fault", "primary@/repositories/:2",
+      "--fault", "502@/repos/gr/small/commits", "--fault", "primaryonce@/repositories/:600",
     ])
-    let env = environment(server, folder)
-    let started = Date()
-    let result = try BinaryTests.run(
-      [
-        "sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
-        "2015-01-01",
-      ], environment: env)
+    harness.variables = ["OOTD_GITHUB_API_URL": server.apiURL, "GITHUB_TOKEN": Self.token]
+    harness.transport = CurlTransport(connectTimeout: 5, totalTimeout: 30)
+    let waits = WaitLog()
+    harness.sleeper = waits
+    // When
+    let result = await harness.runAsync([
+      "sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
+      "2015-01-01",
+    ])
+    // Then: one backoff of 1 s after the 502, then a wait for the reset (600 s ahead, plus a
+    // second's margin, less the moments between the server's answer and the client's clock)
     #expect(result.code == 0, "\(result.stderr)")
-    let elapsed = Date().timeIntervalSince(started)
-    #expect(elapsed >= 2, "the rate limit was waited out")
+    #expect(waits.seconds.count == 2, "\(waits.seconds)")
+    #expect(waits.seconds.first == 1)
+    #expect((590...602).contains(waits.seconds.last ?? 0), "\(waits.seconds)")
     #expect(result.stderr.contains("warning: skipping gr/gone: not found"))
     let expected = try expectedDailyCounts(
       tsv: history, email: "gr@pierlis.com", zone: TimeZone(identifier: "UTC")!

@@ -33,6 +33,9 @@ Faults (--fault, repeatable; or "faults" in a --scenario JSON file), KIND@WHEN[:
                         without Retry-After when "none" (message names the secondary limit)
   secondary429@N[:S|none]  the same with status 429
   401@N                 401 Bad credentials
+  primaryonce@N[:S|at=T]  one primary-limit 403 whose x-ratelimit-reset is S seconds ahead
+                        (default 2) or the epoch second T; the next request succeeds, so a
+                        client that waits with a fake clock can be tested without real time
   huge@N[:M]            200 with a body of M MiB (default 40) and no Content-Length, sent until
                         the client hangs up
 
@@ -158,7 +161,7 @@ class Repo:
 class Fault:
     def __init__(self, kind, request=None, path=None, arg=None):
         if kind not in ("502", "500", "401", "primary", "primary429", "secondary",
-                        "secondary429", "huge"):
+                        "secondary429", "huge", "primaryonce"):
             raise SystemExit(f"fake_github: unknown fault kind {kind!r}")
         self.kind = kind
         self.request = request
@@ -330,12 +333,13 @@ class Handler(BaseHTTPRequestHandler):
         self.respond(method, number, path, query, authorization)
 
     def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8",
-             counted=True):
+             counted=True, rate_override=None):
         state = self.state
         with state.lock:
             if counted and status != 304:
                 state.used += 1
             rate = state.rate_headers()
+        rate.update(rate_override or {})
         # Logged before the response goes out, so a client that has the response finds the line.
         self.record_request(status)
         self.send_response(status)
@@ -382,9 +386,9 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         return 200
 
-    def send_json(self, status, payload, headers=None, counted=True):
+    def send_json(self, status, payload, headers=None, counted=True, rate_override=None):
         body = encode(payload)
-        return self.send(status, body, headers, counted=counted)
+        return self.send(status, body, headers, counted=counted, rate_override=rate_override)
 
     def error(self, status, message, headers=None, doc="", extra=None):
         payload = {"message": message, "documentation_url": f"{DOCS}{doc}", "status": str(status)}
@@ -437,6 +441,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(401, "Bad credentials")
         if kind == "huge":
             return self.send_endless(int(fault.arg or 40))
+        if kind == "primaryonce":
+            arg = fault.arg or "2"
+            if arg.startswith("at="):
+                reset_at = int(arg[3:])
+            else:
+                reset_at = math.ceil(time.time() + float(arg))
+            return self.primary_limit(403, reset_at)
         if kind in ("primary", "primary429"):
             return self.primary_limit(state.limited_status, None)
         status = 429 if kind == "secondary429" else 403
@@ -448,12 +459,17 @@ class Handler(BaseHTTPRequestHandler):
                           "help, please include the request ID FAKE.", headers,
                           doc="/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits")
 
-    def primary_limit(self, status, _unused):
+    def primary_limit(self, status, reset_at):
+        """The primary-limit answer; `reset_at` (epoch seconds) overrides the reset headers."""
+        override = None
+        if reset_at is not None:
+            override = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset_at),
+                        "x-ratelimit-used": str(self.state.limit)}
         self.send_json(status, {
             "message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support "
                        "for help, please include the request ID FAKE.",
             "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api",
-        }, counted=False)
+        }, counted=False, rate_override=override)
         return status
 
     # --------------------------------------------------------------------------- routing
