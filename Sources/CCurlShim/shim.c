@@ -1,95 +1,135 @@
 // Loads libcurl at run time so that the ootd binary does not link it: a linked libcurl (and its
 // dependency tree) costs every start of the program, although most commands need no network.
-// curl.h is used only for constants and types; no libcurl symbol is referenced at link time.
+// The few types, entry points and option numbers used are declared in curl_abi.h, so building
+// ootd needs no curl headers either.
 
 #include "ccurlshim.h"
+#include "curl_abi.h"
 
-#include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef CURL *(*easy_init_fn)(void);
-typedef CURLcode (*easy_setopt_fn)(CURL *, CURLoption, ...);
-typedef CURLcode (*easy_perform_fn)(CURL *);
-typedef CURLcode (*easy_getinfo_fn)(CURL *, CURLINFO, ...);
-typedef void (*easy_cleanup_fn)(CURL *);
-typedef const char *(*easy_strerror_fn)(CURLcode);
-typedef struct curl_slist *(*slist_append_fn)(struct curl_slist *, const char *);
-typedef void (*slist_free_all_fn)(struct curl_slist *);
-typedef CURLcode (*global_init_fn)(long);
-
 static struct {
-  easy_init_fn easy_init;
-  easy_setopt_fn easy_setopt;
-  easy_perform_fn easy_perform;
-  easy_getinfo_fn easy_getinfo;
-  easy_cleanup_fn easy_cleanup;
-  easy_strerror_fn easy_strerror;
-  slist_append_fn slist_append;
-  slist_free_all_fn slist_free_all;
-  global_init_fn global_init;
+  ootd_curl_easy_init_fn easy_init;
+  ootd_curl_easy_setopt_fn easy_setopt;
+  ootd_curl_easy_perform_fn easy_perform;
+  ootd_curl_easy_getinfo_fn easy_getinfo;
+  ootd_curl_easy_cleanup_fn easy_cleanup;
+  ootd_curl_easy_strerror_fn easy_strerror;
+  ootd_curl_slist_append_fn slist_append;
+  ootd_curl_slist_free_all_fn slist_free_all;
+  ootd_curl_global_init_fn global_init;
 } curl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+// Guards loading. Once libcurl is loaded it serves the whole process; a failed load is not
+// remembered, so the next call tries again (and reports again).
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int load_ok = 0;
-static char load_error[400];
 
-static void *symbol(void *handle, const char *name) {
+static void *symbol(void *handle, const char *library, const char *name, char *error,
+                    size_t size) {
   void *address = dlsym(handle, name);
-  if (address == NULL && load_error[0] == '\0') {
-    snprintf(load_error, sizeof load_error, "libcurl lacks the symbol %s", name);
+  if (address == NULL && error[0] == '\0') {
+    snprintf(error, size, "%s lacks the symbol %s", library, name);
   }
   return address;
 }
 
-static void load_curl(void) {
+// Opens `library`, or the default names when it is NULL; fills `error` when none loads.
+static void *open_library(const char *library, const char **opened, char *error, size_t size) {
   // libcurl.so.4 is Debian's OpenSSL flavour; the GnuTLS flavour has the same ABI.
-  const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
-  void *handle = NULL;
-  char first_error[300] = "";
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-    handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL && first_error[0] == '\0') {
-      const char *reason = dlerror();
-      snprintf(first_error, sizeof first_error, "%s", reason ? reason : "unknown dlopen error");
+  const char *defaults[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
+  const char *const *names = library ? &library : defaults;
+  size_t count = library ? 1 : sizeof defaults / sizeof defaults[0];
+  char first_reason[300] = "";
+  for (size_t i = 0; i < count; i++) {
+    void *handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (handle != NULL) {
+      *opened = names[i];
+      return handle;
     }
+    const char *reason = dlerror();
+    if (i == 0) snprintf(first_reason, sizeof first_reason, "%s", reason ? reason : "");
   }
-  if (handle == NULL) {
-    snprintf(load_error, sizeof load_error, "cannot load libcurl.so.4 (%s)", first_error);
-    return;
+  // dlerror says "NAME: cannot open shared object file: No such file or directory".
+  if (strstr(first_reason, "No such file") != NULL) {
+    snprintf(error, size, "%s was not found", names[0]);
+  } else {
+    snprintf(error, size, "%s could not be loaded: %s", names[0],
+             first_reason[0] ? first_reason : "unknown dlopen error");
   }
-  curl.easy_init = (easy_init_fn)symbol(handle, "curl_easy_init");
-  curl.easy_setopt = (easy_setopt_fn)symbol(handle, "curl_easy_setopt");
-  curl.easy_perform = (easy_perform_fn)symbol(handle, "curl_easy_perform");
-  curl.easy_getinfo = (easy_getinfo_fn)symbol(handle, "curl_easy_getinfo");
-  curl.easy_cleanup = (easy_cleanup_fn)symbol(handle, "curl_easy_cleanup");
-  curl.easy_strerror = (easy_strerror_fn)symbol(handle, "curl_easy_strerror");
-  curl.slist_append = (slist_append_fn)symbol(handle, "curl_slist_append");
-  curl.slist_free_all = (slist_free_all_fn)symbol(handle, "curl_slist_free_all");
-  curl.global_init = (global_init_fn)symbol(handle, "curl_global_init");
-  if (load_error[0] != '\0') return;
-  // curl_global_init is not thread-safe; pthread_once makes this its only call.
-  if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-    snprintf(load_error, sizeof load_error, "curl_global_init failed");
-    return;
-  }
-  load_ok = 1;
+  return NULL;
 }
 
-// A growable malloc'd buffer that libcurl's write callbacks append to.
+// Loads and initialises libcurl once; returns 1 when it is usable, else 0 with `error` set.
+static int load_curl(const char *library, char *error, size_t size) {
+  pthread_mutex_lock(&load_lock);
+  if (load_ok) {
+    pthread_mutex_unlock(&load_lock);
+    return 1;
+  }
+  error[0] = '\0';
+  const char *name = NULL;
+  void *handle = open_library(library, &name, error, size);
+  if (handle != NULL) {
+    curl.easy_init = (ootd_curl_easy_init_fn)symbol(handle, name, "curl_easy_init", error, size);
+    curl.easy_setopt =
+        (ootd_curl_easy_setopt_fn)symbol(handle, name, "curl_easy_setopt", error, size);
+    curl.easy_perform =
+        (ootd_curl_easy_perform_fn)symbol(handle, name, "curl_easy_perform", error, size);
+    curl.easy_getinfo =
+        (ootd_curl_easy_getinfo_fn)symbol(handle, name, "curl_easy_getinfo", error, size);
+    curl.easy_cleanup =
+        (ootd_curl_easy_cleanup_fn)symbol(handle, name, "curl_easy_cleanup", error, size);
+    curl.easy_strerror =
+        (ootd_curl_easy_strerror_fn)symbol(handle, name, "curl_easy_strerror", error, size);
+    curl.slist_append =
+        (ootd_curl_slist_append_fn)symbol(handle, name, "curl_slist_append", error, size);
+    curl.slist_free_all =
+        (ootd_curl_slist_free_all_fn)symbol(handle, name, "curl_slist_free_all", error, size);
+    curl.global_init =
+        (ootd_curl_global_init_fn)symbol(handle, name, "curl_global_init", error, size);
+    // curl_global_init is not thread-safe; the lock makes this its only call.
+    if (error[0] == '\0' && curl.global_init(OOTD_CURL_GLOBAL_DEFAULT) != OOTD_CURLE_OK) {
+      snprintf(error, size, "curl_global_init failed");
+    }
+    if (error[0] == '\0') {
+      load_ok = 1;
+    } else {
+      dlclose(handle);
+    }
+  }
+  pthread_mutex_unlock(&load_lock);
+  return load_ok;
+}
+
+int ootd_curl_load(const char *library, char *error, size_t error_size) {
+  char message[400];
+  int ok = load_curl(library, message, sizeof message);
+  if (!ok && error != NULL && error_size > 0) snprintf(error, error_size, "%s", message);
+  return ok ? OOTD_CURL_OK : OOTD_CURL_UNAVAILABLE;
+}
+
+// A growable malloc'd buffer that libcurl's write callbacks append to, up to `limit` bytes.
 typedef struct {
   char *data;
   size_t length;
   size_t capacity;
+  size_t limit;
   int failed;
+  int too_large;
 } buffer;
 
 static size_t append(char *chunk, size_t size, size_t count, void *context) {
   buffer *target = (buffer *)context;
   size_t added = size * count;
+  if (added > target->limit - target->length) {
+    target->too_large = 1;
+    return 0;  // makes libcurl abort the transfer with CURLE_WRITE_ERROR
+  }
   if (target->length + added + 1 > target->capacity) {
     size_t capacity = target->capacity ? target->capacity : 16384;
     while (target->length + added + 1 > capacity) capacity *= 2;
@@ -111,29 +151,28 @@ static void set_error(ootd_curl_response *out, const char *message) {
   snprintf(out->error, sizeof out->error, "%s", message);
 }
 
-int ootd_curl_get(const char *url, const char *const *headers, size_t header_count,
-                  long connect_timeout_seconds, long total_timeout_seconds,
-                  ootd_curl_response *out) {
+// The most header bytes kept for one response (libcurl allows 300 KiB, redirects included).
+#define MAX_HEADER_BYTES ((size_t)1 << 20)
+
+int ootd_curl_get(const char *library, const char *url, const char *const *headers,
+                  size_t header_count, long connect_timeout_seconds, long total_timeout_seconds,
+                  size_t max_body_bytes, ootd_curl_response *out) {
   if (out == NULL) return OOTD_CURL_INTERNAL;
   memset(out, 0, sizeof *out);
   if (url == NULL || (header_count > 0 && headers == NULL)) {
     set_error(out, "invalid arguments");
     return OOTD_CURL_INTERNAL;
   }
-  pthread_once(&load_once, load_curl);
-  if (!load_ok) {
-    set_error(out, load_error);
-    return OOTD_CURL_UNAVAILABLE;
-  }
+  if (!load_curl(library, out->error, sizeof out->error)) return OOTD_CURL_UNAVAILABLE;
 
-  CURL *handle = curl.easy_init();
+  ootd_curl_easy *handle = curl.easy_init();
   if (handle == NULL) {
     set_error(out, "curl_easy_init failed");
     return OOTD_CURL_INTERNAL;
   }
-  struct curl_slist *list = NULL;
+  ootd_curl_slist *list = NULL;
   for (size_t i = 0; i < header_count; i++) {
-    struct curl_slist *extended = curl.slist_append(list, headers[i]);
+    ootd_curl_slist *extended = curl.slist_append(list, headers[i]);
     if (extended == NULL) {
       curl.slist_free_all(list);
       curl.easy_cleanup(handle);
@@ -143,37 +182,46 @@ int ootd_curl_get(const char *url, const char *const *headers, size_t header_cou
     list = extended;
   }
 
-  buffer head = {0}, body = {0};
-  char curl_error[CURL_ERROR_SIZE] = "";
-  curl.easy_setopt(handle, CURLOPT_URL, url);
-  curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
-  curl.easy_setopt(handle, CURLOPT_HTTPHEADER, list);
-  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);  // redirects are handled by the caller
-  curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM: safe in a threaded process
+  buffer head = {.limit = MAX_HEADER_BYTES}, body = {.limit = max_body_bytes};
+  char curl_error[OOTD_CURL_ERROR_SIZE] = "";
+  curl.easy_setopt(handle, OOTD_CURLOPT_URL, url);
+  curl.easy_setopt(handle, OOTD_CURLOPT_HTTPGET, 1L);
+  curl.easy_setopt(handle, OOTD_CURLOPT_HTTPHEADER, list);
+  curl.easy_setopt(handle, OOTD_CURLOPT_FOLLOWLOCATION, 0L);  // redirects are handled by the caller
+  curl.easy_setopt(handle, OOTD_CURLOPT_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(handle, OOTD_CURLOPT_NOSIGNAL, 1L);  // no SIGALRM: safe in a threaded process
   // Loopback is never sent through a proxy (http_proxy, ALL_PROXY): plain-HTTP requests, which
   // ootd allows only to loopback, would otherwise hand the token to the proxy in clear text.
-  curl.easy_setopt(handle, CURLOPT_NOPROXY, "localhost,127.0.0.0/8,::1");
-  curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, connect_timeout_seconds);
-  curl.easy_setopt(handle, CURLOPT_TIMEOUT, total_timeout_seconds);
-  curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");  // gzip etc., decoded by libcurl
-  curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, curl_error);
-  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, append);
-  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &body);
-  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, append);
-  curl.easy_setopt(handle, CURLOPT_HEADERDATA, &head);
+  curl.easy_setopt(handle, OOTD_CURLOPT_NOPROXY, "localhost,127.0.0.0/8,::1");
+  curl.easy_setopt(handle, OOTD_CURLOPT_CONNECTTIMEOUT, connect_timeout_seconds);
+  curl.easy_setopt(handle, OOTD_CURLOPT_TIMEOUT, total_timeout_seconds);
+  curl.easy_setopt(handle, OOTD_CURLOPT_ACCEPT_ENCODING, "");  // gzip etc., decoded by libcurl
+  curl.easy_setopt(handle, OOTD_CURLOPT_ERRORBUFFER, curl_error);
+  curl.easy_setopt(handle, OOTD_CURLOPT_WRITEFUNCTION, (ootd_curl_write_fn)append);
+  curl.easy_setopt(handle, OOTD_CURLOPT_WRITEDATA, &body);
+  curl.easy_setopt(handle, OOTD_CURLOPT_HEADERFUNCTION, (ootd_curl_write_fn)append);
+  curl.easy_setopt(handle, OOTD_CURLOPT_HEADERDATA, &head);
 
-  CURLcode code = curl.easy_perform(handle);
+  ootd_curl_code code = curl.easy_perform(handle);
   int result = OOTD_CURL_OK;
-  if (code != CURLE_OK) {
+  if (code != OOTD_CURLE_OK) {
     const char *detail = curl_error[0] ? curl_error : curl.easy_strerror(code);
     snprintf(out->error, sizeof out->error, "%s", detail ? detail : "transfer failed");
-    result = (head.failed || body.failed) ? OOTD_CURL_INTERNAL : OOTD_CURL_TRANSFER_FAILED;
+    if (head.too_large || body.too_large) {
+      size_t limit = head.too_large ? head.limit : body.limit;
+      snprintf(out->error, sizeof out->error, "the response %s is larger than %zu %s",
+               head.too_large ? "header" : "body",
+               limit % (1 << 20) == 0 ? limit >> 20 : limit,
+               limit % (1 << 20) == 0 ? "MiB" : "bytes");
+      result = OOTD_CURL_TOO_LARGE;
+    } else {
+      result = (head.failed || body.failed) ? OOTD_CURL_INTERNAL : OOTD_CURL_TRANSFER_FAILED;
+    }
     free(head.data);
     free(body.data);
   } else {
     long status = 0;
-    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    curl.easy_getinfo(handle, OOTD_CURLINFO_RESPONSE_CODE, &status);
     out->status = status;
     out->headers = head.data;
     out->headers_length = head.length;

@@ -58,12 +58,15 @@ public struct GitHubCommit: Hashable, Sendable {
   /// True for a merge commit (two or more parents). Merges still count as commits.
   public var isMerge: Bool { parentCount >= 2 }
 
-  /// The first line of `message`, without trailing whitespace.
+  /// The most characters a subject keeps: a subject is a line of a listing, not an archive of
+  /// whatever a commit message holds.
+  public static let maxSubjectLength = 1000
+
+  /// The first line of `message`, cut at ``maxSubjectLength`` characters, without trailing
+  /// whitespace.
   public static func subject(ofMessage message: String) -> String {
-    let firstLine =
-      message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-      .first ?? ""
-    var subject = Substring(firstLine)
+    let firstLine = message.prefix { !$0.isNewline }
+    var subject = firstLine.prefix(maxSubjectLength)
     while let last = subject.last, last.isWhitespace { subject.removeLast() }
     return String(subject)
   }

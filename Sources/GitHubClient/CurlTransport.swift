@@ -23,11 +23,33 @@ public struct CurlTransport: HTTPTransport {
   public var connectTimeout: Int
   /// Seconds allowed for the whole transfer.
   public var totalTimeout: Int
+  /// The longest body read, in bytes (32 MiB; a commit page is about 0.3 MiB). A longer one
+  /// aborts the transfer with `HTTPTransportError.tooLarge`.
+  public var maxBodyBytes: Int
+  /// The libcurl to load (a file name or path), or nil for `libcurl.so.4`, then
+  /// `libcurl-gnutls.so.4`. Only the first library that loads is used by the process.
+  public var library: String?
 
-  /// Creates the live transport with the given timeouts (seconds).
-  public init(connectTimeout: Int = 10, totalTimeout: Int = 60) {
+  /// Creates the live transport with the given timeouts (seconds) and libcurl.
+  public init(
+    connectTimeout: Int = 10, totalTimeout: Int = 60, maxBodyBytes: Int = 32 << 20,
+    library: String? = nil
+  ) {
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
+    self.maxBodyBytes = max(0, maxBodyBytes)
+    self.library = library
+  }
+
+  /// Loads libcurl now, so that a missing library is reported before any work starts.
+  ///
+  /// - Throws: `HTTPTransportError.unavailable` with a one-line reason, e.g.
+  ///   "libcurl.so.4 was not found".
+  public func load() throws {
+    var error = [CChar](repeating: 0, count: 512)
+    guard ootd_curl_load(library, &error, error.count) == OOTD_CURL_OK else {
+      throw HTTPTransportError.unavailable(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
   }
 
   /// Performs a GET with libcurl. Throws `HTTPTransportError.unavailable` when libcurl cannot be
@@ -36,21 +58,27 @@ public struct CurlTransport: HTTPTransport {
     guard request.method == "GET" else {
       throw HTTPTransportError.unsupported("only GET is supported, not \(request.method)")
     }
-    let connectTimeout = self.connectTimeout
-    let totalTimeout = self.totalTimeout
+    let transport = self
     return try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(
-          with: Result {
-            try Self.perform(request, connectTimeout: connectTimeout, totalTimeout: totalTimeout)
-          })
+        continuation.resume(with: Result { try transport.perform(request) })
       }
     }
   }
 
-  static func perform(_ request: HTTPRequest, connectTimeout: Int, totalTimeout: Int) throws
-    -> HTTPResponse
-  {
+  /// Control characters other than tab, which have no place in a header line.
+  static func isForbiddenInHeader(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
+  }
+
+  func perform(_ request: HTTPRequest) throws -> HTTPResponse {
+    // libcurl sends a header line as it is: a CR, LF or NUL in it would end the line and start
+    // another header (or cut the value). Such a request is refused, whatever the header.
+    for field in request.headers
+    where (field.name + field.value).unicodeScalars.contains(where: Self.isForbiddenInHeader) {
+      throw HTTPTransportError.unsupported(
+        "refusing to send the \(field.name) header: it holds a control character")
+    }
     let lines = request.headers.map { "\($0.name): \($0.value)" }
     var cLines = lines.map { strdup($0) }
     defer { cLines.forEach { free($0) } }
@@ -60,8 +88,8 @@ public struct CurlTransport: HTTPTransport {
     let code = cLines.withUnsafeMutableBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
         ootd_curl_get(
-          request.url.absoluteString, pointers.baseAddress, pointers.count,
-          connectTimeout, totalTimeout, &response)
+          library, request.url.absoluteString, pointers.baseAddress, pointers.count,
+          connectTimeout, totalTimeout, maxBodyBytes, &response)
       }
     }
     let message = withUnsafeBytes(of: response.error) { raw in
@@ -72,6 +100,8 @@ public struct CurlTransport: HTTPTransport {
       break
     case OOTD_CURL_UNAVAILABLE:
       throw HTTPTransportError.unavailable(message)
+    case OOTD_CURL_TOO_LARGE:
+      throw HTTPTransportError.tooLarge(message)
     default:
       throw HTTPTransportError.network(message)
     }

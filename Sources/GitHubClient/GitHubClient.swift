@@ -246,6 +246,8 @@ public struct GitHubClient: Sendable {
           throw GitHubError.curlUnavailable(redact(reason))
         case .unsupported(let reason):
           throw GitHubError.invalidResponse(redact(reason))
+        case .tooLarge(let reason):
+          throw GitHubError.invalidResponse(redact(reason))
         case .network(let reason):
           failures += 1
           guard failures < configuration.maxAttempts else {
@@ -383,10 +385,18 @@ public struct GitHubClient: Sendable {
     return text.replacing(token, with: "[redacted]")
   }
 
+  /// Decodes a JSON body. A body whose text is not valid Unicode (a lone UTF-16 surrogate such
+  /// as `"\ud800"` in a commit message, bytes that are not UTF-8) is decoded again with that
+  /// text replaced by U+FFFD, so one bad message never costs the rest of its page.
   func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, what: String) throws -> T {
     do {
       return try JSONDecoder().decode(type, from: response.body)
     } catch {
+      if let repaired = LenientJSON.repaired(response.body),
+        let value = try? JSONDecoder().decode(type, from: repaired)
+      {
+        return value
+      }
       throw GitHubError.invalidResponse(
         "\(what) is not the JSON expected (\(Self.summary(of: error)))")
     }

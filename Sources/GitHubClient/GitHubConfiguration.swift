@@ -40,7 +40,8 @@ public struct GitHubConfiguration: Sendable, Hashable {
   ///   - retryBaseDelay: the first retry delay in seconds, doubled after each failure (1).
   ///   - maxPages: the page cap of one listing (1000).
   ///   - apiVersion: the `X-GitHub-Api-Version` to request (`2022-11-28`).
-  /// - Throws: `GitHubError.invalidBaseURL` or `GitHubError.insecureBaseURL`.
+  /// - Throws: `GitHubError.invalidBaseURL` or `GitHubError.insecureBaseURL`;
+  ///   `GitHubError.invalidToken` for a token that is not one word of visible ASCII.
   public init(
     baseURL: URL = GitHubConfiguration.gitHubDotCom,
     token: String? = nil,
@@ -52,7 +53,10 @@ public struct GitHubConfiguration: Sendable, Hashable {
     apiVersion: String = "2022-11-28"
   ) throws {
     self.baseURL = try Self.validated(baseURL)
-    let trimmedToken = token?.trimmingASCIIWhitespace()
+    // Spaces and line breaks around a token are dropped (`$(cat token-file)`); inside, they
+    // make it unusable.
+    let trimmedToken = token?.trimmingWhitespace()
+    if let trimmedToken, !Self.isUsableToken(trimmedToken) { throw GitHubError.invalidToken }
     self.token = (trimmedToken?.isEmpty ?? true) ? nil : trimmedToken
     self.userAgent = "ootd/\(version)"
     self.rateLimitWaitBound = max(0, rateLimitWaitBound)
@@ -60,6 +64,15 @@ public struct GitHubConfiguration: Sendable, Hashable {
     self.retryBaseDelay = max(0, retryBaseDelay)
     self.maxPages = max(1, maxPages)
     self.apiVersion = apiVersion
+  }
+
+  /// True when `token` can be sent in a header as it is: visible ASCII only (U+0021–U+007E).
+  ///
+  /// Tokens are single words of printable ASCII; a control character (CR and LF above all) would
+  /// let the token end the `Authorization` line and add headers of its own, and a space or a
+  /// non-ASCII character is never part of a real token.
+  public static func isUsableToken(_ token: String) -> Bool {
+    token.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
   }
 
   /// Checks scheme, host and credentials of a base URL and drops a trailing slash.

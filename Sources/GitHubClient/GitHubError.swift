@@ -14,6 +14,9 @@ public enum GitHubError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidBaseURL(String)
   /// The base URL uses plain `http://` for a host that is not loopback.
   case insecureBaseURL(String)
+  /// The token holds a control character, a space or a non-ASCII character, so it cannot be
+  /// sent (it could end the header line and add headers of its own). The token is not shown.
+  case invalidToken
   /// libcurl (`libcurl.so.4`) could not be loaded, so no request can be made.
   case curlUnavailable(String)
   /// No response arrived after every try (DNS, connect, TLS, timeout).
@@ -50,8 +53,12 @@ public enum GitHubError: Error, Equatable, Sendable, CustomStringConvertible {
       return "Invalid GitHub API URL: \(url)."
     case .insecureBaseURL(let url):
       return "Refusing plain http:// for \(url); use https:// (http is only for loopback hosts)."
+    case .invalidToken:
+      return
+        "The GitHub token holds a control character, a space or a non-ASCII character; a token is one word of visible ASCII."
     case .curlUnavailable(let reason):
-      return "Cannot reach GitHub: libcurl could not be loaded (\(reason)). Install libcurl4."
+      return
+        "ootd needs libcurl to talk to GitHub (\(reason)): install libcurl4, e.g. 'apt-get install libcurl4'."
     case .network(let reason):
       return "Cannot reach GitHub: \(reason)."
     case .unauthorized:

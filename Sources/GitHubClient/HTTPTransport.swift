@@ -124,6 +124,14 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, S
 }
 
 extension StringProtocol {
+  /// Without leading and trailing whitespace and line breaks (any Unicode whitespace).
+  func trimmingWhitespace() -> String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[first...last])
+  }
+
   func trimmingASCIIWhitespace() -> String {
     var slice = Substring(self)
     while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
@@ -152,6 +160,8 @@ public enum HTTPTransportError: Error, Hashable, Sendable {
   case unavailable(String)
   /// The transport cannot send this request (e.g. a method it does not support).
   case unsupported(String)
+  /// The response was larger than the transport accepts; it was not read to its end.
+  case tooLarge(String)
 }
 
 // MARK: - Printing without credentials

@@ -1,6 +1,15 @@
 import FakeGitHubSupport
 import Foundation
+import GitHubClient
 import Testing
+
+/// Records how long the GitHub client asked to wait, and returns at once.
+final class WaitLog: Sleeper, @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [TimeInterval] = []
+  var seconds: [TimeInterval] { lock.withLock { recorded } }
+  func sleep(seconds: TimeInterval) async throws { lock.withLock { recorded.append(seconds) } }
+}
 
 /// The fake GitHub server (``FakeGitHubProcess``) with what these tests read of its log.
 typealias FakeGitHub = FakeGitHubProcess
@@ -119,26 +128,32 @@ struct GitHubBinaryTests {
     }
   }
 
-  @Test func faults_badGatewayAndShortRateLimit_areRidden_out_404Warns_409IsEmpty() throws {
+  @Test func faults_badGatewayAndRateLimit_areRiddenOut_404Warns_409IsEmpty() async throws {
     // Given: 250 commits (3 pages); the first commits request gets a 502 HTML page, the first
-    // next-page request a primary rate limit resetting 2 s later.
-    let folder = try TemporaryFolder()
-    let history = try FakeGitHub.smallHistory(lines: 250, in: folder)
+    // next-page request a primary rate limit resetting 600 s later. The sync runs in-process
+    // with the live libcurl transport and a sleeper that records each wait and returns at once.
+    var harness = try Harness()
+    let history = try FakeGitHub.smallHistory(lines: 250, in: harness.folder)
     let server = try FakeGitHub([
       "--repo", "gr/small=\(history)", "--login", "gr", "--token", Self.token,
       "--link-email", "gr@pierlis.com=gr", "--empty-repo", "gr/empty", "--missing-repo", "gr/gone",
-      "--fault", "502@/repos/gr/small/commits", "--fault", "primary@/repositories/:2",
+      "--fault", "502@/repos/gr/small/commits", "--fault", "primaryonce@/repositories/:600",
     ])
-    let env = environment(server, folder)
-    let started = Date()
-    let result = try BinaryTests.run(
-      [
-        "sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
-        "2015-01-01",
-      ], environment: env)
+    harness.variables = ["OOTD_GITHUB_API_URL": server.apiURL, "GITHUB_TOKEN": Self.token]
+    harness.transport = CurlTransport(connectTimeout: 5, totalTimeout: 30)
+    let waits = WaitLog()
+    harness.sleeper = waits
+    // When
+    let result = await harness.run([
+      "sync", "--repo", "gr/small", "--repo", "gr/empty", "--repo", "gr/gone", "--since",
+      "2015-01-01",
+    ])
+    // Then: one backoff of 1 s after the 502, then a wait for the reset (600 s ahead, plus a
+    // second's margin, less the moments between the server's answer and the client's clock)
     #expect(result.code == 0, "\(result.stderr)")
-    let elapsed = Date().timeIntervalSince(started)
-    #expect(elapsed >= 2, "the rate limit was waited out")
+    #expect(waits.seconds.count == 2, "\(waits.seconds)")
+    #expect(waits.seconds.first == 1)
+    #expect((590...602).contains(waits.seconds.last ?? 0), "\(waits.seconds)")
     #expect(result.stderr.contains("warning: skipping gr/gone: not found"))
     let expected = try expectedDailyCounts(
       tsv: history, email: "gr@pierlis.com", zone: TimeZone(identifier: "UTC")!
@@ -197,6 +212,88 @@ struct GitHubBinaryTests {
     #expect(
       result.stderr == "ootd: error: GitHub rejected the token: bad or expired token (401).\n")
     #expect(result.stdout.isEmpty)
+  }
+
+  @Test func missingLibcurl_isOneLineAndExit1_beforeAnyRequest() throws {
+    // Given: a libcurl that cannot be found (OOTD_LIBCURL names the library dlopen loads)
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr", "--token", Self.token, "--empty-repo", "gr/x"])
+    var env = environment(server, folder)
+    env["OOTD_LIBCURL"] = folder.file("missing/libcurl.so.4")
+    let expected =
+      "ootd: error: ootd needs libcurl to talk to GitHub (\(folder.file("missing/libcurl.so.4")) was not found): install libcurl4, e.g. 'apt-get install libcurl4'.\n"
+    // When: a sync, a sync of named repositories for a named user, and a status check
+    for arguments in [["sync"], ["sync", "--repo", "gr/x", "--user", "gr"], ["github", "status"]] {
+      let result = try BinaryTests.run(arguments, environment: env)
+      // Then: one clear line, exit 1, no crash, and nothing was sent
+      #expect(result.code == 1, "\(arguments)")
+      #expect(result.stderr == expected, "\(arguments)")
+      #expect(result.stdout.isEmpty)
+    }
+    #expect(try server.log().isEmpty)
+  }
+
+  @Test(arguments: ["GITHUB_TOKEN", "GH_TOKEN"])
+  func tokenWithALineBreak_isRejected_withoutSendingOrPrintingIt(_ variable: String) throws {
+    // Given: a token that would end the Authorization line and add a header of its own
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr"])
+    var env = environment(server, folder, token: nil)
+    env[variable] = "ghp_A\r\nX-Injected: yes"
+    for arguments in [["github", "status"], ["sync"]] {
+      // When
+      let result = try BinaryTests.run(arguments, environment: env)
+      // Then: bad configuration, like a bad OOTD_GITHUB_API_URL: one line, exit 64
+      #expect(result.code == 64, "\(arguments)")
+      #expect(
+        result.stderr
+          == "ootd: error: the token from \(variable) holds a control character, a space or a non-ASCII character; a GitHub token is one word of visible ASCII\n"
+      )
+      #expect(!result.stderr.contains("ghp_A") && !result.stdout.contains("ghp_A"))
+      #expect(!result.stderr.contains("X-Injected") && !result.stdout.contains("X-Injected"))
+    }
+    #expect(try server.log().isEmpty, "no request was sent")
+  }
+
+  @Test func oddCommitText_isStoredWhole_orCut_notTruncatedAtNUL() throws {
+    // Given: one repository whose commit message holds a NUL, one with a 5,000-character subject
+    let folder = try TemporaryFolder()
+    var arguments = ["--login", "gr", "--token", Self.token, "--link-email", "gr@pierlis.com=gr"]
+    let messages = [
+      "nul": #""fix\u0000 the rest stays\n\nbody""#,
+      "long": "\"\(String(repeating: "x", count: 5_000))\"",
+    ]
+    for (index, (name, message)) in messages.sorted(by: { $0.key < $1.key }).enumerated() {
+      let sha = String(repeating: "\(index + 1)", count: 40)
+      let date = "2025-03-01T10:00:00Z"
+      let line = [sha, "", "Gr", "gr@pierlis.com", date, "Gr", "gr@pierlis.com", date, "x"]
+      let path = folder.file("\(name).tsv")
+      try line.joined(separator: "\t").write(toFile: path, atomically: true, encoding: .utf8)
+      arguments += ["--repo", "gr/\(name)=\(path)", "--message", "\(sha)=\(message)"]
+    }
+    let server = try FakeGitHub(arguments)
+    let env = environment(server, folder)
+    for name in messages.keys {
+      #expect(try BinaryTests.run(["project", "add", name, "--repo", "gr/\(name)"], environment: env).code == 0)
+    }
+    // When
+    let sync = try BinaryTests.run(
+      ["sync", "--repo", "gr/nul", "--repo", "gr/long", "--since", "2015-01-01"], environment: env)
+    #expect(sync.code == 0, "\(sync.stderr)")
+    // Then: what the database gives back
+    func storedSubject(_ project: String) throws -> String? {
+      let shown = try BinaryTests.run(["project", "show", project, "--json"], environment: env)
+      #expect(shown.code == 0, "\(shown.stderr)")
+      // The project's "latest" commit, wherever the JSON nests it.
+      func latestSubject(_ value: Any) -> String? {
+        guard let object = value as? [String: Any] else { return nil }
+        if let latest = object["latest"] as? [String: Any] { return latest["subject"] as? String }
+        return object.values.lazy.compactMap(latestSubject).first
+      }
+      return latestSubject(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)))
+    }
+    #expect(try storedSubject("nul") == "fix\u{FFFD} the rest stays")
+    #expect(try storedSubject("long") == String(repeating: "x", count: 1_000))
   }
 
   @Test func withoutToken_publicReposOfTheUser_areSynced() throws {

@@ -38,6 +38,8 @@ struct Harness {
   var transport: (any HTTPTransport)? = nil
   /// What `git ARGUMENTS` prints (nil: git fails).
   var runGit: @Sendable ([String]) -> String? = { _ in nil }
+  /// How the GitHub client waits (retries, rate limits): at once, by default.
+  var sleeper: any Sleeper = InstantSleeper()
   /// What `gh auth token --hostname HOST` answers.
   var ghAuthToken: @Sendable (String) -> String? = { _ in nil }
 
@@ -73,7 +75,7 @@ struct Harness {
     configured.ghAuthToken = ghAuthToken
     configured.runGit = runGit
     configured.stderrIsTerminal = terminal
-    configured.gitHubSleeper = InstantSleeper()
+    configured.gitHubSleeper = sleeper
     return (configured, captured)
   }
 

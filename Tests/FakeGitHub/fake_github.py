@@ -33,6 +33,11 @@ Faults (--fault, repeatable; or "faults" in a --scenario JSON file), KIND@WHEN[:
                         without Retry-After when "none" (message names the secondary limit)
   secondary429@N[:S|none]  the same with status 429
   401@N                 401 Bad credentials
+  primaryonce@N[:S|at=T]  one primary-limit 403 whose x-ratelimit-reset is S seconds ahead
+                        (default 2) or the epoch second T; the next request succeeds, so a
+                        client that waits with a fake clock can be tested without real time
+  huge@N[:M]            200 with a body of M MiB (default 40) and no Content-Length, sent until
+                        the client hangs up
 
 Scenario file (JSON), every key optional:
   {"login": "gr", "token": "t0k", "rate_limit": 5000,
@@ -43,9 +48,13 @@ Scenario file (JSON), every key optional:
               {"kind": "primary", "path": "/repos/a/b/commits", "seconds": 2},
               {"kind": "secondary", "request": 3, "retry_after": null}]}
 
+--message SHA=JSON sets a commit's message to a JSON string literal, so that it can hold what
+a TSV cannot: "fix\u0000 rest", "\ud800 lone surrogate", a line of 5,000 characters. The
+literal is sent as it is written.
+
 --log FILE appends one JSON line per request: n, method, path (with query), authorization
 (true/false; the token itself is never logged), if_none_match, user_agent, accept,
-api_version, status.
+api_version, header_names (every request header's name, sorted), status.
 """
 
 import argparse
@@ -152,7 +161,7 @@ class Repo:
 class Fault:
     def __init__(self, kind, request=None, path=None, arg=None):
         if kind not in ("502", "500", "401", "primary", "primary429", "secondary",
-                        "secondary429"):
+                        "secondary429", "huge", "primaryonce"):
             raise SystemExit(f"fake_github: unknown fault kind {kind!r}")
         self.kind = kind
         self.request = request
@@ -196,6 +205,7 @@ class State:
         self.faults = options.faults
         self.link_emails = {k.lower(): v for k, v in options.link_emails.items()}
         self.log_path = options.log
+        self.messages = options.messages  # sha -> JSON string literal, sent as written
         self.repos = {}
         self.repos_by_id = {}
         self.missing = set(name.lower() for name in options.missing_repos)
@@ -238,6 +248,29 @@ class State:
 
 # ----------------------------------------------------------------------------------------------
 # HTTP
+
+
+class RawJSON(str):
+    """JSON text sent exactly as written (a --message literal such as "\\ud800")."""
+
+
+def encode(payload):
+    """Compact JSON bytes; RawJSON strings are inserted as written, not re-escaped."""
+    raws = []
+
+    def swap(value):
+        if isinstance(value, RawJSON):
+            raws.append(str(value))
+            return f"\u0001RAW{len(raws) - 1}\u0001"
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        return value
+    text = json.dumps(swap(payload), separators=(",", ":"))
+    for index, raw in enumerate(raws):
+        text = text.replace(json.dumps(f"\u0001RAW{index}\u0001"), raw)
+    return text.encode("utf-8", "surrogatepass")
 
 
 def etag_of(body):
@@ -300,22 +333,15 @@ class Handler(BaseHTTPRequestHandler):
         self.respond(method, number, path, query, authorization)
 
     def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8",
-             counted=True):
+             counted=True, rate_override=None):
         state = self.state
         with state.lock:
             if counted and status != 304:
                 state.used += 1
             rate = state.rate_headers()
+        rate.update(rate_override or {})
         # Logged before the response goes out, so a client that has the response finds the line.
-        state.log({
-            "n": getattr(self, "number", 0), "method": self.command, "path": self.path,
-            "authorization": self.headers.get("Authorization") is not None,
-            "if_none_match": self.headers.get("If-None-Match"),
-            "user_agent": self.headers.get("User-Agent"),
-            "accept": self.headers.get("Accept"),
-            "api_version": self.headers.get("X-GitHub-Api-Version"),
-            "status": status,
-        })
+        self.record_request(status)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -330,9 +356,39 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         return status
 
-    def send_json(self, status, payload, headers=None, counted=True):
-        body = json.dumps(payload, separators=(",", ":")).encode()
-        return self.send(status, body, headers, counted=counted)
+    def record_request(self, status):
+        self.state.log({
+            "n": getattr(self, "number", 0), "method": self.command, "path": self.path,
+            "authorization": self.headers.get("Authorization") is not None,
+            "if_none_match": self.headers.get("If-None-Match"),
+            "user_agent": self.headers.get("User-Agent"),
+            "accept": self.headers.get("Accept"),
+            "api_version": self.headers.get("X-GitHub-Api-Version"),
+            "header_names": sorted(self.headers.keys()),
+            "status": status,
+        })
+
+    def send_endless(self, mebibytes):
+        """200 with a JSON array of `mebibytes` MiB of strings and no Content-Length: the body
+        ends when the connection closes (HTTP/1.0), so only the client can bound it."""
+        self.record_request(200)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.end_headers()
+        chunk = b'"' + b"x" * ((1 << 20) - 3) + b'",'
+        try:
+            self.wfile.write(b"[")
+            for _ in range(mebibytes):
+                self.wfile.write(chunk)
+            self.wfile.write(b'""]')
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped reading, as it should
+        self.close_connection = True
+        return 200
+
+    def send_json(self, status, payload, headers=None, counted=True, rate_override=None):
+        body = encode(payload)
+        return self.send(status, body, headers, counted=counted, rate_override=rate_override)
 
     def error(self, status, message, headers=None, doc="", extra=None):
         payload = {"message": message, "documentation_url": f"{DOCS}{doc}", "status": str(status)}
@@ -340,7 +396,7 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(status, payload, headers)
 
     def send_cacheable(self, payload, headers=None):
-        body = json.dumps(payload, separators=(",", ":")).encode()
+        body = encode(payload)
         etag = etag_of(body)
         all_headers = {"ETag": etag, "Cache-Control": "private, max-age=60, s-maxage=60",
                        "Vary": "Accept, Authorization, Cookie, X-GitHub-OTP"}
@@ -383,6 +439,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(500, "Server Error")
         if kind == "401":
             return self.error(401, "Bad credentials")
+        if kind == "huge":
+            return self.send_endless(int(fault.arg or 40))
+        if kind == "primaryonce":
+            arg = fault.arg or "2"
+            if arg.startswith("at="):
+                reset_at = int(arg[3:])
+            else:
+                reset_at = math.ceil(time.time() + float(arg))
+            return self.primary_limit(403, reset_at)
         if kind in ("primary", "primary429"):
             return self.primary_limit(state.limited_status, None)
         status = 429 if kind == "secondary429" else 403
@@ -394,12 +459,17 @@ class Handler(BaseHTTPRequestHandler):
                           "help, please include the request ID FAKE.", headers,
                           doc="/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits")
 
-    def primary_limit(self, status, _unused):
+    def primary_limit(self, status, reset_at):
+        """The primary-limit answer; `reset_at` (epoch seconds) overrides the reset headers."""
+        override = None
+        if reset_at is not None:
+            override = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset_at),
+                        "x-ratelimit-used": str(self.state.limit)}
         self.send_json(status, {
             "message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support "
                        "for help, please include the request ID FAKE.",
             "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api",
-        }, counted=False)
+        }, counted=False, rate_override=override)
         return status
 
     # --------------------------------------------------------------------------- routing
@@ -521,7 +591,8 @@ class Handler(BaseHTTPRequestHandler):
                 "author": {"name": c.author_name, "email": c.author_email, "date": c.author_date},
                 "committer": {"name": c.committer_name, "email": c.committer_email,
                               "date": c.committer_date},
-                "message": c.subject,
+                "message": c.subject if c.sha not in self.state.messages
+                else RawJSON(self.state.messages[c.sha]),
                 "tree": {"sha": c.sha, "url": f"{api}/git/trees/{c.sha}"},
                 "url": f"{api}/git/commits/{c.sha}",
                 "comment_count": 0,
@@ -600,6 +671,8 @@ def parse_options(argv):
                         help="a repository that answers 404")
     parser.add_argument("--link-email", action="append", type=key_value, default=[],
                         metavar="EMAIL=LOGIN", help="commits by EMAIL show author.login LOGIN")
+    parser.add_argument("--message", action="append", type=key_value, default=[],
+                        metavar="SHA=JSON", help="a commit's message, as a JSON string literal")
     parser.add_argument("--fault", action="append", default=[], metavar="KIND@WHEN[:ARG]",
                         help="inject a failure (see the module docstring)")
     parser.add_argument("--scenario", help="a JSON scenario file (see the module docstring)")
@@ -629,6 +702,12 @@ def parse_options(argv):
     options.link_emails = dict(scenario.get("link_emails", {}))
     options.link_emails.update(dict(args.link_email))
     options.log = args.log
+    options.messages = dict(args.message)
+    for sha, literal in options.messages.items():
+        try:
+            json.loads(literal)
+        except ValueError:
+            parser.error(f"--message {sha}=...: not a JSON string literal")
     faults = []
     for entry in scenario.get("faults", []):
         arg = entry.get("seconds", entry.get("retry_after", ""))

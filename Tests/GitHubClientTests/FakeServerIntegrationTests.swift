@@ -19,6 +19,7 @@ extension FakeGitHubProcess {
     let user_agent: String?
     let accept: String?
     let api_version: String?
+    let header_names: [String]
     let status: Int
   }
 
@@ -28,7 +29,8 @@ extension FakeGitHubProcess {
   /// A live client (libcurl) pointed at this server.
   func client(
     token: String? = "good-token", rateLimitWaitBound: TimeInterval = 15 * 60,
-    sleeper: any Sleeper = RecordingSleeper(clock: TestClock()), events: EventLog? = nil
+    sleeper: any Sleeper = RecordingSleeper(clock: TestClock()), events: EventLog? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) throws -> GitHubClient {
     let configuration = try GitHubConfiguration(
       baseURL: baseURL, token: token, version: "9.9.9", rateLimitWaitBound: rateLimitWaitBound)
@@ -38,6 +40,7 @@ extension FakeGitHubProcess {
       configuration: configuration,
       transport: CurlTransport(connectTimeout: 5, totalTimeout: 30),
       sleeper: sleeper,
+      now: now,
       onEvent: onEvent)
   }
 }
@@ -119,27 +122,29 @@ struct FakeServerIntegrationTests {
     #expect(try server.log().map(\.status) == [502, 200, 200])
   }
 
-  @Test func primaryRateLimit_twoSecondsAhead_isWaitedOutForReal() async throws {
+  @Test func primaryRateLimit_twoSecondsAhead_isWaitedOutUntilTheReset() async throws {
+    // Given: the first request hits a primary limit that resets 2 s after the client's clock
+    let clock = TestClock()
+    let reset = clock.now + 2
     let history = try smallHistory(lines: 50)
     defer { try? FileManager.default.removeItem(at: history) }
     let server = try FakeGitHubServer([
-      "--repo", "groue/GRDB.swift=\(history.path)", "--fault", "primary@1:2",
+      "--repo", "groue/GRDB.swift=\(history.path)",
+      "--fault", "primaryonce@1:at=\(Int(reset.timeIntervalSince1970))",
     ])
     defer { server.stop() }
     let events = EventLog()
-    let client = try server.client(rateLimitWaitBound: 10, sleeper: TaskSleeper(), events: events)
-    let started = Date()
+    let sleeper = RecordingSleeper(clock: clock)
+    let client = try server.client(
+      rateLimitWaitBound: 10, sleeper: sleeper, events: events, now: { clock.now })
+    // When
     var count = 0
     _ = try await client.commits(CommitQuery(repository: grdb)) { count += $0.commits.count }
-    let elapsed = Date().timeIntervalSince(started)
+    // Then: it waited once, until the reset plus a second's margin, then listed everything
     #expect(count == 50)
-    #expect(elapsed >= 1 && elapsed < 8)
+    #expect(sleeper.sleeps == [3])
+    #expect(events.events == [.waitingForRateLimitReset(seconds: 3, resetAt: reset)])
     #expect(try server.log().map(\.status) == [403, 200])
-    guard case .waitingForRateLimitReset(let seconds, _) = events.events.first else {
-      Issue.record("no wait reported: \(events.events)")
-      return
-    }
-    #expect(seconds > 1 && seconds <= 4)
   }
 
   @Test func primaryRateLimit_beyondBound_stopsAtOnce() async throws {

@@ -16,6 +16,8 @@ extern "C" {
 #define OOTD_CURL_TRANSFER_FAILED 2
 /// Memory ran out or an argument was invalid.
 #define OOTD_CURL_INTERNAL 3
+/// The body grew past `max_body_bytes` (or the headers past 1 MiB): the transfer was aborted.
+#define OOTD_CURL_TOO_LARGE 4
 
 /// What one GET produced. Buffers are malloc'd; release them with `ootd_curl_response_free`.
 typedef struct ootd_curl_response {
@@ -31,14 +33,24 @@ typedef struct ootd_curl_response {
   char error[512];
 } ootd_curl_response;
 
-/// Loads libcurl ("libcurl.so.4") with dlopen on first use and performs one HTTP GET.
+/// Loads libcurl with dlopen unless it is loaded already: `library` (a file name or path), or
+/// "libcurl.so.4" then "libcurl-gnutls.so.4" when `library` is NULL. Once loaded, that library
+/// serves the whole process and `library` is ignored; a failed load is retried on the next call.
+///
+/// Returns `OOTD_CURL_OK`, or `OOTD_CURL_UNAVAILABLE` with a one-line reason in `error`
+/// (e.g. "libcurl.so.4 was not found").
+int ootd_curl_load(const char *library, char *error, size_t error_size);
+
+/// Loads libcurl as `ootd_curl_load` does and performs one HTTP GET.
 ///
 /// Redirects are never followed (CURLOPT_FOLLOWLOCATION stays off); the caller handles them.
-/// `headers` holds `header_count` "Name: value" strings. Timeouts are in seconds.
+/// `headers` holds `header_count` "Name: value" strings. Timeouts are in seconds. A body (after
+/// decompression) longer than `max_body_bytes` aborts the transfer as it arrives, so memory never
+/// holds more than that.
 /// Returns one of the `OOTD_CURL_*` codes; `out` is always initialised.
-int ootd_curl_get(const char *url, const char *const *headers, size_t header_count,
-                  long connect_timeout_seconds, long total_timeout_seconds,
-                  ootd_curl_response *out);
+int ootd_curl_get(const char *library, const char *url, const char *const *headers,
+                  size_t header_count, long connect_timeout_seconds, long total_timeout_seconds,
+                  size_t max_body_bytes, ootd_curl_response *out);
 
 /// Frees the buffers of a response filled in by `ootd_curl_get` (safe to call twice).
 void ootd_curl_response_free(ootd_curl_response *response);

@@ -58,7 +58,9 @@ struct AppEnvironment {
       stderrIsTerminal: isatty(STDERR_FILENO) == 1,
       ghAuthToken: { host in ghToken(host: host, path: variables["PATH"] ?? "/usr/bin:/bin") },
       runGit: { arguments in
-        run("git", arguments, path: variables["PATH"] ?? "/usr/bin:/bin")
+        run(
+          "git", SafeGit.options + arguments, path: variables["PATH"] ?? "/usr/bin:/bin",
+          environment: SafeGit.environment)
       }
     )
   }

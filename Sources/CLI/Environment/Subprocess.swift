@@ -11,15 +11,21 @@ extension AppEnvironment {
     return token.isEmpty ? nil : token
   }
 
-  /// Runs `program` (looked up on `path`) with `arguments`; its standard output when it exits
-  /// with 0, else nil. Standard input and error are closed.
-  static func run(_ program: String, _ arguments: [String], path: String) -> String? {
+  /// Runs `program` (looked up on `path`) with `arguments` and this process's variables plus
+  /// `environment`; its standard output when it exits with 0, else nil. Standard input and error
+  /// are closed.
+  static func run(
+    _ program: String, _ arguments: [String], path: String, environment: [String: String] = [:]
+  ) -> String? {
     let candidates = path.split(separator: ":").map { String($0) + "/" + program }
     guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else { return nil }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -49,6 +49,11 @@ struct GitHubAccess {
       token = value
       tokenSource = "gh auth token"
     }
+    if let token, let tokenSource, !GitHubConfiguration.isUsableToken(token) {
+      // Never echo the token: it may be a real one with a stray character.
+      throw CLIError.invalidValue(
+        "the token from \(tokenSource) holds a control character, a space or a non-ASCII character; a GitHub token is one word of visible ASCII")
+    }
     return GitHubAccess(
       baseURL: url, baseURLSource: urlSource, token: token, tokenSource: tokenSource,
       savedLogin: try database.gitHubSetting(.login))
@@ -86,8 +91,21 @@ struct GitHubAccess {
       baseURL: baseURL, token: token, version: Ootd.version,
       rateLimitWaitBound: rateLimitWaitBound, maxAttempts: maxAttempts)
     return GitHubClient(
-      configuration: configuration, transport: environment.gitHubTransport ?? CurlTransport(),
+      configuration: configuration, transport: try environment.gitHubTransport ?? Self.liveTransport(environment),
       sleeper: environment.gitHubSleeper ?? TaskSleeper(), onEvent: onEvent)
+  }
+
+  /// libcurl (`OOTD_LIBCURL` names another library file), loaded at once so that a missing
+  /// library is one clear error before any work starts.
+  static func liveTransport(_ environment: AppEnvironment) throws -> CurlTransport {
+    let library = environment.variables["OOTD_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
+    let transport = CurlTransport(library: library)
+    do {
+      try transport.load()
+    } catch HTTPTransportError.unavailable(let reason) {
+      throw GitHubError.curlUnavailable(reason)
+    }
+    return transport
   }
 
   /// The API host and path for display, e.g. `api.github.com` or `ghe.example.com/api/v3`.

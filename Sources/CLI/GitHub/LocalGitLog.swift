@@ -12,11 +12,12 @@ enum LocalGitLog {
   static let format = "%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%s"
 
   /// The arguments of the `git` call that lists every commit reachable from any ref since
-  /// `since`, authored by one of `emails` (case-insensitive).
+  /// `since`, authored by one of `emails` (case-insensitive). Signatures are never checked
+  /// (that runs `gpg.program`) and no external diff runs, whatever the clone configures.
   static func arguments(path: String, since: Date) -> [String] {
     [
-      "-C", path, "log", "--all", "--no-color", "--format=" + format,
-      "--since=\(Int(since.timeIntervalSince1970))",
+      "-C", path, "log", "--all", "--no-show-signature", "--no-ext-diff", "--no-color",
+      "--format=" + format, "--since=\(Int(since.timeIntervalSince1970))",
     ]
   }
 
@@ -37,7 +38,8 @@ enum LocalGitLog {
           sha: String(fields[0]).lowercased(), repository: repository, authorLogin: login,
           authorName: String(fields[2]), authorEmail: String(fields[3]), authorDate: authored,
           committerDate: committed,
-          subject: fields[6...].joined(separator: "\u{1F}"), htmlURL: nil,
+          subject: GitHubCommit.subject(ofMessage: fields[6...].joined(separator: "\u{1F}")),
+          htmlURL: nil,
           parentCount: parents))
     }
     return commits
@@ -45,6 +47,26 @@ enum LocalGitLog {
 
   /// `2025-10-02T08:11:07+02:00` (git's `%aI`) as an instant.
   static func parseDate(_ text: String) -> Date? { ISO8601Timestamp.parse(text) }
+}
+
+/// How ootd runs git in a clone it does not control: a repository's `.git/config` (a clone
+/// from anyone) must not make git run programs. Every git call gets these options and
+/// variables, whatever its arguments.
+enum SafeGit {
+  /// Global options before the command: no pager, no signature check (it runs `gpg.program`),
+  /// no fsmonitor hook, the pager set to `cat` in case one is ever asked for.
+  static let options = [
+    "--no-pager", "-c", "log.showSignature=false", "-c", "core.pager=cat",
+    "-c", "core.fsmonitor=false",
+  ]
+
+  /// Variables set for git: no system-wide configuration, never a prompt for credentials, `cat`
+  /// as pager, no lazy fetch of missing objects (it would contact the clone's remote), no
+  /// optional index locks.
+  static let environment = [
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat",
+    "GIT_NO_LAZY_FETCH": "1", "GIT_OPTIONAL_LOCKS": "0",
+  ]
 }
 
 /// `ootd sync --local`: reads the commits of every project with a local path from `git log`.

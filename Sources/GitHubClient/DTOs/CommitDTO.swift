@@ -48,14 +48,22 @@ struct CommitDTO: Decodable {
     return GitHubCommit(
       sha: sha,
       repository: repository,
-      authorLogin: author?.login,
-      authorName: commit.author?.name ?? "",
-      authorEmail: commit.author?.email ?? "",
+      authorLogin: author?.login.map(Self.keepingText),
+      authorName: Self.keepingText(commit.author?.name ?? ""),
+      authorEmail: Self.keepingText(commit.author?.email ?? ""),
       authorDate: authorDate,
       committerDate: committerDate,
-      subject: GitHubCommit.subject(ofMessage: commit.message ?? ""),
+      subject: Self.keepingText(GitHubCommit.subject(ofMessage: commit.message ?? "")),
       htmlURL: htmlURL.flatMap { URL(string: $0) },
       parentCount: parents?.count ?? 0
     )
+  }
+
+  /// `text` with each NUL replaced by U+FFFD. Git allows NUL in names and messages and GitHub
+  /// passes it on as `\u0000`, but a NUL ends C strings (SQLite stores text up to it): replaced,
+  /// the rest of the text is kept.
+  static func keepingText(_ text: String) -> String {
+    guard text.utf8.contains(0) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
   }
 }
