@@ -49,30 +49,12 @@ extension AppDatabase {
   ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
   ///   since by a change that is not undone.
   public func undo(now: Date = Date()) throws(StorageError) -> JournalStep {
-    try write { db in
-      let device = try Self.device(db)
-      guard
-        let target = try JournalChangeRecord.fetchOne(
-          db,
-          sql: """
-            SELECT * FROM journalChange WHERE device = ? AND kind = 'change' AND undone = 0
-            ORDER BY id DESC LIMIT 1
-            """, arguments: [device])
-      else { throw StorageError.nothingToUndo }
-      let inverse = JournalOperation.inverse(of: try Self.operations(db, change: target.id))
-      try Self.reapply(db, inverse, of: target, verb: "undo")
-      try db.execute(
-        sql: "UPDATE journalChange SET undone = 1, redoable = 1 WHERE id = ?", arguments: [target.id])
-      // Described in the change's own order: the same rows, in the order the user named them.
-      let forward = try Self.operations(db, change: target.id).map(\.inverse)
-      let effect = ChangeSummary.describe(forward, names: try Self.names(db, forward))
-      _ = try Self.record(
-        db, kind: .undo, command: command, operations: inverse, target: target.id, now: now,
-        summary: ChangeSummary.undid(target.command, effect: effect))
-      var entry = target.entry
-      entry.isUndone = true
-      return JournalStep(entry: entry, effect: effect)
-    }
+    try step(
+      .undo, now: now,
+      target: """
+        SELECT * FROM journalChange WHERE device = ? AND kind = 'change' AND undone = 0
+        ORDER BY id DESC LIMIT 1
+        """)
   }
 
   /// Applies again the change undone most recently, unless a change was made since that undo.
@@ -80,29 +62,44 @@ extension AppDatabase {
   /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
   ///   ``StorageError/journalConflict(_:)`` as ``undo(now:)`` does.
   public func redo(now: Date = Date()) throws(StorageError) -> JournalStep {
-    try write { db in
-      let device = try Self.device(db)
+    try step(
+      .redo, now: now,
+      target: """
+        SELECT target.* FROM journalChange AS undo
+        JOIN journalChange AS target ON target.id = undo.target
+        WHERE undo.kind = 'undo' AND undo.device = ? AND target.undone = 1 AND target.redoable = 1
+        ORDER BY undo.id DESC LIMIT 1
+        """)
+  }
+
+  /// Undoes or redoes the change `target` (a query given this device's id) selects: applies its
+  /// operations inverted (undo) or again (redo), each checked against the row as it is, flips
+  /// the change's state, and records the step as a journal entry of its own.
+  private func step(_ kind: JournalEntry.Kind, now: Date, target query: String)
+    throws(StorageError) -> JournalStep
+  {
+    let undo = kind == .undo
+    return try write { db in
       guard
         let target = try JournalChangeRecord.fetchOne(
-          db,
-          sql: """
-            SELECT target.* FROM journalChange AS undo
-            JOIN journalChange AS target ON target.id = undo.target
-            WHERE undo.kind = 'undo' AND undo.device = ?
-              AND target.undone = 1 AND target.redoable = 1
-            ORDER BY undo.id DESC LIMIT 1
-            """, arguments: [device])
-      else { throw StorageError.nothingToRedo }
-      let operations = try Self.operations(db, change: target.id)
-      try Self.reapply(db, operations, of: target, verb: "redo")
+          db, sql: query, arguments: [try Self.device(db)])
+      else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
+      let recorded = try Self.operations(db, change: target.id)
+      let operations = undo ? JournalOperation.inverse(of: recorded) : recorded
+      try Self.reapply(db, operations, of: target, verb: undo ? "undo" : "redo")
       try db.execute(
-        sql: "UPDATE journalChange SET undone = 0, redoable = 0 WHERE id = ?", arguments: [target.id])
-      let effect = ChangeSummary.describe(operations, names: try Self.names(db, operations))
+        sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
+        arguments: [undo, undo, target.id])
+      // Described in the change's own order: the same rows, in the order the user named them.
+      let described = undo ? recorded.map(\.inverse) : recorded
+      let effect = ChangeSummary.describe(described, names: try Self.names(db, described))
       _ = try Self.record(
-        db, kind: .redo, command: command, operations: operations, target: target.id, now: now,
-        summary: ChangeSummary.redid(target.command, effect: effect))
+        db, kind: kind, command: command, operations: operations, target: target.id, now: now,
+        summary: undo
+          ? ChangeSummary.undid(target.command, effect: effect)
+          : ChangeSummary.redid(target.command, effect: effect))
       var entry = target.entry
-      entry.isUndone = false
+      entry.isUndone = undo
       return JournalStep(entry: entry, effect: effect)
     }
   }

@@ -2,6 +2,18 @@ import ArgumentParser
 import Core
 import Storage
 
+/// Shared by `undo` and `redo`: the options, and one step of the journal printed.
+struct JournalStepOptions: ParsableArguments {
+  @OptionGroup var output: JSONOption
+  @OptionGroup var global: GlobalOptions
+
+  func run(undo: Bool, in environment: AppEnvironment) throws {
+    let database = try global.openDatabase(environment)
+    let step = undo ? try database.undo(now: environment.now) : try database.redo(now: environment.now)
+    try JournalOutput(environment).printStep(step, json: output.json, undo: undo)
+  }
+}
+
 extension Ootd {
   /// `ootd undo`: reverts the most recent change.
   struct Undo: OotdCommand {
@@ -20,13 +32,9 @@ extension Ootd {
           ootd undo --json
         """)
 
-    @OptionGroup var output: JSONOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: JournalStepOptions
 
-    func run(in environment: AppEnvironment) throws {
-      let step = try global.openDatabase(environment).undo(now: environment.now)
-      try JournalOutput(environment).printStep(step, json: output.json, undo: true)
-    }
+    func run(in environment: AppEnvironment) throws { try options.run(undo: true, in: environment) }
   }
 
   /// `ootd redo`: applies again the most recently undone change.
@@ -42,13 +50,9 @@ extension Ootd {
           ootd redo --json
         """)
 
-    @OptionGroup var output: JSONOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: JournalStepOptions
 
-    func run(in environment: AppEnvironment) throws {
-      let step = try global.openDatabase(environment).redo(now: environment.now)
-      try JournalOutput(environment).printStep(step, json: output.json, undo: false)
-    }
+    func run(in environment: AppEnvironment) throws { try options.run(undo: false, in: environment) }
   }
 
   /// `ootd log`: the change journal, newest first.
