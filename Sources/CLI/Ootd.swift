@@ -96,7 +96,8 @@ public struct Ootd: ParsableCommand {
     let oneLine = message.split(whereSeparator: \.isNewline).map {
       $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }.joined(separator: " ")
-    environment.printError("ootd: error: \(oneLine)")
+    // Messages quote what users typed and what is stored: never let it drive the terminal.
+    environment.printError("ootd: error: \(TerminalText.printable(oneLine))")
     return code
   }
 }

@@ -148,28 +148,29 @@ extension AppDatabase {
     let subject = "\(operation.entity)\(name)"
     var what: String
     switch error.conflict {
-    case _ where error.missingProject: what = "its project is gone"
+    case _ where error.missingProject: what = "the project of \(subject) has been deleted since"
     case .rowExists: what = "\(subject) exists again"
-    case .rowMissing: what = "\(subject) is gone"
-    case .fieldChanged(let field, _, _): what = "the \(field) of \(subject) was changed"
+    case .rowMissing: what = "\(subject) has been deleted since"
+    case .fieldChanged(let field, _, _): what = "the \(field) of \(subject) has been changed since"
     }
+    // The latest change that touched the row and still stands (not an undo or redo of this one).
     if let later = try Row.fetchOne(
       db,
       sql: """
         SELECT journalChange.id, journalChange.command, journalChange.device
         FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
         WHERE journalOperation.row = ? AND journalOperation.changeId > ?
-          AND journalChange.undone = 0
+          AND journalChange.undone = 0 AND journalChange.target IS NOT ?
         ORDER BY journalOperation.id DESC LIMIT 1
-        """, arguments: [operation.row, target.id])
+        """, arguments: [operation.row, target.id, target.id])
     {
       let id: Int64 = later["id"]
       let command: String = later["command"]
       let device: String = later["device"]
       let origin = device == (try Self.device(db)) ? "" : ", from another device"
-      what += " since by '\(command)' (change \(id)\(origin))"
+      what += " by '\(command)' (change \(id)\(origin))"
     } else {
-      what += " since, outside ootd's journal"
+      what += ", outside ootd's journal"
     }
     return "cannot \(verb) '\(target.command)' (change \(target.id)): \(what); nothing was changed"
   }
@@ -204,9 +205,18 @@ extension AppDatabase {
       // A new change ends what could be redone, as in every editor.
       try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
     }
-    if changeID % 100 == 0 {
-      try db.execute(
-        sql: "DELETE FROM journalChange WHERE id <= ?", arguments: [changeID - journalDepth])
+    if changeID % 100 == 0, changeID > journalDepth {
+      let cut = changeID - journalDepth
+      // Redo replays undone changes in the reverse order of their undos: once any link of that
+      // chain is pruned, nothing can be redone safely any more.
+      let breaksRedo = try Bool.fetchOne(
+        db,
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM journalChange WHERE redoable = 1 AND (id <= ? OR id IN (
+            SELECT target FROM journalChange WHERE kind = 'undo' AND id <= ?)))
+          """, arguments: [cut, cut]) ?? false
+      if breaksRedo { try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1") }
+      try db.execute(sql: "DELETE FROM journalChange WHERE id <= ?", arguments: [cut])
     }
     return changeID
   }

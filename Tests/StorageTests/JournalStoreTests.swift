@@ -52,7 +52,7 @@ struct JournalStoreTests {
     let before = try dump(scratch.path())
     // When / Then
     #expect(throws: StorageError.journalConflict(
-      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'C' was changed since by "
+      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'C' has been changed since by "
         + "'edit 1 --title C' (change 3, from another device); nothing was changed")) {
       try database.undo(now: fixedNow)
     }
@@ -124,5 +124,36 @@ struct JournalStoreTests {
     _ = try database.setDone(ids: [todo.id], done: false, now: fixedNow)
     _ = try database.planRoutine(on: day("2026-11-22"), now: fixedNow)
     #expect(try database.journal(limit: 10).count == 1)
+  }
+}
+
+@Suite("The change journal: pruning and corrupt entries")
+struct JournalPruningTests {
+  @Test("pruning that reaches an undone change ends what can be redone instead of redoing out of order")
+  func pruningEndsRedo() throws {
+    // Given 1,300 changes, all undone: the 1,300th undo is entry 2,600, which prunes entries
+    // 1-100, among them the oldest undone changes that redo would have to replay first
+    let database = try AppDatabase.inMemory(command: "add")
+    for index in 0..<1_300 { _ = try database.addTodo(try draft("t\(index)"), now: fixedNow) }
+    for _ in 0..<1_300 { _ = try database.undo(now: fixedNow) }
+    // When / Then redo refuses rather than replaying change 101 before changes 1-100
+    #expect(throws: StorageError.nothingToRedo) { try database.redo(now: fixedNow) }
+    #expect(try allTodos(database).isEmpty)
+  }
+
+  @Test("a journal entry naming an unknown field is a one-line error, never SQL or a crash")
+  func corruptField() throws {
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "add x")
+    _ = try database.addTodo(try draft("x"), now: fixedNow)
+    _ = try database.undo(now: fixedNow)
+    try withRawDatabase(scratch.path()) { db in
+      try db.execute(sql: """
+        UPDATE journalOperation SET newValue = replace(newValue, '"title"', '"title) VALUES (1); --"')
+        WHERE action = 'create'
+        """)
+    }
+    #expect(throws: StorageError.sqlite("corrupt journal operation 1")) { try database.redo(now: fixedNow) }
+    #expect(try allTodos(database).isEmpty)
   }
 }

@@ -48,7 +48,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let path = try db ?? Self.temporaryPath(environment)
-      let database = try AppDatabase.open(path: path)
+      let database = try AppDatabase.open(path: path, command: CommandText.from(environment.arguments))
       let today = environment.today
       let existing = Set(try database.projects(.all).map { $0.project.name.lowercased() })
       for project in DemoData.projects() where !existing.contains(project.name.lowercased()) {

@@ -10,11 +10,14 @@ public enum ChangeSummary {
   /// One line for `operations`; `names` maps row uuids (todos, projects, blocks) to names.
   public static func describe(_ operations: [JournalOperation], names: [String: String]) -> String {
     var clauses: [Clause] = []
+    var clauseIndex: [String: Int] = [:]
     func add(_ key: String, _ text: @escaping (Int, Names) -> String, row: String) {
-      if let index = clauses.firstIndex(where: { $0.key == key }) {
-        if !clauses[index].rows.contains(row) { clauses[index].rows.append(row) }
+      // Linear in the operations: an import of 100,000 todos is one change.
+      if let index = clauseIndex[key] {
+        if clauses[index].seen.insert(row).inserted { clauses[index].rows.append(row) }
       } else {
-        clauses.append(Clause(key: key, rows: [row], text: text))
+        clauseIndex[key] = clauses.count
+        clauses.append(Clause(key: key, rows: [row], seen: [row], text: text))
       }
     }
     for operation in operations {
@@ -111,6 +114,7 @@ public enum ChangeSummary {
   private struct Clause {
     let key: String
     var rows: [String]
+    var seen: Set<String>
     let text: (Int, Names) -> String
   }
 }

@@ -45,27 +45,31 @@ enum OperationExecutor {
     case .create(let fields):
       var columns = ["uuid"]
       var values: [DatabaseValue] = [operation.row.databaseValue]
+      var givesID = false
       for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
-        if operation.entity != .block, field == "id", let id = value.integer,
-          try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [id]) == true
-        {
-          continue  // that local id is taken (only possible for a row from another machine)
+        if operation.entity != .block, field == "id", let id = value.integer {
+          // A local id already taken (only possible for a row from another machine): the row
+          // gets a new one, and the journal records that one.
+          if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [id]) == true {
+            continue
+          }
+          givesID = true
         }
-        columns.append(column(operation.entity, field))
+        columns.append(try column(operation.entity, field))
         values.append(try databaseValue(db, operation, field: field, value))
       }
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       try db.cachedStatement(
         sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
       ).execute(arguments: StatementArguments(values))
-      if operation.entity != .block, fields["id"] == nil {
+      if operation.entity != .block, !givesID {
         var applied = fields
         applied["id"] = .integer(db.lastInsertedRowID)
         return JournalOperation(operation.entity, row: operation.row, .create(applied))
       }
     case .update(let field, _, let new):
       try db.cachedStatement(
-        sql: "UPDATE \(table) SET \(column(operation.entity, field)) = ? WHERE uuid = ?"
+        sql: "UPDATE \(table) SET \(try column(operation.entity, field)) = ? WHERE uuid = ?"
       ).execute(arguments: [try databaseValue(db, operation, field: field, new), operation.row])
     case .delete:
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uuid = ?").execute(arguments: [operation.row])
@@ -73,10 +77,11 @@ enum OperationExecutor {
     return operation
   }
 
-  /// The column a field is stored in.
-  private static func column(_ entity: Entity, _ field: String) -> String {
+  /// The column a field is stored in; a field outside the closed list is refused, so journal
+  /// text (which may come from another machine) never becomes SQL.
+  private static func column(_ entity: Entity, _ field: String) throws -> String {
     guard allowedFields[entity]!.contains(field) else {
-      preconditionFailure("unknown journal field \(entity).\(field)")
+      throw StorageError.sqlite("corrupt journal: unknown field \(entity).\(field)")
     }
     return entity == .todo && field == "project" ? "projectId" : field
   }

@@ -76,9 +76,18 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
     let uuid: String = row[Columns.row]
     let old = FieldValue(row[Columns.oldValue] as DatabaseValue)
     let new = FieldValue(row[Columns.newValue] as DatabaseValue)
+    let allowed = OperationExecutor.allowedFields[entity]!
+    func checked(_ fields: Fields) throws -> Fields {
+      guard fields.keys.allSatisfy(allowed.contains) else {
+        throw StorageError.sqlite("corrupt journal operation \(row[Columns.id] as Int64)")
+      }
+      return fields
+    }
     switch row[Columns.action] as String {
-    case "create": operation = JournalOperation(entity, row: uuid, .create(try FieldsText.decode(new.text ?? "")))
-    case "delete": operation = JournalOperation(entity, row: uuid, .delete(try FieldsText.decode(old.text ?? "")))
+    case "create":
+      operation = JournalOperation(entity, row: uuid, .create(try checked(FieldsText.decode(new.text ?? ""))))
+    case "delete":
+      operation = JournalOperation(entity, row: uuid, .delete(try checked(FieldsText.decode(old.text ?? ""))))
     default:
       let field: String = row[Columns.field]
       guard OperationExecutor.allowedFields[entity]!.contains(field) else {
