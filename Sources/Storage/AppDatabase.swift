@@ -81,7 +81,7 @@ public final class AppDatabase: Sendable {
       }
       return
     }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = folder(of: path)
     if !folder.isEmpty {
       do {
         try manager.createDirectory(
@@ -96,6 +96,15 @@ public final class AppDatabase: Sendable {
       throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
     close(descriptor)
+  }
+
+  /// The folder part of `path`: everything before its last `/` ("" for a bare file name such as
+  /// `b`, "/" for a file at the root). Plain string work: Foundation's
+  /// `deletingLastPathComponent` traps on one-character paths on Linux.
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    let folder = path[..<slash]
+    return folder.isEmpty ? "/" : String(folder)
   }
 
   /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
