@@ -59,6 +59,32 @@ public final class AppDatabase: Sendable {
     return database
   }
 
+  /// Whether the file at `path` already holds todos, projects or blocks of the user's, looked at
+  /// through a read-only connection, so the file stays byte-identical whatever the answer.
+  /// A missing or empty file holds nothing; a file that is not an SQLite database counts as
+  /// holding data (it is someone's).
+  public static func hasUserData(atPath path: String) -> Bool {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    guard let attributes, (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return false }
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(30)
+    do {
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      return try queue.read { db in
+        for (table, condition) in [("todo", "1"), ("project", "1"), ("block", "builtIn = 0")]
+        where try db.tableExists(table) {
+          if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(condition))") == true {
+            return true
+          }
+        }
+        return false
+      }
+    } catch {
+      return true
+    }
+  }
+
   /// An empty, migrated database in memory: for tests and previews.
   public static func inMemory(command: String = "") throws(StorageError) -> AppDatabase {
     do {
