@@ -44,13 +44,14 @@ struct GlobalOptions: ParsableArguments {
   /// - Parameter readOnly: the command only reads. It then never creates the database: when the
   ///   file is missing (or empty, as `touch` leaves it) it reads an empty in-memory database,
   ///   which holds what a new file would (the built-in blocks), and leaves the disk as it was.
+  ///   A writing command creates the file, and gives it back when it fails before writing.
   func openDatabase(_ environment: AppEnvironment, readOnly: Bool = false) throws -> AppDatabase {
     let path = try environment.databasePath(option: db)
     let command = CommandText.from(environment.arguments)
     if readOnly && !Self.holdsADatabase(path) {
       return try AppDatabase.inMemory(command: command)
     }
-    return try AppDatabase.open(path: path, command: command)
+    return try AppDatabase.open(path: path, command: command, givesBackUnused: true)
   }
 
   /// Whether something is at `path` that opening may not replace: a non-empty file, a folder
