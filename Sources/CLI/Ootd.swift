@@ -61,16 +61,19 @@ public struct Ootd: ParsableCommand {
         var command = command
         try command.run()
       }
-      return finish(environment)
+      return finish(command, environment)
     } catch {
       return report(error, environment)
     }
   }
 
-  /// The exit code of a command that ran: 0, or 1 when its output could not be written.
-  private static func finish(_ environment: AppEnvironment) -> Int32 {
+  /// The exit code of a command that ran: 0, or 1 when its output could not be written (a
+  /// change the output should have shown is then undone).
+  private static func finish(_ command: any ParsableCommand, _ environment: AppEnvironment) -> Int32 {
     if let failure = environment.outputFailed() {
-      environment.printError("ootd: error: cannot write the output: \(failure)")
+      let undone = (command as? any ChangeShownInOutput)?.takeBackChange(environment) == true
+      environment.printError(
+        "ootd: error: cannot write the output: \(failure)\(undone ? "; the change was undone" : "")")
       return ExitStatus.failure
     }
     return ExitStatus.success

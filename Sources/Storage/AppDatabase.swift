@@ -21,6 +21,10 @@ public final class AppDatabase: Sendable {
   /// The command line of the command using this database (`done 12 13`): what the change
   /// journal records for each change it makes.
   public let command: String
+  /// This process's hold on the file, for a database opened from a path.
+  let claim: FileClaim?
+  /// What the file looked like right after migrating, when it is given back unused.
+  let unusedMark: WriteMark?
 
   /// Opens `writer`'s database (any GRDB writer: a file's queue, or an in-memory one in tests),
   /// refusing foreign or newer databases and migrating it to the current schema.
@@ -31,20 +35,61 @@ public final class AppDatabase: Sendable {
     try checkIdentityAndMigrate()
   }
 
-  private init(writer: any DatabaseWriter, path: String, command: String) {
+  private init(
+    writer: any DatabaseWriter, path: String, command: String, claim: FileClaim? = nil,
+    unusedMark: WriteMark? = nil
+  ) {
     self.writer = writer
     self.path = path
     self.command = command
+    self.claim = claim
+    self.unusedMark = unusedMark
+  }
+
+  /// How far writes to a file have gone, as one connection sees them: its own changes and
+  /// SQLite's `data_version` (which moves when another connection commits).
+  struct WriteMark: Equatable, Sendable {
+    var changes: Int
+    var dataVersion: Int
+
+    static func read(_ writer: any DatabaseWriter) throws -> WriteMark {
+      try writer.read { db in
+        WriteMark(
+          changes: db.totalChangesCount,
+          dataVersion: try Int.fetchOne(db, sql: "PRAGMA data_version") ?? -1)
+      }
+    }
+  }
+
+  /// A file this process made (or found empty) and nobody has written to since it was migrated
+  /// is given back: removed with the folders made for it (or emptied again), so a command that
+  /// failed leaves no database behind.
+  deinit {
+    guard let claim, let unusedMark else { return }
+    claim.giveBack(path) {
+      guard try WriteMark.read(writer) == unusedMark else { return false }
+      try (writer as? DatabaseQueue)?.close()
+      return true
+    }
   }
 
   /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
   /// migrating it to the current schema: the live factory every command uses.
   ///
-  /// - Parameter command: what the journal records as the command of changes made through it.
+  /// - Parameters:
+  ///   - command: what the journal records as the command of changes made through it.
+  ///   - givesBackUnused: when the file did not exist (or was empty) and nothing is written to it
+  ///     before the database is released, remove it and the folders made for it (or empty it
+  ///     again): a failed command leaves no database behind. Never while another ootd process
+  ///     has it open, nor when anyone wrote to it.
   /// - Throws: ``StorageError`` when the path is a directory or cannot be written, when the file
   ///   is not an ootd database (it is then left untouched), or when a newer ootd wrote it.
-  public static func open(path: String, command: String = "") throws(StorageError) -> AppDatabase {
-    try prepareFile(at: path)
+  public static func open(path: String, command: String = "", givesBackUnused: Bool = false)
+    throws(StorageError) -> AppDatabase
+  {
+    let claim = try FileClaim.take(path) { () throws(StorageError) in
+      try prepareFile(at: path)
+    }
     var configuration = Configuration()
     configuration.busyMode = .timeout(30)
     configuration.label = "ootd"
@@ -54,9 +99,43 @@ public final class AppDatabase: Sendable {
     } catch {
       throw map(error, path: path)
     }
-    let database = AppDatabase(writer: queue, path: path, command: command)
-    try database.checkIdentityAndMigrate()
-    return database
+    try AppDatabase(writer: queue, path: path, command: command).checkIdentityAndMigrate()
+    var unusedMark: WriteMark?
+    if givesBackUnused, let claim, claim.found != .database {
+      do {
+        unusedMark = try WriteMark.read(queue)
+      } catch {
+        throw map(error, path: path)
+      }
+    }
+    return AppDatabase(
+      writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark)
+  }
+
+  /// Whether the file at `path` already holds todos, projects or blocks of the user's, looked at
+  /// through a read-only connection, so the file stays byte-identical whatever the answer.
+  /// A missing or empty file holds nothing; a file that is not an SQLite database counts as
+  /// holding data (it is someone's).
+  public static func hasUserData(atPath path: String) -> Bool {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    guard let attributes, (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return false }
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(30)
+    do {
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      return try queue.read { db in
+        for (table, condition) in [("todo", "1"), ("project", "1"), ("block", "builtIn = 0")]
+        where try db.tableExists(table) {
+          if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(condition))") == true {
+            return true
+          }
+        }
+        return false
+      }
+    } catch {
+      return true
+    }
   }
 
   /// An empty, migrated database in memory: for tests and previews.
@@ -71,7 +150,11 @@ public final class AppDatabase: Sendable {
   }
 
   /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
-  private static func prepareFile(at path: String) throws(StorageError) {
+  ///
+  /// - Returns: what was there before, and the folders it made, deepest first.
+  private static func prepareFile(at path: String) throws(StorageError)
+    -> (found: FileClaim.Found, madeFolders: [String])
+  {
     var isDirectory: ObjCBool = false
     let manager = FileManager.default
     if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -79,9 +162,16 @@ public final class AppDatabase: Sendable {
       guard manager.isWritableFile(atPath: path) || getuid() == 0 else {
         throw .cannotOpen(path: path, reason: "the file is not writable")
       }
-      return
+      let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+      return (size == 0 ? .emptyFile : .database, [])
     }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = folder(of: path)
+    var madeFolders: [String] = []
+    var missing = folder
+    while !missing.isEmpty && missing != "/" && !manager.fileExists(atPath: missing) {
+      madeFolders.append(missing)
+      missing = Self.folder(of: missing)
+    }
     if !folder.isEmpty {
       do {
         try manager.createDirectory(
@@ -96,6 +186,16 @@ public final class AppDatabase: Sendable {
       throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
     close(descriptor)
+    return (.nothing, madeFolders)
+  }
+
+  /// The folder part of `path`: everything before its last `/` ("" for a bare file name such as
+  /// `b`, "/" for a file at the root). Plain string work: Foundation's
+  /// `deletingLastPathComponent` traps on one-character paths on Linux.
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    let folder = path[..<slash]
+    return folder.isEmpty ? "/" : String(folder)
   }
 
   /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
@@ -236,5 +336,70 @@ public final class AppDatabase: Sendable {
     } catch {
       throw Self.map(error, path: path)
     }
+  }
+}
+
+/// This process's hold on a database file: a shared `flock` kept while the database is open, so
+/// that a process giving a file back (see ``AppDatabase``'s deinit) never removes one another
+/// ootd process is using.
+final class FileClaim: Sendable {
+  /// What was at the path before this process opened it.
+  enum Found: Sendable {
+    case nothing, emptyFile, database
+  }
+
+  let descriptor: Int32
+  let found: Found
+  /// Folders made for the file, deepest first.
+  let madeFolders: [String]
+
+  private init(descriptor: Int32, found: Found, madeFolders: [String]) {
+    self.descriptor = descriptor
+    self.found = found
+    self.madeFolders = madeFolders
+  }
+
+  deinit { close(descriptor) }
+
+  /// Prepares the file with `prepare` and holds it shared, retrying when the file was replaced
+  /// between the two (given back by another process). Nil when the file cannot be opened to lock.
+  static func take(
+    _ path: String, prepare: () throws(StorageError) -> (found: Found, madeFolders: [String])
+  ) throws(StorageError) -> FileClaim? {
+    for _ in 0..<5 {
+      let prepared = try prepare()
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      flock(descriptor, LOCK_SH)
+      if sameFile(descriptor, path) {
+        return FileClaim(descriptor: descriptor, found: prepared.found, madeFolders: prepared.madeFolders)
+      }
+      close(descriptor)
+    }
+    return nil
+  }
+
+  /// Removes the file (or empties it again) and the folders made for it, when no other ootd
+  /// process holds it and `unused` (run under the exclusive lock) confirms nothing was written.
+  func giveBack(_ path: String, unused: () throws -> Bool) {
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, Self.sameFile(descriptor, path) else { return }
+    guard (try? unused()) == true else { return }
+    for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+    switch found {
+    case .nothing:
+      unlink(path)
+      for folder in madeFolders { rmdir(folder) }
+    case .emptyFile:
+      truncate(path, 0)
+    case .database:
+      break
+    }
+  }
+
+  private static func sameFile(_ descriptor: Int32, _ path: String) -> Bool {
+    var held = stat()
+    var named = stat()
+    return fstat(descriptor, &held) == 0 && stat(path, &named) == 0
+      && held.st_dev == named.st_dev && held.st_ino == named.st_ino
   }
 }

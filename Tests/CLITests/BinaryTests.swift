@@ -25,7 +25,8 @@ import Testing
   }
 
   static func run(
-    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+    directory: String? = nil, standardOutput: FileHandle? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
@@ -38,10 +39,12 @@ import Testing
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
-    process.standardOutput = out
+    process.standardOutput = standardOutput ?? out
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.standardError = err
     process.standardInput = input
     try process.run()
+    if standardOutput != nil { try out.fileHandleForWriting.close() }
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()

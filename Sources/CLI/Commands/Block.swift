@@ -37,7 +37,7 @@ extension Ootd {
       @OptionGroup var global: GlobalOptions
 
       func run(in environment: AppEnvironment) throws {
-        let blocks = try global.openDatabase(environment).blocks()
+        let blocks = try global.openDatabase(environment, readOnly: true).blocks()
         if output.json {
           environment.output(try JSONOutput.encode(blocks.map(JSONOutput.BlockJSON.init)) + "\n")
           return

@@ -11,7 +11,8 @@ extension Ootd {
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
       discussion: """
         Without --db the demo writes to a new temporary database, never to your own. It prints \
-        the path, so you can keep exploring with 'ootd --db PATH ...'.
+        the path, so you can keep exploring with 'ootd --db PATH ...'. With --db it refuses a \
+        database that already holds todos, projects or blocks of yours.
 
         Examples:
           ootd demo
@@ -48,6 +49,11 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let path = try db ?? Self.temporaryPath(environment)
+      if AppDatabase.hasUserData(atPath: path) {
+        throw CLIError.cannotWrite(
+          path: path,
+          reason: "it already holds todos, projects or blocks; demo fills only a new or empty database")
+      }
       let database = try AppDatabase.open(path: path, command: CommandText.from(environment.arguments))
       let today = environment.today
       let existing = Set(try database.projects(.all).map { $0.project.name.lowercased() })

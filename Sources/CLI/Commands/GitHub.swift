@@ -46,7 +46,7 @@ extension Ootd.GitHubCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) async throws {
-      let database = try global.openDatabase(environment)
+      let database = try global.openDatabase(environment, readOnly: true)
       let access = try GitHubAccess.resolve(environment, database: database)
       var tokenOwner: String?
       var rateLimit: RateLimitStatus?

@@ -65,7 +65,7 @@ extension Ootd {
       let zone = tz.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
       let today = Day(environment.now, in: zone)
       let days = try range.range(today: today)
-      let database = try global.openDatabase(environment)
+      let database = try global.openDatabase(environment, readOnly: true)
       let graph = try CommitGraphReport.load(
         days, user: user, repository: repo.flatMap(RepositoryName.init), timeZone: zone,
         today: today, database: database)

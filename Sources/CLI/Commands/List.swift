@@ -46,7 +46,7 @@ extension Ootd {
       let filter = TodoFilter(
         days: days, project: project, priority: priority,
         status: open ? .open : done ? .done : .any)
-      let database = try global.openDatabase(environment)
+      let database = try global.openDatabase(environment, readOnly: true)
       let todos = try database.todos(matching: filter)
       let today = environment.today
       if output.json {

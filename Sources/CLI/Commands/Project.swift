@@ -81,7 +81,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let projects = try global.openDatabase(environment).projects(
+      let projects = try global.openDatabase(environment, readOnly: true).projects(
         all ? .all : archived ? .archived : .active)
       if output.json {
         environment.output(try JSONOutput.encode(projects.map { JSONOutput.ProjectJSON(progress: $0) }) + "\n")
@@ -115,7 +115,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let database = try global.openDatabase(environment)
+      let database = try global.openDatabase(environment, readOnly: true)
       let progress = try database.project(named: name)
       let todos = try database.todos(matching: TodoFilter(days: .all, project: progress.project.name))
       let commits = try progress.project.commitRepository.map {

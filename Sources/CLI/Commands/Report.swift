@@ -72,7 +72,7 @@ extension Ootd {
       let pictures = calendar || image.svg != nil
       let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
       let days = try period.range(today: environment.today)
-      let database = try global.openDatabase(environment)
+      let database = try global.openDatabase(environment, readOnly: true)
       let report = AchievementReport(
         range: days, counts: try database.achievementCounts(in: days, project: project))
       // The commits of the same days, side by side, once any are synced. A project's report

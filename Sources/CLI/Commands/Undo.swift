@@ -79,7 +79,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let entries = try global.openDatabase(environment).journal(limit: limit)
+      let entries = try global.openDatabase(environment, readOnly: true).journal(limit: limit)
       try JournalOutput(environment).printLog(entries, json: output.json, noColor: global.noColor)
     }
   }

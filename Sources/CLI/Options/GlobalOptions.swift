@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Foundation
 import Storage
 
 /// Options every command takes: which database, and whether to colour output.
@@ -39,8 +40,25 @@ struct GlobalOptions: ParsableArguments {
   }
 
   /// Opens the database this invocation names.
-  func openDatabase(_ environment: AppEnvironment) throws -> AppDatabase {
-    try AppDatabase.open(
-      path: environment.databasePath(option: db), command: CommandText.from(environment.arguments))
+  ///
+  /// - Parameter readOnly: the command only reads. It then never creates the database: when the
+  ///   file is missing (or empty, as `touch` leaves it) it reads an empty in-memory database,
+  ///   which holds what a new file would (the built-in blocks), and leaves the disk as it was.
+  ///   A writing command creates the file, and gives it back when it fails before writing.
+  func openDatabase(_ environment: AppEnvironment, readOnly: Bool = false) throws -> AppDatabase {
+    let path = try environment.databasePath(option: db)
+    let command = CommandText.from(environment.arguments)
+    if readOnly && !Self.holdsADatabase(path) {
+      return try AppDatabase.inMemory(command: command)
+    }
+    return try AppDatabase.open(path: path, command: command, givesBackUnused: true)
+  }
+
+  /// Whether something is at `path` that opening may not replace: a non-empty file, a folder
+  /// (opening reports it), or anything unreadable.
+  private static func holdsADatabase(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return errno != ENOENT }
+    return (status.st_mode & S_IFMT) != S_IFREG || status.st_size > 0
   }
 }
