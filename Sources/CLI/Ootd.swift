@@ -54,7 +54,7 @@ public struct Ootd: ParsableCommand {
     var environment = environment
     environment.arguments = arguments
     do {
-      let command = try parseAsRoot(GlobalOptions.movingLeadingGlobals(arguments))
+      let command = try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments))
       if let command = command as? any OotdCommand {
         try await command.run(in: environment)
       } else {

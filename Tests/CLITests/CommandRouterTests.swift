@@ -1,0 +1,65 @@
+import ArgumentParser
+import Testing
+
+@testable import CLI
+
+/// The router's fast path must parse exactly what argument-parser's full tree parses: the same
+/// command with the same values, and nothing the full parser refuses.
+@Suite("Command router")
+struct CommandRouterTests {
+  @Test("every top-level command without subcommands is routed, under its name and aliases")
+  func tableMatchesTheTree() {
+    var expected: [String: String] = [:]
+    for type in Ootd.configuration.subcommands where type.configuration.subcommands.isEmpty {
+      let name = type.configuration.commandName ?? ""
+      for key in [name] + type.configuration.aliases { expected[key] = String(describing: type) }
+    }
+    let routed = CommandRouter.leaves.mapValues { String(describing: $0) }
+    #expect(routed == expected)
+  }
+
+  /// Words each command may see, mixed into hundreds of command lines below.
+  static let words: [[String]] = [
+    [], ["x"], ["Write", "the", "README"], ["--priority", "high"], ["-p", "low"], ["--priority", "urgent"],
+    ["--on", "tomorrow"], ["--on"], ["--project", "ootd"], ["--block", "algorithm"], ["--json"],
+    ["12"], ["12", "13"], ["-3"], ["--all"], ["--open", "--done"], ["--from", "2026-11-01"],
+    ["--yes"], ["--limit", "5"], ["--limit", "0"], ["--limit", "-1"], ["--to", "today"],
+    ["--db", "/tmp/x.sqlite"], ["--no-color"], ["--bogus"], ["help"], ["--"], ["--", "-x"],
+    ["--title", "t"], ["--no-project"], ["--days", "14"], ["--calendar"], ["--csv"],
+  ]
+
+  static let commandLines: [[String]] = {
+    var lines: [[String]] = [[]]
+    for name in CommandRouter.leaves.keys.sorted() + ["nope", "block", "project"] {
+      for first in words { lines.append([name] + first) }
+      for (first, second) in zip(words, words.dropFirst(5)).prefix(8) {
+        lines.append([name] + first + second)
+      }
+    }
+    return lines + words.map { $0 }
+  }()
+
+  @Test("the fast path agrees with parseAsRoot on every command line")
+  func agreesWithTheFullParser() throws {
+    #expect(Self.commandLines.count > 500)
+    var routed = 0
+    for line in Self.commandLines {
+      let full = Result { try Ootd.parseAsRoot(line) }
+      guard let fast = CommandRouter.fastParse(line) else { continue }
+      routed += 1
+      switch full {
+      case .success(let command):
+        #expect(Self.describe(fast) == Self.describe(command), "\(line)")
+      case .failure(let error):
+        Issue.record("fast path accepted \(line), the full parser refused: \(error)")
+      }
+    }
+    #expect(routed > 200)
+  }
+
+  static func describe(_ value: Any) -> String {
+    var text = ""
+    dump(value, to: &text)
+    return text
+  }
+}
