@@ -41,6 +41,7 @@ typedef int ootd_curl_info;
 #define OOTD_CURLOPT_ERRORBUFFER (OOTD_CURLOPTTYPE_OBJECTPOINT + 10)
 #define OOTD_CURLOPT_WRITEFUNCTION (OOTD_CURLOPTTYPE_FUNCTIONPOINT + 11)
 #define OOTD_CURLOPT_TIMEOUT (OOTD_CURLOPTTYPE_LONG + 13)
+#define OOTD_CURLOPT_CAINFO (OOTD_CURLOPTTYPE_OBJECTPOINT + 65)
 #define OOTD_CURLOPT_HTTPHEADER (OOTD_CURLOPTTYPE_OBJECTPOINT + 23)
 #define OOTD_CURLOPT_HEADERDATA (OOTD_CURLOPTTYPE_OBJECTPOINT + 29)
 #define OOTD_CURLOPT_FOLLOWLOCATION (OOTD_CURLOPTTYPE_LONG + 52)
@@ -62,6 +63,7 @@ typedef ootd_curl_code (*ootd_curl_easy_setopt_fn)(ootd_curl_easy *, ootd_curl_o
 typedef ootd_curl_code (*ootd_curl_easy_perform_fn)(ootd_curl_easy *);
 typedef ootd_curl_code (*ootd_curl_easy_getinfo_fn)(ootd_curl_easy *, ootd_curl_info, ...);
 typedef void (*ootd_curl_easy_cleanup_fn)(ootd_curl_easy *);
+typedef void (*ootd_curl_easy_reset_fn)(ootd_curl_easy *);
 typedef const char *(*ootd_curl_easy_strerror_fn)(ootd_curl_code);
 typedef ootd_curl_slist *(*ootd_curl_slist_append_fn)(ootd_curl_slist *, const char *);
 typedef void (*ootd_curl_slist_free_all_fn)(ootd_curl_slist *);

@@ -18,6 +18,7 @@ static struct {
   ootd_curl_easy_perform_fn easy_perform;
   ootd_curl_easy_getinfo_fn easy_getinfo;
   ootd_curl_easy_cleanup_fn easy_cleanup;
+  ootd_curl_easy_reset_fn easy_reset;
   ootd_curl_easy_strerror_fn easy_strerror;
   ootd_curl_slist_append_fn slist_append;
   ootd_curl_slist_free_all_fn slist_free_all;
@@ -84,6 +85,8 @@ static int load_curl(const char *library, char *error, size_t size) {
         (ootd_curl_easy_getinfo_fn)symbol(handle, name, "curl_easy_getinfo", error, size);
     curl.easy_cleanup =
         (ootd_curl_easy_cleanup_fn)symbol(handle, name, "curl_easy_cleanup", error, size);
+    curl.easy_reset =
+        (ootd_curl_easy_reset_fn)symbol(handle, name, "curl_easy_reset", error, size);
     curl.easy_strerror =
         (ootd_curl_easy_strerror_fn)symbol(handle, name, "curl_easy_strerror", error, size);
     curl.slist_append =
@@ -154,9 +157,33 @@ static void set_error(ootd_curl_response *out, const char *message) {
 // The most header bytes kept for one response (libcurl allows 300 KiB, redirects included).
 #define MAX_HEADER_BYTES ((size_t)1 << 20)
 
-int ootd_curl_get(const char *library, const char *url, const char *const *headers,
-                  size_t header_count, long connect_timeout_seconds, long total_timeout_seconds,
-                  size_t max_body_bytes, ootd_curl_response *out) {
+struct ootd_curl_session {
+  pthread_mutex_t lock;
+  ootd_curl_easy *handle;
+};
+
+ootd_curl_session *ootd_curl_session_create(void) {
+  ootd_curl_session *session = calloc(1, sizeof *session);
+  if (session != NULL) pthread_mutex_init(&session->lock, NULL);
+  return session;
+}
+
+void ootd_curl_session_destroy(ootd_curl_session *session) {
+  if (session == NULL) return;
+  if (session->handle != NULL) curl.easy_cleanup(session->handle);
+  pthread_mutex_destroy(&session->lock);
+  free(session);
+}
+
+static int perform_get(ootd_curl_easy *handle, const char *url, const char *const *headers,
+                       size_t header_count, long connect_timeout_seconds,
+                       long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                       ootd_curl_response *out);
+
+int ootd_curl_get(const char *library, ootd_curl_session *session, const char *url,
+                  const char *const *headers, size_t header_count, long connect_timeout_seconds,
+                  long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                  ootd_curl_response *out) {
   if (out == NULL) return OOTD_CURL_INTERNAL;
   memset(out, 0, sizeof *out);
   if (url == NULL || (header_count > 0 && headers == NULL)) {
@@ -165,17 +192,44 @@ int ootd_curl_get(const char *library, const char *url, const char *const *heade
   }
   if (!load_curl(library, out->error, sizeof out->error)) return OOTD_CURL_UNAVAILABLE;
 
-  ootd_curl_easy *handle = curl.easy_init();
-  if (handle == NULL) {
-    set_error(out, "curl_easy_init failed");
-    return OOTD_CURL_INTERNAL;
+  if (session == NULL) {
+    ootd_curl_easy *handle = curl.easy_init();
+    if (handle == NULL) {
+      set_error(out, "curl_easy_init failed");
+      return OOTD_CURL_INTERNAL;
+    }
+    int result = perform_get(handle, url, headers, header_count, connect_timeout_seconds,
+                             total_timeout_seconds, max_body_bytes, ca_bundle, out);
+    curl.easy_cleanup(handle);
+    return result;
   }
+  pthread_mutex_lock(&session->lock);
+  if (session->handle == NULL) {
+    session->handle = curl.easy_init();
+  } else {
+    // Forgets the options of the last request, keeps its connections and caches.
+    curl.easy_reset(session->handle);
+  }
+  int result = OOTD_CURL_INTERNAL;
+  if (session->handle == NULL) {
+    set_error(out, "curl_easy_init failed");
+  } else {
+    result = perform_get(session->handle, url, headers, header_count, connect_timeout_seconds,
+                         total_timeout_seconds, max_body_bytes, ca_bundle, out);
+  }
+  pthread_mutex_unlock(&session->lock);
+  return result;
+}
+
+static int perform_get(ootd_curl_easy *handle, const char *url, const char *const *headers,
+                       size_t header_count, long connect_timeout_seconds,
+                       long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                       ootd_curl_response *out) {
   ootd_curl_slist *list = NULL;
   for (size_t i = 0; i < header_count; i++) {
     ootd_curl_slist *extended = curl.slist_append(list, headers[i]);
     if (extended == NULL) {
       curl.slist_free_all(list);
-      curl.easy_cleanup(handle);
       set_error(out, "out of memory building request headers");
       return OOTD_CURL_INTERNAL;
     }
@@ -196,6 +250,7 @@ int ootd_curl_get(const char *library, const char *url, const char *const *heade
   curl.easy_setopt(handle, OOTD_CURLOPT_CONNECTTIMEOUT, connect_timeout_seconds);
   curl.easy_setopt(handle, OOTD_CURLOPT_TIMEOUT, total_timeout_seconds);
   curl.easy_setopt(handle, OOTD_CURLOPT_ACCEPT_ENCODING, "");  // gzip etc., decoded by libcurl
+  if (ca_bundle != NULL) curl.easy_setopt(handle, OOTD_CURLOPT_CAINFO, ca_bundle);
   curl.easy_setopt(handle, OOTD_CURLOPT_ERRORBUFFER, curl_error);
   curl.easy_setopt(handle, OOTD_CURLOPT_WRITEFUNCTION, (ootd_curl_write_fn)append);
   curl.easy_setopt(handle, OOTD_CURLOPT_WRITEDATA, &body);
@@ -229,7 +284,6 @@ int ootd_curl_get(const char *library, const char *url, const char *const *heade
     out->body_length = body.length;
   }
   curl.slist_free_all(list);
-  curl.easy_cleanup(handle);
   return result;
 }
 

@@ -17,7 +17,9 @@ import Foundation
 ///
 /// The binary does not link libcurl, so commands that never touch the network do not pay for
 /// loading it. Redirects are returned, not followed. Each request runs on a Dispatch worker so a
-/// blocking transfer never occupies a Swift concurrency thread.
+/// blocking transfer never occupies a Swift concurrency thread. Copies of one transport share one
+/// libcurl handle: a sync's requests reuse its connection (no new TCP and TLS handshake, no
+/// reloading of the CA store per page), one request at a time, as GitHub asks.
 public struct CurlTransport: HTTPTransport {
   /// Seconds allowed to establish the connection.
   public var connectTimeout: Int
@@ -29,16 +31,27 @@ public struct CurlTransport: HTTPTransport {
   /// The libcurl to load (a file name or path), or nil for `libcurl.so.4`, then
   /// `libcurl-gnutls.so.4`. Only the first library that loads is used by the process.
   public var library: String?
+  /// A file of CA certificates to trust instead of the system's (`CURL_CA_BUNDLE`), or nil.
+  public var caBundle: String?
+  /// The libcurl handle the requests share.
+  let session = Session()
 
-  /// Creates the live transport with the given timeouts (seconds) and libcurl.
+  /// Creates the live transport with the given timeouts (seconds), libcurl and CA bundle.
   public init(
     connectTimeout: Int = 10, totalTimeout: Int = 60, maxBodyBytes: Int = 32 << 20,
-    library: String? = nil
+    library: String? = nil, caBundle: String? = nil
   ) {
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
     self.maxBodyBytes = max(0, maxBodyBytes)
     self.library = library
+    self.caBundle = caBundle
+  }
+
+  /// Owns the shim's session (one libcurl handle and its connection cache) for its lifetime.
+  final class Session: @unchecked Sendable {
+    let pointer = ootd_curl_session_create()
+    deinit { ootd_curl_session_destroy(pointer) }
   }
 
   /// Loads libcurl now, so that a missing library is reported before any work starts.
@@ -88,8 +101,8 @@ public struct CurlTransport: HTTPTransport {
     let code = cLines.withUnsafeMutableBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
         ootd_curl_get(
-          library, request.url.absoluteString, pointers.baseAddress, pointers.count,
-          connectTimeout, totalTimeout, maxBodyBytes, &response)
+          library, session.pointer, request.url.absoluteString, pointers.baseAddress,
+          pointers.count, connectTimeout, totalTimeout, maxBodyBytes, caBundle, &response)
       }
     }
     let message = withUnsafeBytes(of: response.error) { raw in

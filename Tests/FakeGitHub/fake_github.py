@@ -193,6 +193,7 @@ class Fault:
 
 class State:
     def __init__(self, options):
+        self.options = options
         self.lock = threading.Lock()
         self.login = options.login
         self.token = options.token
@@ -309,7 +310,8 @@ class Handler(BaseHTTPRequestHandler):
         host, port = self.server.server_address[:2]
         if ":" in host:
             host = f"[{host}]"
-        return f"http://{host}:{port}"
+        scheme = "https" if getattr(self.server, "tls", False) else "http"
+        return f"{scheme}://{host}:{port}"
 
     def do_GET(self):
         self.handle_request("GET")
@@ -322,6 +324,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_request(self, method):
         state = self.state
+        if state.options.latency:
+            time.sleep(state.options.latency / 1000)
         split = urlsplit(self.path)
         path = split.path
         query = {k: v[-1] for k, v in parse_qs(split.query, keep_blank_values=True).items()}
@@ -366,6 +370,7 @@ class Handler(BaseHTTPRequestHandler):
             "api_version": self.headers.get("X-GitHub-Api-Version"),
             "header_names": sorted(self.headers.keys()),
             "status": status,
+            "client_port": self.client_address[1],
         })
 
     def send_endless(self, mebibytes):
@@ -678,6 +683,12 @@ def parse_options(argv):
     parser.add_argument("--scenario", help="a JSON scenario file (see the module docstring)")
     parser.add_argument("--rate-limit", type=int, default=None, help="requests per hour")
     parser.add_argument("--log", help="append one JSON line per request to this file")
+    parser.add_argument("--keep-alive", action="store_true",
+                        help="HTTP/1.1 with persistent connections (default: one per request)")
+    parser.add_argument("--latency", type=int, default=0, metavar="MS",
+                        help="wait this long before answering each request")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"),
+                        help="serve HTTPS with this certificate and key (PEM)")
     parser.add_argument("--ignore-stdin", action="store_true",
                         help="do not stop when stdin closes (stop with SIGTERM)")
     args = parser.parse_args(argv)
@@ -702,6 +713,7 @@ def parse_options(argv):
     options.link_emails = dict(scenario.get("link_emails", {}))
     options.link_emails.update(dict(args.link_email))
     options.log = args.log
+    options.latency = args.latency
     options.messages = dict(args.message)
     for sha, literal in options.messages.items():
         try:
@@ -734,7 +746,18 @@ def main(argv):
     if ":" in args.host:
         import socket
         Server.address_family = socket.AF_INET6
-    server = Server((args.host.strip("[]"), args.port), Handler)
+    handler = Handler
+    if args.keep_alive:
+        class KeepAliveHandler(Handler):
+            protocol_version = "HTTP/1.1"
+        handler = KeepAliveHandler
+    server = Server((args.host.strip("[]"), args.port), handler)
+    if args.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.tls = True
     server.state = state
     print(server.server_address[1], flush=True)
 

@@ -48,9 +48,20 @@ int ootd_curl_load(const char *library, char *error, size_t error_size);
 /// decompression) longer than `max_body_bytes` aborts the transfer as it arrives, so memory never
 /// holds more than that.
 /// Returns one of the `OOTD_CURL_*` codes; `out` is always initialised.
-int ootd_curl_get(const char *library, const char *url, const char *const *headers,
-                  size_t header_count, long connect_timeout_seconds, long total_timeout_seconds,
-                  size_t max_body_bytes, ootd_curl_response *out);
+/// One libcurl handle kept across requests: its connection cache (keep-alive connections,
+/// TLS sessions, DNS answers, the loaded CA store) serves every request made through it, one at
+/// a time (a lock serialises them).
+typedef struct ootd_curl_session ootd_curl_session;
+
+ootd_curl_session *ootd_curl_session_create(void);
+void ootd_curl_session_destroy(ootd_curl_session *session);
+
+/// Performs one GET through `session` (NULL: a handle of its own). `ca_bundle` names a file of
+/// CA certificates to trust instead of the system's (NULL: the system's).
+int ootd_curl_get(const char *library, ootd_curl_session *session, const char *url,
+                  const char *const *headers, size_t header_count, long connect_timeout_seconds,
+                  long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                  ootd_curl_response *out);
 
 /// Frees the buffers of a response filled in by `ootd_curl_get` (safe to call twice).
 void ootd_curl_response_free(ootd_curl_response *response);

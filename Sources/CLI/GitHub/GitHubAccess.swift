@@ -95,11 +95,14 @@ struct GitHubAccess {
       sleeper: environment.gitHubSleeper ?? TaskSleeper(), onEvent: onEvent)
   }
 
-  /// libcurl (`OOTD_LIBCURL` names another library file), loaded at once so that a missing
-  /// library is one clear error before any work starts.
+  /// libcurl (`OOTD_LIBCURL` names another library file; `CURL_CA_BUNDLE` a file of CA
+  /// certificates to trust instead of the system's, as for curl and git), loaded at once so that
+  /// a missing library is one clear error before any work starts.
   static func liveTransport(_ environment: AppEnvironment) throws -> CurlTransport {
-    let library = environment.variables["OOTD_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
-    let transport = CurlTransport(library: library)
+    func variable(_ name: String) -> String? {
+      environment.variables[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    let transport = CurlTransport(library: variable("OOTD_LIBCURL"), caBundle: variable("CURL_CA_BUNDLE"))
     do {
       try transport.load()
     } catch HTTPTransportError.unavailable(let reason) {
