@@ -53,6 +53,12 @@ public struct Ootd: ParsableCommand {
   static func run(arguments: [String], environment: AppEnvironment) async -> Int32 {
     var environment = environment
     environment.arguments = arguments
+    if arguments == ["--version"] {
+      // What argument-parser prints for it (CommandRouterTests compares), without building the
+      // root command's argument set: the whole cost of the command.
+      environment.output(version + "\n")
+      return finish(Ootd(), environment)
+    }
     do {
       let command = try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments))
       if let command = command as? any OotdCommand {

@@ -54,7 +54,20 @@ struct CommandRouterTests {
         Issue.record("fast path accepted \(line), the full parser refused: \(error)")
       }
     }
-    #expect(routed > 200)
+    #expect(routed > 100)
+  }
+
+  @Test("--version prints what argument-parser prints for it")
+  func version() async throws {
+    let harness = try Harness()
+    let result = await harness.run(["--version"])
+    let expected = Result { try Ootd.parseAsRoot(["--version"]) }
+    guard case .failure(let error) = expected else {
+      Issue.record("argument-parser did not answer --version with its version message")
+      return
+    }
+    #expect(result.code == 0)
+    #expect(result.stdout == Ootd.fullMessage(for: error) + "\n")
   }
 
   static func describe(_ value: Any) -> String {
