@@ -90,6 +90,12 @@ public final class AppDatabase: Sendable {
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
     }
+    do {
+      try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
+    } catch {
+      claim?.removeMade(path)
+      throw error
+    }
     var configuration = Configuration()
     configuration.busyMode = .timeout(30)
     configuration.label = "ootd"
@@ -248,11 +254,11 @@ public final class AppDatabase: Sendable {
   }
 
   /// Whose file this is.
-  private enum Identity { case fresh, ootd, foreign }
+  enum Identity { case fresh, ootd, foreign }
 
   /// An ootd file carries our application id; a fresh one has no id and nothing in it (or only
   /// the empty migrations table GRDB creates first); anything else belongs to another program.
-  private static func identity(_ db: Database) throws -> Identity {
+  static func identity(_ db: Database) throws -> Identity {
     let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     if appID == applicationID { return .ootd }
     if appID != 0 { return .foreign }
@@ -377,6 +383,22 @@ final class FileClaim: Sendable {
       close(descriptor)
     }
     return nil
+  }
+
+  /// Runs `body` holding the file exclusively, when no other ootd process holds it; does nothing
+  /// otherwise (the other process's write-ahead log is live, not stale).
+  func whileAlone(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+    defer { flock(descriptor, LOCK_SH) }
+    try body()
+  }
+
+  /// Removes the file and folders this process made, when it made them: for an open refused
+  /// before anything was written.
+  func removeMade(_ path: String) {
+    guard found == .nothing, Self.sameFile(descriptor, path) else { return }
+    unlink(path)
+    for folder in madeFolders { rmdir(folder) }
   }
 
   /// Removes the file (or empties it again) and the folders made for it, when no other ootd
