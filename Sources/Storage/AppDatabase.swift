@@ -118,6 +118,54 @@ public final class AppDatabase: Sendable {
       writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark)
   }
 
+  /// Opens the ootd database at `path` for a command that only reads it. A file this process may
+  /// write opens as ``open(path:command:givesBackUnused:)`` does; a read-only one (mode 0400, a
+  /// read-only folder or mount: a backup, a snapshot) opens read-only, without creating a `-wal`
+  /// or `-shm` beside it, as long as it needs no migration.
+  ///
+  /// - Throws: as ``open(path:command:givesBackUnused:)`` does, and ``StorageError/cannotOpen(path:reason:)``
+  ///   when a read-only file was written by an older ootd and needs migrating.
+  public static func openForReading(path: String, command: String = "") throws(StorageError)
+    -> AppDatabase
+  {
+    let folder = folder(of: path)
+    guard access(path, F_OK) == 0,
+      access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
+    else {
+      return try open(path: path, command: command, givesBackUnused: true)
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw .pathIsDirectory(path)
+    }
+    let claim = try FileClaim.take(path) { () throws(StorageError) in (.database, []) }
+    try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(30)
+    configuration.label = "ootd"
+    // Without a -wal nobody is writing to the file (nobody could create the -wal): read it as it
+    // is (`immutable`), which needs no -shm either. With one, SQLite reads through it.
+    let location = access(path + "-wal", F_OK) == 0 ? path : immutableURI(path)
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: location, configuration: configuration)
+    } catch {
+      throw map(error, path: path)
+    }
+    let database = AppDatabase(writer: queue, path: path, command: command, claim: claim)
+    try database.checkIdentityAndMigrate(readOnly: true)
+    return database
+  }
+
+  /// An SQLite URI naming `path` read-only and immutable.
+  private static func immutableURI(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    return "file:\(escaped)?mode=ro&immutable=1"
+  }
+
   /// Whether the file at `path` already holds todos, projects or blocks of the user's, looked at
   /// through a read-only connection, so the file stays byte-identical whatever the answer.
   /// A missing or empty file holds nothing; a file that is not an SQLite database counts as
@@ -165,8 +213,12 @@ public final class AppDatabase: Sendable {
     let manager = FileManager.default
     if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
       if isDirectory.boolValue { throw .pathIsDirectory(path) }
-      guard manager.isWritableFile(atPath: path) || getuid() == 0 else {
-        throw .cannotOpen(path: path, reason: "the file is not writable")
+      guard access(path, W_OK) == 0 else {
+        throw .cannotOpen(path: path, reason: "the file is read-only")
+      }
+      let folder = folder(of: path)
+      guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
+        throw .cannotOpen(path: path, reason: "its folder is read-only")
       }
       let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
       return (size == 0 ? .emptyFile : .database, [])
@@ -206,7 +258,9 @@ public final class AppDatabase: Sendable {
 
   /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
   /// fresh file as ootd's and migrates.
-  private func checkIdentityAndMigrate() throws(StorageError) {
+  ///
+  /// - Parameter readOnly: the file cannot be written: refuse one that needs a write instead.
+  private func checkIdentityAndMigrate(readOnly: Bool = false) throws(StorageError) {
     let migrator = Self.migrator
     do {
       // One read answers everything an up-to-date database needs: the common case.
@@ -226,7 +280,12 @@ public final class AppDatabase: Sendable {
           throw StorageError.newerSchema(path: path, unknownMigrations: unknown)
         }
         if complete { return }
+        if readOnly {
+          throw StorageError.cannotOpen(
+            path: path, reason: "the file is read-only and an older ootd wrote it: it needs upgrading")
+        }
       case .fresh:
+        if readOnly { throw StorageError.cannotOpen(path: path, reason: "the file is read-only") }
         if path != ":memory:" && !path.isEmpty { try enableWAL() }
         // Claim the file in one write transaction, checking again under the lock: another
         // process may have claimed (or filled) it since we looked.
