@@ -87,6 +87,7 @@ public final class AppDatabase: Sendable {
   public static func open(path: String, command: String = "", givesBackUnused: Bool = false)
     throws(StorageError) -> AppDatabase
   {
+    try checkLocation(path)
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
     }
@@ -138,6 +139,7 @@ public final class AppDatabase: Sendable {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
       throw .pathIsDirectory(path)
     }
+    try checkLocation(path)
     let claim = try FileClaim.take(path) { () throws(StorageError) in (.database, []) }
     try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
     var configuration = Configuration()
@@ -200,6 +202,24 @@ public final class AppDatabase: Sendable {
       throw error
     } catch {
       throw map(error, path: ":memory:")
+    }
+  }
+
+  /// Refuses a path another local user could have pointed elsewhere: a symbolic link owned by
+  /// another user (planted, e.g. in a shared folder), or a file in a world-writable folder
+  /// without the sticky bit (anyone may replace it there).
+  private static func checkLocation(_ path: String) throws(StorageError) {
+    var link = stat()
+    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid() {
+      throw .cannotOpen(path: path, reason: "it is a symbolic link owned by another user")
+    }
+    let folder = folder(of: path)
+    var status = stat()
+    if stat(folder.isEmpty ? "." : folder, &status) == 0, status.st_mode & S_IWOTH != 0,
+      status.st_mode & S_ISVTX == 0
+    {
+      throw .cannotOpen(
+        path: path, reason: "its folder is writable by anyone and not sticky: another user could replace it")
     }
   }
 
