@@ -435,12 +435,16 @@ final class FileClaim: Sendable {
 
   let descriptor: Int32
   let found: Found
+  /// No other ootd process held the file when it was taken: it is held exclusively until
+  /// ``whileAlone(_:)``.
+  let alone: Bool
   /// Folders made for the file, deepest first.
   let madeFolders: [String]
 
-  private init(descriptor: Int32, found: Found, madeFolders: [String]) {
+  private init(descriptor: Int32, found: Found, alone: Bool, madeFolders: [String]) {
     self.descriptor = descriptor
     self.found = found
+    self.alone = alone
     self.madeFolders = madeFolders
   }
 
@@ -455,19 +459,23 @@ final class FileClaim: Sendable {
       let prepared = try prepare()
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { return nil }
-      flock(descriptor, LOCK_SH)
+      // Exclusive when nobody else holds it (never dropping a lock held: there is none yet).
+      let alone = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+      if !alone { flock(descriptor, LOCK_SH) }
       if sameFile(descriptor, path) {
-        return FileClaim(descriptor: descriptor, found: prepared.found, madeFolders: prepared.madeFolders)
+        return FileClaim(
+          descriptor: descriptor, found: prepared.found, alone: alone, madeFolders: prepared.madeFolders)
       }
       close(descriptor)
     }
     return nil
   }
 
-  /// Runs `body` holding the file exclusively, when no other ootd process holds it; does nothing
-  /// otherwise (the other process's write-ahead log is live, not stale).
+  /// Runs `body` when no other ootd process held the file as this process took it (the claim
+  /// then holds it exclusively), and shares the file from then on. Call it once, right after
+  /// ``take(_:prepare:)``. Without `body`, another process's write-ahead log is live, not stale.
   func whileAlone(_ body: () throws(StorageError) -> Void) throws(StorageError) {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+    guard alone else { return }
     defer { flock(descriptor, LOCK_SH) }
     try body()
   }
