@@ -87,8 +87,15 @@ public final class AppDatabase: Sendable {
   public static func open(path: String, command: String = "", givesBackUnused: Bool = false)
     throws(StorageError) -> AppDatabase
   {
+    try checkLocation(path)
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
+    }
+    do {
+      try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
+    } catch {
+      claim?.removeMade(path)
+      throw error
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(30)
@@ -110,6 +117,55 @@ public final class AppDatabase: Sendable {
     }
     return AppDatabase(
       writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark)
+  }
+
+  /// Opens the ootd database at `path` for a command that only reads it. A file this process may
+  /// write opens as ``open(path:command:givesBackUnused:)`` does; a read-only one (mode 0400, a
+  /// read-only folder or mount: a backup, a snapshot) opens read-only, without creating a `-wal`
+  /// or `-shm` beside it, as long as it needs no migration.
+  ///
+  /// - Throws: as ``open(path:command:givesBackUnused:)`` does, and ``StorageError/cannotOpen(path:reason:)``
+  ///   when a read-only file was written by an older ootd and needs migrating.
+  public static func openForReading(path: String, command: String = "") throws(StorageError)
+    -> AppDatabase
+  {
+    let folder = folder(of: path)
+    guard access(path, F_OK) == 0,
+      access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
+    else {
+      return try open(path: path, command: command, givesBackUnused: true)
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw .pathIsDirectory(path)
+    }
+    try checkLocation(path)
+    let claim = try FileClaim.take(path) { () throws(StorageError) in (.database, []) }
+    try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(30)
+    configuration.label = "ootd"
+    // Without a -wal nobody is writing to the file (nobody could create the -wal): read it as it
+    // is (`immutable`), which needs no -shm either. With one, SQLite reads through it.
+    let location = access(path + "-wal", F_OK) == 0 ? path : immutableURI(path)
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: location, configuration: configuration)
+    } catch {
+      throw map(error, path: path)
+    }
+    let database = AppDatabase(writer: queue, path: path, command: command, claim: claim)
+    try database.checkIdentityAndMigrate(readOnly: true)
+    return database
+  }
+
+  /// An SQLite URI naming `path` read-only and immutable.
+  private static func immutableURI(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    return "file:\(escaped)?mode=ro&immutable=1"
   }
 
   /// Whether the file at `path` already holds todos, projects or blocks of the user's, looked at
@@ -149,6 +205,24 @@ public final class AppDatabase: Sendable {
     }
   }
 
+  /// Refuses a path another local user could have pointed elsewhere: a symbolic link owned by
+  /// another user (planted, e.g. in a shared folder), or a file in a world-writable folder
+  /// without the sticky bit (anyone may replace it there).
+  private static func checkLocation(_ path: String) throws(StorageError) {
+    var link = stat()
+    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid() {
+      throw .cannotOpen(path: path, reason: "it is a symbolic link owned by another user")
+    }
+    let folder = folder(of: path)
+    var status = stat()
+    if stat(folder.isEmpty ? "." : folder, &status) == 0, status.st_mode & S_IWOTH != 0,
+      status.st_mode & S_ISVTX == 0
+    {
+      throw .cannotOpen(
+        path: path, reason: "its folder is writable by anyone and not sticky: another user could replace it")
+    }
+  }
+
   /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
   ///
   /// - Returns: what was there before, and the folders it made, deepest first.
@@ -159,8 +233,12 @@ public final class AppDatabase: Sendable {
     let manager = FileManager.default
     if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
       if isDirectory.boolValue { throw .pathIsDirectory(path) }
-      guard manager.isWritableFile(atPath: path) || getuid() == 0 else {
-        throw .cannotOpen(path: path, reason: "the file is not writable")
+      guard access(path, W_OK) == 0 else {
+        throw .cannotOpen(path: path, reason: "the file is read-only")
+      }
+      let folder = folder(of: path)
+      guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
+        throw .cannotOpen(path: path, reason: "its folder is read-only")
       }
       let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
       return (size == 0 ? .emptyFile : .database, [])
@@ -200,7 +278,9 @@ public final class AppDatabase: Sendable {
 
   /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
   /// fresh file as ootd's and migrates.
-  private func checkIdentityAndMigrate() throws(StorageError) {
+  ///
+  /// - Parameter readOnly: the file cannot be written: refuse one that needs a write instead.
+  private func checkIdentityAndMigrate(readOnly: Bool = false) throws(StorageError) {
     let migrator = Self.migrator
     do {
       // One read answers everything an up-to-date database needs: the common case.
@@ -220,7 +300,12 @@ public final class AppDatabase: Sendable {
           throw StorageError.newerSchema(path: path, unknownMigrations: unknown)
         }
         if complete { return }
+        if readOnly {
+          throw StorageError.cannotOpen(
+            path: path, reason: "the file is read-only and an older ootd wrote it: it needs upgrading")
+        }
       case .fresh:
+        if readOnly { throw StorageError.cannotOpen(path: path, reason: "the file is read-only") }
         if path != ":memory:" && !path.isEmpty { try enableWAL() }
         // Claim the file in one write transaction, checking again under the lock: another
         // process may have claimed (or filled) it since we looked.
@@ -248,11 +333,11 @@ public final class AppDatabase: Sendable {
   }
 
   /// Whose file this is.
-  private enum Identity { case fresh, ootd, foreign }
+  enum Identity { case fresh, ootd, foreign }
 
   /// An ootd file carries our application id; a fresh one has no id and nothing in it (or only
   /// the empty migrations table GRDB creates first); anything else belongs to another program.
-  private static func identity(_ db: Database) throws -> Identity {
+  static func identity(_ db: Database) throws -> Identity {
     let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     if appID == applicationID { return .ootd }
     if appID != 0 { return .foreign }
@@ -350,12 +435,16 @@ final class FileClaim: Sendable {
 
   let descriptor: Int32
   let found: Found
+  /// No other ootd process held the file when it was taken: it is held exclusively until
+  /// ``whileAlone(_:)``.
+  let alone: Bool
   /// Folders made for the file, deepest first.
   let madeFolders: [String]
 
-  private init(descriptor: Int32, found: Found, madeFolders: [String]) {
+  private init(descriptor: Int32, found: Found, alone: Bool, madeFolders: [String]) {
     self.descriptor = descriptor
     self.found = found
+    self.alone = alone
     self.madeFolders = madeFolders
   }
 
@@ -370,13 +459,33 @@ final class FileClaim: Sendable {
       let prepared = try prepare()
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { return nil }
-      flock(descriptor, LOCK_SH)
+      // Exclusive when nobody else holds it (never dropping a lock held: there is none yet).
+      let alone = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+      if !alone { flock(descriptor, LOCK_SH) }
       if sameFile(descriptor, path) {
-        return FileClaim(descriptor: descriptor, found: prepared.found, madeFolders: prepared.madeFolders)
+        return FileClaim(
+          descriptor: descriptor, found: prepared.found, alone: alone, madeFolders: prepared.madeFolders)
       }
       close(descriptor)
     }
     return nil
+  }
+
+  /// Runs `body` when no other ootd process held the file as this process took it (the claim
+  /// then holds it exclusively), and shares the file from then on. Call it once, right after
+  /// ``take(_:prepare:)``. Without `body`, another process's write-ahead log is live, not stale.
+  func whileAlone(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+    guard alone else { return }
+    defer { flock(descriptor, LOCK_SH) }
+    try body()
+  }
+
+  /// Removes the file and folders this process made, when it made them: for an open refused
+  /// before anything was written.
+  func removeMade(_ path: String) {
+    guard found == .nothing, Self.sameFile(descriptor, path) else { return }
+    unlink(path)
+    for folder in madeFolders { rmdir(folder) }
   }
 
   /// Removes the file (or empties it again) and the folders made for it, when no other ootd

@@ -10,6 +10,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case notADatabase(String)
   /// The file is an SQLite database of some other program.
   case foreignDatabase(String)
+  /// A write-ahead log (`-wal`) beside the file is not this database's: replaying it would
+  /// damage the file.
+  case foreignLog(String)
   /// A newer ootd wrote this database; this one does not know its schema.
   case newerSchema(path: String, unknownMigrations: [String])
   /// No todo has these ids.
@@ -43,10 +46,15 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       return "'\(path)' is not an SQLite database; ootd leaves it untouched"
     case .foreignDatabase(let path):
       return "'\(path)' is an SQLite database of another program; ootd leaves it untouched"
+    case .foreignLog(let path):
+      return "'\(path)-wal' is not the write-ahead log of '\(path)' (another program's, or damaged); ootd leaves both untouched: move the -wal file away if it is stale"
     case .newerSchema(let path, let unknown):
       return "'\(path)' was written by a newer ootd (unknown migration \(unknown.joined(separator: ", "))); upgrade ootd"
     case .todosNotFound(let ids):
-      let list = ids.map(String.init).joined(separator: ", ")
+      // Echo a few ids, not all of them: a command may name thousands.
+      let shown = 5
+      var list = ids.prefix(shown).map(String.init).joined(separator: ", ")
+      if ids.count > shown { list += " and \(ids.count - shown) more" }
       return ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)"
     case .projectNotFound(let name):
       return "no project named '\(name)' (see 'ootd project list --all')"

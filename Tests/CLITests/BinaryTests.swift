@@ -26,11 +26,16 @@ import Testing
 
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-    directory: String? = nil, standardOutput: FileHandle? = nil
+    directory: String? = nil, standardOutput: FileHandle? = nil, unprivileged: Bool = false
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
+    if unprivileged && getuid() == 0 {
+      // Root ignores permission bits: run as nobody, as a normal user would.
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
+    }
     var variables = ProcessInfo.processInfo.environment
     variables.removeValue(forKey: "NO_COLOR")
     variables.removeValue(forKey: "CLICOLOR_FORCE")

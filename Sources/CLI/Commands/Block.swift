@@ -73,7 +73,7 @@ extension Ootd {
       func run(in environment: AppEnvironment) throws {
         let block = try TaskBlock(name: name, title: title, priority: priority, isRoutine: routine)
         try global.openDatabase(environment).addBlock(block, now: environment.now)
-        environment.print("Added block \(block.name): \(block.title) (\(block.priority))")
+        environment.print(TerminalText.printable("Added block \(block.name): \(block.title) (\(block.priority))"))
       }
     }
 

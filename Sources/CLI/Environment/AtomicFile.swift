@@ -4,35 +4,81 @@ import Foundation
 import Glibc
 #endif
 
-/// Writing a file so that readers never see it half written.
+/// Writing a file so that readers never see it half written, and nobody can redirect the write.
 extension AppEnvironment {
-  /// Writes `text` to a temporary file beside `path`, then renames it over `path`, so readers
-  /// never see half an image. Throws ``CLIError/cannotWrite(path:reason:)`` with the system's
-  /// reason (no such folder, permission denied, is a directory…).
+  /// Writes `text` to `path`. A regular file (or a missing one) is replaced atomically: the text
+  /// goes to a temporary file created exclusively beside it (`mkstemp`: a new name, never a link
+  /// planted there), which is then renamed over `path`, so readers never see half an image. A
+  /// FIFO, a terminal or another character device, and standard output named as a file
+  /// (`/dev/stdout`), are written directly: never replaced. Anything else (a folder, a socket)
+  /// is refused. Throws ``CLIError/cannotWrite(path:reason:)`` with the reason.
   static func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
-    let temporary = path + ".ootd-\(getpid()).tmp"
-    let descriptor = Glibc.open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+    var status = stat()
+    if stat(path, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG where !Self.namesAnOpenDescriptor(path): break
+      case S_IFREG, S_IFIFO, S_IFCHR:
+        return try writeDirectly(path, text)
+      case S_IFDIR:
+        throw .cannotWrite(path: path, reason: String(cString: strerror(EISDIR)))
+      default:
+        throw .cannotWrite(path: path, reason: "it is not a regular file")
+      }
+    }
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = Array((folder + "/." + name + ".ootd-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
       throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-      let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if result < 0 && errno == EINTR { continue }
-      guard result > 0 else {
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        unlink(temporary)
-        throw .cannotWrite(path: path, reason: reason)
-      }
-      written += result
+    let temporary = String(cString: template)
+    fchmod(descriptor, 0o644)
+    do throws(CLIError) {
+      try write(text, to: descriptor, path: path)
+    } catch {
+      close(descriptor)
+      unlink(temporary)
+      throw error
     }
     close(descriptor)
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
       throw .cannotWrite(path: path, reason: reason)
+    }
+  }
+
+  /// Whether `path` names one of this process's open descriptors (`/dev/stdout`, `/dev/fd/1`,
+  /// `/proc/self/fd/1`): written through, never replaced, even when it is a file.
+  private static func namesAnOpenDescriptor(_ path: String) -> Bool {
+    ["/dev/stdout", "/dev/stderr"].contains(path) || path.hasPrefix("/dev/fd/")
+      || path.hasPrefix("/proc/self/fd/")
+  }
+
+  /// Writes `text` into the existing `path` (a FIFO, a device, standard output), never creating
+  /// or replacing it.
+  private static func writeDirectly(_ path: String, _ text: String) throws(CLIError) {
+    let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    try write(text, to: descriptor, path: path)
+  }
+
+  /// Writes all of `text` to `descriptor`.
+  private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+      let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if result < 0 && errno == EINTR { continue }
+      guard result > 0 else {
+        throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+      written += result
     }
   }
 }

@@ -48,8 +48,9 @@ struct GlobalOptions: ParsableArguments {
   func openDatabase(_ environment: AppEnvironment, readOnly: Bool = false) throws -> AppDatabase {
     let path = try environment.databasePath(option: db)
     let command = CommandText.from(environment.arguments)
-    if readOnly && !Self.holdsADatabase(path) {
-      return try AppDatabase.inMemory(command: command)
+    if readOnly {
+      guard Self.holdsADatabase(path) else { return try AppDatabase.inMemory(command: command) }
+      return try AppDatabase.openForReading(path: path, command: command)
     }
     return try AppDatabase.open(path: path, command: command, givesBackUnused: true)
   }

@@ -8,7 +8,23 @@ enum JSONOutput {
   static func encode(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    return escapingControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+  }
+
+  /// `json` with DEL and the C1 controls (U+007F…U+009F, which `JSONEncoder` leaves raw and
+  /// terminals obey: U+009B starts an escape sequence) written as `\u009b` escapes. They can
+  /// only occur inside strings, so the document means the same.
+  static func escapingControls(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+    var result = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      guard (0x7F...0x9F).contains(scalar.value) else {
+        result.append(scalar)
+        continue
+      }
+      result.append(contentsOf: "\\u00\(String(scalar.value, radix: 16))".unicodeScalars)
+    }
+    return String(result)
   }
 
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn"}`.

@@ -19,7 +19,7 @@ struct ProjectTable {
         progressText(p),
         p.lastActivity?.description ?? "-",
         p.project.tech.joined(separator: ","),
-      ]
+      ].map(TerminalText.printable)
     }
     let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
     let widths = headers.indices.map { column in
