@@ -34,7 +34,7 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
+      Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
     ],
     defaultSubcommand: Today.self

@@ -18,6 +18,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case projectEndsBeforeStart(start: Day, end: Day)
   /// A report range of fewer than one day or more days than the limit.
   case invalidRangeLength(Int, limit: Int)
+  /// A move that would rewrite history: see ``CarryRecord/checkMove(_:to:today:)``.
+  case refusedMove(String)
 
   public var description: String {
     switch self {
@@ -37,6 +39,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid repository '\(text)': use OWNER/NAME, e.g. apple/swift"
     case .projectEndsBeforeStart(let start, let end):
       return "the project ends (\(end)) before it starts (\(start))"
+    case .refusedMove(let reason):
+      return reason
     case .invalidRangeLength(let days, let limit):
       return days < 1
         ? "invalid range: it must cover at least 1 day"
