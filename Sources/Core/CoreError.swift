@@ -24,7 +24,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidDate(let text):
-      return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow or yesterday"
+      return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom"
     case .invertedRange(let from, let to):
       return "invalid range: --from \(from) is after --to \(to)"
     case .invalidPriority(let text):

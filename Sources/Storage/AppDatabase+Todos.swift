@@ -74,11 +74,14 @@ extension AppDatabase {
 
   // MARK: - Writes
 
-  /// Creates a todo, checking that its project exists. Returns it with its new id.
+  /// Creates a todo (already `done`, when given), checking that its project exists. Returns it
+  /// with its new id.
   @discardableResult
-  public func addTodo(_ draft: NewTodo, now: Date = Date()) throws(StorageError) -> Todo {
+  public func addTodo(_ draft: NewTodo, done: Bool = false, now: Date = Date()) throws(StorageError)
+    -> Todo
+  {
     try change(now: now) { recorder in
-      let uuid = try Self.insert(recorder, draft, done: false, now: now)
+      let uuid = try Self.insert(recorder, draft, done: done, now: now)
       return try Self.todos(recorder.db, uuids: [uuid])[0]
     }
   }

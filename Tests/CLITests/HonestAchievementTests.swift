@@ -162,3 +162,32 @@ import Testing
     #expect(try Self.json(await h.run(["report", "--week", "--json"]).stdout)["currentStreak"] as? Int == 0)
   }
 }
+
+/// Relative days on the command line, `list DAY` and `add --done`.
+@Suite struct DailyDriverTests {
+  @Test func relativeDays_everywhereADayIsAccepted() async throws {
+    let h = try Harness()
+    await h.run(["add", "a", "--on", "mon"])
+    await h.run(["add", "b", "--on", "+1w"])
+    await h.run(["add", "c", "--on", "eom"])
+    #expect(try await h.allTodos().map { $0["date"] as? String } == ["2026-11-23", "2026-11-29", "2026-11-30"])
+    #expect(await h.run(["list", "mon", "--no-color"]).stdout.contains(" a"))
+    let tomorrow = await h.run(["list", "tomorrow", "--json"]).stdout
+    #expect(tomorrow.contains("\"title\" : \"a\"") && !tomorrow.contains("\"title\" : \"b\""))
+    await h.run(["edit", "1", "--on", "fri"])
+    #expect(try await h.allTodos()[0]["date"] as? String == "2026-11-27")
+    #expect(await h.run(["list", "mon", "--on", "tue"]).code == 64)
+  }
+
+  @Test func add_done_recordsWorkAlreadyDone_neverInTheFuture() async throws {
+    let h = try Harness()
+    let added = await h.run(["add", "Fixed the flaky test", "--done", "--on", "yesterday", "--json"])
+    #expect(added.code == 0, "\(added.stderr)")
+    let todo = try #require(try await h.allTodos().first)
+    #expect(todo["done"] as? Bool == true)
+    #expect(todo["date"] as? String == "2026-11-21")
+    let future = await h.run(["add", "x", "--done", "--on", "tomorrow"])
+    #expect(future.code == 64)
+    #expect(try await h.allTodos().count == 1)
+  }
+}

@@ -109,3 +109,32 @@ import Testing
     #expect(report.total == Tally(total: 3, done: 2, carried: 1))
   }
 }
+
+/// Relative days, read against Sunday 2026-11-22 (and other todays where the rule needs one).
+@Suite struct RelativeDayTests {
+  @Test(arguments: [
+    ("mon", "2026-11-22", "2026-11-23"),
+    ("monday", "2026-11-22", "2026-11-23"),
+    ("FRI", "2026-11-22", "2026-11-27"),
+    ("sun", "2026-11-22", "2026-11-29"),  // the next one, never today
+    ("thurs", "2026-11-26", "2026-12-03"),
+    ("+3d", "2026-11-22", "2026-11-25"),
+    ("+0d", "2026-11-22", "2026-11-22"),
+    ("-2d", "2026-11-22", "2026-11-20"),
+    ("+1w", "2026-11-22", "2026-11-29"),
+    ("+2w", "2026-12-25", "2027-01-08"),
+    ("eow", "2026-11-22", "2026-11-22"),  // Sunday ends its own week
+    ("eow", "2026-11-16", "2026-11-22"),
+    ("eom", "2026-11-22", "2026-11-30"),
+    ("eom", "2028-02-03", "2028-02-29"),
+    ("2026-01-05", "2026-11-22", "2026-01-05"),
+  ])
+  func relativeDays(text: String, today: String, expected: String) throws {
+    #expect(try DayExpression.parse(text, today: d(today)) == d(expected))
+  }
+
+  @Test(arguments: ["+d", "3d", "+3x", "+-3d", "mo", "+99999999w", "next monday"])
+  func nonsense_isAnInvalidDate(text: String) {
+    #expect(throws: CoreError.invalidDate(text)) { try DayExpression.parse(text, today: d("2026-11-22")) }
+  }
+}
