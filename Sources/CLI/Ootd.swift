@@ -21,6 +21,7 @@ public struct Ootd: ParsableCommand {
         ootd add --block algorithm
         ootd list --from 2026-11-01 --to today --open
         ootd done 12 13
+        ootd drop 7               # give up missed work; its day keeps the record
         ootd undo                 # take the last change back (ootd log lists them)
         ootd sync && ootd graph   # your GitHub commits (GITHUB_TOKEN), as a daily graph
         ootd report --calendar    # how much of each day you achieved
@@ -34,7 +35,7 @@ public struct Ootd: ParsableCommand {
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
+      Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
     ],
     defaultSubcommand: Today.self

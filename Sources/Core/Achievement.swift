@@ -11,11 +11,15 @@ public struct Tally: Hashable, Sendable {
   public var total: Int
   /// Done todos (never more than `total`).
   public var done: Int
+  /// Of `total`, the todos carried away from the day after it began: planned there, not done
+  /// there (see ``CarryRecord``).
+  public var carried: Int
 
   /// Creates a tally.
-  public init(total: Int = 0, done: Int = 0) {
+  public init(total: Int = 0, done: Int = 0, carried: Int = 0) {
     self.total = total
     self.done = done
+    self.carried = carried
   }
 
   /// The empty tally.
@@ -35,7 +39,7 @@ public struct Tally: Hashable, Sendable {
 
   /// The sum of two tallies.
   public static func + (lhs: Tally, rhs: Tally) -> Tally {
-    Tally(total: lhs.total + rhs.total, done: lhs.done + rhs.done)
+    Tally(total: lhs.total + rhs.total, done: lhs.done + rhs.done, carried: lhs.carried + rhs.carried)
   }
 
   /// Adds `rhs` into `lhs`.
@@ -83,10 +87,12 @@ public struct DayPriorityCount: Hashable, Sendable {
 /// Runs of perfect days.
 ///
 /// A *perfect day* has at least one todo and all of them done. Days without todos are rest days:
-/// they neither extend nor break a run.
+/// they neither extend nor break a run. The one streak rule, everywhere a streak is shown: a day
+/// still in progress (today, or a day after it) counts once it is perfect and never breaks the
+/// run while it is open; days before today keep the plain rule.
 public struct Streaks: Hashable, Sendable {
   /// The run of perfect days ending at the last day that has todos (0 when that day is not
-  /// perfect, or when no day has todos).
+  /// perfect, or when no day has todos), skipping an open day in progress.
   public var current: Int
   /// The longest run.
   public var longest: Int
@@ -99,10 +105,18 @@ public struct Streaks: Hashable, Sendable {
 
   /// The streaks of `days`, which must be in day order (gaps are allowed: missing days count as
   /// rest days).
-  public init(_ days: [DayTally]) {
-    var run = 0
-    var longest = 0
+  ///
+  /// - Parameters:
+  ///   - today: days from `today` on are in progress: perfect ones count, open ones are skipped.
+  ///     Nil treats every day as over.
+  ///   - runBefore: the run of perfect days that ends just before the first of `days` (so a
+  ///     range ending today shows the same streak as the dashboard).
+  public init(_ days: [DayTally], today: Day? = nil, runBefore: Int = 0) {
+    var run = runBefore
+    var longest = runBefore
     for day in days where day.tally.hasTodos {
+      let inProgress = today.map { day.day >= $0 } ?? false
+      if inProgress && !day.tally.isPerfect { continue }
       run = day.tally.isPerfect ? run + 1 : 0
       longest = max(longest, run)
     }
@@ -246,7 +260,11 @@ public struct AchievementReport: Hashable, Sendable {
 
   /// Builds the report from storage's per-day, per-priority counts. Rows outside `range` are
   /// ignored; rows for the same day and priority add up.
-  public init(range: DayRange, counts: [DayPriorityCount]) {
+  ///
+  /// `today` and `runBefore` are passed on to ``Streaks/init(_:today:runBefore:)``.
+  public init(
+    range: DayRange, counts: [DayPriorityCount], today: Day? = nil, runBefore: Int = 0
+  ) {
     self.range = range
     var perDay = [Tally](repeating: .zero, count: range.count)
     var perPriority = [Tally](repeating: .zero, count: Priority.allCases.count)
@@ -256,7 +274,7 @@ public struct AchievementReport: Hashable, Sendable {
     }
     days = zip(range, perDay).map { DayTally(day: $0, tally: $1) }
     total = perDay.reduce(.zero, +)
-    streaks = Streaks(days)
+    streaks = Streaks(days, today: today, runBefore: runBefore)
     weekdays = WeekdayTally.of(days)
     priorities = Priority.allCases.map { PriorityTally(priority: $0, tally: perPriority[$0.rank]) }
   }
@@ -341,6 +359,7 @@ public enum ReportPeriod: Hashable, Sendable {
 extension Streaks {
   /// The streak the dashboard shows on `today`: the run of perfect days before today, plus today
   /// once it is perfect. An unfinished today does not break the streak yet (the day is not over).
+  /// The same rule as ``init(_:today:runBefore:)`` for a range ending today.
   ///
   /// - Parameters:
   ///   - perfectDaysBefore: the run of perfect days ending at the last day before today that has
@@ -348,5 +367,57 @@ extension Streaks {
   ///   - today: today's tally.
   public static func ongoing(perfectDaysBefore: Int, today: Tally) -> Int {
     perfectDaysBefore + (today.isPerfect ? 1 : 0)
+  }
+}
+
+// MARK: - Carrying and dropping
+
+/// The rules that keep a day's record when its todos move or are given up.
+///
+/// A todo moved away from a day that had already begun (that day is today or earlier) while it
+/// was still open is *carried* from that day: the day keeps counting it as planned and not done,
+/// and its new day counts it too. Moving it back onto a day it was carried from makes it
+/// planned there again (counted once). A done todo never moves into the future, and carrying
+/// only moves work forward (never to a day before today).
+public enum CarryRecord {
+  /// The days `todo` is carried from after moving to `target` on `today`, oldest first.
+  public static func days(after todo: Todo, movesTo target: Day, today: Day) -> [Day] {
+    var days = todo.carriedFrom.filter { $0 != target }
+    if !todo.isDone, todo.day <= today, todo.day != target, !days.contains(todo.day) {
+      days.append(todo.day)
+    }
+    return days.sorted()
+  }
+
+  /// Refuses moving a done todo to a day after today: work cannot be done in the future.
+  public static func checkMove(_ todo: Todo, to target: Day, today: Day) throws(CoreError) {
+    if todo.isDone && target > today {
+      throw .refusedMove(
+        "todo \(todo.id) is done: it cannot move to \(target), a day after today (ootd undone \(todo.id) first)")
+    }
+  }
+
+  /// Refuses carrying to a day before today.
+  public static func checkCarryTarget(_ target: Day, today: Day) throws(CoreError) {
+    if target < today {
+      throw .refusedMove(
+        "cannot carry to \(target): it is before today (\(today)); carry moves open work forward")
+    }
+  }
+
+  /// Why `todo` cannot be dropped (it is done), or nil.
+  public static func dropRefusal(_ todo: Todo) -> String? {
+    todo.isDone ? "todo \(todo.id) is done: only open todos can be dropped" : nil
+  }
+
+  /// The stored form of carried-from days: `2025-09-14,2025-09-15`, nil for none.
+  public static func text(_ days: [Day]) -> String? {
+    days.isEmpty ? nil : days.map(\.description).joined(separator: ",")
+  }
+
+  /// The days of ``text(_:)``; unreadable parts are skipped.
+  public static func days(_ text: String?) -> [Day] {
+    guard let text, !text.isEmpty else { return [] }
+    return text.split(separator: ",").compactMap { Day(iso: String($0)) }
   }
 }

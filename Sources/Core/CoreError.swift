@@ -18,11 +18,13 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case projectEndsBeforeStart(start: Day, end: Day)
   /// A report range of fewer than one day or more days than the limit.
   case invalidRangeLength(Int, limit: Int)
+  /// A move that would rewrite history: see ``CarryRecord/checkMove(_:to:today:)``.
+  case refusedMove(String)
 
   public var description: String {
     switch self {
     case .invalidDate(let text):
-      return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow or yesterday"
+      return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom"
     case .invertedRange(let from, let to):
       return "invalid range: --from \(from) is after --to \(to)"
     case .invalidPriority(let text):
@@ -37,6 +39,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid repository '\(text)': use OWNER/NAME, e.g. apple/swift"
     case .projectEndsBeforeStart(let start, let end):
       return "the project ends (\(end)) before it starts (\(start))"
+    case .refusedMove(let reason):
+      return reason
     case .invalidRangeLength(let days, let limit):
       return days < 1
         ? "invalid range: it must cover at least 1 day"

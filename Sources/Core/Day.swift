@@ -189,17 +189,48 @@ public struct DayRange: Hashable, Sendable, Sequence {
   public func makeIterator() -> ClosedRange<Day>.Iterator { (from...to).makeIterator() }
 }
 
-/// How a user names a day on the command line: `today`, `tomorrow`, `yesterday` or `YYYY-MM-DD`.
+/// How a user names a day on the command line: `today`, `tomorrow`, `yesterday`, `YYYY-MM-DD`,
+/// a weekday (`mon`, `friday`: the next one, never today), `+3d`/`-2d`, `+1w`, `eow` (this
+/// week's Sunday) or `eom` (this month's last day).
 public enum DayExpression {
   /// Resolves `text` against `today`, throwing `CoreError.invalidDate` for anything else.
   public static func parse(_ text: String, today: Day) throws(CoreError) -> Day {
-    switch text.lowercased() {
+    let lowered = text.lowercased()
+    switch lowered {
     case "today": return today
     case "tomorrow": return today.adding(days: 1)
     case "yesterday": return today.adding(days: -1)
+    case "eow": return today.adding(days: 7 - today.weekday.rawValue)
+    case "eom":
+      let (year, month, _) = today.components
+      return Day(year: year, month: month, day: Day.daysIn(month: month, year: year))!
     default:
+      if let weekday = weekdayNames[lowered] {
+        let ahead = (weekday.rawValue - today.weekday.rawValue + 7) % 7
+        return today.adding(days: ahead == 0 ? 7 : ahead)
+      }
+      if let offset = offset(lowered) { return today.adding(days: offset) }
       guard let day = Day(iso: text) else { throw .invalidDate(text) }
       return day
     }
   }
+
+  /// `+3d` → 3, `-2d` → -2, `+1w` → 7; nil for anything else (or more than 100 years).
+  static func offset(_ text: String) -> Int? {
+    guard let sign = text.first, sign == "+" || sign == "-", let unit = text.last,
+      unit == "d" || unit == "w", text.count >= 3,
+      let count = Int(text.dropFirst().dropLast()), count >= 0
+    else { return nil }
+    let days = count * (unit == "w" ? 7 : 1)
+    guard days <= 36_525 else { return nil }
+    return sign == "-" ? -days : days
+  }
+
+  /// English weekday names and their usual abbreviations.
+  static let weekdayNames: [String: Weekday] = [
+    "mon": .monday, "monday": .monday, "tue": .tuesday, "tues": .tuesday, "tuesday": .tuesday,
+    "wed": .wednesday, "wednesday": .wednesday, "thu": .thursday, "thur": .thursday,
+    "thurs": .thursday, "thursday": .thursday, "fri": .friday, "friday": .friday,
+    "sat": .saturday, "saturday": .saturday, "sun": .sunday, "sunday": .sunday,
+  ]
 }

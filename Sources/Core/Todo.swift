@@ -22,6 +22,11 @@ public struct Todo: Hashable, Sendable, Identifiable {
   public var createdAt: Date
   /// Its stable identity (a lowercase uuid): assigned once, never changed by an edit.
   public var uuid: String
+  /// Whether it was given up (`ootd drop`): no longer overdue, still not done on its day.
+  public var isDropped: Bool = false
+  /// The days that had already begun when it was moved away from them, oldest first: each
+  /// still counts it as planned and not done (see ``CarryRecord``).
+  public var carriedFrom: [Day] = []
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(
@@ -41,8 +46,8 @@ public struct Todo: Hashable, Sendable, Identifiable {
     self.uuid = uuid
   }
 
-  /// Whether the todo is still open on a day before `today`.
-  public func isOverdue(today: Day) -> Bool { !isDone && day < today }
+  /// Whether the todo is still open (and not dropped) on a day before `today`.
+  public func isOverdue(today: Day) -> Bool { !isDone && !isDropped && day < today }
 
   /// The order every list uses: day, then priority high → mid → low, then id.
   public static func listOrder(_ lhs: Todo, _ rhs: Todo) -> Bool {

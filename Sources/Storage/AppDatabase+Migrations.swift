@@ -77,6 +77,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v4: uuids and the change journal", migrate: AppDatabase.journalMigration)
 
+    migrator.registerMigration("v5: dropped and carried todos", migrate: AppDatabase.achievementMigration)
+
     return migrator
   }
 }

@@ -39,6 +39,11 @@ extension AppDatabase {
         counts.append(
           DayPriorityCount(day: day, priority: priority, tally: Tally(total: row[2], done: row[3])))
       }
+      // Todos carried away from a day after it began still count there, as not done.
+      for (day, priority) in try Self.carriedTodos(db, project: project.map { try Self.projectID(db, named: $0) })
+      where range.contains(day) {
+        counts.append(DayPriorityCount(day: day, priority: priority, tally: Tally(total: 1, carried: 1)))
+      }
       return counts
     }
   }
@@ -50,16 +55,40 @@ extension AppDatabase {
   /// `todo_open_on_day` finds it at once; SQLite would otherwise pick the covering index and
   /// scan it); every day after it with todos is perfect, so the streak is how many distinct
   /// such days there are.
+  ///
+  /// A day a todo was carried from is not perfect either, so the latest such day before `day`
+  /// ends the streak too.
   public func perfectDayStreak(before day: Day) throws(StorageError) -> Int {
     try read { db in
-      try Int.fetchOne(
+      let lastCarried = try Self.carriedTodos(db, project: nil).map(\.day).filter { $0 < day }.max()
+      return try Int.fetchOne(
         db,
         sql: """
           SELECT count(DISTINCT day) FROM todo
           WHERE day < ?1
-            AND day > coalesce((SELECT max(day) FROM todo INDEXED BY todo_open_on_day WHERE done = 0 AND day < ?1), '')
+            AND day > max(
+              coalesce((SELECT max(day) FROM todo INDEXED BY todo_open_on_day WHERE done = 0 AND day < ?1), ''),
+              ?2)
           """,
-        arguments: [day.description]) ?? 0
+        arguments: [day.description, lastCarried?.description ?? ""]) ?? 0
     }
+  }
+
+  /// Every (day, priority) a todo was carried from, read through the partial index
+  /// `todo_carried` (only carried todos); only a project's todos when `project` is its id.
+  static func carriedTodos(_ db: Database, project: Int64?) throws -> [(day: Day, priority: Priority)] {
+    var sql = "SELECT carriedFrom, priority FROM todo WHERE carriedFrom IS NOT NULL"
+    var arguments: StatementArguments = []
+    if let project {
+      sql += " AND projectId = ?"
+      arguments += [project]
+    }
+    var result: [(day: Day, priority: Priority)] = []
+    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try rows.next() {
+      guard let priority = Priority(rank: row[1]) else { continue }
+      for day in CarryRecord.days(row[0] as String?) { result.append((day, priority)) }
+    }
+    return result
   }
 }

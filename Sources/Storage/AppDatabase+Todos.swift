@@ -25,7 +25,7 @@ extension AppDatabase {
       }
       switch filter.status {
       case .any: break
-      case .open: clauses.append("todo.done = 0")
+      case .open: clauses.append("todo.done = 0 AND todo.dropped = 0")
       case .done: clauses.append("todo.done = 1")
       }
       let clause = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
@@ -36,7 +36,8 @@ extension AppDatabase {
   /// Open todos planned before `day`, oldest first.
   public func overdueTodos(before day: Day) throws(StorageError) -> [Todo] {
     try read { db in
-      try TodoRecord.todos(db, where: "todo.done = 0 AND todo.day < ?", [day.description])
+      try TodoRecord.todos(
+        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description])
     }
   }
 
@@ -49,17 +50,17 @@ extension AppDatabase {
     try read { db in
       let count = try Int.fetchOne(
         db,
-        sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND day < ? LIMIT ?)",
+        sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ? LIMIT ?)",
         arguments: [day.description, countLimit]) ?? 0
       guard count > 0, limit > 0 else { return ([], count) }
       // The day of the limit-th most recent overdue todo, read from the partial index alone;
       // then only the todos from that day on are loaded and ranked (not years of them).
       let boundary = try String.fetchOne(
         db,
-        sql: "SELECT day FROM todo WHERE done = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
+        sql: "SELECT day FROM todo WHERE done = 0 AND dropped = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
         arguments: [day.description, min(limit, count) - 1]) ?? day.description
       let recent = try TodoRecord.todos(
-        db, where: "todo.done = 0 AND todo.day >= ? AND todo.day < ?",
+        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day >= ? AND todo.day < ?",
         [boundary, day.description])
       let newest = recent.sorted { ($0.day, $1.priority.rank, $1.id) > ($1.day, $0.priority.rank, $0.id) }
       return (Array(newest.prefix(limit)).sorted(by: Todo.listOrder), count)
@@ -73,11 +74,14 @@ extension AppDatabase {
 
   // MARK: - Writes
 
-  /// Creates a todo, checking that its project exists. Returns it with its new id.
+  /// Creates a todo (already `done`, when given), checking that its project exists. Returns it
+  /// with its new id.
   @discardableResult
-  public func addTodo(_ draft: NewTodo, now: Date = Date()) throws(StorageError) -> Todo {
+  public func addTodo(_ draft: NewTodo, done: Bool = false, now: Date = Date()) throws(StorageError)
+    -> Todo
+  {
     try change(now: now) { recorder in
-      let uuid = try Self.insert(recorder, draft, done: false, now: now)
+      let uuid = try Self.insert(recorder, draft, done: done, now: now)
       return try Self.todos(recorder.db, uuids: [uuid])[0]
     }
   }
@@ -113,30 +117,71 @@ extension AppDatabase {
   {
     try change(now: now) { recorder in
       for record in try Self.existingRecords(recorder.db, ids: ids) where record.done != done {
-        try recorder.update(
-          .todo, row: record.uuid, current: record.fields,
-          // Keep the first doneAt when a done todo is ticked again.
-          to: ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null])
+        var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null]
+        // Doing a dropped todo takes it back up.
+        if done { new["dropped"] = .bool(false) }
+        // Keep the first doneAt when a done todo is ticked again.
+        try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
       }
       return try Self.existingTodos(recorder.db, ids: ids)
     }
   }
 
   /// Applies `changes` to one todo and returns it as it is now.
-  public func editTodo(id: Int64, _ changes: TodoChanges, now: Date = Date()) throws(StorageError)
-    -> Todo
+  public func editTodo(id: Int64, _ changes: TodoChanges, today: Day? = nil, now: Date = Date())
+    throws(StorageError) -> Todo
+  {
+    try editTodos(ids: [id], changes, today: today, now: now)[0]
+  }
+
+  /// Applies `changes` to every todo of `ids`, all or none (every id must exist, and one refused move
+  /// refuses them all). A move away from a day that has begun keeps
+  /// that day's record (``CarryRecord``). `today` defaults to the day of `now` here.
+  public func editTodos(ids: [Int64], _ changes: TodoChanges, today: Day? = nil, now: Date = Date())
+    throws(StorageError) -> [Todo]
+  {
+    let today = today ?? Day(now, in: .current)
+    return try change(now: now) { recorder in
+      let records = try Self.existingRecords(recorder.db, ids: ids)
+      if let day = changes.day {
+        for record in records {
+          do { try CarryRecord.checkMove(try record.todo(), to: day, today: today) } catch let error as CoreError {
+            throw StorageError.invalidValue(error)
+          }
+        }
+      }
+      let project = try changes.project.map { name in
+        try name.map { try ProjectRecord.named(recorder.db, $0).uuid }
+      }
+      for record in records {
+        var new: Fields = [:]
+        if let title = changes.title { new["title"] = .text(title) }
+        if let priority = changes.priority { new["priority"] = .integer(Int64(priority.rank)) }
+        if let project { new["project"] = .optional(project) }
+        try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
+        if let day = changes.day { try Self.move(recorder, record, to: day, today: today) }
+      }
+      return try Self.existingTodos(recorder.db, ids: ids).sorted(by: Todo.listOrder)
+    }
+  }
+
+  /// Gives up open todos (`ootd drop`): every id must exist and none may be done, or nothing
+  /// changes. Returns the todos dropped now and those that already were.
+  public func dropTodos(ids: [Int64], now: Date = Date()) throws(StorageError)
+    -> (dropped: [Todo], already: [Todo])
   {
     try change(now: now) { recorder in
-      let record = try Self.existingRecords(recorder.db, ids: [id])[0]
-      var new: Fields = [:]
-      if let title = changes.title { new["title"] = .text(title) }
-      if let priority = changes.priority { new["priority"] = .integer(Int64(priority.rank)) }
-      if let day = changes.day { new["day"] = .text(day.description) }
-      if let project = changes.project {
-        new["project"] = .optional(try project.map { try ProjectRecord.named(recorder.db, $0).uuid })
+      let records = try Self.existingRecords(recorder.db, ids: ids)
+      for record in records {
+        if let refusal = CarryRecord.dropRefusal(try record.todo()) { throw StorageError.invalidValue(.refusedMove(refusal)) }
       }
-      try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
-      return try Self.existingTodos(recorder.db, ids: [id])[0]
+      var dropped: [Int64] = []
+      for record in records where !record.dropped {
+        try recorder.update(.todo, row: record.uuid, "dropped", from: .bool(false), to: .bool(true))
+        dropped.append(record.id)
+      }
+      let already = try records.filter(\.dropped).map { try $0.todo() }
+      return (try Self.existingTodos(recorder.db, ids: dropped), already.sorted(by: Todo.listOrder))
     }
   }
 
@@ -157,16 +202,17 @@ extension AppDatabase {
   public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day, now: Date = Date())
     throws(StorageError) -> (moved: [Todo], duplicates: [Todo])
   {
-    try change(now: now) { recorder in
+    do { try CarryRecord.checkCarryTarget(target, today: today) } catch { throw .invalidValue(error) }
+    return try change(now: now) { recorder in
       let db = recorder.db
       let candidates: [TodoRecord]
       if let ids {
         candidates = try Self.existingRecords(db, ids: ids).filter {
-          !$0.done && $0.day < today.description
+          !$0.done && !$0.dropped && $0.day < today.description
         }
       } else {
         candidates = try TodoRecord.fetchAll(
-          db, where: "todo.done = 0 AND todo.day < ?", [today.description])
+          db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [today.description])
       }
       var plannedBlocks = Set(
         try String.fetchAll(
@@ -181,7 +227,7 @@ extension AppDatabase {
             continue
           }
         }
-        try recorder.update(.todo, row: record.uuid, "day", from: .text(record.day), to: .text(target.description))
+        try Self.move(recorder, record, to: target, today: today)
         moved.append(record.id)
       }
       return (try Self.existingTodos(db, ids: moved), duplicates)
@@ -189,6 +235,17 @@ extension AppDatabase {
   }
 
   // MARK: - Helpers
+
+  /// Moves one todo to `target` through the journal, keeping the record of a day it leaves
+  /// after that day began (``CarryRecord/days(after:movesTo:today:)``).
+  static func move(_ recorder: ChangeRecorder, _ record: TodoRecord, to target: Day, today: Day)
+    throws
+  {
+    let carried = CarryRecord.days(after: try record.todo(), movesTo: target, today: today)
+    try recorder.update(
+      .todo, row: record.uuid, current: record.fields,
+      to: ["day": .text(target.description), "carriedFrom": .optional(CarryRecord.text(carried))])
+  }
 
   /// Creates one todo row through the journal, checking that its project exists; returns its
   /// uuid. `projects` caches project uuids by name across a bulk insert.

@@ -276,7 +276,7 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(table.stdout.contains("2 commits"))
     #expect(table.stdout.contains("Commits   3 commits on 2 days · last synced 2026-11-22 09:00"))
     let csv = await harness.run(["report", "--from", "2026-11-21", "--to", "2026-11-21", "--csv"])
-    #expect(csv.stdout.hasSuffix(",2\n"))
+    #expect(csv.stdout.hasSuffix(",2,0\n"))
   }
 
   @Test func syncLocal_readsProjectClones_countsTheUsersCommitsOnce() async throws {

@@ -82,6 +82,20 @@ struct UndoRedoTests {
       $0.todo(1)?["date"] as? String == "2030-01-01" && $0.todo(2)?["date"] as? String == "2030-01-01"
         && $0.todo(3)?["date"] as? String == "2020-01-03"
     },
+    Row(setup: [], command: ["add", "Fixed the flaky test", "--done", "--on", "2020-01-01"]) {
+      $0.todo(1)?["done"] as? Bool == true && $0.todo(1)?["doneOn"] is String
+    },
+    Row(setup: [["add", "a", "--on", "2020-01-01"], ["add", "b", "--on", "2020-01-02"]], command: ["drop", "1", "2"]) {
+      $0.todoList.allSatisfy { $0["dropped"] as? Bool == true && $0["overdue"] as? Bool == false }
+    },
+    Row(
+      setup: [["add", "a", "--on", "2020-01-01"], ["add", "b", "--on", "2020-01-02"], ["add", "c", "--on", "2020-01-03"]],
+      command: ["edit", "1", "2", "--on", "2030-01-01", "--priority", "high"]
+    ) {
+      $0.todo(1)?["date"] as? String == "2030-01-01" && $0.todo(2)?["date"] as? String == "2030-01-01"
+        && ($0.todo(1)?["carriedFrom"] as? [String]) == ["2020-01-01"]
+        && $0.todo(3)?["date"] as? String == "2020-01-03"
+    },
     Row(setup: [["block", "routine", "algorithm"], ["block", "routine", "commit"]], command: ["plan", "--on", "2026-12-01"]) {
       $0.todoList.count == 2
     },

@@ -12,6 +12,7 @@ enum ReleasedSchema {
     "v2: report indexes",
     "v3: GitHub commits and sync state",
     "v4: uuids and the change journal",
+    "v5: dropped and carried todos",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".

@@ -244,8 +244,11 @@ struct TodoStoreTests {
     expected.priority = .high
     #expect(edited == expected)
     // day
-    edited = try database.editTodo(id: original.id, try TodoChanges(day: day("2024-02-29")))
+    // (moved away from its day once that day began, it stays on that day's record as carried)
+    edited = try database.editTodo(
+      id: original.id, try TodoChanges(day: day("2024-02-29")), today: day("2026-11-22"))
     expected.day = day("2024-02-29")
+    expected.carriedFrom = [day("2026-11-22")]
     #expect(edited == expected)
     // project, found case-insensitively
     edited = try database.editTodo(id: original.id, try TodoChanges(project: .some("BLOG")))

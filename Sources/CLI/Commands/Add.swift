@@ -16,6 +16,8 @@ extension Ootd {
           ootd add Write the migration test --project ootd --on tomorrow
           ootd add --block algorithm
           ootd add --block blog "TIL: GRDB migrations" --json
+          ootd add "Review the PR" --on fri
+          ootd add "Fixed the flaky test" --done
         """)
 
     @Argument(help: "What to do (optional with --block).")
@@ -31,7 +33,7 @@ extension Ootd {
 
     @Option(
       name: .long,
-      help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
+      help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom.", valueName: "date"),
       completion: NameCompletion.days)
     var on: String?
 
@@ -39,6 +41,9 @@ extension Ootd {
       name: [.short, .long], help: "Make the todo from this task block (see 'ootd block list').",
       completion: NameCompletion.blocks)
     var block: String?
+
+    @Flag(name: .long, help: "Record work already done (today or an earlier day).")
+    var done = false
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -51,6 +56,9 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let day = try parseDay(on, environment) ?? environment.today
+      if done && day > environment.today {
+        throw CLIError.invalidValue("--done records work already done: \(day) is after today")
+      }
       if !title.isEmpty { _ = try Title.validate(title.joined(separator: " ")) }
       let database = try global.openDatabase(environment)
       let source = try block.map { try database.block(named: $0) }
@@ -58,7 +66,7 @@ extension Ootd {
         title: title.isEmpty ? (source?.title ?? "") : title.joined(separator: " "),
         priority: priority ?? source?.priority ?? .mid,
         day: day, project: project, block: source?.name)
-      let todo = try database.addTodo(draft, now: environment.now)
+      let todo = try database.addTodo(draft, done: done, now: environment.now)
       if output.json {
         environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {

@@ -15,6 +15,8 @@ extension Ootd {
         Examples:
           ootd list
           ootd list --on yesterday
+          ootd list tomorrow
+          ootd list mon
           ootd list --from 2026-11-01 --to today --project ootd --open
           ootd list --all --priority high --json
         """,

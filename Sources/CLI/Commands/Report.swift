@@ -29,8 +29,12 @@ extension Ootd {
 
         --json prints {"from", "to", "days": [{"date", "total", "done", "rate", "commits"}], \
         "total", "done", "rate", "currentStreak", "longestStreak", ...} with every day of the \
-        range; rate is null when nothing was planned, commits until commits are synced. --csv \
-        prints date,weekday,total,done,rate,commits.
+        range; rate is null when nothing was planned, commits until commits are synced; carried \
+        counts the todos moved away from the day after it began (they stay in its total, not \
+        done). --csv prints date,weekday,total,done,rate,commits,carried.
+
+        The current streak is the one the dashboard shows: a day in progress counts once it \
+        is perfect and never breaks the streak while it is open.
 
         Examples:
           ootd report
@@ -53,7 +57,7 @@ extension Ootd {
 
     @OptionGroup var image: SVGOutputOption<CalendarImage>
 
-    @Flag(name: .long, help: "Print CSV for spreadsheets: date,weekday,total,done,rate.")
+    @Flag(name: .long, help: "Print CSV for spreadsheets: date,weekday,total,done,rate,commits,carried.")
     var csv = false
 
     @OptionGroup var output: JSONOption
@@ -73,8 +77,13 @@ extension Ootd {
       let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
       let days = try period.range(today: environment.today)
       let database = try global.openDatabase(environment, readOnly: true)
+      // A range that reaches today shows the one streak the dashboard shows: it goes on from
+      // the days before the range, and an open today does not break it.
+      let today = environment.today
+      let reachesToday = days.to >= today && project == nil
       let report = AchievementReport(
-        range: days, counts: try database.achievementCounts(in: days, project: project))
+        range: days, counts: try database.achievementCounts(in: days, project: project),
+        today: today, runBefore: reachesToday ? try database.perfectDayStreak(before: days.from) : 0)
       // The commits of the same days, side by side, once any are synced. A project's report
       // counts its own repository's (GitHub's, or `local/NAME` read from its clone); a project
       // with neither has no commits to show.

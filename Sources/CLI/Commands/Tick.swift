@@ -62,21 +62,28 @@ extension Ootd {
     }
   }
 
-  /// `ootd edit`: changes one todo.
+  /// `ootd edit`: changes one todo, or several at once.
   struct Edit: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
-      abstract: "Change a todo's title, priority, project or day.",
+      abstract: "Change the title, priority, project or day of one or more todos.",
       discussion: """
+        Several ids get the same change, all or none. Moving an open todo away from a day that \
+        has begun keeps it on that day's record as planned and not done (carried); a done todo \
+        cannot move to a day after today.
+
         Examples:
           ootd edit 12 --title "Solve BOJ 1753 with Dijkstra"
           ootd edit 12 --priority low --on tomorrow
+          ootd edit 3 4 5 --on fri
           ootd edit 12 --project ootd
           ootd edit 12 --no-project
         """)
 
-    @Argument(help: ArgumentHelp("The todo's id.", valueName: "id"))
-    var id: Int64
+    // Read as text and checked in validate(), so that a mistyped option after the ids
+    // (`edit 1 --titel x`) is reported as the typo, not as a bad id.
+    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
+    var ids: [String]
 
     @Option(name: [.short, .long], help: "A new title.")
     var title: String?
@@ -98,13 +105,26 @@ extension Ootd {
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
+    /// The ids as numbers. Checked in run(), not validate(), so that a mistyped option is
+    /// reported as such first.
+    private func todoIDs() throws -> [Int64] {
+      try ids.map { text in
+        guard let id = Int64(text) else {
+          throw CLIError.invalidValue("invalid todo id '\(text)': use the number 'ootd list' shows")
+        }
+        return id
+      }
+    }
+
     func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one todo id") }
       if project != nil && noProject {
         throw ValidationError("--project and --no-project cannot be combined")
       }
     }
 
     func run(in environment: AppEnvironment) throws {
+      let todoIDs = try todoIDs()
       let changes = try TodoChanges(
         title: title, priority: priority,
         day: try parseDay(on, environment),
@@ -115,8 +135,9 @@ extension Ootd {
           "nothing to change: give --title, --priority, --project, --no-project or --on")
       }
       let database = try global.openDatabase(environment)
-      let todo = try database.editTodo(id: id, changes, now: environment.now)
-      try printTodos([todo], verb: "Edited", json: output.json, noColor: global.noColor, environment)
+      let todos = try database.editTodos(
+        ids: todoIDs, changes, today: environment.today, now: environment.now)
+      try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
     }
   }
 
@@ -128,7 +149,8 @@ extension Ootd {
       discussion: """
         On a terminal ootd asks before deleting. Without a terminal (a script, a pipe) it \
         refuses unless --yes is given, and deletes nothing. Every id must exist, or nothing is \
-        deleted.
+        deleted. Deleting a todo of a day before today rewrites that day's record: to give up \
+        missed work and keep the record, use 'ootd drop'.
 
         Examples:
           ootd rm 12
@@ -151,8 +173,15 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(ids: ids)
+      // Deleting a todo of a day before today rewrites that day's record: say so, and offer drop.
+      let past = todos.filter { $0.day < environment.today }
+      let rewrites = past.isEmpty ? nil : """
+        this rewrites the record of \(Set(past.map(\.day)).sorted().map(\.description).joined(separator: ", ")); \
+        'ootd drop \(past.map { String($0.id) }.joined(separator: " "))' gives \(past.count == 1 ? "it" : "them") up and keeps the record
+        """
       try confirmation.confirm(
-        action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")",
+        action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
+          + (rewrites.map { " (\($0))" } ?? ""),
         preview: { TodoRenderer(environment, noColor: global.noColor).changed(todos) },
         environment: environment)
       let deleted = try database.deleteTodos(ids: ids, now: environment.now)
@@ -164,11 +193,16 @@ extension Ootd {
   struct Carry: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "carry",
-      abstract: "Move open todos of earlier days to today (or --to another day).",
+      abstract: "Move open todos of earlier days to today (or --to a later day).",
       discussion: """
-        Without ids, every overdue todo (open, planned before today) moves. Done todos stay on \
-        the day they were done. A todo from a task block stays put when the day already has one \
-        from that block, so routine blocks are not doubled.
+        Without ids, every overdue todo (open, not dropped, planned before today) moves. Done \
+        todos stay on the day they were done. A carried todo still counts on the day it left, \
+        as planned and not done: carrying never rewrites a day's record. A todo from a task \
+        block is kept where it is when the day already has one from that block, so routine \
+        blocks are not doubled; 'ootd drop ID' gives such a todo up. --to a day before today is \
+        refused.
+
+        --json prints {"to", "carried": [todos], "kept": [todos]}.
 
         Examples:
           ootd carry
@@ -188,29 +222,66 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let today = environment.today
       let target = try parseDay(to, environment) ?? today
+      try CarryRecord.checkCarryTarget(target, today: today)
       let database = try global.openDatabase(environment)
       if !ids.isEmpty {
         // Check first, so that a wrong id changes nothing.
         let notOverdue = try database.todos(ids: ids).filter { !$0.isOverdue(today: today) }
         if let todo = notOverdue.first {
-          let why = todo.isDone ? "is done" : "is planned for \(todo.day), not before today"
+          let why =
+            todo.isDone ? "is done"
+            : todo.isDropped ? "was dropped ('ootd undo' or 'ootd done \(todo.id)' takes it back up)"
+            : "is planned for \(todo.day), not before today"
           throw CLIError.invalidValue("todo \(todo.id) is not overdue: it \(why)")
         }
       }
       let result = try database.carryOver(ids: ids.isEmpty ? nil : ids, today: today, to: target, now: environment.now)
-      if !output.json {
-        for todo in result.duplicates {
-          environment.printError(
-            "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(todo.block ?? "")'")
-        }
-        if result.moved.isEmpty {
-          environment.print("Nothing to carry: no open todos before \(today) to move.")
+      if output.json {
+        environment.output(
+          try JSONOutput.encode(
+            CarryJSON(
+              to: target, carried: result.moved.map { JSONOutput.TodoJSON($0, environment) },
+              kept: result.duplicates.map { JSONOutput.TodoJSON($0, environment) })) + "\n")
+        return
+      }
+      for todo in result.duplicates {
+        environment.printError(
+          "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(todo.block ?? "")'; 'ootd drop \(todo.id)' gives it up")
+      }
+      if result.moved.isEmpty {
+        if !result.duplicates.isEmpty {
+          // Nothing moved because every candidate was kept: that is not "nothing to carry".
+          let kept = result.duplicates.count
+          if !ids.isEmpty {
+            throw CLIError.invalidValue(
+              "carried nothing: \(kept == 1 ? "the todo stays" : "the todos stay") overdue (see above)")
+          }
+          environment.print("Carried nothing: kept \(kept) overdue \(kept == 1 ? "todo" : "todos") (see above).")
           return
         }
+        environment.print("Nothing to carry: no open todos before \(today) to move.")
+        return
       }
       try printTodos(
-        result.moved, verb: "Carried", suffix: " to \(target)", json: output.json,
+        result.moved, verb: "Carried", suffix: " to \(target)", json: false,
         noColor: global.noColor, environment)
     }
+  }
+}
+
+/// `ootd carry --json`: `{"to", "carried": [todos], "kept": [todos]}`; `kept` lists overdue
+/// todos left where they are because the day already has a todo from their block.
+struct CarryJSON: Encodable {
+  let to: Day
+  let carried: [JSONOutput.TodoJSON]
+  let kept: [JSONOutput.TodoJSON]
+
+  enum CodingKeys: String, CodingKey { case to, carried, kept }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(to.description, forKey: .to)
+    try c.encode(carried, forKey: .carried)
+    try c.encode(kept, forKey: .kept)
   }
 }

@@ -1,7 +1,8 @@
 import Core
 
 // The one reading of a day argument (`--on`, `--to`, `--from`, `--since`, `--start`, `--end`):
-// `today`, `tomorrow`, `yesterday` or `YYYY-MM-DD`, against today.
+// `today`, `tomorrow`, `yesterday`, `YYYY-MM-DD`, a weekday (`mon`), `+3d`, `+1w`, `eow` or
+// `eom`, against today (see `DayExpression`).
 
 /// Parses a day argument against the user's today.
 func parseDay(_ text: String, _ environment: AppEnvironment) throws(CoreError) -> Day {

@@ -3,9 +3,14 @@ import Core
 
 /// The day-selection options `list` and similar commands share.
 struct DaySelectionOptions: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp("One day, as --on takes it: 'ootd list tomorrow', 'ootd list mon'.", valueName: "day"),
+    completion: NameCompletion.days)
+  var day: String?
+
   @Option(
     name: .long,
-    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow or yesterday.", valueName: "date"),
+    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom.", valueName: "date"),
     completion: NameCompletion.days)
   var on: String?
 
@@ -23,6 +28,10 @@ struct DaySelectionOptions: ParsableArguments {
   var all = false
 
   func validate() throws {
+    if day != nil && on != nil { throw ValidationError("give the day once: as an argument or with --on") }
+    if day != nil && (from != nil || to != nil || all) {
+      throw ValidationError("a day argument cannot be combined with --from, --to or --all")
+    }
     if on != nil && (from != nil || to != nil || all) {
       throw ValidationError("--on cannot be combined with --from, --to or --all")
     }
@@ -34,7 +43,7 @@ struct DaySelectionOptions: ParsableArguments {
   /// The days asked for; today when nothing is given.
   func days(_ environment: AppEnvironment) throws -> TodoFilter.Days {
     if all { return .all }
-    if let on { return .range(DayRange(day: try parseDay(on, environment))) }
+    if let on = on ?? day { return .range(DayRange(day: try parseDay(on, environment))) }
     let bounds = DayBounds(from: from, to: to)
     if bounds.isEmpty { return .range(DayRange(day: environment.today)) }
     let (first, last) = try bounds.days(

@@ -19,8 +19,10 @@ struct DashboardFacts {
   static func load(
     _ today: Day, todos: [Todo], database: AppDatabase, timeZone: TimeZone
   ) throws -> DashboardFacts {
+    // Today's tally as the report counts it: todos carried away from today still count.
+    let counts = try database.achievementCounts(in: DayRange(day: today))
     var facts = DashboardFacts(
-      today: Tally(total: todos.count, done: todos.filter(\.isDone).count),
+      today: counts.map(\.tally).reduce(.zero, +),
       streakBefore: try database.perfectDayStreak(before: today))
     if try database.hasCommits() {
       facts.commits = try database.commitCalendar(
@@ -66,9 +68,11 @@ struct DashboardFacts {
   }
 }
 
-/// `ootd today --json`: `{"date","todos","overdue","total","done","rate","streak","commits"}`;
-/// `streak` counts perfect days before today, plus today once it is perfect; `commits` is
-/// today's commit count, null until commits are synced.
+/// `ootd today --json`: `{"date","todos","overdue","total","done","rate","streak",
+/// "currentStreak","carried","commits"}`; `currentStreak` (and `streak`, its older name) counts
+/// perfect days before today, plus today once it is perfect, as `report --json` does for a range
+/// ending today; `carried` counts todos moved away from today (included in `total`); `commits`
+/// is today's commit count, null until commits are synced.
 struct DashboardJSON: Encodable {
   let date: Day
   let todos: [Todo]
@@ -77,7 +81,7 @@ struct DashboardJSON: Encodable {
   let timeZone: TimeZone
 
   enum CodingKeys: String, CodingKey {
-    case date, todos, overdue, total, done, rate, streak, commits
+    case date, todos, overdue, total, done, rate, streak, commits, currentStreak, carried
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -90,6 +94,8 @@ struct DashboardJSON: Encodable {
     try c.encode(facts.today.done, forKey: .done)
     try c.encode(facts.today.rate, forKey: .rate)
     try c.encode(facts.streak, forKey: .streak)
+    try c.encode(facts.streak, forKey: .currentStreak)
+    try c.encode(facts.today.carried, forKey: .carried)
     try c.encode(facts.commits, forKey: .commits)
   }
 }

@@ -27,7 +27,8 @@ enum JSONOutput {
     return String(result)
   }
 
-  /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn"}`.
+  /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
+  /// "dropped","carriedFrom"}` (`carriedFrom`: the days it was carried away from, oldest first).
   struct TodoJSON: Encodable {
     let todo: Todo
     let today: Day
@@ -46,6 +47,7 @@ enum JSONOutput {
 
     enum CodingKeys: String, CodingKey {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
+      case dropped, carriedFrom
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -60,6 +62,8 @@ enum JSONOutput {
       try c.encode(todo.block, forKey: .block)
       try c.encode(todo.isOverdue(today: today), forKey: .overdue)
       try c.encode(todo.doneAt.map { Day($0, in: timeZone).description }, forKey: .doneOn)
+      try c.encode(todo.isDropped, forKey: .dropped)
+      try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
     }
   }
 
@@ -160,14 +164,15 @@ enum JSONOutput {
     }
   }
 
-  /// One day of a report: `{"date","total","done","rate","commits"}` (`commits` null until
-  /// GitHub commits are synced).
+  /// One day of a report: `{"date","total","done","rate","commits","carried"}` (`commits` null
+  /// until GitHub commits are synced; `carried`: todos moved away after the day began, counted
+  /// in `total`).
   struct DayJSON: Encodable {
     let date: Day
     let tally: Tally
     var commits: Int? = nil
 
-    enum CodingKeys: String, CodingKey { case date, total, done, rate, commits }
+    enum CodingKeys: String, CodingKey { case date, total, done, rate, commits, carried }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
@@ -176,6 +181,7 @@ enum JSONOutput {
       try c.encode(tally.done, forKey: .done)
       try c.encode(tally.rate, forKey: .rate)
       try c.encode(commits, forKey: .commits)
+      try c.encode(tally.carried, forKey: .carried)
     }
   }
 

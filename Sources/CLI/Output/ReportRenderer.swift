@@ -186,14 +186,15 @@ struct ReportRenderer {
 
   // MARK: - CSV
 
-  /// `date,weekday,total,done,rate,commits`, one row per day; `rate` is empty when nothing was
-  /// planned, `commits` when no commits were ever synced.
+  /// `date,weekday,total,done,rate,commits,carried`, one row per day; `rate` is empty when
+  /// nothing was planned, `commits` when no commits were ever synced; `carried` counts the
+  /// todos moved away after the day began (included in `total`).
   static func csv(_ report: AchievementReport, commits: CommitCalendar? = nil) -> String {
-    var text = "date,weekday,total,done,rate,commits\n"
+    var text = "date,weekday,total,done,rate,commits,carried\n"
     for entry in report.days {
       let rate = entry.tally.rate.map { "\($0)" } ?? ""
       let count = commits.map { String($0.count(on: entry.day)) } ?? ""
-      text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate),\(count)\n"
+      text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate),\(count),\(entry.tally.carried)\n"
     }
     return text
   }

@@ -22,7 +22,7 @@ struct TodoRenderer {
 
   /// `[x]  12  high  Title   @project #block` with colours that follow the priority.
   func line(_ todo: Todo, idWidth: Int, showDay: Bool = false) -> String {
-    let box = todo.isDone ? style.green("[x]") : "[ ]"
+    let box = todo.isDone ? style.green("[x]") : todo.isDropped ? style.dim("[-]") : "[ ]"
     let id = DisplayWidth.padLeft(String(todo.id), to: idWidth)
     let priority = priorityLabel(todo.priority)
     var tags: [String] = []
@@ -99,7 +99,7 @@ struct TodoRenderer {
     let number = count >= countLimit ? "\(countLimit)+" : String(count)
     var lines = [
       style.red(style.bold("Overdue")) + style.dim(
-        "  \(number) open \(noun) from earlier days · 'ootd carry' moves \(count == 1 ? "it" : "them") to today")
+        "  \(number) open \(noun) from earlier days · 'ootd carry' moves \(count == 1 ? "it" : "them") to today, 'ootd drop ID' gives one up")
     ]
     lines += todos.map { line($0, idWidth: idWidth) }
     if count > todos.count {

@@ -88,7 +88,9 @@ enum OperationExecutor {
 
   /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
   static let allowedFields: [Entity: Set<String>] = [
-    .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt"],
+    .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
+      "dropped", "carriedFrom",
+    ],
     .project: [
       "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
       "archived", "createdAt",

@@ -18,6 +18,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let projectID = Column("projectId")
     static let block = Column("block")
     static let createdAt = Column("createdAt")
+    static let dropped = Column("dropped")
+    static let carriedFrom = Column("carriedFrom")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -36,6 +38,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var doneAt: String?
   var block: String?
   var createdAt: String
+  var dropped: Bool
+  var carriedFrom: String?
   var projectName: String?
   var projectUUID: String?
 
@@ -49,6 +53,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     doneAt = row[Columns.doneAt]
     block = row[Columns.block]
     createdAt = row[Columns.createdAt]
+    dropped = row[Columns.dropped]
+    carriedFrom = row[Columns.carriedFrom]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -58,10 +64,13 @@ struct TodoRecord: FetchableRecord, TableRecord {
     guard let priority = Priority(rank: priority), let day = Day(iso: day) else {
       throw StorageError.sqlite("corrupt todo row \(id)")
     }
-    return Todo(
+    var todo = Todo(
       id: id, title: title, priority: priority, day: day, isDone: done,
       doneAt: doneAt.flatMap(Timestamp.date), project: projectName, block: block,
       createdAt: Timestamp.date(createdAt) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
+    todo.isDropped = dropped
+    todo.carriedFrom = CarryRecord.days(carriedFrom)
+    return todo
   }
 
   /// The row as the change journal records it (the project by uuid, never by local id).
@@ -70,6 +79,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
       "id": .integer(id), "title": .text(title), "priority": .integer(Int64(priority)),
       "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
       "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
+      "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
     ]
   }
 

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Core
+import Storage
+
+extension Ootd {
+  /// `ootd drop`: gives up open todos without rewriting their day's record.
+  struct Drop: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "drop",
+      abstract: "Give up open todos: they leave the overdue list and stay not done on their day.",
+      discussion: """
+        Unlike 'ootd rm', a dropped todo keeps its day's record honest: it still counts in \
+        that day's total, as not done. 'ootd done ID' takes a dropped todo back up; 'ootd undo' \
+        takes the drop back. Every id must exist and be open, or nothing changes.
+
+        --json prints the todos, each with "dropped": true.
+
+        Examples:
+          ootd drop 7
+          ootd drop 7 9 --json
+        """)
+
+    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
+    var ids: [Int64]
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let database = try global.openDatabase(environment)
+      let result = try database.dropTodos(ids: ids, now: environment.now)
+      if output.json {
+        try printTodos(
+          (result.dropped + result.already).sorted(by: Todo.listOrder), verb: "Dropped", json: true,
+          noColor: global.noColor, environment)
+        return
+      }
+      if !result.dropped.isEmpty {
+        try printTodos(result.dropped, verb: "Dropped", json: false, noColor: global.noColor, environment)
+      }
+      if !result.already.isEmpty {
+        let ids = result.already.map { "#\($0.id)" }.joined(separator: ", ")
+        environment.print("Already dropped: \(ids)")
+      }
+    }
+  }
+}
