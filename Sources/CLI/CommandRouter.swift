@@ -30,7 +30,7 @@ enum CommandRouter {
 
   /// The command `arguments` (global options already moved behind the subcommand) names.
   static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    if let command = fastParse(arguments) { return command }
+    if let command = HotPath.parse(arguments) ?? fastParse(arguments) { return command }
     return try Ootd.parseAsRoot(arguments)
   }
 

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Core
+
+/// The commands run many times a day (`add`, `done`, `undo`, `redo`, the dashboard), parsed
+/// without argument-parser when their command line has the plain shape they almost always have.
+///
+/// argument-parser's parse of even one command costs ~14 M instructions (half of `ootd add`):
+/// it builds the argument sets of the command and of two completion pseudo-commands, and each
+/// new (type, protocol) pair scans the binary's 6,600 conformance records. This parser accepts
+/// only words it knows exactly (a known option followed by its value, a known flag, or a plain
+/// word), never `--x=y`, `--`, clusters, repeats or dash-prefixed values, and builds the same
+/// command value argument-parser would, through the commands' own properties and `validate()`.
+/// Anything else returns nil, and argument-parser parses as before, so help, errors and every
+/// unusual spelling stay argument-parser's. `HotPathTests` runs both parsers over hundreds of
+/// command lines and demands identical values.
+enum HotPath {
+  /// The command `arguments` (global options already moved behind the subcommand) names, or
+  /// nil when argument-parser must parse it.
+  static func parse(_ arguments: [String]) -> (any OotdCommand)? {
+    let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+    let rest = name == nil ? arguments[...] : arguments.dropFirst()
+    do {
+      switch name {
+      case nil, "today":
+        guard let words = Words(rest, flags: common), words.positionals.isEmpty else { return nil }
+        var command = Ootd.Today()
+        (command.output, command.global) = try words.outputAndGlobal()
+        return command
+      case "add":
+        guard let words = Words(rest, options: addOptions, flags: common.union(["--done"])) else {
+          return nil
+        }
+        var command = Ootd.Add()
+        command.title = words.positionals
+        command.priority = try words.priority("--priority")
+        command.project = words.options["--project"]
+        command.on = words.options["--on"]
+        command.block = words.options["--block"]
+        command.done = words.flags.contains("--done")
+        (command.output, command.global) = try words.outputAndGlobal()
+        try command.validate()
+        return command
+      case "done", "undone":
+        guard let words = Words(rest, flags: common) else { return nil }
+        var options = TickOptions()
+        options.ids = try words.positionals.map { word in
+          guard let id = Int64(argument: word) else { throw Refused() }
+          return id
+        }
+        (options.output, options.global) = try words.outputAndGlobal()
+        try options.validate()
+        if name == "done" {
+          var command = Ootd.Done()
+          command.options = options
+          return command
+        }
+        var command = Ootd.Undone()
+        command.options = options
+        return command
+      case "undo", "redo":
+        guard let words = Words(rest, flags: common), words.positionals.isEmpty else { return nil }
+        var options = JournalStepOptions()
+        (options.output, options.global) = try words.outputAndGlobal()
+        if name == "undo" {
+          var command = Ootd.Undo()
+          command.options = options
+          return command
+        }
+        var command = Ootd.Redo()
+        command.options = options
+        return command
+      default:
+        return nil
+      }
+    } catch {
+      return nil
+    }
+  }
+
+  /// The flags every hot command takes: `--json` and the global `--no-color`; `--db` is an option.
+  static let common: Set<String> = ["--json", "--no-color"]
+
+  /// `add`'s options by every spelling, mapped to their long name.
+  static let addOptions: [String: String] = [
+    "--priority": "--priority", "-p": "--priority", "--project": "--project", "--on": "--on",
+    "--block": "--block", "-b": "--block",
+  ]
+
+  /// A word the hot path does not take.
+  struct Refused: Error {}
+
+  /// A command line split into plain words, options with their values, and flags.
+  struct Words {
+    var positionals: [String] = []
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Nil when a word is outside the plain shape (see ``HotPath``).
+    init?(_ words: ArraySlice<String>, options known: [String: String] = [:], flags knownFlags: Set<String>) {
+      let known = known.merging(["--db": "--db"]) { $1 }
+      var index = words.startIndex
+      while index < words.endIndex {
+        let word = words[index]
+        index += 1
+        guard word.hasPrefix("-") else {
+          positionals.append(word)
+          continue
+        }
+        if knownFlags.contains(word) {
+          guard flags.insert(word).inserted else { return nil }
+        } else if let name = known[word] {
+          guard index < words.endIndex, !words[index].hasPrefix("-"), options[name] == nil else {
+            return nil
+          }
+          options[name] = words[index]
+          index += 1
+        } else {
+          return nil
+        }
+      }
+    }
+
+    /// A priority option's value, parsed as argument-parser parses it.
+    func priority(_ name: String) throws -> Priority? {
+      guard let text = options[name] else { return nil }
+      guard let priority = Priority(argument: text) else { throw Refused() }
+      return priority
+    }
+
+    /// The `--json` option group and the global options.
+    func outputAndGlobal() throws -> (JSONOption, GlobalOptions) {
+      var output = JSONOption()
+      output.json = flags.contains("--json")
+      var global = GlobalOptions()
+      global.db = options["--db"]
+      global.noColor = flags.contains("--no-color")
+      try output.validate()
+      try global.validate()
+      return (output, global)
+    }
+  }
+}
