@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Testing
 
 @testable import CLI
@@ -68,6 +69,11 @@ struct CommandRouterTests {
     }
     #expect(result.code == 0)
     #expect(result.stdout == Ootd.fullMessage(for: error) + "\n")
+  }
+
+  @Test("the environment read from environ is Foundation's")
+  func environment() {
+    #expect(AppEnvironment.processVariables() == ProcessInfo.processInfo.environment)
   }
 
   static func describe(_ value: Any) -> String {

@@ -44,8 +44,25 @@ struct AppEnvironment {
   var writeFile: (_ path: String, _ text: String) throws(CLIError) -> Void = AppEnvironment.writeAtomically
 
   /// The environment of this process.
+  /// This process's environment variables, read once from `environ` (Foundation's
+  /// `ProcessInfo.environment` costs 1.4 M instructions, a tenth of an `ootd add`). The first
+  /// definition of a name wins, as `getenv` has it.
+  static func processVariables() -> [String: String] {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+        let name = String(text[..<equals])
+        if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+      }
+      entry += 1
+    }
+    return variables
+  }
+
   static func live() -> AppEnvironment {
-    let variables = ProcessInfo.processInfo.environment
+    let variables = processVariables()
     return AppEnvironment(
       variables: variables,
       now: Date(),

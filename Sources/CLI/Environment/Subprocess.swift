@@ -24,7 +24,7 @@ extension AppEnvironment {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      process.environment = AppEnvironment.processVariables().merging(environment) { $1 }
     }
     let output = Pipe()
     process.standardOutput = output
