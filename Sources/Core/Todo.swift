@@ -113,11 +113,25 @@ public enum Title {
   /// Trims surrounding white space and rejects blank or over-long titles. Inner text (quotes,
   /// SQL-looking text, emoji, any script) is kept exactly.
   public static func validate(_ text: String) throws(CoreError) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = trimmingWhiteSpace(text)
     guard !trimmed.isEmpty else { throw .emptyTitle }
     guard trimmed.count <= maximumLength else { throw .titleTooLong(limit: maximumLength) }
     return trimmed
   }
+}
+
+/// `text` without white space or newlines at either end (Unicode's White_Space, the set
+/// Foundation's `.whitespacesAndNewlines` holds), without `CharacterSet`: trimming through
+/// Foundation costs 0.85 M instructions, a twentieth of an `ootd add`.
+public func trimmingWhiteSpace(_ text: String) -> String {
+  // Foundation's set also holds U+200B ZERO WIDTH SPACE (CoreFoundation's historic choice).
+  func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.value == 0x200B
+  }
+  let scalars = text.unicodeScalars
+  guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+  let last = scalars.lastIndex(where: { !isSpace($0) })!
+  return String(scalars[first...last])
 }
 
 /// The rule for block and project names: short, typeable identifiers.

@@ -76,6 +76,14 @@ struct CommandRouterTests {
     #expect(AppEnvironment.processVariables() == ProcessInfo.processInfo.environment)
   }
 
+  @Test("the system zone found through /etc/localtime is Foundation's current zone")
+  func systemZone() {
+    let zone = AppEnvironment.systemTimeZone()
+    let now = Date()
+    #expect(zone.secondsFromGMT(for: now) == TimeZone.current.secondsFromGMT(for: now))
+    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") == TimeZone.current)
+  }
+
   static func describe(_ value: Any) -> String {
     var text = ""
     dump(value, to: &text)

@@ -227,3 +227,18 @@ struct CoreErrorTests {
     #expect(!error.description.contains("\n"))
   }
 }
+
+@Suite("Trimming white space")
+struct TrimmingTests {
+  @Test(
+    "trims exactly what Foundation's whitespacesAndNewlines trims",
+    arguments: [
+      "", " ", "x", "  x  ", "\t\nx\r\n", "\u{00A0}x\u{3000}", "\u{2028}x\u{2029}", "\u{85}x\u{0B}\u{0C}",
+      "x y", " 최단경로 🧭 ", "\u{200B}x\u{200B}", "e\u{301} ", " \u{301}x", "🇰🇷 ", "\u{FEFF}x",
+      "\u{1680}\u{2000}\u{200A}\u{202F}\u{205F}x", "\u{180E}x\u{180E}", "\u{200C}x\u{200D}",
+      "\u{2060}x", "\u{1F}x\u{7F}", "\u{0}x",
+    ])
+  func matchesFoundation(text: String) {
+    #expect(trimmingWhiteSpace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}
