@@ -23,6 +23,10 @@ let package = Package(
       dependencies: ["Core", .product(name: "GRDB", package: "GRDB.swift")]
     ),
 
+    /// Other trackers' formats (Taskwarrior JSON, todo.txt, iCalendar VTODO): parsers that turn
+    /// their text into Core import plans, and writers that turn todos back into their text. No I/O.
+    .target(name: "Interchange", dependencies: ["Core"]),
+
     /// A tiny C shim that loads libcurl with dlopen on first use, so that commands which need no
     /// network never pay libcurl's start-up cost (its dependency tree loads at launch when linked).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
@@ -34,7 +38,7 @@ let package = Package(
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Storage", "GitHubClient",
+        "Core", "Storage", "GitHubClient", "Interchange",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -55,6 +59,7 @@ let package = Package(
     ),
 
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core"], exclude: ["Fixtures"]),
     .testTarget(
       name: "StorageTests",
       dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]
@@ -68,7 +73,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Storage", "GitHubClient", "FakeGitHubSupport",
+        "CLI", "Core", "Storage", "GitHubClient", "Interchange", "FakeGitHubSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

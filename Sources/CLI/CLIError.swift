@@ -17,6 +17,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case syncStopped(reason: String, kept: Int)
   /// An output file (e.g. `report --svg FILE`) could not be written (exit 1).
   case cannotWrite(path: String, reason: String)
+  /// An input file (e.g. `import taskwarrior FILE`) could not be read (exit 1).
+  case cannotRead(path: String, reason: String)
 
   var description: String {
     switch self {
@@ -33,6 +35,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
       return "sync stopped: \(reason) Kept the \(commits) fetched before stopping; run 'ootd sync' again to finish."
     case .cannotWrite(let path, let reason):
       return "cannot write '\(path)': \(reason)"
+    case .cannotRead(let path, let reason):
+      return "cannot read '\(path)': \(reason)"
     }
   }
 }
@@ -50,7 +54,7 @@ enum ExitStatus {
     case let error as CLIError:
       switch error {
       case .invalidValue, .confirmationRequired, .noGitHubLogin: return usage
-      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite: return failure
+      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite, .cannotRead: return failure
       }
     case let error as StorageError:
       if case .invalidValue = error { return usage }

@@ -20,6 +20,7 @@ enum CommandRouter {
     "plan": Ootd.Plan.self, "undo": Ootd.Undo.self, "redo": Ootd.Redo.self, "log": Ootd.Log.self,
     "history": Ootd.Log.self, "report": Ootd.Report.self, "sync": Ootd.Sync.self,
     "graph": Ootd.Graph.self, "demo": Ootd.Demo.self, "completions": Ootd.Completions.self,
+    "export": Ootd.Export.self,
   ]
 
   /// Arguments that make argument-parser print something instead of running a command.

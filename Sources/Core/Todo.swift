@@ -27,6 +27,9 @@ public struct Todo: Hashable, Sendable, Identifiable {
   /// The days that had already begun when it was moved away from them, oldest first: each
   /// still counts it as planned and not done (see ``CarryRecord``).
   public var carriedFrom: [Day] = []
+  /// Free text kept with the todo: what an import could not map to another field (Taskwarrior
+  /// annotations, tags and user-defined attributes; todo.txt contexts and extra `key:value`s).
+  public var notes: String? = nil
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(

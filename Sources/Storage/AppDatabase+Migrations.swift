@@ -79,6 +79,11 @@ extension AppDatabase {
 
     migrator.registerMigration("v5: dropped and carried todos", migrate: AppDatabase.achievementMigration)
 
+    migrator.registerMigration("v6: todo notes") { db in
+      // Free text kept with a todo (a journaled field): what an import could not map elsewhere.
+      try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
+    }
+
     return migrator
   }
 }

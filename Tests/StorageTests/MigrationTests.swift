@@ -13,6 +13,7 @@ enum ReleasedSchema {
     "v3: GitHub commits and sync state",
     "v4: uuids and the change journal",
     "v5: dropped and carried todos",
+    "v6: todo notes",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".

@@ -28,7 +28,8 @@ enum JSONOutput {
   }
 
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
-  /// "dropped","carriedFrom"}` (`carriedFrom`: the days it was carried away from, oldest first).
+  /// "dropped","carriedFrom","notes"}` (`carriedFrom`: the days it was carried away from, oldest
+  /// first; `notes`: free text an import kept, or null).
   struct TodoJSON: Encodable {
     let todo: Todo
     let today: Day
@@ -48,6 +49,7 @@ enum JSONOutput {
     enum CodingKeys: String, CodingKey {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
       case dropped, carriedFrom
+      case notes
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -64,6 +66,7 @@ enum JSONOutput {
       try c.encode(todo.doneAt.map { Day($0, in: timeZone).description }, forKey: .doneOn)
       try c.encode(todo.isDropped, forKey: .dropped)
       try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
+      try c.encode(todo.notes, forKey: .notes)
     }
   }
 

@@ -89,7 +89,7 @@ enum OperationExecutor {
   /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
   static let allowedFields: [Entity: Set<String>] = [
     .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
-      "dropped", "carriedFrom",
+      "dropped", "carriedFrom", "notes",
     ],
     .project: [
       "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",

@@ -20,6 +20,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let createdAt = Column("createdAt")
     static let dropped = Column("dropped")
     static let carriedFrom = Column("carriedFrom")
+    static let notes = Column("notes")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -40,6 +41,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var createdAt: String
   var dropped: Bool
   var carriedFrom: String?
+  var notes: String?
   var projectName: String?
   var projectUUID: String?
 
@@ -55,6 +57,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     createdAt = row[Columns.createdAt]
     dropped = row[Columns.dropped]
     carriedFrom = row[Columns.carriedFrom]
+    notes = row[Columns.notes]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -70,6 +73,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
       createdAt: Timestamp.date(createdAt) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
     todo.isDropped = dropped
     todo.carriedFrom = CarryRecord.days(carriedFrom)
+    todo.notes = notes
     return todo
   }
 
@@ -80,6 +84,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
       "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
       "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
       "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
+      "notes": .optional(notes),
     ]
   }
 

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Core
+import Foundation
+import Interchange
+import Storage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Ootd {
+  /// `ootd import`: brings todos in from Taskwarrior or todo.txt, as one undoable change.
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import",
+      abstract: "Bring todos in from Taskwarrior or todo.txt (one change: 'ootd undo' takes it back).",
+      discussion: """
+        Importing the same file again changes nothing; a newer export updates what changed \
+        (Taskwarrior by uuid, todo.txt by the line's creation date and text) and adds what is new. \
+        Missing projects are created. Malformed input changes nothing and names the line or object.
+
+        Examples:
+          task export | ootd import taskwarrior -
+          ootd import todotxt ~/todo.txt --dry-run
+          ootd import todotxt done.txt --json
+        """,
+      subcommands: [TaskwarriorImport.self, TodoTxtImport.self])
+
+    /// The options both formats share.
+    struct Options: ParsableArguments {
+      @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"))
+      var file: String = "-"
+
+      @Flag(name: .long, help: "Show what would be imported without changing anything.")
+      var dryRun = false
+
+      @OptionGroup var output: JSONOption
+      @OptionGroup var global: GlobalOptions
+
+      /// The file's bytes (standard input for `-`); exit 1 when it cannot be read.
+      func read(_ environment: AppEnvironment) throws -> Data {
+        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        let path = file.hasPrefix("/") ? file : environment.currentDirectory + "/" + file
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+          throw CLIError.cannotRead(path: file, reason: "it is a folder")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+          let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+          throw CLIError.cannotRead(path: file, reason: reason)
+        }
+        return data
+      }
+
+      /// Applies `plan` (or counts it, with `--dry-run`) and prints what happened.
+      func apply(_ plan: () throws(InterchangeError) -> ImportPlan, _ environment: AppEnvironment) throws {
+        let parsed: ImportPlan
+        do {
+          parsed = try plan()
+        } catch {
+          throw CLIError.invalidValue(error.description)
+        }
+        let database = try global.openDatabase(environment)
+        let result = try database.importTodos(parsed, dryRun: dryRun, now: environment.now)
+        if output.json {
+          environment.output(try JSONOutput.encode(ImportJSON(result: result, dryRun: dryRun)) + "\n")
+          return
+        }
+        environment.print(ImportSummary.text(result, dryRun: dryRun))
+      }
+    }
+
+    struct TaskwarriorImport: OotdCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "taskwarrior",
+        abstract: "Import 'task export' output (Taskwarrior 2.6 or 3.x).",
+        discussion: """
+          description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
+          the day is scheduled, else due, else end (completed), else entry; completed → done; \
+          deleted tasks and recurring templates are skipped; tags, annotations and other fields \
+          are kept in the todo's notes.
+
+          Examples:
+            task export | ootd import taskwarrior -
+            ootd import taskwarrior tasks.json --dry-run
+          """)
+
+      @OptionGroup var options: Options
+
+      func run(in environment: AppEnvironment) throws {
+        let data = try options.read(environment)
+        try options.apply({ () throws(InterchangeError) in
+          try Taskwarrior.plan(data, timeZone: environment.timeZone)
+        }, environment)
+      }
+    }
+
+    struct TodoTxtImport: OotdCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "todotxt",
+        abstract: "Import a todo.txt (or done.txt) file.",
+        discussion: """
+          (A) → high, (B) → mid, (C)–(Z) → low, none → mid; the day is due:, else the creation \
+          date, else today; 'x DATE' → done on DATE; the first +project → project; other \
+          projects and @contexts are kept in the todo's notes.
+
+          Examples:
+            ootd import todotxt ~/todo.txt
+            cat done.txt | ootd import todotxt - --json
+          """)
+
+      @OptionGroup var options: Options
+
+      func run(in environment: AppEnvironment) throws {
+        let data = try options.read(environment)
+        guard let text = String(data: data, encoding: .utf8) else {
+          throw CLIError.invalidValue("input: not UTF-8 text")
+        }
+        try options.apply({ () throws(InterchangeError) in
+          try TodoTxt.plan(text, today: environment.today, timeZone: environment.timeZone)
+        }, environment)
+      }
+    }
+  }
+}
+
+/// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons` and `dryRun`.
+struct ImportJSON: Encodable {
+  let result: ImportResult
+  let dryRun: Bool
+
+  enum CodingKeys: String, CodingKey {
+    case added, updated, unchanged, skipped, projects, skippedReasons, dryRun
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(result.added, forKey: .added)
+    try c.encode(result.updated, forKey: .updated)
+    try c.encode(result.unchanged, forKey: .unchanged)
+    try c.encode(result.skippedCount, forKey: .skipped)
+    try c.encode(result.projects, forKey: .projects)
+    try c.encode(result.skipped, forKey: .skippedReasons)
+    try c.encode(dryRun, forKey: .dryRun)
+  }
+}
+
+/// The text an import prints.
+enum ImportSummary {
+  static func text(_ result: ImportResult, dryRun: Bool) -> String {
+    func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+    var lines = [
+      (dryRun ? "Would import: " : "Imported: ")
+        + "\(count(result.added, "todo")) added, \(result.updated) updated, "
+        + "\(result.unchanged) unchanged, \(result.skippedCount) skipped"
+    ]
+    for (reason, n) in result.skipped.sorted(by: { $0.key < $1.key }) {
+      lines.append("  skipped \(n): \(reason)")
+    }
+    if !result.projects.isEmpty {
+      lines.append((dryRun ? "Would create projects: " : "Created projects: ") + result.projects.joined(separator: ", "))
+    }
+    if dryRun { lines.append("Dry run: nothing was changed.") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A todo read from another tracker, ready to be created or to update the todo of the same
+/// uuid: what an import plans, before storage compares it with what is there.
+public struct ImportedTodo: Hashable, Sendable {
+  /// The stable identity: the Taskwarrior uuid (lowercased), or a name-based uuid of the
+  /// todo.txt line. A second import of the same item finds the todo by it.
+  public var uuid: String
+  /// The validated title.
+  public var title: String
+  /// Its priority.
+  public var priority: Priority
+  /// The day it is planned for.
+  public var day: Day
+  /// Whether `day` is only the default (today, for a todo.txt line without a date): an update
+  /// then keeps the day the todo already has, so a later import changes nothing.
+  public var dayIsDefault: Bool
+  /// Whether it is done.
+  public var isDone: Bool
+  /// When it was done (nil when done at an unknown time: the import's time is used).
+  public var doneAt: Date?
+  /// The project's name, created when missing.
+  public var project: String?
+  /// When it was created (nil: the import's time).
+  public var createdAt: Date?
+  /// What the source had that no other field holds, or nil.
+  public var notes: String?
+
+  /// Creates an imported todo, validating its title and project name.
+  public init(
+    uuid: String, title: String, priority: Priority, day: Day, dayIsDefault: Bool = false,
+    isDone: Bool = false, doneAt: Date? = nil, project: String? = nil, createdAt: Date? = nil,
+    notes: String? = nil
+  ) throws(CoreError) {
+    self.uuid = uuid
+    self.title = try Title.validate(title)
+    self.priority = priority
+    self.day = day
+    self.dayIsDefault = dayIsDefault
+    self.isDone = isDone
+    self.doneAt = doneAt
+    self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
+    self.createdAt = createdAt
+    self.notes = notes
+  }
+}
+
+/// Everything an import file holds: the todos to bring in and what was left out, and why.
+public struct ImportPlan: Hashable, Sendable {
+  /// The todos, in file order, at most one per uuid.
+  public var todos: [ImportedTodo]
+  /// How many items were left out, by reason (e.g. "deleted task": 3).
+  public var skipped: [String: Int]
+
+  /// Creates a plan.
+  public init(todos: [ImportedTodo] = [], skipped: [String: Int] = [:]) {
+    self.todos = todos
+    self.skipped = skipped
+  }
+
+  /// How many items were left out in all.
+  public var skippedCount: Int { skipped.values.reduce(0, +) }
+
+  /// Counts one item left out for `reason`.
+  public mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+}

@@ -1,0 +1,77 @@
+import Core
+import Foundation
+
+/// ootd's todos as an iCalendar file of VTODOs (RFC 5545 §3.6.2). Pure: values in, text out.
+///
+/// Each todo has `UID` (its uuid), `DTSTAMP` (now), `CREATED`, `SUMMARY`, `STATUS`
+/// (`NEEDS-ACTION`, `COMPLETED`, or `CANCELLED` when dropped), `PRIORITY` (high → 1, mid → 5,
+/// low → 9, RFC 5545 §3.8.1.9), `DUE` as the day (a DATE value; no `DTSTART`, which RFC 5545
+/// requires to be before `DUE`), `COMPLETED` when done, `CATEGORIES` (project and block) and
+/// `DESCRIPTION` (notes). Lines end in CR LF, text is escaped, lines are folded at 75 octets.
+public enum ICalendar {
+  /// The whole calendar.
+  public static func export(_ todos: [Todo], now: Date, productVersion: String) -> String {
+    var lines = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//ootd//ootd \(productVersion)//EN",
+    ]
+    let stamp = UTCTimestamp.format(now)
+    for todo in todos {
+      lines.append("BEGIN:VTODO")
+      lines.append("UID:\(todo.uuid)")
+      lines.append("DTSTAMP:\(stamp)")
+      lines.append("CREATED:\(UTCTimestamp.format(todo.createdAt))")
+      lines.append("SUMMARY:\(escape(todo.title))")
+      lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
+      lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
+      lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
+      if todo.isDone, let doneAt = todo.doneAt {
+        lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
+      }
+      let categories = [todo.project, todo.block].compactMap { $0 }
+      if !categories.isEmpty { lines.append("CATEGORIES:" + categories.map(escape).joined(separator: ",")) }
+      if let notes = todo.notes { lines.append("DESCRIPTION:\(escape(notes))") }
+      lines.append("END:VTODO")
+    }
+    lines.append("END:VCALENDAR")
+    return lines.map { fold($0) + "\r\n" }.joined()
+  }
+
+  /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends.
+  public static func escape(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case ";": result += "\\;"
+      case ",": result += "\\,"
+      case "\n": result += "\\n"
+      case "\r": break
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// Folds a content line (RFC 5545 §3.1): at most 75 octets per line, continuation lines
+  /// start with one space, and no UTF-8 sequence is split.
+  public static func fold(_ line: String) -> String {
+    guard line.utf8.count > 75 else { return line }
+    var parts: [String] = []
+    var current = ""
+    var size = 0
+    var limit = 75
+    for scalar in line.unicodeScalars {
+      let length = String(scalar).utf8.count
+      if size + length > limit {
+        parts.append(current)
+        current = ""
+        size = 0
+        limit = 74  // the leading space counts
+      }
+      current.unicodeScalars.append(scalar)
+      size += length
+    }
+    parts.append(current)
+    return parts.joined(separator: "\r\n ")
+  }
+}

@@ -1,0 +1,201 @@
+import Core
+import Foundation
+
+/// todo.txt (and done.txt) read into an ``ImportPlan``, and ootd's todos written as todo.txt.
+/// Pure: text in, values out.
+///
+/// A line is `x COMPLETED CREATED text` when done (a lowercase `x` and a space first), else
+/// `(A) CREATED text`; every part but the text is optional. Traps this follows: `X 2012-…`
+/// and `(A) x …` are not done, `(b)` and `(B)->` are not priorities, `x` may have no date,
+/// `email@host` is no context and `2+2` no project (both must start a word).
+public enum TodoTxt {
+  /// One parsed line.
+  public struct Line: Hashable, Sendable {
+    /// Whether it starts with `x `.
+    public var isDone = false
+    /// The completion date, if any.
+    public var completed: Day?
+    /// The priority letter, `A`–`Z`, from `(A) ` or (on done lines) `pri:A`.
+    public var priority: Character?
+    /// The creation date, if any.
+    public var created: Day?
+    /// The text after the dates, as written.
+    public var text = ""
+    /// The `+project` words, in order, without the `+`.
+    public var projects: [String] = []
+    /// The `@context` words, in order, without the `@`.
+    public var contexts: [String] = []
+    /// The `due:` date, if any.
+    public var due: Day?
+    /// The text without the words the mapping takes out (`+project`, `@context`, `due:`,
+    /// `pri:`), single-spaced.
+    public var title = ""
+  }
+
+  /// Parses one line (without its line end); nil for a blank line or a `#` comment. Throws
+  /// for an impossible date (`2024-02-30`, `due:2024-13-01`).
+  public static func parse(_ raw: String) throws(InterchangeError) -> Line? {
+    let trimmed = raw.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+    var line = Line()
+    var rest = Substring(trimmed)
+    if rest.hasPrefix("x ") {
+      line.isDone = true
+      rest = rest.dropFirst(2).drop(while: { $0 == " " })
+      if let day = try leadingDate(&rest) {
+        line.completed = day
+        line.created = try leadingDate(&rest)
+      }
+    } else {
+      if rest.count >= 4, rest.first == "(", let letter = rest.dropFirst().first,
+        ("A"..."Z").contains(letter), rest.dropFirst(2).first == ")", rest.dropFirst(3).first == " "
+      {
+        line.priority = letter
+        rest = rest.dropFirst(4).drop(while: { $0 == " " })
+      }
+      line.created = try leadingDate(&rest)
+    }
+    line.text = String(rest)
+    var kept: [Substring] = []
+    for word in rest.split(separator: " ", omittingEmptySubsequences: true) {
+      if word.count > 1, word.first == "+" {
+        line.projects.append(String(word.dropFirst()))
+      } else if word.count > 1, word.first == "@" {
+        line.contexts.append(String(word.dropFirst()))
+      } else if word.hasPrefix("due:"), word.count > 4 {
+        let value = String(word.dropFirst(4))
+        guard let day = try date(value) else {
+          kept.append(word)
+          continue
+        }
+        line.due = day
+      } else if line.isDone, word.hasPrefix("pri:"), word.count == 5, let letter = word.last,
+        ("A"..."Z").contains(letter)
+      {
+        line.priority = letter
+      } else {
+        kept.append(word)
+      }
+    }
+    line.title = kept.joined(separator: " ")
+    return line
+  }
+
+  /// Takes a leading `YYYY-MM-DD ` (or a final `YYYY-MM-DD`) off `text`.
+  static func leadingDate(_ text: inout Substring) throws(InterchangeError) -> Day? {
+    let word = text.prefix(while: { $0 != " " })
+    guard let day = try date(String(word)) else { return nil }
+    text = text.dropFirst(word.count).drop(while: { $0 == " " })
+    return day
+  }
+
+  /// A `YYYY-MM-DD` word as a day; nil when the word has another shape; throws when it has
+  /// this shape but is no real date.
+  static func date(_ word: String) throws(InterchangeError) -> Day? {
+    let bytes = Array(word.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (48...57).contains($0.element) })
+    else { return nil }
+    guard let day = Day(iso: word) else { throw InterchangeError("", "impossible date '\(word)'") }
+    return day
+  }
+
+  /// ootd's namespace for todo.txt line identities (a fixed random uuid).
+  static let namespace: [UInt8] = [
+    0x3b, 0x0e, 0x6a, 0x52, 0x91, 0x7c, 0x4d, 0x21, 0xa4, 0x0f, 0x6e, 0x2d, 0x74, 0x78, 0x74, 0x01,
+  ]
+
+  /// The identity of a line: its creation date and text, without what completing it changes
+  /// (the `x`, the completion date, the priority, `pri:`), single-spaced. The todo's uuid is
+  /// the name-based uuid of it (the n-th repeat of an identical line adds `#n`).
+  public static func identity(_ line: Line) -> String {
+    let words = line.text.split(separator: " ").filter { !($0.hasPrefix("pri:") && $0.count == 5) }
+    return (line.created?.description ?? "-") + " " + words.joined(separator: " ")
+  }
+
+  /// Reads a todo.txt file into a plan: the day is `due:`, else the creation date, else the
+  /// completion date, else `today`.
+  public static func plan(_ text: String, today: Day, timeZone: TimeZone) throws(InterchangeError)
+    -> ImportPlan
+  {
+    var plan = ImportPlan()
+    var seen: [String: Int] = [:]
+    // Split on LF, CR LF and lone CR alike.
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    for (index, raw) in lines.enumerated() {
+      let location = "line \(index + 1)"
+      let parsed: Line?
+      do {
+        parsed = try parse(String(raw))
+      } catch {
+        throw InterchangeError(location, error.problem)
+      }
+      guard let line = parsed else { continue }
+      var notes: [String] = []
+      var project: String? = nil
+      var otherProjects = line.projects
+      if let first = line.projects.first, (try? Name.validate(first, kind: "project")) != nil {
+        project = first
+        otherProjects.removeFirst()
+      }
+      if !otherProjects.isEmpty { notes.append("projects: " + otherProjects.map { "+" + $0 }.joined(separator: " ")) }
+      if !line.contexts.isEmpty { notes.append("contexts: " + line.contexts.map { "@" + $0 }.joined(separator: " ")) }
+      var title = line.title
+      if title.isEmpty {
+        // Nothing but projects and contexts: the whole text is the title.
+        title = line.text
+      }
+      if title.trimmingCharacters(in: .whitespaces).isEmpty {
+        plan.skip("line without a description")
+        continue
+      }
+      let priority: Priority
+      switch line.priority {
+      case "A": priority = .high
+      case "B", nil: priority = .mid
+      default: priority = .low
+      }
+      let identity = identity(line)
+      let repeatCount = seen[identity, default: 0]
+      seen[identity] = repeatCount + 1
+      let key = repeatCount == 0 ? identity : identity + "#\(repeatCount)"
+      let day = line.due ?? line.created ?? line.completed
+      do {
+        plan.todos.append(
+          try ImportedTodo(
+            uuid: RowID.nameBased(key, namespace: namespace), title: title, priority: priority,
+            day: day ?? today, dayIsDefault: day == nil, isDone: line.isDone,
+            doneAt: line.completed.map { $0.start(in: timeZone) }, project: project,
+            createdAt: line.created.map { $0.start(in: timeZone) },
+            notes: notes.isEmpty ? nil : notes.joined(separator: "\n")))
+      } catch {
+        throw InterchangeError(location, "\(error)")
+      }
+    }
+    return plan
+  }
+
+  // MARK: - Export
+
+  /// `todos` as todo.txt lines: `x DONE CREATED title +project due:DAY pri:A` for done ones,
+  /// `(A) CREATED title +project due:DAY` for open ones (high → A, mid → B, low → C).
+  public static func export(_ todos: [Todo], timeZone: TimeZone) -> String {
+    todos.map { line($0, timeZone: timeZone) + "\n" }.joined()
+  }
+
+  /// One todo as a todo.txt line.
+  public static func line(_ todo: Todo, timeZone: TimeZone) -> String {
+    let letter = ["A", "B", "C"][todo.priority.rank]
+    let created = Day(todo.createdAt, in: timeZone).description
+    // A title is one line; line ends inside it would start new tasks.
+    let title = todo.title.split(whereSeparator: \.isNewline).joined(separator: " ")
+    var words = [title]
+    if let project = todo.project { words.append("+" + project) }
+    words.append("due:\(todo.day)")
+    if todo.isDone {
+      let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day).description
+      return "x \(done) \(created) " + words.joined(separator: " ") + " pri:\(letter)"
+    }
+    return "(\(letter)) \(created) " + words.joined(separator: " ")
+  }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+
+/// `ootd import` and `ootd export` end to end: the built binary, real files, and (when it is
+/// installed) the real Taskwarrior `task` binary.
+@Suite struct InterchangeBinaryTests {
+  static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("InterchangeTests/Fixtures/taskwarrior-2.6-export.json").path
+
+  /// The `task` binary on PATH, if any.
+  static let taskBinary: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/task" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }()
+
+  let folder: TemporaryFolder
+  let env: [String: String]
+
+  init() throws {
+    folder = try TemporaryFolder()
+    env = ["OOTD_DB": folder.file("ootd.sqlite"), "TZ": "UTC"]
+  }
+
+  func run(_ arguments: [String], stdin: String? = nil) throws -> BinaryTests.Result {
+    try BinaryTests.run(arguments, environment: env, stdin: stdin)
+  }
+
+  func json(_ arguments: [String]) throws -> Any {
+    let result = try run(arguments)
+    #expect(result.code == 0, "\(arguments): \(result.stderr)")
+    return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+  }
+
+  /// What undo must give back exactly.
+  func snapshot() throws -> [String] {
+    try [["list", "--all", "--json"], ["project", "list", "--all", "--json"], ["block", "list", "--json"]]
+      .map { try run($0).stdout }
+  }
+
+  @Test func taskwarriorImport_isRepeatableAndUndoable() throws {
+    #expect(try run(["add", "existing"]).code == 0)
+    let before = try snapshot()
+    let first = try #require(try json(["import", "taskwarrior", Self.fixture, "--json"]) as? [String: Any])
+    let added = try #require(first["added"] as? Int)
+    #expect(added > 5)
+    #expect(first["updated"] as? Int == 0)
+    #expect(first["unchanged"] as? Int == 0)
+    #expect(first["skipped"] as? Int == 2)
+    #expect(Set(first["projects"] as? [String] ?? []) == ["ootd.interchange", "work.client", "reading", "ootd", "home"])
+    let todos = try #require(try json(["list", "--all", "--json"]) as? [[String: Any]])
+    #expect(todos.count == added + 1)
+    let korean = try #require(todos.first { $0["title"] as? String == "커밋 메시지 정리하기 🚀" })
+    #expect(korean["project"] as? String == "work.client")
+    #expect(korean["date"] as? String == "2026-03-05")
+    #expect(korean["uuid"] as? String == "68adff55-017e-45ee-8300-f1e5a228a595")
+    let parser = try #require(todos.first { $0["title"] as? String == "Write the import parser" })
+    #expect((parser["notes"] as? String)?.contains("issue: GH-10") == true)
+
+    // The same file again changes nothing: no duplicate, no journal entry.
+    let again = try #require(try json(["import", "taskwarrior", Self.fixture, "--json"]) as? [String: Any])
+    #expect(again["added"] as? Int == 0)
+    #expect(again["updated"] as? Int == 0)
+    #expect(again["unchanged"] as? Int == added)
+    #expect((try json(["list", "--all", "--json"]) as? [Any])?.count == added + 1)
+
+    // A newer export: one task changed, one new.
+    var objects = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.fixture))) as? [[String: Any]])
+    let index = try #require(objects.firstIndex { $0["description"] as? String == "Write the import parser" })
+    objects[index]["priority"] = "L"
+    objects.append([
+      "uuid": "0f0e0d0c-0b0a-4009-8807-060504030201", "status": "pending", "entry": "20260301T090000Z",
+      "description": "brand new",
+    ])
+    let newer = folder.file("newer.json")
+    try JSONSerialization.data(withJSONObject: objects).write(to: URL(fileURLWithPath: newer))
+    let third = try #require(try json(["import", "taskwarrior", newer, "--json"]) as? [String: Any])
+    #expect(third["added"] as? Int == 1)
+    #expect(third["updated"] as? Int == 1)
+    #expect(third["unchanged"] as? Int == added - 1)
+
+    // Undo twice (the update, then the first import) gives the database back exactly.
+    #expect(try run(["undo"]).code == 0)
+    #expect(try run(["undo"]).code == 0)
+    #expect(try snapshot() == before)
+  }
+
+  @Test func dryRunChangesNothingAndTextSaysWhy() throws {
+    let before = try Data(contentsOf: URL(fileURLWithPath: { _ = try? run(["add", "x"]); return env["OOTD_DB"]! }()))
+    let result = try run(["import", "taskwarrior", Self.fixture, "--dry-run"])
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("skipped 1: deleted task"))
+    #expect(result.stdout.contains("recurring template"))
+    #expect(result.stdout.contains("Would create projects:"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: env["OOTD_DB"]!)) == before)
+  }
+
+  @Test(arguments: [
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"ok\"},{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000002\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\"}]", "taskwarrior", "object 2"),
+    ("[{\"uuid\":", "taskwarrior", "invalid JSON"),
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240230T000000Z\",\"description\":\"x\"}]", "taskwarrior", "impossible date"),
+    ("fine\n(A) 2026-02-30 impossible\n", "todotxt", "line 2"),
+  ])
+  func malformedInput_exits64_oneLine_databaseByteIdentical(input: String, format: String, fragment: String) throws {
+    #expect(try run(["add", "keep me"]).code == 0)
+    let path = env["OOTD_DB"]!
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let file = folder.file("bad.txt")
+    try input.write(toFile: file, atomically: true, encoding: .utf8)
+    for arguments in [["import", format, file], ["import", format, "-"]] {
+      let result = try run(arguments, stdin: input)
+      #expect(result.code == 64)
+      #expect(result.stderr.contains(fragment), "\(result.stderr)")
+      #expect(result.stderr.split(separator: "\n").count == 1)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+  }
+
+  @Test func unreadableFile_exits1() throws {
+    let missing = try run(["import", "todotxt", folder.file("nope.txt")])
+    #expect(missing.code == 1)
+    #expect(missing.stderr.contains("cannot read"))
+    let directory = try run(["import", "taskwarrior", folder.path])
+    #expect(directory.code == 1)
+  }
+
+  @Test func todoTxtImport_fromStdin_repeatable_andExportRoundTrip() throws {
+    let text = "(A) 2026-03-01 Pay rent +home @bank\r\nx 2026-03-02 2026-03-01 Filed taxes +work.client pri:B\r\n\r\n# comment\r\n(b) 회의 🚀 due:2026-03-04\r\n"
+    let first = try #require(try BinaryTests.run(["import", "todotxt", "-", "--json"], environment: env, stdin: text))
+    #expect(first.code == 0, "\(first.stderr)")
+    let counts = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+    #expect(counts["added"] as? Int == 3)
+    #expect(counts["projects"] as? [String] == ["home", "work.client"])
+    let again = try BinaryTests.run(["import", "todotxt", "-", "--json"], environment: env, stdin: text)
+    #expect(again.stdout.contains("\"unchanged\" : 3"))
+    // Completing the line elsewhere updates the same todo.
+    let completed = text.replacingOccurrences(of: "(A) 2026-03-01 Pay rent", with: "x 2026-03-05 2026-03-01 Pay rent")
+      + ""
+    let third = try BinaryTests.run(["import", "todotxt", "-", "--json"], environment: env, stdin: completed)
+    #expect(third.stdout.contains("\"updated\" : 1"), "\(third.stdout)")
+
+    let exported = try run(["export", "--format", "todotxt"])
+    #expect(exported.code == 0)
+    let other = try TemporaryFolder()
+    let otherEnv = ["OOTD_DB": other.file("ootd.sqlite"), "TZ": "UTC"]
+    #expect(try BinaryTests.run(["import", "todotxt", "-"], environment: otherEnv, stdin: exported.stdout).code == 0)
+    let strip: ([String: Any]) -> [String] = { todo in
+      ["title", "priority", "date", "done", "project"].map { "\(todo[$0] ?? "nil")" }
+    }
+    let mine = try #require(try json(["list", "--all", "--json"]) as? [[String: Any]]).map(strip)
+    let theirs = try #require(
+      JSONSerialization.jsonObject(with: Data(BinaryTests.run(["list", "--all", "--json"], environment: otherEnv).stdout.utf8))
+        as? [[String: Any]]).map(strip)
+    #expect(mine == theirs)
+  }
+
+  @Test func exportFormats_filters_andOutputFile() throws {
+    #expect(try run(["add", "alpha, beta; gamma", "--priority", "high", "--on", "2026-03-02"]).code == 0)
+    #expect(try run(["project", "add", "ootd"]).code == 0)
+    #expect(try run(["add", "in project", "--project", "ootd", "--on", "2026-03-03"]).code == 0)
+    let ical = try run(["export", "--format", "ical"])
+    #expect(ical.code == 0)
+    #expect(ical.stdout.contains("SUMMARY:alpha\\, beta\\; gamma\r\n"))
+    #expect(ical.stdout.contains("PRIORITY:1\r\n"))
+    #expect(ical.stdout.contains("CATEGORIES:ootd\r\n"))
+    let one = try run(["export", "--format", "json", "--project", "ootd"])
+    let list = try #require(try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [[String: Any]])
+    #expect(list.map { $0["title"] as? String } == ["in project"])
+    let ranged = try run(["export", "--format", "todotxt", "--from", "2026-03-03", "--to", "2026-03-03"])
+    #expect(ranged.stdout.split(separator: "\n").count == 1)
+    let file = folder.file("out.json")
+    #expect(try run(["export", "--format", "taskwarrior", "--output", file]).code == 0)
+    let written = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(written.contains("\"description\":\"in project\""))
+    #expect(try run(["export", "--format", "yaml"]).code == 64)
+  }
+
+  @Test(.enabled(if: taskBinary != nil, "Taskwarrior's 'task' is not installed (scripts/bootstrap installs it): the real round trip is skipped"))
+  func roundTripThroughRealTaskwarrior() throws {
+    #expect(try run(["project", "add", "work.client"]).code == 0)
+    #expect(try run(["add", "커밋 🚀 \"quoted\"", "--priority", "high", "--project", "work.client", "--on", "2026-03-02"]).code == 0)
+    #expect(try run(["add", "low one", "--priority", "low", "--on", "2026-03-03"]).code == 0)
+    #expect(try run(["add", "done one", "--done", "--on", "2026-03-01"]).code == 0)
+    let exported = try run(["export", "--format", "taskwarrior"])
+    #expect(exported.code == 0)
+
+    let data = folder.file("task-data")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    let rc = folder.file("taskrc")
+    try "data.location=\(data)\n".write(toFile: rc, atomically: true, encoding: .utf8)
+    func task(_ arguments: [String], stdin: String? = nil) throws -> (code: Int32, stdout: String, stderr: String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Self.taskBinary!)
+      process.arguments = ["rc.confirmation=off", "rc.hooks=off", "rc.verbose=nothing"] + arguments
+      // task 2.6 crashes without HOME; the temporary folder stands in for it.
+      process.environment = [
+        "HOME": folder.path, "TASKDATA": data, "TASKRC": rc, "TZ": "UTC", "PATH": "/usr/bin:/bin",
+      ]
+      let out = Pipe(), err = Pipe(), input = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      process.standardInput = input
+      try process.run()
+      if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+      try input.fileHandleForWriting.close()
+      let o = out.fileHandleForReading.readDataToEndOfFile()
+      let e = err.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+    let file = folder.file("ootd-export.json")
+    try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = try task(["import", file])
+    #expect(imported.code == 0, "\(imported.stderr)")
+    let back = try task(["export"])
+    #expect(back.code == 0)
+    #expect(back.stdout.contains("\"status\":\"completed\""))
+
+    let other = try TemporaryFolder()
+    let otherEnv = ["OOTD_DB": other.file("ootd.sqlite"), "TZ": "UTC"]
+    let result = try BinaryTests.run(["import", "taskwarrior", "-", "--json"], environment: otherEnv, stdin: back.stdout)
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\"added\" : 3"))
+    let strip: ([String: Any]) -> [String] = { todo in
+      ["uuid", "title", "priority", "date", "done", "project", "doneOn"].map { "\(todo[$0] ?? "nil")" }
+    }
+    let mine = try #require(try json(["list", "--all", "--json"]) as? [[String: Any]]).map(strip)
+    let theirs = try #require(
+      JSONSerialization.jsonObject(with: Data(BinaryTests.run(["list", "--all", "--json"], environment: otherEnv).stdout.utf8))
+        as? [[String: Any]]).map(strip)
+    #expect(mine == theirs)
+  }
+}

@@ -1,0 +1,47 @@
+import Core
+import Foundation
+import Interchange
+import Testing
+
+/// iCalendar VTODO output: fields, priorities, escaping, CR LF and folding.
+@Suite struct ICalendarTests {
+  @Test func vtodoFields() {
+    var todo = Todo(
+      id: 1, title: "Write, test; ship\\done", priority: .high, day: Day(iso: "2024-03-02")!, isDone: true,
+      doneAt: Date(timeIntervalSince1970: 1_709_400_000), project: "work.client", block: "commit",
+      createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000001")
+    todo.notes = "line one\nline two"
+    let low = Todo(id: 2, title: "low", priority: .low, day: Day(iso: "2024-03-03")!,
+                   createdAt: Date(timeIntervalSince1970: 0), uuid: "u2")
+    let mid = Todo(id: 3, title: "mid", priority: .mid, day: Day(iso: "2024-03-03")!,
+                   createdAt: Date(timeIntervalSince1970: 0), uuid: "u3")
+    let text = ICalendar.export([todo, low, mid], now: Date(timeIntervalSince1970: 1_709_500_000), productVersion: "0.1.0")
+    #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:"))
+    #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+    #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    let lines = text.components(separatedBy: "\r\n")
+    for expected in [
+      "UID:a1b2c3d4-0000-4000-8000-000000000001", "DTSTAMP:20240303T210640Z",
+      "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DUE;VALUE=DATE:20240302",
+      "COMPLETED:20240302T172000Z", "CATEGORIES:work.client,commit", "DESCRIPTION:line one\\nline two",
+      "PRIORITY:9", "PRIORITY:5", "STATUS:NEEDS-ACTION",
+    ] {
+      #expect(lines.contains(expected), "\(expected)")
+    }
+    #expect(lines.filter { $0 == "BEGIN:VTODO" }.count == 3)
+  }
+
+  @Test func foldingKeepsUTF8WholeAndLinesShort() {
+    let long = "SUMMARY:" + String(repeating: "한글🚀", count: 30)
+    let folded = ICalendar.fold(long)
+    let parts = folded.components(separatedBy: "\r\n")
+    #expect(parts.count > 1)
+    #expect(parts.allSatisfy { $0.utf8.count <= 75 })
+    #expect(parts.dropFirst().allSatisfy { $0.hasPrefix(" ") })
+    // Unfolding (remove CR LF and one space) gives the line back.
+    #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == long)
+    #expect(ICalendar.fold("SHORT:x") == "SHORT:x")
+    let exact = "SUMMARY:" + String(repeating: "a", count: 67)
+    #expect(ICalendar.fold(exact) == exact)
+  }
+}

@@ -1,0 +1,138 @@
+import Core
+import Foundation
+import Interchange
+import Testing
+
+/// Taskwarrior JSON in (2.6 and 3.x shapes, every trap of the format) and out.
+@Suite struct TaskwarriorTests {
+  let utc = TimeZone(identifier: "UTC")!
+
+  static func fixture(_ name: String) throws -> Data {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures").appendingPathComponent(name)
+    return try Data(contentsOf: url)
+  }
+
+  func plan(_ text: String, timeZone: TimeZone? = nil) throws -> ImportPlan {
+    try Taskwarrior.plan(Data(text.utf8), timeZone: timeZone ?? utc)
+  }
+
+  @Test func realTaskwarrior26Export() throws {
+    let plan = try Taskwarrior.plan(Self.fixture("taskwarrior-2.6-export.json"), timeZone: utc)
+    #expect(plan.skipped == ["deleted task": 1, "recurring template (its instances are imported)": 1])
+    let byTitle = Dictionary(grouping: plan.todos, by: \.title)
+    let parser = try #require(byTitle["Write the import parser"]?.first)
+    #expect(parser.uuid == "2a5968df-c2bd-4405-a4fe-a77e217769e9")
+    #expect(parser.priority == .high)
+    #expect(parser.project == "ootd.interchange")
+    #expect(parser.day == Day(iso: "2026-03-02"))
+    #expect(parser.notes?.contains("tags: cli, swift") == true)
+    #expect(parser.notes?.contains("estimate: 3") == true)
+    #expect(parser.notes?.contains("issue: GH-10") == true)
+    let korean = try #require(byTitle["커밋 메시지 정리하기 🚀"]?.first)
+    #expect(korean.priority == .low)
+    #expect(korean.project == "work.client")
+    #expect(korean.day == Day(iso: "2026-03-05"))
+    let milk = try #require(byTitle["Buy milk"]?.first)
+    #expect(milk.isDone)
+    #expect(milk.notes?.contains("2 litres, semi-skimmed") == true)
+    #expect(milk.priority == .mid)
+    let review = try #require(byTitle["Review the \"quoted\" PR; then merge"]?.first)
+    #expect(review.notes?.contains("depends: 2a5968df-c2bd-4405-a4fe-a77e217769e9") == true)
+    #expect(byTitle["Old idea"] == nil)
+    let plants = try #require(byTitle["Water the plants"])
+    #expect(plants.count > 1)  // the instances, not the template
+    #expect(plants.allSatisfy { $0.notes?.contains("parent: 05185ce6-9a3b-4385-8339-688f0ae9400c") == true })
+  }
+
+  @Test(arguments: [
+    // (input, expected titles)
+    (#"{"uuid":"A1B2C3D4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"one object"}"#, ["one object"]),
+    ("{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"a\"}\r\n\r\n{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000002\",\"status\":\"waiting\",\"wait\":\"20990101T000000Z\",\"entry\":\"1704067200\",\"description\":\"b\"}\r\n", ["a", "b"]),
+    ("[ {\"uuid\" : \"a1b2c3d4-0000-4000-8000-000000000001\",\n \"status\":\"pending\", \"entry\": 1704067200, \"description\":\"free-form\"} ]", ["free-form"]),
+    ("[]", []),
+    ("", []),
+  ])
+  func shapes(input: String, titles: [String]) throws {
+    #expect(try plan(input).todos.map(\.title) == titles)
+  }
+
+  @Test func datesEpochCompactAndTimeZone() throws {
+    let seoul = TimeZone(identifier: "Asia/Seoul")!
+    let text = #"""
+      [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"1704067200","due":"20240110T200000Z","description":"due late UTC"},
+       {"uuid":"a1b2c3d4-0000-4000-8000-000000000002","status":"completed","entry":"20240101T000000Z","end":"20240105T100000","description":"done"},
+       {"uuid":"a1b2c3d4-0000-4000-8000-000000000003","status":"pending","entry":"20240101T000000Z","due":"20240110T000000Z","scheduled":"20240108T000000Z","description":"scheduled wins"}]
+      """#
+    let todos = try plan(text, timeZone: seoul).todos
+    #expect(todos[0].day == Day(iso: "2024-01-11"))  // 20:00 UTC is the next morning in Seoul
+    #expect(todos[0].createdAt == Date(timeIntervalSince1970: 1_704_067_200))
+    #expect(todos[1].isDone && todos[1].day == Day(iso: "2024-01-05"))
+    #expect(todos[1].doneAt == Date(timeIntervalSince1970: 1_704_448_800))
+    #expect(todos[2].day == Day(iso: "2024-01-08"))
+    #expect(todos[2].notes == "due: 20240110T000000Z")
+  }
+
+  @Test func dependsAsStringOrArray() throws {
+    let text = #"""
+      {"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"old","depends":"a1b2c3d4-0000-4000-8000-000000000009,a1b2c3d4-0000-4000-8000-000000000008"}
+      {"uuid":"a1b2c3d4-0000-4000-8000-000000000002","status":"pending","entry":"20240101T000000Z","description":"new","depends":["a1b2c3d4-0000-4000-8000-000000000009"]}
+      """#
+    let todos = try plan(text).todos
+    #expect(todos[0].notes == "depends: a1b2c3d4-0000-4000-8000-000000000009,a1b2c3d4-0000-4000-8000-000000000008")
+    #expect(todos[1].notes == "depends: a1b2c3d4-0000-4000-8000-000000000009")
+  }
+
+  @Test func duplicateUUIDKeepsTheLastObject() throws {
+    let text = #"""
+      [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"first"},
+       {"uuid":"A1B2C3D4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"second"}]
+      """#
+    #expect(try plan(text).todos.map(\.title) == ["second"])
+  }
+
+  @Test(arguments: [
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\"}]", "object 1: no 'description'"),
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"},{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000002\",\"status\":\"pending\",\"entry\":\"20241341T000000Z\",\"description\":\"y\"}]", "object 2: impossible date '20241341T000000Z' in 'entry'"),
+    ("[{\"uuid\":\"not-a-uuid\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]", "object 1: no valid 'uuid'"),
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"lost\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]", "object 1: unknown status 'lost'"),
+    ("{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}\n{\"uuid\": nope}\n", "line 2: invalid JSON"),
+    ("[{\"uuid\":", "input: invalid JSON"),
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"   \"}]", "object 1: "),
+  ])
+  func malformedInputNamesThePlace(input: String, message: String) throws {
+    #expect(throws: InterchangeError.self) { try plan(input) }
+    do {
+      _ = try plan(input)
+    } catch {
+      #expect("\(error)".hasPrefix(message), "\("\(error)")")
+      #expect(!"\(error)".contains("\n"))
+    }
+  }
+
+  @Test func exportIsTheMappingReversed() throws {
+    let seoul = TimeZone(identifier: "Asia/Seoul")!
+    var done = Todo(
+      id: 1, title: "커밋 🚀 \"quoted\"", priority: .high, day: Day(iso: "2024-03-02")!, isDone: true,
+      doneAt: Date(timeIntervalSince1970: 1_709_400_000), project: "work.client",
+      createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000001")
+    done.notes = "kept"
+    let open = Todo(
+      id: 2, title: "open", priority: .low, day: Day(iso: "2024-03-03")!,
+      createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000002")
+    let text = Taskwarrior.export([done, open], timeZone: seoul, now: Date(timeIntervalSince1970: 1_709_500_000))
+    let back = try Taskwarrior.plan(Data(text.utf8), timeZone: seoul).todos
+    #expect(back.map(\.uuid) == [done.uuid, open.uuid])
+    #expect(back.map(\.title) == [done.title, "open"])
+    #expect(back.map(\.priority) == [.high, .low])
+    #expect(back.map(\.day) == [done.day, open.day])
+    #expect(back.map(\.isDone) == [true, false])
+    #expect(back.map(\.project) == ["work.client", nil])
+    #expect(back[0].doneAt == done.doneAt)
+    #expect(back[0].notes?.contains("kept") == true)
+    let objects = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]
+    #expect(objects[0]["scheduled"] as? String == "20240301T150000Z")  // Seoul midnight in UTC
+    #expect(objects[0]["status"] as? String == "completed")
+    #expect(objects[1]["priority"] as? String == "L")
+  }
+}

@@ -1,0 +1,117 @@
+import Core
+import Foundation
+import Interchange
+import Testing
+
+/// todo.txt lines in (every trap of the format) and out.
+@Suite struct TodoTxtTests {
+  let utc = TimeZone(identifier: "UTC")!
+  let today = Day(iso: "2026-03-10")!
+
+  struct Case: Sendable, CustomStringConvertible {
+    let line: String
+    let done: Bool
+    let priority: Priority
+    let day: String
+    let title: String
+    var project: String? = nil
+    var notes: String? = nil
+    var description: String { line }
+  }
+
+  static let cases: [Case] = [
+    Case(line: "(A) Call Mom", done: false, priority: .high, day: "2026-03-10", title: "Call Mom"),
+    Case(line: "(B) 2026-01-02 Write report +work.client @office due:2026-03-01", done: false, priority: .mid,
+         day: "2026-03-01", title: "Write report", project: "work.client", notes: "contexts: @office"),
+    Case(line: "(C) low", done: false, priority: .low, day: "2026-03-10", title: "low"),
+    Case(line: "(Z) lowest", done: false, priority: .low, day: "2026-03-10", title: "lowest"),
+    Case(line: "x 2026-02-03 2026-02-01 Filed taxes +home pri:A", done: true, priority: .high,
+         day: "2026-02-01", title: "Filed taxes", project: "home"),
+    Case(line: "x 2026-02-03 done with a completion date only", done: true, priority: .mid,
+         day: "2026-02-03", title: "done with a completion date only"),
+    Case(line: "x done without a date", done: true, priority: .mid, day: "2026-03-10", title: "done without a date"),
+    // Traps: none of these is done, and none has a priority.
+    Case(line: "X 2012-01-01 capital X is not done", done: false, priority: .mid, day: "2026-03-10",
+         title: "X 2012-01-01 capital X is not done"),
+    Case(line: "(A) x not done either", done: false, priority: .high, day: "2026-03-10", title: "x not done either"),
+    Case(line: "(b) lowercase is no priority", done: false, priority: .mid, day: "2026-03-10",
+         title: "(b) lowercase is no priority"),
+    Case(line: "(B)-> arrow is no priority", done: false, priority: .mid, day: "2026-03-10", title: "(B)-> arrow is no priority"),
+    Case(line: "Really gotta call Mom (A)", done: false, priority: .mid, day: "2026-03-10", title: "Really gotta call Mom (A)"),
+    Case(line: "mail email@host about 2+2", done: false, priority: .mid, day: "2026-03-10", title: "mail email@host about 2+2"),
+    Case(line: "2026-02-20 회의 준비 🚀 +회사 +extra @집", done: false, priority: .mid, day: "2026-02-20",
+         title: "회의 준비 🚀", project: "회사", notes: "projects: +extra\ncontexts: @집"),
+    Case(line: "meet at 10:30 t:2026-03-01", done: false, priority: .mid, day: "2026-03-10", title: "meet at 10:30 t:2026-03-01"),
+    Case(line: "+onlyproject", done: false, priority: .mid, day: "2026-03-10", title: "+onlyproject", project: "onlyproject"),
+  ]
+
+  @Test(arguments: cases)
+  func line(_ example: Case) throws {
+    let plan = try TodoTxt.plan(example.line, today: today, timeZone: utc)
+    let todo = try #require(plan.todos.first)
+    #expect(todo.isDone == example.done)
+    #expect(todo.priority == example.priority)
+    #expect(todo.day.description == example.day)
+    #expect(todo.title == example.title)
+    #expect(todo.project == example.project)
+    #expect(todo.notes == example.notes)
+  }
+
+  @Test func crlfBlankLinesAndComments() throws {
+    let text = "# my list\r\n(A) first\r\n\r\n   \r\nx 2026-03-01 second\r\n# trailing comment\r\n"
+    let plan = try TodoTxt.plan(text, today: today, timeZone: utc)
+    #expect(plan.todos.map(\.title) == ["first", "second"])
+    #expect(plan.todos[1].doneAt.map { Day($0, in: utc) } == Day(iso: "2026-03-01"))
+  }
+
+  @Test func identityIsStableAcrossCompletionAndRepeats() throws {
+    let open = try TodoTxt.plan("(A) 2026-01-01 Pay rent +home", today: today, timeZone: utc).todos[0]
+    let closed = try TodoTxt.plan("x 2026-01-03 2026-01-01 Pay rent +home pri:A", today: today, timeZone: utc).todos[0]
+    #expect(open.uuid == closed.uuid)
+    #expect(open.uuid.count == 36)
+    let twice = try TodoTxt.plan("buy milk\nbuy milk\n", today: today, timeZone: utc).todos
+    #expect(twice.count == 2 && twice[0].uuid != twice[1].uuid)
+    let other = try TodoTxt.plan("(A) 2026-01-02 Pay rent +home", today: today, timeZone: utc).todos[0]
+    #expect(other.uuid != open.uuid)
+  }
+
+  @Test(arguments: [
+    ("ok\n(A) 2026-02-30 no such day", "line 2: impossible date '2026-02-30'"),
+    ("first\nsecond\nthird due:2026-13-01", "line 3: impossible date '2026-13-01'"),
+    ("x 2026-04-31 done", "line 1: impossible date '2026-04-31'"),
+  ])
+  func impossibleDates(text: String, message: String) {
+    #expect(throws: InterchangeError.self) { try TodoTxt.plan(text, today: today, timeZone: utc) }
+    do {
+      _ = try TodoTxt.plan(text, today: today, timeZone: utc)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func exportRoundTrip() throws {
+    let seoul = TimeZone(identifier: "Asia/Seoul")!
+    let created = Date(timeIntervalSince1970: 1_709_000_000)
+    let todos = [
+      Todo(id: 1, title: "회의 🚀", priority: .high, day: Day(iso: "2024-03-02")!, project: "work.client",
+           createdAt: created, uuid: "u1"),
+      Todo(id: 2, title: "done one", priority: .low, day: Day(iso: "2024-03-03")!, isDone: true,
+           doneAt: Date(timeIntervalSince1970: 1_709_500_000), createdAt: created, uuid: "u2"),
+      Todo(id: 3, title: "mid\nsplit", priority: .mid, day: Day(iso: "2024-03-04")!, createdAt: created, uuid: "u3"),
+    ]
+    let text = TodoTxt.export(todos, timeZone: seoul)
+    #expect(text == """
+      (A) 2024-02-27 회의 🚀 +work.client due:2024-03-02
+      x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C
+      (B) 2024-02-27 mid split due:2024-03-04
+
+      """)
+    let back = try TodoTxt.plan(text, today: today, timeZone: seoul).todos
+    #expect(back.map(\.title) == ["회의 🚀", "done one", "mid split"])
+    #expect(back.map(\.priority) == [.high, .low, .mid])
+    #expect(back.map(\.day) == todos.map(\.day))
+    #expect(back.map(\.isDone) == [false, true, false])
+    #expect(back.map(\.project) == ["work.client", nil, nil])
+    #expect(back.allSatisfy { $0.notes == nil })
+  }
+}
