@@ -8,29 +8,54 @@ extension AppDatabase {
   /// The todos that match `filter`, ordered by day, priority (high first), then id.
   public func todos(matching filter: TodoFilter) throws(StorageError) -> [Todo] {
     try read { db in
-      var clauses: [String] = []
-      var arguments = StatementArguments()
-      if case .range(let range) = filter.days {
-        clauses.append("todo.day BETWEEN ? AND ?")
-        arguments += [range.from.description, range.to.description]
-      }
-      if let project = filter.project {
-        _ = try Self.projectID(db, named: project)
-        clauses.append("project.name = ? COLLATE NOCASE")
-        arguments += [project]
-      }
-      if let priority = filter.priority {
-        clauses.append("todo.priority = ?")
-        arguments += [priority.rank]
-      }
-      switch filter.status {
-      case .any: break
-      case .open: clauses.append("todo.done = 0 AND todo.dropped = 0")
-      case .done: clauses.append("todo.done = 1")
-      }
-      let clause = clauses.isEmpty ? "1" : clauses.joined(separator: " AND ")
+      let (clause, arguments) = try Self.condition(db, filter)
       return try TodoRecord.todos(db, where: clause, arguments)
     }
+  }
+
+  /// The todos that match `filter`, in the order of ``todos(matching:)``, handed to `body` one
+  /// at a time as they are read, so that any number of them takes constant memory. `body`
+  /// returns false to stop early (its output failed).
+  public func forEachTodo(matching filter: TodoFilter, _ body: (Todo) -> Bool) throws(StorageError) {
+    try read { db in
+      let (clause, arguments) = try Self.condition(db, filter)
+      try TodoRecord.forEach(db, where: clause, arguments) { record in try body(record.todo()) }
+    }
+  }
+
+  /// The largest id among the todos that match `filter` (nil when none does): the width of the
+  /// id column of a streamed list.
+  public func largestTodoID(matching filter: TodoFilter) throws(StorageError) -> Int64? {
+    try read { db in
+      let (clause, arguments) = try Self.condition(db, filter)
+      return try Int64.fetchOne(
+        db, sql: "SELECT max(todo.id) FROM \(TodoRecord.source) WHERE \(clause)", arguments: arguments)
+    }
+  }
+
+  /// The SQL condition selecting `filter`'s todos; throws when its project is unknown.
+  static func condition(_ db: Database, _ filter: TodoFilter) throws -> (String, StatementArguments) {
+    var clauses: [String] = []
+    var arguments = StatementArguments()
+    if case .range(let range) = filter.days {
+      clauses.append("todo.day BETWEEN ? AND ?")
+      arguments += [range.from.description, range.to.description]
+    }
+    if let project = filter.project {
+      _ = try Self.projectID(db, named: project)
+      clauses.append("project.name = ? COLLATE NOCASE")
+      arguments += [project]
+    }
+    if let priority = filter.priority {
+      clauses.append("todo.priority = ?")
+      arguments += [priority.rank]
+    }
+    switch filter.status {
+    case .any: break
+    case .open: clauses.append("todo.done = 0 AND todo.dropped = 0")
+    case .done: clauses.append("todo.done = 1")
+    }
+    return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
   }
 
   /// Open todos planned before `day`, oldest first.

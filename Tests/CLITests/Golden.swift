@@ -19,7 +19,8 @@ enum Golden {
     let visible = actual.replacingOccurrences(of: "\u{1B}", with: "\\e")
     let update = ProcessInfo.processInfo.environment["OOTD_UPDATE_GOLDEN"] == "1"
     guard !update, let expected = try? String(contentsOf: url, encoding: .utf8) else {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try visible.write(to: url, atomically: true, encoding: .utf8)
       if !update {
         Issue.record("recorded a new golden file \(name); review it and run again", sourceLocation: sourceLocation)

@@ -111,9 +111,9 @@ extension Ootd.GitHubCommand {
         environment.print("Forgot the GitHub login.")
       } else if let login {
         try database.setGitHubSetting(.login, to: login)
-        environment.print("GitHub login: \(login)")
+        environment.print(TerminalText.printable("GitHub login: \(login)"))
       } else {
-        environment.print(try database.gitHubSetting(.login) ?? "(no login saved)")
+        environment.print(TerminalText.printable(try database.gitHubSetting(.login) ?? "(no login saved)"))
       }
     }
   }

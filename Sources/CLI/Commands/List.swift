@@ -49,17 +49,32 @@ extension Ootd {
         days: days, project: project, priority: priority,
         status: open ? .open : done ? .done : .any)
       let database = try global.openDatabase(environment, readOnly: true)
-      let todos = try database.todos(matching: filter)
       let today = environment.today
+      // Rows are streamed from the database to the output: constant memory for any number.
       if output.json {
-        let items = todos.map { JSONOutput.TodoJSON($0, environment) }
-        environment.output(try JSONOutput.encode(items) + "\n")
+        var writer = JSONStreamWriter(output: environment.output)
+        writer.beginArray()
+        try database.forEachTodo(matching: filter) { todo in
+          JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+          return environment.outputFailed() == nil
+        }
+        writer.endArray()
+        writer.finish()
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       let unfiltered = project == nil && priority == nil && !open && !done
-      var lines = renderer.days(todos, showProgress: unfiltered)
-      if todos.isEmpty {
+      let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+      var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: unfiltered) {
+        environment.output($0.map { $0 + "\n" }.joined())
+      }
+      try database.forEachTodo(matching: filter) { todo in
+        list.add(todo)
+        return environment.outputFailed() == nil
+      }
+      list.finish()
+      var lines: [String] = []
+      if list.isEmpty {
         lines.append(emptyMessage(days, today: today, style: renderer.style))
       }
       if case .range(let range) = days, range == DayRange(day: today), !done,

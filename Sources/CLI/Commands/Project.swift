@@ -51,7 +51,7 @@ extension Ootd {
       if output.json {
         environment.output(try JSONOutput.encode(JSONOutput.ProjectJSON(progress: added)) + "\n")
       } else {
-        environment.print("Added project \(project.name)" + (project.repository.map { " (\($0))" } ?? ""))
+        environment.print(TerminalText.printable("Added project \(project.name)" + (project.repository.map { " (\($0))" } ?? "")))
       }
     }
   }
@@ -166,7 +166,7 @@ extension Ootd {
         environment.output(
           try JSONOutput.encode(JSONOutput.ProjectJSON(progress: try database.project(named: updated.name))) + "\n")
       } else {
-        environment.print("Updated project \(updated.name)")
+        environment.print(TerminalText.printable("Updated project \(updated.name)"))
       }
     }
   }
@@ -189,7 +189,7 @@ extension Ootd {
       let project = try global.openDatabase(environment).updateProject(named: name, now: environment.now) {
         (project: inout Project) throws(CoreError) in project.isArchived = true
       }
-      environment.print("Archived project \(project.name)")
+      environment.print(TerminalText.printable("Archived project \(project.name)"))
     }
   }
 
@@ -211,7 +211,7 @@ extension Ootd {
       let project = try global.openDatabase(environment).updateProject(named: name, now: environment.now) {
         (project: inout Project) throws(CoreError) in project.isArchived = false
       }
-      environment.print("Unarchived project \(project.name)")
+      environment.print(TerminalText.printable("Unarchived project \(project.name)"))
     }
   }
 
@@ -240,8 +240,8 @@ extension Ootd {
         action: "delete project \(progress.project.name)",
         detail: "Its \(progress.total) todos stay, unlinked.", environment: environment)
       let unlinked = try database.removeProject(named: progress.project.name, now: environment.now)
-      environment.print(
-        "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked")
+      environment.print(TerminalText.printable(
+        "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked"))
     }
   }
 }

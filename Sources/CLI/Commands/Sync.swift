@@ -176,7 +176,7 @@ extension Ootd {
         summary.repositories == 1 ? "1 repository" : "\(summary.repositories) repositories"
       let new =
         summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
-      var line = "Synced \(repositories) for \(summary.login): \(new) (\(group(cached)) cached)"
+      var line = "Synced \(repositories) for \(TerminalText.printable(summary.login)): \(new) (\(group(cached)) cached)"
       if summary.unchanged > 0 { line += "; \(summary.unchanged) unchanged" }
       if !summary.skipped.isEmpty { line += "; \(summary.skipped.count) skipped" }
       if let left = summary.requestsLeft, let limit = summary.requestLimit {

@@ -55,7 +55,7 @@ struct StatusReport: Encodable {
     var lines: [String] = []
     lines.append("\(style.bold("API")):         \(access.displayHost) (\(access.baseURLSource))")
     if let source = access.tokenSource {
-      let owner = tokenOwner.map { ", authenticated as \($0)" } ?? ""
+      let owner = tokenOwner.map { ", authenticated as \(TerminalText.printable($0))" } ?? ""
       lines.append("\(style.bold("Token")):       from \(source)\(owner)")
     } else {
       lines.append(
@@ -63,8 +63,8 @@ struct StatusReport: Encodable {
       )
     }
     let login =
-      access.savedLogin.map { "\($0) (saved)" }
-      ?? tokenOwner.map { "\($0) (the token's owner)" }
+      access.savedLogin.map { "\(TerminalText.printable($0)) (saved)" }
+      ?? tokenOwner.map { "\(TerminalText.printable($0)) (the token's owner)" }
       ?? "none: ootd github login LOGIN"
     lines.append("\(style.bold("Login")):       \(login)")
     if let rateLimit {
@@ -82,11 +82,11 @@ struct StatusReport: Encodable {
       lines.append("\(style.bold("Repositories")):")
       let width = states.map { DisplayWidth.of($0.repository.description) }.max() ?? 0
       for state in states {
-        let name = DisplayWidth.padRight(state.repository.description, to: width)
+        let name = DisplayWidth.padRight(TerminalText.printable(state.repository.description), to: width)
         let commits = counts[state.repository.description.lowercased()] ?? 0
         let when = state.lastSyncAt.map { "last sync \(stamp($0))" } ?? "never completed"
         var line = "  \(name)  \(DisplayWidth.padLeft(group(commits), to: 7)) commits  \(when)"
-        if let error = state.lastError { line += "  " + style.red(error) }
+        if let error = state.lastError { line += "  " + style.red(TerminalText.printable(error)) }
         lines.append(line)
       }
     }

@@ -77,17 +77,48 @@ struct TodoRenderer {
   func days(_ todos: [Todo], showProgress: Bool = true) -> [String] {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     var lines: [String] = []
-    var index = todos.startIndex
-    while index < todos.endIndex {
-      let day = todos[index].day
-      let end = todos[index...].firstIndex { $0.day != day } ?? todos.endIndex
-      let group = Array(todos[index..<end])
-      if !lines.isEmpty { lines.append("") }
-      lines.append(dayHeading(day, todos: group, showProgress: showProgress))
-      lines += group.map { line($0, idWidth: idWidth) }
-      index = end
-    }
+    var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines += $0 }
+    for todo in todos { list.add(todo) }
+    list.finish()
     return lines
+  }
+
+  /// ``days(_:showProgress:)`` for todos read one at a time in list order: each day's lines go
+  /// to `output` when the next day begins, so only one day is held at a time.
+  struct DayList {
+    let renderer: TodoRenderer
+    /// The width of the largest id of the whole list.
+    let idWidth: Int
+    let showProgress: Bool
+    let output: ([String]) -> Void
+    private var group: [Todo] = []
+    /// Whether no todo was added.
+    private(set) var isEmpty = true
+
+    init(renderer: TodoRenderer, idWidth: Int, showProgress: Bool, output: @escaping ([String]) -> Void) {
+      self.renderer = renderer
+      self.idWidth = idWidth
+      self.showProgress = showProgress
+      self.output = output
+    }
+
+    mutating func add(_ todo: Todo) {
+      if let last = group.last, last.day != todo.day { writeDay() }
+      group.append(todo)
+    }
+
+    /// Writes the last day.
+    mutating func finish() { writeDay() }
+
+    private mutating func writeDay() {
+      guard let day = group.first?.day else { return }
+      var lines = isEmpty ? [] : [""]
+      lines.append(renderer.dayHeading(day, todos: group, showProgress: showProgress))
+      lines += group.map { renderer.line($0, idWidth: idWidth) }
+      output(lines)
+      group.removeAll(keepingCapacity: true)
+      isEmpty = false
+    }
   }
 
   /// The overdue section: the most recent open todos of earlier days (`count` in all, or at

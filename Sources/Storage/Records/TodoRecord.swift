@@ -92,15 +92,29 @@ struct TodoRecord: FetchableRecord, TableRecord {
   static func fetchAll(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
     throws -> [TodoRecord]
   {
+    var records: [TodoRecord] = []
+    try forEach(db, where: clause, arguments) { record in
+      records.append(record)
+      return true
+    }
+    return records
+  }
+
+  /// The records of ``fetchAll(_:where:_:)`` handed to `body` one at a time, until it returns
+  /// false.
+  static func forEach(
+    _ db: Database, where clause: String, _ arguments: StatementArguments = [],
+    _ body: (TodoRecord) throws -> Bool
+  ) throws {
     let sql = """
       SELECT \(selection) FROM \(source) WHERE \(clause)
       ORDER BY todo.day, todo.priority, todo.id
       """
     // A cursor reuses one row buffer: no copy of each row as fetchAll makes.
-    var records: [TodoRecord] = []
     let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-    while let row = try rows.next() { records.append(try TodoRecord(row: row)) }
-    return records
+    while let row = try rows.next() {
+      guard try body(try TodoRecord(row: row)) else { return }
+    }
   }
 
   /// Like ``fetchAll(_:where:_:)``, as Core values.

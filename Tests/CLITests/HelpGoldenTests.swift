@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import CLI
+
+/// The help text of every command and subcommand, as `ootd help …` prints it at 80 columns, kept
+/// as golden files in `Tests/CLITests/Golden/help/` (named by the command path:
+/// `ootd-project-add.txt`). After an intended change, re-record them with
+/// `OOTD_UPDATE_GOLDEN=1 swift test --skip-build --filter HelpGoldenTests` and review the diff.
+@Suite struct HelpGoldenTests {
+  /// Every command reachable from `ootd`, with its path of names.
+  static func commands(
+    _ command: any ParsableCommand.Type = Ootd.self, path: [String] = ["ootd"]
+  ) -> [(path: [String], command: any ParsableCommand.Type)] {
+    [(path, command)]
+      + command.configuration.subcommands.flatMap { sub in
+        commands(sub, path: path + [sub._commandName])
+      }
+  }
+
+  static func fileName(_ path: [String]) -> String { "help/\(path.joined(separator: "-")).txt" }
+
+  @Test func everyHelpText_matchesItsGoldenFile() throws {
+    for (path, command) in Self.commands() {
+      try Golden.check(Ootd.helpMessage(for: command, columns: 80), Self.fileName(path))
+    }
+  }
+
+  @Test func everyGoldenHelpFile_belongsToACommand() throws {
+    let names = Set(Self.commands().map { Self.fileName($0.path) })
+    let folder = Golden.folder.appendingPathComponent("help")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    for file in files { #expect(names.contains("help/" + file), "stale golden file help/\(file)") }
+  }
+}
