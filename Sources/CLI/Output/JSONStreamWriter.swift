@@ -160,6 +160,8 @@ extension JSONOutput.TodoJSON {
     writer.bool(todo.isDropped)
     writer.key("id")
     writer.integer(todo.id)
+    writer.key("notes")
+    writer.string(todo.notes)
     writer.key("overdue")
     writer.bool(todo.isOverdue(today: today))
     writer.key("priority")
