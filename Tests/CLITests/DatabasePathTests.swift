@@ -24,19 +24,4 @@ import Testing
     #expect(result.stderr == "ootd: error: OOTD_DB is empty: unset it or give a file path\n")
     #expect(await h.run(["add", "x", "--db", ""]).stderr == "ootd: error: --db needs a file path\n")
   }
-
-  @Test func aDatabaseInAFolderThatDoesNotExist_isCreatedWithANote() async throws {
-    var h = try Harness()
-    let path = h.folder.file("typo/ootd.sqlite")
-    h.variables["OOTD_DB"] = path
-    let first = await h.run(["add", "x"])
-    #expect(first.code == 0, "\(first.stderr)")
-    #expect(first.stderr == "ootd: note: creating a new database in a new folder: \(path)\n")
-    #expect(FileManager.default.fileExists(atPath: path))
-    let second = await h.run(["add", "y"])
-    #expect(second.stderr == "")
-    // A command that only reads creates nothing, so it has nothing to note.
-    h.variables["OOTD_DB"] = h.folder.file("other/ootd.sqlite")
-    #expect(await h.run(["list"]).stderr == "")
-  }
 }

@@ -52,14 +52,7 @@ struct GlobalOptions: ParsableArguments {
       guard Self.holdsADatabase(path) else { return try AppDatabase.inMemory(command: command) }
       return try AppDatabase.openForReading(path: path, command: command)
     }
-    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
-    let folderIsNew = !folder.isEmpty && access(folder, F_OK) != 0
-    let database = try AppDatabase.open(path: path, command: command, givesBackUnused: true)
-    if folderIsNew {
-      // A typo in --db or OOTD_DB must not silently start an empty tracker.
-      environment.printError("ootd: note: creating a new database in a new folder: \(TerminalText.printable(path))")
-    }
-    return database
+    return try AppDatabase.open(path: path, command: command, givesBackUnused: true)
   }
 
   /// Whether something is at `path` that opening may not replace: a non-empty file, a folder
