@@ -15,6 +15,7 @@ enum CommandRouter {
   /// `CommandRouterTests` checks it against `Ootd.configuration.subcommands`.
   static let leaves: [String: any OotdCommand.Type] = [
     "today": Ootd.Today.self, "add": Ootd.Add.self, "list": Ootd.List.self, "ls": Ootd.List.self,
+    "search": Ootd.Search.self,
     "done": Ootd.Done.self, "undone": Ootd.Undone.self, "drop": Ootd.Drop.self, "edit": Ootd.Edit.self,
     "rm": Ootd.Remove.self, "remove": Ootd.Remove.self, "carry": Ootd.Carry.self,
     "plan": Ootd.Plan.self, "undo": Ootd.Undo.self, "redo": Ootd.Redo.self, "log": Ootd.Log.self,

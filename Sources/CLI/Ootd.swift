@@ -34,7 +34,7 @@ public struct Ootd: ParsableCommand {
       """,
     version: version,
     subcommands: [
-      Today.self, Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self,
+      Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
       Import.self, Export.self,
@@ -102,7 +102,9 @@ public struct Ootd: ParsableCommand {
     default:
       // Argument-parser's own errors: usage problems are 64, the rest keep its code.
       code = parserCode == .validationFailure ? ExitStatus.usage : parserCode.rawValue
-      message = Self.message(for: error)
+      let arguments = GlobalOptions.movingLeadingGlobals(environment.arguments)
+      message = ParserMessage.unknownCommand(arguments)
+        ?? ParserMessage.ootdStyle(Self.message(for: error), arguments: arguments)
     }
     let oneLine = message.split(whereSeparator: \.isNewline).map {
       $0.trimmingCharacters(in: .whitespaces)

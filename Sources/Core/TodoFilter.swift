@@ -26,14 +26,33 @@ public struct TodoFilter: Hashable, Sendable {
   public var priority: Priority?
   /// Only open or only done todos.
   public var status: Status
+  /// Only todos whose title contains this text, ignoring case (see ``TodoFilter/matches(title:)``).
+  public var text: String?
 
   /// Creates a filter.
   public init(
-    days: Days, project: String? = nil, priority: Priority? = nil, status: Status = .any
+    days: Days, project: String? = nil, priority: Priority? = nil, status: Status = .any,
+    text: String? = nil
   ) {
+    self.text = text
     self.days = days
     self.project = project
     self.priority = priority
     self.status = status
+  }
+}
+
+extension TodoFilter {
+  /// The one search rule: `needle` occurs in `title` when both are lowercased (any script:
+  /// Latin, Greek, Cyrillic; Korean and emoji have no case and match as written), compared
+  /// character by character, so composed and decomposed Hangul match each other. An empty
+  /// needle matches every title.
+  public static func title(_ title: String, contains needle: String) -> Bool {
+    needle.isEmpty || title.lowercased().contains(needle.lowercased())
+  }
+
+  /// Whether `title` passes this filter's text.
+  public func matches(title: String) -> Bool {
+    text.map { Self.title(title, contains: $0) } ?? true
   }
 }

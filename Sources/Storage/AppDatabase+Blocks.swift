@@ -42,6 +42,34 @@ extension AppDatabase {
     }
   }
 
+  /// Brings back a built-in block removed with `block rm`, as a fresh database has it (its
+  /// title, priority and uuid; not in the routine). Returns it.
+  ///
+  /// - Throws: ``StorageError/blockNotFound(_:)`` when `name` is no built-in block,
+  ///   ``StorageError/duplicateBlock(_:)`` when a block of that name exists.
+  public func restoreBuiltInBlock(named name: String, now: Date = Date()) throws(StorageError)
+    -> TaskBlock
+  {
+    guard let builtIn = TaskBlock.builtIns.first(where: { $0.name == name.lowercased() }) else {
+      throw .blockNotFound(name)
+    }
+    return try change(now: now) { recorder in
+      if try Row.fetchOne(
+        recorder.db, sql: "SELECT 1 FROM block WHERE name = ? COLLATE NOCASE", arguments: [builtIn.name]) != nil
+      {
+        throw StorageError.duplicateBlock(builtIn.name)
+      }
+      try recorder.create(
+        .block,
+        [
+          "name": .text(builtIn.name), "title": .text(builtIn.title),
+          "priority": .integer(Int64(builtIn.priority.rank)), "builtIn": .bool(true),
+          "routine": .bool(false), "createdAt": .text(Timestamp.text(now)),
+        ], uuid: RowID.builtInBlock(builtIn.name))
+      return try BlockRecord.named(recorder.db, builtIn.name).block()
+    }
+  }
+
   /// Marks a block as part of (or no longer part of) the daily routine.
   public func setRoutine(named name: String, _ isRoutine: Bool, now: Date = Date())
     throws(StorageError) -> TaskBlock

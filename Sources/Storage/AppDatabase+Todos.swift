@@ -55,7 +55,25 @@ extension AppDatabase {
     case .open: clauses.append("todo.done = 0 AND todo.dropped = 0")
     case .done: clauses.append("todo.done = 1")
     }
+    if let text = filter.text {
+      // Core's rule, as an SQL function of this connection: SQLite's own lower() and LIKE
+      // fold ASCII only.
+      db.add(function: Self.titleContains)
+      clauses.append("ootd_title_contains(todo.title, ?)")
+      arguments += [text]
+    }
     return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
+  }
+
+
+  /// `ootd_title_contains(title, text)`: ``TodoFilter/title(_:contains:)`` for SQL.
+  static let titleContains = DatabaseFunction(
+    "ootd_title_contains", argumentCount: 2, pure: true
+  ) { values in
+    guard let title = String.fromDatabaseValue(values[0]),
+      let text = String.fromDatabaseValue(values[1])
+    else { return false }
+    return TodoFilter.title(title, contains: text)
   }
 
   /// Open todos planned before `day`, oldest first.
@@ -140,15 +158,25 @@ extension AppDatabase {
   public func setDone(ids: [Int64], done: Bool, now: Date = Date()) throws(StorageError)
     -> [Todo]
   {
+    try setDoneTellingUnchanged(ids: ids, done: done, now: now).todos
+  }
+
+  /// As ``setDone(ids:done:now:)``, and the ids of the todos that already were (done, or open)
+  /// as asked: what a message must not claim to have changed.
+  public func setDoneTellingUnchanged(ids: [Int64], done: Bool, now: Date = Date())
+    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>)
+  {
     try change(now: now) { recorder in
-      for record in try Self.existingRecords(recorder.db, ids: ids) where record.done != done {
+      let records = try Self.existingRecords(recorder.db, ids: ids)
+      let unchanged = Set(records.filter { $0.done == done }.map(\.id))
+      for record in records where record.done != done {
         var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null]
         // Doing a dropped todo takes it back up.
         if done { new["dropped"] = .bool(false) }
         // Keep the first doneAt when a done todo is ticked again.
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
       }
-      return try Self.existingTodos(recorder.db, ids: ids)
+      return (try Self.existingTodos(recorder.db, ids: ids), unchanged)
     }
   }
 

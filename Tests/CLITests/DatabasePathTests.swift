@@ -15,4 +15,13 @@ import Testing
     #expect(fromVariable.code == 0, "\(fromVariable.stderr)")
     #expect(FileManager.default.fileExists(atPath: folder.file("z")))
   }
+
+  @Test func anEmptyOOTD_DB_isRefusedLikeAnEmptyDb() async throws {
+    var h = try Harness()
+    h.variables["OOTD_DB"] = ""
+    let result = await h.run(["add", "x"])
+    #expect(result.code == 64)
+    #expect(result.stderr == "ootd: error: OOTD_DB is empty: unset it or give a file path\n")
+    #expect(await h.run(["add", "x", "--db", ""]).stderr == "ootd: error: --db needs a file path\n")
+  }
 }

@@ -126,6 +126,21 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(json["total"] as? Int == 0)
     #expect(json["busiestDay"] is NSNull)
     #expect(json["lastSync"] is NSNull)
+    // The text says "current streak 0 days": the JSON says 0 days too, never a bare null.
+    for key in ["currentStreak", "longestStreak"] {
+      let streak = try #require(json[key] as? [String: Any], "\(key)")
+      #expect(streak["days"] as? Int == 0)
+      #expect(streak["from"] is NSNull)
+      #expect(streak["to"] is NSNull)
+    }
+    // A project whose repository was never synced has no commit figures: null, as the text's
+    // "not synced yet".
+    await harness.run(["project", "add", "app", "--repo", "mona/app"])
+    let shown = try #require(
+      JSONSerialization.jsonObject(
+        with: Data(await harness.run(["project", "show", "app", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(shown["commits"] is NSNull)
+    #expect(await harness.run(["project", "show", "app"]).stdout.contains("not synced yet"))
     let text = await harness.run(["graph", "--weeks", "4"])
     #expect(text.stdout.contains("Never synced with GitHub: run 'ootd sync'."))
     #expect(text.stdout.contains("· 0  ░ -  ▒ -  ▓ -  █ -"))
@@ -192,6 +207,10 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     #expect(authenticated.stdout.contains("\"tokenSource\" : \"GH_TOKEN\""))
     #expect(authenticated.stdout.contains("\"tokenOwner\" : \"mona\""))
     #expect(!authenticated.stdout.contains("t0k"))
+    // As gh: GH_TOKEN wins over GITHUB_TOKEN.
+    harness.variables["GITHUB_TOKEN"] = "other"
+    let both = await harness.run(["github", "status", "--json"])
+    #expect(both.stdout.contains("\"tokenSource\" : \"GH_TOKEN\""))
   }
 
   @Test func ghAuthToken_isAskedForTheAPIHost_butNeverForALoopbackServer() async throws {

@@ -105,6 +105,9 @@ struct UndoRedoTests {
     Row(setup: [["block", "routine", "docs"]], command: ["block", "rm", "docs"]) {
       $0.block("docs") == nil
     },
+    Row(setup: [["block", "rm", "docs"]], command: ["block", "restore", "docs"]) {
+      $0.block("docs")?["builtIn"] as? Bool == true && $0.block("docs")?["title"] as? String == "Write or update documentation"
+    },
     Row(setup: [], command: ["block", "routine", "commit"]) {
       $0.block("commit")?["routine"] as? Bool == true
     },

@@ -73,7 +73,7 @@ extension Ootd {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
         let relative = [0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"]
         environment.print(
-          "Added \(todo.id) for \(todo.day)\(relative[environment.today.distance(to: todo.day)] ?? "")")
+          "Added #\(todo.id) for \(todo.day)\(relative[environment.today.distance(to: todo.day)] ?? "")")
         environment.print(renderer.line(todo, idWidth: String(todo.id).count))
       }
     }

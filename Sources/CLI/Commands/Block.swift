@@ -18,8 +18,9 @@ extension Ootd {
           ootd block add leetcode "Solve one LeetCode medium" --priority high
           ootd block routine algorithm
           ootd block rm leetcode
+          ootd block restore algorithm   # bring back a built-in block
         """,
-      subcommands: [ListBlocks.self, AddBlock.self, RemoveBlock.self, Routine.self],
+      subcommands: [ListBlocks.self, AddBlock.self, RemoveBlock.self, RestoreBlock.self, Routine.self],
       defaultSubcommand: ListBlocks.self)
 
     struct ListBlocks: OotdCommand {
@@ -95,6 +96,33 @@ extension Ootd {
       func run(in environment: AppEnvironment) throws {
         try global.openDatabase(environment).removeBlock(named: name, now: environment.now)
         environment.print("Removed block \(name)")
+      }
+    }
+
+    struct RestoreBlock: OotdCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Bring back a built-in block removed with 'ootd block rm'.",
+        discussion: """
+          The built-in blocks: \(TaskBlock.builtIns.map(\.name).joined(separator: ", ")).
+
+          Example:
+            ootd block restore algorithm
+          """)
+
+      @Argument(help: "The built-in block's name.")
+      var name: String
+
+      @OptionGroup var global: GlobalOptions
+
+      func run(in environment: AppEnvironment) throws {
+        let names = TaskBlock.builtIns.map(\.name)
+        guard names.contains(name.lowercased()) else {
+          throw CLIError.invalidValue(
+            "'\(name)' is not a built-in block: they are \(names.joined(separator: ", "))")
+        }
+        let block = try global.openDatabase(environment).restoreBuiltInBlock(named: name, now: environment.now)
+        environment.print(TerminalText.printable("Restored block \(block.name): \(block.title) (\(block.priority))"))
       }
     }
 

@@ -11,7 +11,7 @@ extension Ootd {
       commandName: "github",
       abstract: "Show and set up the GitHub connection used by 'ootd sync'.",
       discussion: """
-        The token is never stored: ootd reads $GITHUB_TOKEN, else $GH_TOKEN, else asks \
+        The token is never stored: ootd reads $GH_TOKEN, else $GITHUB_TOKEN, else asks \
         'gh auth token'. Without one, public data still works (60 requests an hour).
 
         Examples:

@@ -15,7 +15,8 @@ extension Ootd {
         'ootd sync' first; the graph says when that last happened.
 
         --json prints {"from", "to", "days": [{"date", "count"}], "total", ...} with every day \
-        of the range, plus the busiest day, the streaks, the repositories and lastSync.
+        of the range, plus the busiest day, the streaks ({"from", "to", "days"}: 0 days and null \
+        dates when there is none), the repositories and lastSync.
 
         Examples:
           ootd graph

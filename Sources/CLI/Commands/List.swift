@@ -36,6 +36,9 @@ extension Ootd {
     @Flag(name: .long, help: "Only done todos.")
     var done = false
 
+    @Option(name: .long, help: ArgumentHelp("Only todos whose title contains this text, ignoring case (as 'ootd search').", valueName: "text"))
+    var grep: String?
+
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
@@ -47,7 +50,7 @@ extension Ootd {
       let days = try selection.days(environment)
       let filter = TodoFilter(
         days: days, project: project, priority: priority,
-        status: open ? .open : done ? .done : .any)
+        status: open ? .open : done ? .done : .any, text: grep)
       let database = try global.openDatabase(environment, readOnly: true)
       let today = environment.today
       // Rows are streamed from the database to the output: constant memory for any number.
@@ -63,7 +66,7 @@ extension Ootd {
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
-      let unfiltered = project == nil && priority == nil && !open && !done
+      let unfiltered = project == nil && priority == nil && !open && !done && grep == nil
       let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
       var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: unfiltered) {
         environment.output($0.map { $0 + "\n" }.joined())
@@ -75,10 +78,13 @@ extension Ootd {
       list.finish()
       var lines: [String] = []
       if list.isEmpty {
-        lines.append(emptyMessage(days, today: today, style: renderer.style))
+        lines.append(
+          unfiltered
+            ? emptyMessage(days, today: today, style: renderer.style)
+            : renderer.style.dim("No todos match the filter."))
       }
       if case .range(let range) = days, range == DayRange(day: today), !done,
-        project == nil, priority == nil
+        project == nil, priority == nil, grep == nil
       {
         lines += try renderer.overdueSection(database, before: today, limit: 10)
       }

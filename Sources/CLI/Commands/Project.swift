@@ -208,10 +208,14 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
+      var wasArchived = false
       let project = try global.openDatabase(environment).updateProject(named: name, now: environment.now) {
-        (project: inout Project) throws(CoreError) in project.isArchived = false
+        (project: inout Project) throws(CoreError) in
+        wasArchived = project.isArchived
+        project.isArchived = false
       }
-      environment.print(TerminalText.printable("Unarchived project \(project.name)"))
+      environment.print(TerminalText.printable(
+        wasArchived ? "Unarchived project \(project.name)" : "Project \(project.name) is already unarchived"))
     }
   }
 

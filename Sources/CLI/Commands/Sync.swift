@@ -17,7 +17,7 @@ extension Ootd {
         syncs fetch only what is new, with conditional requests GitHub does not count. \
         Re-running never duplicates anything. 'ootd graph' then works offline.
 
-        The token is $GITHUB_TOKEN, else $GH_TOKEN, else 'gh auth token'; without one, public \
+        The token is $GH_TOKEN, else $GITHUB_TOKEN, else 'gh auth token'; without one, public \
         data still works within GitHub's 60 requests an hour. The API is $OOTD_GITHUB_API_URL, \
         else the URL saved with 'ootd github url', else https://api.github.com.
 
@@ -130,7 +130,7 @@ extension Ootd {
       }
       if access.token == nil {
         environment.printError(
-          "ootd: no GitHub token (GITHUB_TOKEN, GH_TOKEN or gh): public data only, 60 requests an hour"
+          "ootd: no GitHub token (GH_TOKEN, GITHUB_TOKEN or gh): public data only, 60 requests an hour"
         )
       }
 

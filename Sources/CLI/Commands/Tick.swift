@@ -16,9 +16,23 @@ struct TickOptions: ParsableArguments {
 
   func run(done: Bool, in environment: AppEnvironment) throws {
     let database = try global.openDatabase(environment)
-    let todos = try database.setDone(ids: ids, done: done, now: environment.now)
-    try printTodos(todos, verb: done ? "Done" : "Reopened", json: output.json,
-      noColor: global.noColor, environment)
+    let (todos, unchanged) = try database.setDoneTellingUnchanged(
+      ids: ids, done: done, now: environment.now)
+    let changed = todos.filter { !unchanged.contains($0.id) }
+    if output.json || unchanged.isEmpty {
+      try printTodos(todos, verb: done ? "Done" : "Reopened", json: output.json,
+        noColor: global.noColor, environment)
+      return
+    }
+    // Say what really happened: a todo that already was as asked did not change.
+    if !changed.isEmpty {
+      try printTodos(changed, verb: done ? "Done" : "Reopened", json: false,
+        noColor: global.noColor, environment)
+    }
+    try printTodos(
+      todos.filter { unchanged.contains($0.id) }, verb: "Kept",
+      suffix: done ? " (already done)" : " (already open)", json: false, noColor: global.noColor,
+      environment)
   }
 }
 

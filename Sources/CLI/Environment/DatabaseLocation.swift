@@ -2,14 +2,17 @@ import Foundation
 
 /// Where the database lives, and how paths the user writes are read.
 extension AppEnvironment {
-  /// The database file: `--db`, else `OOTD_DB`, else `$XDG_DATA_HOME/ootd/ootd.sqlite`, else
+  /// The database file: `--db`, else `OOTD_DB` (refused when empty, as `--db ''` is), else `$XDG_DATA_HOME/ootd/ootd.sqlite`, else
   /// `~/.local/share/ootd/ootd.sqlite`.
   func databasePath(option: String?) throws(CLIError) -> String {
     if let option {
       guard !option.isEmpty else { throw .invalidValue("--db needs a file path") }
       return expandTilde(option)
     }
-    if let path = variables["OOTD_DB"], !path.isEmpty { return expandTilde(path) }
+    if let path = variables["OOTD_DB"] {
+      guard !path.isEmpty else { throw .invalidValue("OOTD_DB is empty: unset it or give a file path") }
+      return expandTilde(path)
+    }
     if let data = variables["XDG_DATA_HOME"], data.hasPrefix("/") {
       return data + "/ootd/ootd.sqlite"
     }

@@ -36,7 +36,7 @@ struct GitHubAccess {
     }
     var token: String?
     var tokenSource: String?
-    for name in ["GITHUB_TOKEN", "GH_TOKEN"] {
+    for name in ["GH_TOKEN", "GITHUB_TOKEN"] {  // as gh: GH_TOKEN wins
       if let value = environment.variables[name]?.trimmingCharacters(in: .whitespacesAndNewlines),
         !value.isEmpty
       {

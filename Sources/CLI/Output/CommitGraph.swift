@@ -61,14 +61,11 @@ struct CommitGraphReport: Encodable {
     for (key, streak) in [
       (CodingKeys.currentStreak, calendar.currentStreak), (.longestStreak, calendar.longestStreak),
     ] {
-      if let streak {
-        var s = c.nestedContainer(keyedBy: StreakKeys.self, forKey: key)
-        try s.encode(streak.from.description, forKey: .from)
-        try s.encode(streak.to.description, forKey: .to)
-        try s.encode(streak.length, forKey: .days)
-      } else {
-        try c.encodeNil(forKey: key)
-      }
+      // No streak is a streak of 0 days, as the text says: the object is always there.
+      var s = c.nestedContainer(keyedBy: StreakKeys.self, forKey: key)
+      try s.encode(streak?.from.description, forKey: .from)
+      try s.encode(streak?.to.description, forKey: .to)
+      try s.encode(streak?.length ?? 0, forKey: .days)
     }
     var list = c.nestedUnkeyedContainer(forKey: .repositories)
     for entry in repositories {

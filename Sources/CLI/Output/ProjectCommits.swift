@@ -41,9 +41,13 @@ struct ProjectCommits: Encodable {
       commits.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
   }
 
+  /// Whether the repository was ever synced: never synced, it has no commit figures (the text
+  /// says "not synced yet", the JSON `commits` is null), never 0 of them.
+  var isSynced: Bool { commits.lastSyncAt != nil || commits.total > 0 }
+
   /// `1,234 synced, 12 in the last 30 days; latest 2025-10-02 "v7.8.0" (abc1234)`.
   func text(timeZone: TimeZone, now: Date) -> String {
-    guard commits.lastSyncAt != nil || commits.total > 0 else {
+    guard isSynced else {
       return "not synced yet (ootd sync)"
     }
     var text = "\(group(commits.total)) synced, \(group(last30Days)) in the last 30 days"
@@ -59,7 +63,7 @@ struct ProjectCommits: Encodable {
 }
 
 /// `project show --json`: the project's fields and todos, plus `commits` (null without a
-/// repository).
+/// repository, or when it was never synced).
 struct ProjectShowJSON: Encodable {
   let project: JSONOutput.ProjectJSON
   let commits: ProjectCommits?
@@ -69,6 +73,6 @@ struct ProjectShowJSON: Encodable {
   func encode(to encoder: any Encoder) throws {
     try project.encode(to: encoder)
     var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(commits, forKey: .commits)
+    try c.encode(commits.flatMap { $0.isSynced ? $0 : nil }, forKey: .commits)
   }
 }

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Core
+import Storage
+
+extension Ootd {
+  /// `ootd search TEXT`: the todos of every day whose title contains a text.
+  struct Search: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "search",
+      abstract: "Find todos whose title contains a text, ignoring case, on every day.",
+      discussion: """
+        Matches any script: 'wal' finds "WAL mode", '알고' finds "알고리즘", emoji match as \
+        written. The same as 'ootd list --all --grep TEXT'; --json prints the same array as \
+        'ootd list --json', in the same order (date, priority, then id).
+
+        Examples:
+          ootd search wal
+          ootd search "code review" --project ootd --open
+          ootd search 알고리즘 --from 2026-11-01 --to today --json
+        """)
+
+    @Argument(help: ArgumentHelp("The text to find in titles.", valueName: "text"))
+    var text: String
+
+    @Option(name: .long, help: "Only todos of this project.", completion: NameCompletion.projects)
+    var project: String?
+
+    @Option(name: [.short, .long], help: "Only todos of this priority: high, mid or low.")
+    var priority: Priority?
+
+    @Flag(name: .long, help: "Only todos not done yet.")
+    var open = false
+
+    @Flag(name: .long, help: "Only done todos.")
+    var done = false
+
+    @Option(
+      name: .long, help: ArgumentHelp("The first day to search (inclusive).", valueName: "date"),
+      completion: NameCompletion.days)
+    var from: String?
+
+    @Option(
+      name: .long, help: ArgumentHelp("The last day to search (inclusive).", valueName: "date"),
+      completion: NameCompletion.days)
+    var to: String?
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if open && done { throw ValidationError("--open and --done cannot be combined") }
+      if text.isEmpty { throw ValidationError("give a text to search for") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let bounds = DayBounds(from: from, to: to)
+      let days: TodoFilter.Days
+      if bounds.isEmpty {
+        days = .all
+      } else {
+        let (first, last) = try bounds.days(
+          today: environment.today, missingTo: Day(year: 9999, month: 12, day: 31)!,
+          missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
+        days = .range(try DayRange(from: first, to: last))
+      }
+      let filter = TodoFilter(
+        days: days, project: project, priority: priority,
+        status: open ? .open : done ? .done : .any, text: text)
+      let database = try global.openDatabase(environment, readOnly: true)
+      let todos = try database.todos(matching: filter)
+      if output.json {
+        let items = todos.map { JSONOutput.TodoJSON($0, environment) }
+        environment.output(try JSONOutput.encode(items) + "\n")
+        return
+      }
+      let renderer = TodoRenderer(environment, noColor: global.noColor)
+      var lines = renderer.days(todos, showProgress: false)
+      if todos.isEmpty {
+        lines.append(renderer.style.dim("No todos match '\(TerminalText.printable(text))'."))
+      }
+      environment.output(lines.map { $0 + "\n" }.joined())
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Core
+
+/// Argument-parser's own error messages, said in ootd's one-line lowercase style, and the
+/// unknown-command error with its nearest suggestion.
+enum ParserMessage {
+  /// Words users reach for that ootd spells differently: what each one means here.
+  static let synonyms: [String: String] = [
+    "delete": "rm", "del": "rm", "new": "add", "create": "add", "complete": "done",
+    "finish": "done", "check": "done", "reopen": "undone", "find": "search", "grep": "search",
+    "version": "--version", "status": "today", "stats": "report", "sweep": "carry",
+  ]
+
+  /// `unknown command 'x'` (with `; did you mean 'y'?` when a command is near) when the first
+  /// word of `arguments` (global options already moved behind it) is not an option and names
+  /// no command; nil otherwise.
+  static func unknownCommand(_ arguments: [String]) -> String? {
+    guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+    var names = ["help"]
+    for command in Ootd.configuration.subcommands {
+      names.append(command.configuration.commandName ?? "")
+      names += command.configuration.aliases
+    }
+    guard !names.contains(word) else { return nil }
+    let suggestion = synonyms[word.lowercased()] ?? NearestName.nearest(to: word, among: names)
+    let printable = TerminalText.printable(word)
+    guard let suggestion else { return "unknown command '\(printable)': see 'ootd --help'" }
+    return "unknown command '\(printable)'; did you mean '\(suggestion)'?"
+  }
+
+  /// `message`, one of argument-parser's, in ootd's words:
+  /// - `The value 'urgent' is invalid for '--priority <priority>'. Please provide one of 'high',
+  ///   'mid' and 'low'.` → `invalid priority 'urgent': use high, mid or low`
+  /// - `Missing value for '--days <days>'` → `--days needs a value`, and when the next word
+  ///   looks like a negative number, that it was read as an option;
+  /// - anything else: its first letter lowercased, without the closing full stop.
+  static func ootdStyle(_ message: String, arguments: [String]) -> String {
+    let line = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+    if let invalid = invalidValue(line) { return invalid }
+    if line.hasPrefix("Missing value for '"), let option = quoted(line, after: "Missing value for ") {
+      let name = option.split(separator: " ").first.map(String.init) ?? option
+      var text = "\(name) needs a value"
+      if let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+        arguments[index + 1].hasPrefix("-"), Int(arguments[index + 1]) != nil
+      {
+        text += " ('\(arguments[index + 1])' reads as an option; a negative number is not accepted)"
+      }
+      return text
+    }
+    var text = line
+    if text.hasSuffix(".") { text.removeLast() }
+    if let first = text.first, first.isUppercase, !(text.dropFirst().first?.isUppercase ?? false) {
+      text = first.lowercased() + text.dropFirst()
+    }
+    return text
+  }
+
+  /// The invalid-value message in ootd's words, or nil when `line` is not one.
+  private static func invalidValue(_ line: String) -> String? {
+    guard line.hasPrefix("The value '"), let value = quoted(line, after: "The value "),
+      let option = quoted(line, after: "is invalid for ")
+    else { return nil }
+    let name = (option.split(separator: " ").first.map(String.init) ?? option)
+      .trimmingPrefix(while: { $0 == "-" })
+    var text = "invalid \(name) '\(value)'"
+    if let range = line.range(of: "Please provide one of ") {
+      let choices = line[range.upperBound...].split(separator: "'", omittingEmptySubsequences: false)
+        .enumerated()
+        .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      if choices.count > 1 {
+        text += ": use " + choices.dropLast().joined(separator: ", ") + " or " + choices.last!
+      }
+    } else if let colon = line.range(of: "': ") {
+      var reason = String(line[colon.upperBound...])
+      if reason.hasSuffix(".") { reason.removeLast() }
+      text += ": " + reason
+    }
+    return text
+  }
+
+  /// The text between the single quotes that follow `prefix` in `line`.
+  private static func quoted(_ line: String, after prefix: String) -> String? {
+    guard let start = line.range(of: prefix + "'") else { return nil }
+    let rest = line[start.upperBound...]
+    guard let end = rest.firstIndex(of: "'") else { return nil }
+    return String(rest[..<end])
+  }
+}

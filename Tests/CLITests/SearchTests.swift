@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `ootd search` and `list --grep`, and argument mistakes said in ootd's words.
+/// Today is Sunday 2026-11-22 in Seoul.
+@Suite struct SearchTests {
+  static func ids(_ text: String) throws -> [Int] {
+    let items = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    return items.compactMap { $0["id"] as? Int }
+  }
+
+  static func seeded() async throws -> Harness {
+    let h = try Harness()
+    await h.run(["project", "add", "ootd"])
+    await h.run(["add", "Enable WAL mode", "--on", "2026-11-20", "--project", "ootd"])  // 1
+    await h.run(["add", "알고리즘 공부", "--priority", "high"])  // 2
+    await h.run(["add", "ship 🚀 release", "--on", "2026-11-25", "--priority", "low"])  // 3
+    await h.run(["add", "read about wal checkpoints", "--priority", "low", "--done"])  // 4
+    await h.run(["add", "100% coverage", "--on", "2026-11-21"])  // 5
+    return h
+  }
+
+  @Test func search_matchesEveryDay_ignoringCase_inAnyScript() async throws {
+    let h = try await Self.seeded()
+    let cases: [([String], [Int])] = [
+      (["WAL"], [1, 4]), (["wal", "--open"], [1]), (["wal", "--done"], [4]),
+      (["wal", "--project", "ootd"], [1]), (["wal", "--priority", "low"], [4]),
+      (["알고"], [2]), (["🚀"], [3]), (["%"], [5]), (["_"], []),
+      (["wal", "--from", "2026-11-21"], [4]), (["e", "--to", "2026-11-21"], [1, 5]),
+      (["nothing here"], []),
+    ]
+    for (arguments, expected) in cases {
+      let result = await h.run(["search"] + arguments + ["--json"])
+      #expect(result.code == 0, "\(arguments): \(result.stderr)")
+      #expect(try Self.ids(result.stdout) == expected, "\(arguments)")
+    }
+  }
+
+  @Test func searchJSON_isListJSON_sameShapeAndOrder() async throws {
+    let h = try await Self.seeded()
+    let searched = await h.run(["search", "a", "--json"]).stdout
+    let listed = await h.run(["list", "--all", "--grep", "a", "--json"]).stdout
+    #expect(searched == listed)
+    let empty = await h.run(["search", "", "--json"])
+    #expect(empty.code == 64)
+    #expect(empty.stderr == "ootd: error: give a text to search for\n")
+  }
+
+  @Test func listGrep_saysNothingMatchesTheFilter() async throws {
+    let h = try await Self.seeded()
+    let result = await h.run(["list", "--grep", "zzz"])
+    #expect(result.code == 0)
+    #expect(result.stdout.contains("No todos match the filter."))
+    #expect(!result.stdout.contains("Nothing planned"))
+    let filtered = await h.run(["list", "--priority", "mid"])
+    #expect(filtered.stdout.contains("No todos match the filter."))
+    let text = await h.run(["search", "wal"])
+    #expect(text.stdout.contains("Enable WAL mode"))
+    #expect(text.stdout.contains("read about wal checkpoints"))
+    #expect(await h.run(["search", "zzz"]).stdout.contains("No todos match 'zzz'."))
+  }
+
+  @Test func unknownCommand_namesIt_andSuggestsTheNearest() async throws {
+    let h = try Harness()
+    let cases: [([String], String)] = [
+      (["delete", "5"], "ootd: error: unknown command 'delete'; did you mean 'rm'?\n"),
+      (["serach", "WAL"], "ootd: error: unknown command 'serach'; did you mean 'search'?\n"),
+      (["version"], "ootd: error: unknown command 'version'; did you mean '--version'?\n"),
+      (["--db", h.databasePath, "lsit"], "ootd: error: unknown command 'lsit'; did you mean 'list'?\n"),
+      (["zzzz"], "ootd: error: unknown command 'zzzz': see 'ootd --help'\n"),
+      (["add", "x", "--priority", "urgent"], "ootd: error: invalid priority 'urgent': use high, mid or low\n"),
+    ]
+    for (arguments, expected) in cases {
+      let result = await h.run(arguments)
+      #expect(result.code == 64, "\(arguments)")
+      #expect(result.stderr == expected, "\(arguments)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: h.databasePath))
+  }
+}
