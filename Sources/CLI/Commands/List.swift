@@ -24,17 +24,7 @@ extension Ootd {
 
     @OptionGroup var selection: DaySelectionOptions
 
-    @Option(name: .long, help: "Only todos of this project.", completion: NameCompletion.projects)
-    var project: String?
-
-    @Option(name: [.short, .long], help: "Only todos of this priority: high, mid or low.")
-    var priority: Priority?
-
-    @Flag(name: .long, help: "Only todos not done yet.")
-    var open = false
-
-    @Flag(name: .long, help: "Only done todos.")
-    var done = false
+    @OptionGroup var filters: TodoFilterOptions
 
     @Option(name: .long, help: ArgumentHelp("Only todos whose title contains this text, ignoring case (as 'ootd search').", valueName: "text"))
     var grep: String?
@@ -42,31 +32,18 @@ extension Ootd {
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-      if open && done { throw ValidationError("--open and --done cannot be combined") }
-    }
-
     func run(in environment: AppEnvironment) throws {
       let days = try selection.days(environment)
-      let filter = TodoFilter(
-        days: days, project: project, priority: priority,
-        status: open ? .open : done ? .done : .any, text: grep)
+      let filter = filters.filter(days: days, text: grep)
       let database = try global.openDatabase(environment, readOnly: true)
       let today = environment.today
       // Rows are streamed from the database to the output: constant memory for any number.
       if output.json {
-        var writer = JSONStreamWriter(output: environment.output)
-        writer.beginArray()
-        try database.forEachTodo(matching: filter) { todo in
-          JSONOutput.TodoJSON(todo, environment).write(to: &writer)
-          return environment.outputFailed() == nil
-        }
-        writer.endArray()
-        writer.finish()
+        try printTodosJSON(database, matching: filter, environment)
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
-      let unfiltered = project == nil && priority == nil && !open && !done && grep == nil
+      let unfiltered = filters.isEmpty && grep == nil
       let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
       var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: unfiltered) {
         environment.output($0.map { $0 + "\n" }.joined())
@@ -83,8 +60,8 @@ extension Ootd {
             ? emptyMessage(days, today: today, style: renderer.style)
             : renderer.style.dim("No todos match the filter."))
       }
-      if case .range(let range) = days, range == DayRange(day: today), !done,
-        project == nil, priority == nil, grep == nil
+      if case .range(let range) = days, range == DayRange(day: today), !filters.done,
+        filters.project == nil, filters.priority == nil, grep == nil
       {
         lines += try renderer.overdueSection(database, before: today, limit: 10)
       }

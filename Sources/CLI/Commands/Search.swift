@@ -22,17 +22,7 @@ extension Ootd {
     @Argument(help: ArgumentHelp("The text to find in titles.", valueName: "text"))
     var text: String
 
-    @Option(name: .long, help: "Only todos of this project.", completion: NameCompletion.projects)
-    var project: String?
-
-    @Option(name: [.short, .long], help: "Only todos of this priority: high, mid or low.")
-    var priority: Priority?
-
-    @Flag(name: .long, help: "Only todos not done yet.")
-    var open = false
-
-    @Flag(name: .long, help: "Only done todos.")
-    var done = false
+    @OptionGroup var filters: TodoFilterOptions
 
     @Option(
       name: .long, help: ArgumentHelp("The first day to search (inclusive).", valueName: "date"),
@@ -48,7 +38,6 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if open && done { throw ValidationError("--open and --done cannot be combined") }
       if text.isEmpty { throw ValidationError("give a text to search for") }
     }
 
@@ -63,16 +52,13 @@ extension Ootd {
           missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
         days = .range(try DayRange(from: first, to: last))
       }
-      let filter = TodoFilter(
-        days: days, project: project, priority: priority,
-        status: open ? .open : done ? .done : .any, text: text)
+      let filter = filters.filter(days: days, text: text)
       let database = try global.openDatabase(environment, readOnly: true)
-      let todos = try database.todos(matching: filter)
       if output.json {
-        let items = todos.map { JSONOutput.TodoJSON($0, environment) }
-        environment.output(try JSONOutput.encode(items) + "\n")
+        try printTodosJSON(database, matching: filter, environment)
         return
       }
+      let todos = try database.todos(matching: filter)
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       var lines = renderer.days(todos, showProgress: false)
       if todos.isEmpty {
