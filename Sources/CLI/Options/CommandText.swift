@@ -11,9 +11,9 @@ enum CommandText {
       index += 1
       if !afterDashes {
         if argument == "--" { afterDashes = true }
-        if argument == "--no-color" || argument.hasPrefix("--db=") { continue }
-        if argument == "--db" {
-          index += 1
+        let span = GlobalOptions.globalSpan(argument)
+        if span > 0 {
+          index += span - 1
           continue
         }
       }

@@ -16,21 +16,23 @@ struct GlobalOptions: ParsableArguments {
   @Flag(name: .long, help: "Never colour the output (NO_COLOR=1 does the same).")
   var noColor = false
 
+  /// How many words the global option starting at `word` spans: 1 for `--no-color` and
+  /// `--db=PATH`, 2 for `--db PATH`, 0 when `word` starts no global option.
+  static func globalSpan(_ word: String) -> Int {
+    if word == "--no-color" || word.hasPrefix("--db=") { return 1 }
+    return word == "--db" ? 2 : 0
+  }
+
   /// Moves global options written before the subcommand (`ootd --db X list`) behind it
   /// (`ootd list --db X`), where argument-parser looks for them, keeping any `--` last.
   static func movingLeadingGlobals(_ arguments: [String]) -> [String] {
     var leading: [String] = []
     var rest = arguments[...]
     while let first = rest.first {
-      if first == "--no-color" || first.hasPrefix("--db=") {
-        leading.append(first)
-        rest = rest.dropFirst()
-      } else if first == "--db", rest.count >= 2 {
-        leading += rest.prefix(2)
-        rest = rest.dropFirst(2)
-      } else {
-        break
-      }
+      let span = globalSpan(first)
+      guard span > 0, rest.count >= span else { break }
+      leading += rest.prefix(span)
+      rest = rest.dropFirst(span)
     }
     guard !leading.isEmpty else { return arguments }
     var moved = Array(rest)
