@@ -175,15 +175,61 @@ void ootd_curl_session_destroy(ootd_curl_session *session) {
   free(session);
 }
 
-static int perform_get(ootd_curl_easy *handle, const char *url, const char *const *headers,
-                       size_t header_count, long connect_timeout_seconds,
-                       long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
-                       ootd_curl_response *out);
+// What is sent besides the URL and headers: the method and, for a write, its body.
+typedef struct {
+  const char *method;  // "GET", "PATCH", "POST", ...
+  const char *body;    // NULL: no body
+  size_t body_length;
+} request_shape;
+
+static int perform_request(ootd_curl_easy *handle, const request_shape *shape, const char *url,
+                           const char *const *headers, size_t header_count,
+                           long connect_timeout_seconds, long total_timeout_seconds,
+                           size_t max_body_bytes, const char *ca_bundle, ootd_curl_response *out);
+
+static int request_through(const char *library, ootd_curl_session *session,
+                           const request_shape *shape, const char *url,
+                           const char *const *headers, size_t header_count,
+                           long connect_timeout_seconds, long total_timeout_seconds,
+                           size_t max_body_bytes, const char *ca_bundle,
+                           ootd_curl_response *out);
 
 int ootd_curl_get(const char *library, ootd_curl_session *session, const char *url,
                   const char *const *headers, size_t header_count, long connect_timeout_seconds,
                   long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
                   ootd_curl_response *out) {
+  request_shape shape = {"GET", NULL, 0};
+  return request_through(library, session, &shape, url, headers, header_count,
+                         connect_timeout_seconds, total_timeout_seconds, max_body_bytes,
+                         ca_bundle, out);
+}
+
+int ootd_curl_request(const char *library, ootd_curl_session *session, const char *method,
+                      const char *url, const char *const *headers, size_t header_count,
+                      const char *body, size_t body_length, long connect_timeout_seconds,
+                      long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                      ootd_curl_response *out) {
+  if (out == NULL) return OOTD_CURL_INTERNAL;
+  // Only plain method names: the method becomes part of the request line.
+  int valid = method != NULL && method[0] != '\0' && strlen(method) <= 16;
+  for (const char *c = method; valid && *c; c++) valid = *c >= 'A' && *c <= 'Z';
+  if (!valid || (body == NULL && body_length > 0)) {
+    memset(out, 0, sizeof *out);
+    set_error(out, "invalid arguments");
+    return OOTD_CURL_INTERNAL;
+  }
+  request_shape shape = {method, body, body_length};
+  return request_through(library, session, &shape, url, headers, header_count,
+                         connect_timeout_seconds, total_timeout_seconds, max_body_bytes,
+                         ca_bundle, out);
+}
+
+static int request_through(const char *library, ootd_curl_session *session,
+                           const request_shape *shape, const char *url,
+                           const char *const *headers, size_t header_count,
+                           long connect_timeout_seconds, long total_timeout_seconds,
+                           size_t max_body_bytes, const char *ca_bundle,
+                           ootd_curl_response *out) {
   if (out == NULL) return OOTD_CURL_INTERNAL;
   memset(out, 0, sizeof *out);
   if (url == NULL || (header_count > 0 && headers == NULL)) {
@@ -198,8 +244,9 @@ int ootd_curl_get(const char *library, ootd_curl_session *session, const char *u
       set_error(out, "curl_easy_init failed");
       return OOTD_CURL_INTERNAL;
     }
-    int result = perform_get(handle, url, headers, header_count, connect_timeout_seconds,
-                             total_timeout_seconds, max_body_bytes, ca_bundle, out);
+    int result = perform_request(handle, shape, url, headers, header_count,
+                                 connect_timeout_seconds, total_timeout_seconds, max_body_bytes,
+                                 ca_bundle, out);
     curl.easy_cleanup(handle);
     return result;
   }
@@ -214,17 +261,18 @@ int ootd_curl_get(const char *library, ootd_curl_session *session, const char *u
   if (session->handle == NULL) {
     set_error(out, "curl_easy_init failed");
   } else {
-    result = perform_get(session->handle, url, headers, header_count, connect_timeout_seconds,
-                         total_timeout_seconds, max_body_bytes, ca_bundle, out);
+    result = perform_request(session->handle, shape, url, headers, header_count,
+                             connect_timeout_seconds, total_timeout_seconds, max_body_bytes,
+                             ca_bundle, out);
   }
   pthread_mutex_unlock(&session->lock);
   return result;
 }
 
-static int perform_get(ootd_curl_easy *handle, const char *url, const char *const *headers,
-                       size_t header_count, long connect_timeout_seconds,
-                       long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
-                       ootd_curl_response *out) {
+static int perform_request(ootd_curl_easy *handle, const request_shape *shape, const char *url,
+                           const char *const *headers, size_t header_count,
+                           long connect_timeout_seconds, long total_timeout_seconds,
+                           size_t max_body_bytes, const char *ca_bundle, ootd_curl_response *out) {
   ootd_curl_slist *list = NULL;
   for (size_t i = 0; i < header_count; i++) {
     ootd_curl_slist *extended = curl.slist_append(list, headers[i]);
@@ -239,7 +287,18 @@ static int perform_get(ootd_curl_easy *handle, const char *url, const char *cons
   buffer head = {.limit = MAX_HEADER_BYTES}, body = {.limit = max_body_bytes};
   char curl_error[OOTD_CURL_ERROR_SIZE] = "";
   curl.easy_setopt(handle, OOTD_CURLOPT_URL, url);
-  curl.easy_setopt(handle, OOTD_CURLOPT_HTTPGET, 1L);
+  if (strcmp(shape->method, "GET") == 0) {
+    curl.easy_setopt(handle, OOTD_CURLOPT_HTTPGET, 1L);
+  } else {
+    // A body (possibly empty) sent as given, under the method named; libcurl never resends
+    // it by itself (no redirects are followed, and a failed transfer is reported, not retried).
+    curl.easy_setopt(handle, OOTD_CURLOPT_POST, 1L);
+    curl.easy_setopt(handle, OOTD_CURLOPT_POSTFIELDS, shape->body ? shape->body : "");
+    curl.easy_setopt(handle, OOTD_CURLOPT_POSTFIELDSIZE_LARGE, (long long)shape->body_length);
+    if (strcmp(shape->method, "POST") != 0) {
+      curl.easy_setopt(handle, OOTD_CURLOPT_CUSTOMREQUEST, shape->method);
+    }
+  }
   curl.easy_setopt(handle, OOTD_CURLOPT_HTTPHEADER, list);
   curl.easy_setopt(handle, OOTD_CURLOPT_FOLLOWLOCATION, 0L);  // redirects are handled by the caller
   curl.easy_setopt(handle, OOTD_CURLOPT_PROTOCOLS_STR, "http,https");

@@ -19,6 +19,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   /// An input file (e.g. `import taskwarrior FILE`) could not be read (exit 1).
   case cannotRead(path: String, reason: String)
+  /// A GitHub step failed after the local change was kept (e.g. `done --close-on-github`) (exit 1).
+  case gitHubFailed(String)
 
   var description: String {
     switch self {
@@ -37,6 +39,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
       return "cannot write '\(path)': \(reason)"
     case .cannotRead(let path, let reason):
       return "cannot read '\(path)': \(reason)"
+    case .gitHubFailed(let message):
+      return message
     }
   }
 }
@@ -54,7 +58,8 @@ enum ExitStatus {
     case let error as CLIError:
       switch error {
       case .invalidValue, .confirmationRequired, .noGitHubLogin: return usage
-      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite, .cannotRead: return failure
+      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite, .cannotRead, .gitHubFailed:
+        return failure
       }
     case let error as StorageError:
       if case .invalidValue = error { return usage }

@@ -13,6 +13,8 @@ public struct TaskBlock: Hashable, Sendable {
   /// Its stable identity (a lowercase uuid; empty until stored). Built-in blocks have the same
   /// uuid everywhere (``RowID/builtInBlock(_:)``).
   public let uuid: String
+  /// What ticks its open todos by itself (`block edit NAME --done-when commits`), or nil.
+  public var doneWhen: DoneRule? = nil
 
   /// Creates a block, validating its name and title.
   public init(
@@ -38,4 +40,7 @@ public struct TaskBlock: Hashable, Sendable {
     ("refactor", "Refactor or pay down tech debt", .low),
     ("english", "Practise technical English", .low),
   ]
+
+  /// The built-in blocks that tick themselves by default: `commit`, by any commit on its day.
+  public static let builtInDoneRules: [String: DoneRule] = ["commit": DoneRule()]
 }

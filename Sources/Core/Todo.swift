@@ -30,6 +30,10 @@ public struct Todo: Hashable, Sendable, Identifiable {
   /// Free text kept with the todo: what an import could not map to another field (Taskwarrior
   /// annotations, tags and user-defined attributes; todo.txt contexts and extra `key:value`s).
   public var notes: String? = nil
+  /// The GitHub issue or pull request it stands for (`ootd github issues`), or nil.
+  public var github: GitHubLink? = nil
+  /// What ticked it, when done and known (nil when open, or ticked before ootd recorded it).
+  public var doneBy: DoneBy? = nil
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(

@@ -65,11 +65,19 @@ public struct CurlTransport: HTTPTransport {
     }
   }
 
-  /// Performs a GET with libcurl. Throws `HTTPTransportError.unavailable` when libcurl cannot be
+  /// The methods this transport sends: GET for reads; PATCH and POST with a body.
+  public static let methods: Set<String> = ["GET", "PATCH", "POST"]
+
+  /// Performs a request with libcurl, once: a failed transfer is never resent here (for a write
+  /// it may have been applied). Throws `HTTPTransportError.unavailable` when libcurl cannot be
   /// loaded and `.network` when the transfer fails.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    guard request.method == "GET" else {
-      throw HTTPTransportError.unsupported("only GET is supported, not \(request.method)")
+    guard Self.methods.contains(request.method) else {
+      throw HTTPTransportError.unsupported(
+        "only \(Self.methods.sorted().joined(separator: ", ")) are supported, not \(request.method)")
+    }
+    if request.method == "GET", request.body != nil {
+      throw HTTPTransportError.unsupported("a GET request has no body")
     }
     let transport = self
     return try await withCheckedThrowingContinuation { continuation in
@@ -98,11 +106,16 @@ public struct CurlTransport: HTTPTransport {
     var response = ootd_curl_response()
     defer { ootd_curl_response_free(&response) }
 
+    let body = request.body ?? Data()
     let code = cLines.withUnsafeMutableBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-        ootd_curl_get(
-          library, session.pointer, request.url.absoluteString, pointers.baseAddress,
-          pointers.count, connectTimeout, totalTimeout, maxBodyBytes, caBundle, &response)
+        body.withUnsafeBytes { bytes in
+          ootd_curl_request(
+            library, session.pointer, request.method, request.url.absoluteString,
+            pointers.baseAddress, pointers.count,
+            bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count,
+            connectTimeout, totalTimeout, maxBodyBytes, caBundle, &response)
+        }
       }
     }
     let message = withUnsafeBytes(of: response.error) { raw in
@@ -124,9 +137,10 @@ public struct CurlTransport: HTTPTransport {
           decoding: UnsafeRawBufferPointer(start: $0, count: response.headers_length), as: UTF8.self
         )
       } ?? ""
-    let body =
+    let responseBody =
       response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
     return HTTPResponse(
-      status: response.status, headers: HTTPHeaders(parsingRawBlock: rawHeaders), body: body)
+      status: response.status, headers: HTTPHeaders(parsingRawBlock: rawHeaders),
+      body: responseBody)
   }
 }

@@ -6,20 +6,31 @@ import Foundation
 
 // MARK: - Requests and responses
 
-/// One HTTP request as GitHubClient sends it: a method, an absolute URL and headers.
+/// One HTTP request as GitHubClient sends it: a method, an absolute URL, headers and a body.
 public struct HTTPRequest: Hashable, Sendable {
-  /// The HTTP method; GitHubClient only ever sends `GET`.
+  /// The HTTP method: `GET` for every read, `PATCH` for the one write (closing an issue).
   public var method: String
   /// The absolute URL, query included.
   public var url: URL
   /// The request headers, in the order they are sent.
   public var headers: HTTPHeaders
+  /// The body sent with a write (`PATCH`, `POST`), or nil.
+  public var body: Data?
 
   /// Creates a request.
-  public init(method: String = "GET", url: URL, headers: HTTPHeaders = HTTPHeaders()) {
+  public init(
+    method: String = "GET", url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil
+  ) {
     self.method = method
     self.url = url
     self.headers = headers
+    self.body = body
+  }
+
+  /// Whether sending this request twice has the effect of sending it once (RFC 9110 §9.2.2):
+  /// only such a request may be resent after a timeout or a lost connection.
+  public var isIdempotent: Bool {
+    ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
   }
 }
 
@@ -154,7 +165,8 @@ public protocol HTTPTransport: Sendable {
 
 /// Why a transport could not produce a response.
 public enum HTTPTransportError: Error, Hashable, Sendable {
-  /// No response arrived (DNS, connect, TLS, timeout, reset); worth retrying.
+  /// No response arrived (DNS, connect, TLS, timeout, reset); worth retrying for an idempotent
+  /// request only: a write may have been applied although its answer was lost.
   case network(String)
   /// The HTTP library itself could not be loaded; retrying cannot help.
   case unavailable(String)

@@ -65,6 +65,7 @@ extension AppDatabase {
           "name": .text(builtIn.name), "title": .text(builtIn.title),
           "priority": .integer(Int64(builtIn.priority.rank)), "builtIn": .bool(true),
           "routine": .bool(false), "createdAt": .text(Timestamp.text(now)),
+          "doneWhen": TaskBlock.builtInDoneRules[builtIn.name] == nil ? .null : .text(DoneRule.commits),
         ], uuid: RowID.builtInBlock(builtIn.name))
       return try BlockRecord.named(recorder.db, builtIn.name).block()
     }

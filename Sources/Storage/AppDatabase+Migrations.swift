@@ -84,6 +84,8 @@ extension AppDatabase {
       try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
     }
 
+    migrator.registerMigration("v8-github-issues", migrate: AppDatabase.githubIssuesMigration)
+
     return migrator
   }
 }

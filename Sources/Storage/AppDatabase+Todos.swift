@@ -119,12 +119,19 @@ extension AppDatabase {
 
   /// Creates a todo (already `done`, when given), checking that its project exists. Returns it
   /// with its new id.
+  ///
+  /// With `timeZone`, a todo of a block with a `commits` rule whose day already has a commit
+  /// (in that zone) is done at once, in the same change (`doneBy: commits`).
   @discardableResult
-  public func addTodo(_ draft: NewTodo, done: Bool = false, now: Date = Date()) throws(StorageError)
-    -> Todo
-  {
+  public func addTodo(
+    _ draft: NewTodo, done: Bool = false, now: Date = Date(), timeZone: TimeZone? = nil
+  ) throws(StorageError) -> Todo {
     try change(now: now) { recorder in
       let uuid = try Self.insert(recorder, draft, done: done, now: now)
+      if let timeZone, draft.block != nil, !done {
+        _ = try Self.tickByCommits(
+          recorder, today: Day(now, in: timeZone), timeZone: timeZone, onlyUUIDs: [uuid])
+      }
       return try Self.todos(recorder.db, uuids: [uuid])[0]
     }
   }
@@ -171,8 +178,11 @@ extension AppDatabase {
       let unchanged = Set(records.filter { $0.done == done }.map(\.id))
       for record in records where record.done != done {
         var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null]
+        new["doneBy"] = done ? .text(DoneBy.manual.rawValue) : .null
         // Doing a dropped todo takes it back up.
         if done { new["dropped"] = .bool(false) }
+        // Reopening what a commits rule ticked: no rule ticks it again.
+        if !done, record.doneBy == DoneBy.commits.rawValue { new["keepOpen"] = .bool(true) }
         // Keep the first doneAt when a done todo is ticked again.
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
       }
@@ -317,14 +327,14 @@ extension AppDatabase {
       }
     }
     let timestamp = Timestamp.text(now)
-    return try recorder.create(
-      .todo,
-      [
-        "title": .text(draft.title), "priority": .integer(Int64(draft.priority.rank)),
-        "day": .text(draft.day.description), "done": .bool(done),
-        "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
-        "block": .optional(draft.block), "createdAt": .text(timestamp),
-      ])
+    var fields: Fields = [
+      "title": .text(draft.title), "priority": .integer(Int64(draft.priority.rank)),
+      "day": .text(draft.day.description), "done": .bool(done),
+      "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
+      "block": .optional(draft.block), "createdAt": .text(timestamp),
+    ]
+    if done { fields["doneBy"] = .text(DoneBy.manual.rawValue) }
+    return try recorder.create(.todo, fields)
   }
 
   /// ``insert(_:_:done:now:projects:)`` for one todo.

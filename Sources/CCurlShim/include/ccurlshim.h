@@ -63,6 +63,16 @@ int ootd_curl_get(const char *library, ootd_curl_session *session, const char *u
                   long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
                   ootd_curl_response *out);
 
+/// Performs one request with `method` (upper-case letters only, e.g. "PATCH") and `body`
+/// (`body_length` bytes, may be NULL when 0) through `session`, as `ootd_curl_get` does. A body
+/// goes out once: nothing here resends it after a timeout or a lost connection (the caller
+/// decides, knowing whether the request is idempotent).
+int ootd_curl_request(const char *library, ootd_curl_session *session, const char *method,
+                      const char *url, const char *const *headers, size_t header_count,
+                      const char *body, size_t body_length, long connect_timeout_seconds,
+                      long total_timeout_seconds, size_t max_body_bytes, const char *ca_bundle,
+                      ootd_curl_response *out);
+
 /// Frees the buffers of a response filled in by `ootd_curl_get` (safe to call twice).
 void ootd_curl_response_free(ootd_curl_response *response);
 

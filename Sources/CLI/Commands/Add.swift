@@ -66,7 +66,8 @@ extension Ootd {
         title: title.isEmpty ? (source?.title ?? "") : title.joined(separator: " "),
         priority: priority ?? source?.priority ?? .mid,
         day: day, project: project, block: source?.name)
-      let todo = try database.addTodo(draft, done: done, now: environment.now)
+      let todo = try database.addTodo(
+        draft, done: done, now: environment.now, timeZone: environment.timeZone)
       if output.json {
         environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {

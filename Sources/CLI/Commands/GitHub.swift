@@ -19,7 +19,7 @@ extension Ootd {
           ootd github login octocat
           ootd github url https://ghe.example.com/api/v3     # GitHub Enterprise Server
         """,
-      subcommands: [Status.self, Login.self, URLCommand.self],
+      subcommands: [Status.self, Login.self, URLCommand.self, Issues.self],
       defaultSubcommand: Status.self)
   }
 }

@@ -75,6 +75,9 @@ extension Ootd {
         "With --local, also count commits by this e-mail (repeatable).", valueName: "email"))
     var email: [String] = []
 
+    @Flag(name: .long, help: "Then bring your open GitHub issues in as todos ('ootd github issues').")
+    var issues = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -111,6 +114,7 @@ extension Ootd {
           summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
         environment.print(
           "Read the git log of \(projects): \(new) (\(group(try database.commitCount())) cached).")
+        try await afterCommitsStored(database, environment, client: nil)
         return
       }
       let access = try GitHubAccess.resolve(environment, database: database)
@@ -162,6 +166,7 @@ extension Ootd {
           sinceIsExplicit: sinceDay != nil)
         progressLine.clear()
         environment.print(Self.summaryLine(summary, cached: try database.commitCount()))
+        try await afterCommitsStored(database, environment, client: client)
       } catch let stopped as CommitSync.Stopped {
         progressLine.clear()
         if case .unauthorized = stopped.error { throw stopped.error }

@@ -48,12 +48,19 @@ extension Ootd {
         Examples:
           ootd done 12
           ootd done 12 13 14
+          ootd done 12 --close-on-github   # also close its GitHub issue
         """)
 
     @OptionGroup var options: TickOptions
 
-    func run(in environment: AppEnvironment) throws {
-      try options.run(done: true, in: environment)
+    @Flag(
+      name: .long,
+      help: "Also close each todo's GitHub issue or pull request (sent once; never resent).")
+    var closeOnGitHub = false
+
+    func run(in environment: AppEnvironment) async throws {
+      guard closeOnGitHub else { return try options.run(done: true, in: environment) }
+      try await CloseOnGitHub(options: options).run(in: environment)
     }
   }
 

@@ -102,7 +102,10 @@ struct GitHubAccess {
     func variable(_ name: String) -> String? {
       environment.variables[name].flatMap { $0.isEmpty ? nil : $0 }
     }
-    let transport = CurlTransport(library: variable("OOTD_LIBCURL"), caBundle: variable("CURL_CA_BUNDLE"))
+    // OOTD_GITHUB_TIMEOUT: the seconds one request may take (default 60).
+    let timeout = variable("OOTD_GITHUB_TIMEOUT").flatMap(Int.init).map { max(1, $0) } ?? 60
+    let transport = CurlTransport(
+      totalTimeout: timeout, library: variable("OOTD_LIBCURL"), caBundle: variable("CURL_CA_BUNDLE"))
     do {
       try transport.load()
     } catch HTTPTransportError.unavailable(let reason) {

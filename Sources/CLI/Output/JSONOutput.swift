@@ -28,8 +28,10 @@ enum JSONOutput {
   }
 
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
-  /// "dropped","carriedFrom","notes"}` (`carriedFrom`: the days it was carried away from, oldest
-  /// first; `notes`: free text an import kept, or null).
+  /// "dropped","carriedFrom","notes","github","doneBy"}` (`carriedFrom`: the days it was carried
+  /// away from, oldest first; `notes`: free text an import kept, or null; `github`:
+  /// `{"url","state"}` of the linked issue, or null; `doneBy`: `manual`, `commits` or `github`
+  /// when done and known, else null).
   struct TodoJSON: Encodable {
     let todo: Todo
     let today: Day
@@ -50,6 +52,13 @@ enum JSONOutput {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
       case dropped, carriedFrom
       case notes
+      case github, doneBy
+    }
+
+    /// `{"url","state"}`.
+    struct GitHubLinkJSON: Encodable {
+      let url: String
+      let state: String
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -67,14 +76,31 @@ enum JSONOutput {
       try c.encode(todo.isDropped, forKey: .dropped)
       try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
       try c.encode(todo.notes, forKey: .notes)
+      try c.encode(todo.github.map { GitHubLinkJSON(url: $0.url, state: $0.state) }, forKey: .github)
+      try c.encode(todo.doneBy?.rawValue, forKey: .doneBy)
     }
   }
 
-  /// A task block: `{"name","uuid","title","priority","builtIn","routine"}`.
+  /// A task block: `{"name","uuid","title","priority","builtIn","routine","doneWhen"}`
+  /// (`doneWhen`: `{"rule": "commits", "repo": "OWNER/NAME" or null}`, or null).
   struct BlockJSON: Encodable {
     let block: TaskBlock
 
-    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine }
+    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine, doneWhen }
+
+    /// `{"rule","repo"}`.
+    struct DoneRuleJSON: Encodable {
+      let rule: String
+      let repo: String?
+
+      func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(repo, forKey: .repo)
+      }
+
+      enum CodingKeys: String, CodingKey { case rule, repo }
+    }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
@@ -84,6 +110,9 @@ enum JSONOutput {
       try c.encode(block.priority.rawValue, forKey: .priority)
       try c.encode(block.isBuiltIn, forKey: .builtIn)
       try c.encode(block.isRoutine, forKey: .routine)
+      try c.encode(
+        block.doneWhen.map { DoneRuleJSON(rule: DoneRule.commits, repo: $0.repository?.description) },
+        forKey: .doneWhen)
     }
   }
 

@@ -154,10 +154,23 @@ extension JSONOutput.TodoJSON {
     writer.string(todo.day.description)
     writer.key("done")
     writer.bool(todo.isDone)
+    writer.key("doneBy")
+    writer.string(todo.doneBy?.rawValue)
     writer.key("doneOn")
     writer.string(todo.doneAt.map { Day($0, in: timeZone).description })
     writer.key("dropped")
     writer.bool(todo.isDropped)
+    writer.key("github")
+    if let github = todo.github {
+      writer.beginObject()
+      writer.key("state")
+      writer.string(github.state)
+      writer.key("url")
+      writer.string(github.url)
+      writer.endObject()
+    } else {
+      writer.string(nil)
+    }
     writer.key("id")
     writer.integer(todo.id)
     writer.key("notes")

@@ -36,8 +36,13 @@ public enum ChangeSummary {
           } else {
             add("open", { count, names in "\(todos(count)) open again \(names)" }, row: row)
           }
-        case "doneAt", "createdAt", "id":
+        case "doneAt", "createdAt", "id", "doneBy", "keepOpen":
           continue
+        case "githubState":
+          let closed = new.text == "closed"
+          add(closed ? "github:closed" : "github:open", { count, names in
+            "\(todos(count)) \(closed ? "closed" : "open again") on GitHub \(names)"
+          }, row: row)
         case "day":
           let target = new.text ?? "?"
           add("day:\(target)", { count, names in "\(todos(count)) moved to \(target) \(names)" }, row: row)

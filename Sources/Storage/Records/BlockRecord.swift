@@ -15,6 +15,8 @@ struct BlockRecord: FetchableRecord, TableRecord {
     static let builtIn = Column("builtIn")
     static let routine = Column("routine")
     static let createdAt = Column("createdAt")
+    static let doneWhen = Column("doneWhen")
+    static let doneWhenRepo = Column("doneWhenRepo")
   }
 
   var uuid: String
@@ -24,6 +26,10 @@ struct BlockRecord: FetchableRecord, TableRecord {
   var builtIn: Bool
   var routine: Bool
   var createdAt: String
+  /// `commits` when the block's todos tick themselves by commits, else nil; the repository the
+  /// commits must be in, or nil for any.
+  var doneWhen: String?
+  var doneWhenRepo: String?
 
   init(row: Row) throws {
     uuid = row[Columns.uuid]
@@ -33,14 +39,20 @@ struct BlockRecord: FetchableRecord, TableRecord {
     builtIn = row[Columns.builtIn]
     routine = row[Columns.routine]
     createdAt = row[Columns.createdAt]
+    doneWhen = row[Columns.doneWhen]
+    doneWhenRepo = row[Columns.doneWhenRepo]
   }
 
   /// The Core value.
   func block() throws -> TaskBlock {
     do {
-      return try TaskBlock(
+      var block = try TaskBlock(
         name: name, title: title, priority: Priority(rank: priority) ?? .mid, isBuiltIn: builtIn,
         isRoutine: routine, uuid: uuid)
+      if doneWhen == DoneRule.commits {
+        block.doneWhen = DoneRule(repository: doneWhenRepo.flatMap(RepositoryName.init))
+      }
+      return block
     } catch {
       throw StorageError.sqlite("corrupt block row '\(name)'")
     }
@@ -51,6 +63,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
     [
       "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority)),
       "builtIn": .bool(builtIn), "routine": .bool(routine), "createdAt": .text(createdAt),
+      "doneWhen": .optional(doneWhen), "doneWhenRepo": .optional(doneWhenRepo),
     ]
   }
 

@@ -21,6 +21,10 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let dropped = Column("dropped")
     static let carriedFrom = Column("carriedFrom")
     static let notes = Column("notes")
+    static let githubURL = Column("githubUrl")
+    static let githubState = Column("githubState")
+    static let doneBy = Column("doneBy")
+    static let keepOpen = Column("keepOpen")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -42,6 +46,12 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var dropped: Bool
   var carriedFrom: String?
   var notes: String?
+  /// The linked issue's page, its state when last seen (`open`/`closed`), what ticked the todo,
+  /// and whether the user reopened it after a rule ticked it (rules then leave it alone).
+  var githubURL: String?
+  var githubState: String?
+  var doneBy: String?
+  var keepOpen: Bool
   var projectName: String?
   var projectUUID: String?
 
@@ -58,6 +68,10 @@ struct TodoRecord: FetchableRecord, TableRecord {
     dropped = row[Columns.dropped]
     carriedFrom = row[Columns.carriedFrom]
     notes = row[Columns.notes]
+    githubURL = row[Columns.githubURL]
+    githubState = row[Columns.githubState]
+    doneBy = row[Columns.doneBy]
+    keepOpen = row[Columns.keepOpen]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -74,6 +88,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     todo.isDropped = dropped
     todo.carriedFrom = CarryRecord.days(carriedFrom)
     todo.notes = notes
+    todo.github = githubURL.map { GitHubLink(url: $0, isOpen: githubState != "closed") }
+    todo.doneBy = done ? doneBy.flatMap(DoneBy.init(rawValue:)) : nil
     return todo
   }
 
@@ -84,7 +100,9 @@ struct TodoRecord: FetchableRecord, TableRecord {
       "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
       "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
       "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
-      "notes": .optional(notes),
+      "notes": .optional(notes), "githubUrl": .optional(githubURL),
+      "githubState": .optional(githubState), "doneBy": .optional(doneBy),
+      "keepOpen": .bool(keepOpen),
     ]
   }
 

@@ -1,0 +1,191 @@
+import Core
+import Foundation
+import GRDB
+
+/// What GitHub said about an issue a todo is linked to, when it was not among the open ones.
+public enum IssueCheck: Hashable, Sendable {
+  /// The issue as it is now (closed, retitled, or moved: its URL differs from `linkedURL` after
+  /// a transfer GitHub answered with a redirect).
+  case found(linkedURL: String, GitHubIssue)
+  /// GitHub answers 404 or 410: deleted, or no longer visible to the token.
+  case gone(linkedURL: String)
+}
+
+/// What one `ootd github issues` run changed.
+public struct IssueImport: Sendable {
+  /// The todos created, in list order.
+  public var created: [Todo] = []
+  /// The todos changed (retitled, closed, reopened, moved, marked gone), in list order.
+  public var updated: [Todo] = []
+}
+
+extension AppDatabase {
+  // MARK: - Reads
+
+  /// The todos linked to an issue whose state, when last seen, was open.
+  public func todosLinkedToOpenIssues() throws(StorageError) -> [Todo] {
+    try read { db in
+      try TodoRecord.todos(db, where: "todo.githubUrl IS NOT NULL AND todo.githubState = 'open'")
+    }
+  }
+
+  /// The todo with this id; throws ``StorageError/todosNotFound(_:)`` when there is none.
+  public func todo(id: Int64) throws(StorageError) -> Todo {
+    try read { db in try Self.existingTodos(db, ids: [id])[0] }
+  }
+
+  /// The label → priority rules: the user's (see ``setLabelPriority(_:_:)``) over the built-in.
+  public func labelPriorityRules() throws(StorageError) -> LabelPriorityRules {
+    try read { db in
+      var custom: [String: Priority] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT label, priority FROM githubLabelPriority") {
+        if let priority = Priority(rank: row["priority"]) { custom[row["label"]] = priority }
+      }
+      return LabelPriorityRules(custom: custom)
+    }
+  }
+
+  /// Makes issues labelled `label` (any case) get `priority`, or forgets the user's rule for it
+  /// when nil (the built-in rules apply again). A setting: not journaled.
+  public func setLabelPriority(_ label: String, _ priority: Priority?) throws(StorageError) {
+    try write { db in
+      if let priority {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO githubLabelPriority (label, priority) VALUES (?, ?)",
+          arguments: [label, priority.rank])
+      } else {
+        try db.execute(sql: "DELETE FROM githubLabelPriority WHERE label = ?", arguments: [label])
+      }
+    }
+  }
+
+  // MARK: - The import
+
+  /// Brings GitHub's view into the todos, in one change (one `ootd undo` takes it all back):
+  ///
+  /// - each issue of `open` without a todo gets one on its day (``IssueTodoRule``), linked to the
+  ///   project whose repository it is, under the uuid ``IssueTodoRule/uuid(url:)`` of its URL,
+  ///   unless the user deleted that todo (a deletion that stands in the journal);
+  /// - a linked todo is retitled when the issue was, and its issue's state kept;
+  /// - a closed issue's open todo is done on the day it was closed (`doneBy: github`); a todo so
+  ///   done is open again when its issue is reopened;
+  /// - a transferred issue's todo follows it (its link becomes the new URL, its title the new
+  ///   `owner/repo#N`); a deleted one's todo is left as it is, with a note saying so.
+  public func importIssues(
+    open: [GitHubIssue], checks: [IssueCheck], rules: LabelPriorityRules, today: Day,
+    timeZone: TimeZone, now: Date = Date()
+  ) throws(StorageError) -> IssueImport {
+    try change(now: now) { recorder in
+      let db = recorder.db
+      var created: [String] = []
+      var updated: [String] = []
+      func noteUpdate(_ uuid: String, _ before: Int) {
+        if recorder.operations.count > before, !updated.contains(uuid) { updated.append(uuid) }
+      }
+      for check in checks {
+        switch check {
+        case .found(let linkedURL, let issue):
+          guard let record = try Self.linkedRecord(db, url: linkedURL) else { continue }
+          let before = recorder.operations.count
+          var new: Fields = [:]
+          if issue.url != linkedURL, try Self.linkedRecord(db, url: issue.url) == nil {
+            new["githubUrl"] = .text(issue.url)
+          }
+          new.merge(Self.issueFields(record, issue, now: now)) { $1 }
+          try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
+          noteUpdate(record.uuid, before)
+        case .gone(let linkedURL):
+          guard let record = try Self.linkedRecord(db, url: linkedURL) else { continue }
+          let note = "GitHub: \(linkedURL) is gone (deleted, or no longer visible)"
+          guard !(record.notes ?? "").contains(note) else { continue }
+          let before = recorder.operations.count
+          let notes = [record.notes, note].compactMap { $0 }.joined(separator: "\n")
+          try recorder.update(.todo, row: record.uuid, "notes", from: .optional(record.notes), to: .text(notes))
+          noteUpdate(record.uuid, before)
+        }
+      }
+      for issue in open {
+        if let record = try Self.linkedRecord(db, url: issue.url) {
+          let before = recorder.operations.count
+          try recorder.update(
+            .todo, row: record.uuid, current: record.fields, to: Self.issueFields(record, issue, now: now))
+          noteUpdate(record.uuid, before)
+          continue
+        }
+        let uuid = IssueTodoRule.uuid(url: issue.url)
+        if try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [uuid]).first != nil { continue }
+        if try Self.deletedByUser(db, uuid: uuid) { continue }
+        let project = try String.fetchOne(
+          db,
+          sql: "SELECT uuid FROM project WHERE repository = ? COLLATE NOCASE ORDER BY archived, id LIMIT 1",
+          arguments: [issue.repository.description])
+        let timestamp = Timestamp.text(now)
+        try recorder.create(
+          .todo,
+          [
+            "title": .text(IssueTodoRule.title(issue)),
+            "priority": .integer(Int64(rules.priority(labels: issue.labels).rank)),
+            "day": .text(IssueTodoRule.day(issue, today: today, timeZone: timeZone).description),
+            "done": .bool(false), "doneAt": .null, "project": .optional(project), "block": .null,
+            "createdAt": .text(timestamp), "githubUrl": .text(issue.url),
+            "githubState": .text("open"),
+          ], uuid: uuid)
+        created.append(uuid)
+      }
+      return IssueImport(
+        created: try Self.todos(db, uuids: created),
+        updated: try Self.todos(db, uuids: updated.filter { !created.contains($0) }))
+    }
+  }
+
+  /// Records that the issues of these todos were closed on GitHub (after `done --close-on-github`).
+  public func markIssuesClosed(todoIDs: [Int64], now: Date = Date()) throws(StorageError) -> [Todo] {
+    try change(now: now) { recorder in
+      let records = try Self.existingRecords(recorder.db, ids: todoIDs)
+      for record in records where record.githubURL != nil {
+        try recorder.update(
+          .todo, row: record.uuid, "githubState", from: .optional(record.githubState),
+          to: .text("closed"))
+      }
+      return try Self.existingTodos(recorder.db, ids: todoIDs).sorted(by: Todo.listOrder)
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// The fields of a linked todo that `issue` changes: title, state, and done when closed.
+  static func issueFields(_ record: TodoRecord, _ issue: GitHubIssue, now: Date) -> Fields {
+    var new: Fields = ["title": .text(IssueTodoRule.title(issue))]
+    new["githubState"] = .text(issue.isOpen ? "open" : "closed")
+    if !issue.isOpen, record.githubState != "closed", !record.done {
+      // Done on the day it was closed.
+      new["done"] = .bool(true)
+      new["doneAt"] = .text(Timestamp.text(issue.closedAt ?? now))
+      new["doneBy"] = .text(DoneBy.github.rawValue)
+      new["dropped"] = .bool(false)
+    } else if issue.isOpen, record.done, record.doneBy == DoneBy.github.rawValue {
+      // Reopened on GitHub: the todo it ticked is open again.
+      new["done"] = .bool(false)
+      new["doneAt"] = .null
+      new["doneBy"] = .null
+    }
+    return new
+  }
+
+  /// The todo linked to the issue at `url`, if any.
+  static func linkedRecord(_ db: Database, url: String) throws -> TodoRecord? {
+    try TodoRecord.fetchAll(db, where: "todo.githubUrl = ?", [url]).first
+  }
+
+  /// Whether the row `uuid` was deleted by a change that stands (not by an undo, which only
+  /// takes back its creation): then an import must not bring it back.
+  static func deletedByUser(_ db: Database, uuid: String) throws -> Bool {
+    try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT journalOperation.action = 'delete' AND journalChange.kind <> 'undo'
+        FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
+        WHERE journalOperation.row = ? ORDER BY journalOperation.id DESC LIMIT 1
+        """, arguments: [uuid]) ?? false
+  }
+}
