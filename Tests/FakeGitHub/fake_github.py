@@ -70,6 +70,8 @@ from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit, unquote
 
+import fake_issues
+
 DOCS = "https://docs.github.com/rest"
 
 
@@ -322,6 +324,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.handle_request("POST")
 
+    def do_PATCH(self):
+        self.handle_request("PATCH")
+
     def handle_request(self, method):
         state = self.state
         if state.options.latency:
@@ -487,9 +492,14 @@ class Handler(BaseHTTPRequestHandler):
         limited = self.fault_response(number, path)
         if limited is not None:
             return limited
+        parts = [unquote(p) for p in path.strip("/").split("/")] if path.strip("/") else []
+        length = int(self.headers.get("Content-Length") or 0)
+        issues = fake_issues.respond(self, method, parts, query, authorization,
+                                     self.rfile.read(length) if length else b"")
+        if issues is not None:
+            return issues
         if method != "GET" and method != "HEAD":
             return self.error(404, "Not Found")
-        parts = [unquote(p) for p in path.strip("/").split("/")] if path.strip("/") else []
 
         if parts == ["user"]:
             if authorization is None:
@@ -691,6 +701,7 @@ def parse_options(argv):
                         help="serve HTTPS with this certificate and key (PEM)")
     parser.add_argument("--ignore-stdin", action="store_true",
                         help="do not stop when stdin closes (stop with SIGTERM)")
+    fake_issues.add_arguments(parser)
     args = parser.parse_args(argv)
 
     scenario = {}
@@ -713,6 +724,7 @@ def parse_options(argv):
     options.link_emails = dict(scenario.get("link_emails", {}))
     options.link_emails.update(dict(args.link_email))
     options.log = args.log
+    options.issues = args.issues
     options.latency = args.latency
     options.messages = dict(args.message)
     for sha, literal in options.messages.items():

@@ -54,7 +54,7 @@ extension Ootd {
     @OptionGroup var options: TickOptions
 
     @Flag(
-      name: .long,
+      name: .customLong("close-on-github"),
       help: "Also close each todo's GitHub issue or pull request (sent once; never resent).")
     var closeOnGitHub = false
 
