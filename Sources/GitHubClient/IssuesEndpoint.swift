@@ -22,6 +22,12 @@ public struct GitHubWriteUncertain: Error, Hashable, Sendable, CustomStringConve
   /// Why there is no answer.
   public var reason: String
 
+  /// Creates the error.
+  public init(what: String, reason: String) {
+    self.what = what
+    self.reason = reason
+  }
+
   public var description: String {
     "\(what) may or may not have been applied (\(reason)); it was not resent: check on GitHub"
   }

@@ -114,6 +114,15 @@ struct UndoRedoTests {
     Row(setup: [["block", "routine", "commit"]], command: ["block", "routine", "commit", "--off"]) {
       $0.block("commit")?["routine"] as? Bool == false
     },
+    Row(setup: [], command: ["block", "edit", "docs", "--done-when", "commits", "--repo", "me/app"]) {
+      ($0.block("docs")?["doneWhen"] as? [String: Any])?["repo"] as? String == "me/app"
+    },
+    Row(setup: [], command: ["block", "edit", "commit", "--done-when", "none"]) {
+      $0.block("commit")?["doneWhen"] is NSNull
+    },
+    Row(setup: [["add", "a"]], command: ["done", "1", "--close-on-github"]) {
+      $0.todo(1)?["done"] as? Bool == true && $0.todo(1)?["doneBy"] as? String == "manual"
+    },
     Row(setup: [], command: ["project", "add", "ootd", "--repo", "octo/ootd", "--desc", "Tracker", "--tech", "swift,sqlite"]) {
       $0.project("ootd")?["repo"] as? String == "octo/ootd"
     },
