@@ -52,6 +52,8 @@ enum HotPath {
         if name == "done" {
           var command = Ootd.Done()
           command.options = options
+          // `--close-on-github` is not a word the hot path takes: argument-parser parses it.
+          command.closeOnGitHub = false
           return command
         }
         var command = Ootd.Undone()

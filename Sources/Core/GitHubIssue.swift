@@ -184,7 +184,8 @@ public struct LabelPriorityRules: Hashable, Sendable {
     guard let separator = text.lastIndex(of: "=") else { return nil }
     let label = trimmingWhiteSpace(String(text[..<separator]))
     guard !label.isEmpty,
-      let priority = try? Priority(parsing: String(text[text.index(after: separator)...]))
+      let priority = try? Priority(
+        parsing: trimmingWhiteSpace(String(text[text.index(after: separator)...])))
     else { return nil }
     return (label, priority)
   }

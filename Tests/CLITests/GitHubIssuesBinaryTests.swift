@@ -190,8 +190,10 @@ struct GitHubIssuesBinaryTests {
     #expect(try UndoRedoTests.state(setup.environment) == after)
     // An undone run is imported again by the next run; a todo the user deleted is not.
     #expect(try setup.run(["undo"]).code == 0)
-    #expect(try Self.todos(try setup.run(["github", "issues", "--json"]).stdout).count == 4)
-    #expect(try setup.run(["rm", "1", "--yes"]).code == 0)
+    let again = try Self.todos(try setup.run(["github", "issues", "--json"]).stdout)
+    #expect(again.count == 4)
+    let id = try #require(again.first?["id"] as? Int)
+    #expect(try setup.run(["rm", "\(id)", "--yes"]).code == 0)
     #expect(try Self.todos(try setup.run(["github", "issues", "--json"]).stdout).isEmpty)
   }
 
