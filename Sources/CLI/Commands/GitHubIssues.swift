@@ -29,7 +29,7 @@ extension Ootd.GitHubCommand {
         Examples:
           ootd github issues
           ootd github issues --json
-          ootd github issues --priority-label 'needs love=high' --priority-label wontfix=low
+          ootd github issues --priority-label 'needs love=high'
           ootd sync --issues     # commits, then issues
           ootd done 12 --close-on-github
         """)
