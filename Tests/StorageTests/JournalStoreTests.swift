@@ -30,8 +30,9 @@ struct JournalStoreTests {
     let rows = try withRawDatabase(scratch.path()) {
       try Row.fetchAll($0, sql: "SELECT row, action, field, clock, device FROM journalOperation ORDER BY id")
     }
-    #expect(rows.map { $0["row"] as String } == Array(repeating: todo.uuid, count: 3))
-    #expect(rows.map { $0["action"] as String } == ["create", "update", "update"])
+    // The tick sets done, doneAt and doneBy ("manual").
+    #expect(rows.map { $0["row"] as String } == Array(repeating: todo.uuid, count: 4))
+    #expect(rows.map { $0["action"] as String } == ["create", "update", "update", "update"])
     let clocks = rows.map { $0["clock"] as Int64 }
     #expect(clocks == clocks.sorted() && Set(clocks).count == clocks.count)
     #expect(clocks[0] == Int64(fixedNow.timeIntervalSince1970 * 1000))
@@ -87,9 +88,11 @@ struct JournalStoreTests {
     try database.removeProject(named: "ootd", now: fixedNow)
     try database.deleteTodos(ids: [todo.id], now: fixedNow)
     _ = try database.undo(now: fixedNow)
-    #expect(try allTodos(database) == [Todo(
+    var restored = Todo(
       id: done.id, title: "x", priority: .high, day: done.day, isDone: true, doneAt: done.doneAt,
-      project: nil, block: "algorithm", createdAt: done.createdAt, uuid: done.uuid)])
+      project: nil, block: "algorithm", createdAt: done.createdAt, uuid: done.uuid)
+    restored.doneBy = .manual
+    #expect(try allTodos(database) == [restored])
     _ = try database.undo(now: fixedNow)
     #expect(try allTodos(database) == [done])
     #expect(try database.projects(.all) == projects)
