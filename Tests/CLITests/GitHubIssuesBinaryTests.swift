@@ -311,6 +311,40 @@ struct GitHubIssuesBinaryTests {
         == "other/x")
   }
 
+  @Test func badInput_isOneLine_exit64_andChangesNothing() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite"), "GITHUB_TOKEN": "", "GH_TOKEN": ""]
+    #expect(try BinaryTests.run(["add", "x"], environment: env).code == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: folder.file("ootd.sqlite")))
+    for arguments in [
+      ["block", "edit", "commit", "--done-when", "sometimes"],
+      ["block", "edit", "commit", "--done-when", "commits", "--repo", "not a repo"],
+      ["block", "edit", "commit", "--done-when", "none", "--repo", "a/b"],
+      ["github", "issues", "--priority-label", "bug"],
+      ["github", "issues", "--priority-label", "bug=urgent"],
+    ] {
+      let result = try BinaryTests.run(arguments, environment: env)
+      #expect(result.code == 64, "\(arguments)")
+      #expect(result.stderr.hasPrefix("ootd: error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+    let unknown = try BinaryTests.run(["block", "edit", "nope", "--done-when", "commits"], environment: env)
+    #expect(unknown.code == 1 && unknown.stderr.hasPrefix("ootd: error: "))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("ootd.sqlite"))) == before)
+  }
+
+  @Test func restoredCommitBlock_getsItsRuleBack() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    #expect(try BinaryTests.run(["block", "rm", "commit"], environment: env).code == 0)
+    #expect(try BinaryTests.run(["block", "restore", "commit"], environment: env).code == 0)
+    let blocks = try Self.todos(try BinaryTests.run(["block", "list", "--json"], environment: env).stdout)
+    let rule = try #require(blocks.first { $0["name"] as? String == "commit" }?["doneWhen"] as? [String: Any])
+    #expect(rule["rule"] as? String == "commits" && rule["repo"] is NSNull)
+    #expect(blocks.first { $0["name"] as? String == "blog" }?["doneWhen"] is NSNull)
+    let text = try BinaryTests.run(["block", "list"], environment: env).stdout
+    #expect(text.contains("(built-in, done by commits)"), "\(text)")
+  }
+
   @Test func commitBlockTodo_isDoneByCommitsAfterLocalSync() throws {
     // Given: a real clone with a commit made now by the clone's user
     let folder = try TemporaryFolder()

@@ -1,7 +1,7 @@
 import Core
 
-/// The table of `ootd block list`: name, priority, title and whether a block is built in or
-/// part of the routine.
+/// The table of `ootd block list`: name, priority, title, and whether a block is built in, part
+/// of the routine, or done by commits.
 struct BlockTable {
   let style: Style
   let today: Day
@@ -14,6 +14,7 @@ struct BlockTable {
       var notes: [String] = []
       if block.isBuiltIn { notes.append("built-in") }
       if block.isRoutine { notes.append("routine") }
+      if let rule = block.doneWhen { notes.append("done by \(rule)") }
       let suffix = notes.isEmpty ? "" : "  " + style.dim("(" + notes.joined(separator: ", ") + ")")
       lines.append(
         style.magenta(DisplayWidth.padRight(block.name, to: nameWidth)) + "  "
