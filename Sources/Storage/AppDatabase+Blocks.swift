@@ -84,8 +84,12 @@ extension AppDatabase {
   }
 
   /// Adds a todo on `day` for each routine block that has no todo on that day yet.
-  /// Running it twice adds nothing the second time. Returns the todos it added.
-  public func planRoutine(on day: Day, now: Date = Date()) throws(StorageError) -> [Todo] {
+  /// Running it twice adds nothing the second time. Returns the todos it added. With
+  /// `timeZone`, those of blocks with a `commits` rule are done at once when their day already
+  /// has a commit (as ``addTodo(_:done:now:timeZone:)`` does).
+  public func planRoutine(on day: Day, now: Date = Date(), timeZone: TimeZone? = nil)
+    throws(StorageError) -> [Todo]
+  {
     try change(now: now) { recorder in
       let blocks = try BlockRecord.fetchAll(
         recorder.db,
@@ -101,6 +105,10 @@ extension AppDatabase {
           title: block.title, priority: Priority(rank: block.priority) ?? .mid, day: day,
           block: block.name)
         return try Self.insert(recorder, draft, done: false, now: now)
+      }
+      if let timeZone {
+        _ = try Self.tickByCommits(
+          recorder, today: Day(now, in: timeZone), timeZone: timeZone, onlyUUIDs: uuids)
       }
       return try Self.todos(recorder.db, uuids: uuids)
     }

@@ -302,6 +302,11 @@ struct GitHubIssuesBinaryTests {
     let addedTodo = try #require(
       try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
     #expect(addedTodo["done"] as? Bool == true && addedTodo["doneBy"] as? String == "commits")
+    // So is a routine block planned for it.
+    #expect(try setup.run(["block", "routine", "commit"]).code == 0)
+    #expect(try setup.run(["rm", "\(addedTodo["id"] as! Int)", "\(id)", "--yes"]).code == 0)
+    let planned = try Self.todos(try setup.run(["plan", "--json"]).stdout)
+    #expect(planned.count == 1 && planned.first?["doneBy"] as? String == "commits", "\(planned)")
     // And the rule can be taken away.
     #expect(try setup.run(["block", "edit", "commit", "--done-when", "none"]).code == 0)
     let blocks = try Self.todos(try setup.run(["block", "list", "--json"]).stdout)

@@ -138,8 +138,8 @@ extension Ootd {
           With --done-when commits, an open todo of the block is done as soon as a sync ('ootd \
           sync', 'ootd sync --local') stores at least one commit authored on its day (in your \
           time zone), in the --repo repository when given; it says "doneBy": "commits" in JSON. \
-          A todo added for a day that already has commits is done at once. Reopen one with \
-          'ootd undone ID' and no sync ticks it again. --done-when none takes the rule away. \
+          A todo added (add --block, plan) for a day that already has commits is done at once. \
+          Reopen one with 'ootd undone ID' and no sync ticks it again. --done-when none takes the rule away. \
           The built-in commit block has the rule from the start.
 
           Examples:
@@ -238,7 +238,8 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let day = try parseDay(on, environment) ?? environment.today
       let database = try global.openDatabase(environment)
-      let added = try database.planRoutine(on: day, now: environment.now)
+      let added = try database.planRoutine(
+        on: day, now: environment.now, timeZone: environment.timeZone)
       if added.isEmpty && !output.json {
         let routine = try database.blocks().filter(\.isRoutine)
         environment.print(
