@@ -238,6 +238,19 @@ struct GitHubIssuesBinaryTests {
     #expect(Self.todo(list, titled: "gr/app#2")?["done"] as? Bool == true)
   }
 
+  @Test func manyIssues_followTheLinkPages() throws {
+    let issues: [[String: Any]] = (1...130).map {
+      ["repo": "gr/app", "number": $0, "title": "Issue \($0)", "state": "open", "assignees": ["gr"]]
+    }
+    let setup = try Setup(issues: issues)
+    let run = try setup.run(["github", "issues", "--json"])
+    #expect(run.code == 0, "\(run.stderr)")
+    #expect(try Self.todos(run.stdout).count == 130)
+    let pages = try setup.server.log(as: FakeGitHubProcess.Logged.self).filter { $0.path.hasPrefix("/issues") }
+    #expect(pages.count == 2)
+    #expect(pages.first?.path.contains("per_page=100") == true)
+  }
+
   @Test func searchMissing_warnsAndStillImportsAssignedIssues() throws {
     let setup = try Setup(issues: Self.openIssues, extra: ["search_missing": true])
     let run = try setup.run(["github", "issues", "--json"])
