@@ -49,7 +49,7 @@ enum JSONOutput {
     enum CodingKeys: String, CodingKey {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
       case dropped, carriedFrom
-      case notes
+      case notes, tags
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -67,14 +67,17 @@ enum JSONOutput {
       try c.encode(todo.isDropped, forKey: .dropped)
       try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
       try c.encode(todo.notes, forKey: .notes)
+      try c.encode(todo.tags, forKey: .tags)
     }
   }
 
-  /// A task block: `{"name","uuid","title","priority","builtIn","routine"}`.
+  /// A task block: `{"name","uuid","title","priority","builtIn","routine","recurrence"}`;
+  /// `recurrence` is the routine's days (`daily`, `mon,wed,fri`, `every 2d from 2026-11-23`),
+  /// null when the block is not in the routine.
   struct BlockJSON: Encodable {
     let block: TaskBlock
 
-    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine }
+    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine, recurrence }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
@@ -84,6 +87,7 @@ enum JSONOutput {
       try c.encode(block.priority.rawValue, forKey: .priority)
       try c.encode(block.isBuiltIn, forKey: .builtIn)
       try c.encode(block.isRoutine, forKey: .routine)
+      try c.encode(block.isRoutine ? block.recurrence.text : nil, forKey: .recurrence)
     }
   }
 

@@ -28,6 +28,7 @@ struct TodoRenderer {
     var tags: [String] = []
     if let project = todo.project { tags.append(style.cyan("@" + project)) }
     if let block = todo.block { tags.append(style.magenta("#" + block)) }
+    for tag in todo.tags { tags.append(style.yellow("+" + tag)) }
     if showDay || todo.isOverdue(today: today) {
       tags.append(todo.isOverdue(today: today) ? style.red(todo.day.description) : style.dim(todo.day.description))
     }

@@ -89,13 +89,13 @@ enum OperationExecutor {
   /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
   static let allowedFields: [Entity: Set<String>] = [
     .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
-      "dropped", "carriedFrom", "notes",
+      "dropped", "carriedFrom", "notes", "tags",
     ],
     .project: [
       "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
       "archived", "createdAt",
     ],
-    .block: ["name", "title", "priority", "builtIn", "routine", "createdAt"],
+    .block: ["name", "title", "priority", "builtIn", "routine", "createdAt", "recurrence"],
   ]
 
   /// The value to store for a field: a todo's project uuid becomes the project's local id.

@@ -15,6 +15,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
     static let builtIn = Column("builtIn")
     static let routine = Column("routine")
     static let createdAt = Column("createdAt")
+    static let recurrence = Column("recurrence")
   }
 
   var uuid: String
@@ -24,6 +25,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
   var builtIn: Bool
   var routine: Bool
   var createdAt: String
+  var recurrence: String?
 
   init(row: Row) throws {
     uuid = row[Columns.uuid]
@@ -33,14 +35,18 @@ struct BlockRecord: FetchableRecord, TableRecord {
     builtIn = row[Columns.builtIn]
     routine = row[Columns.routine]
     createdAt = row[Columns.createdAt]
+    recurrence = row[Columns.recurrence]
   }
 
   /// The Core value.
   func block() throws -> TaskBlock {
     do {
+      guard let recurrence = Recurrence(text: recurrence) else {
+        throw StorageError.sqlite("corrupt block row '\(name)'")
+      }
       return try TaskBlock(
         name: name, title: title, priority: Priority(rank: priority) ?? .mid, isBuiltIn: builtIn,
-        isRoutine: routine, uuid: uuid)
+        isRoutine: routine, recurrence: recurrence, uuid: uuid)
     } catch {
       throw StorageError.sqlite("corrupt block row '\(name)'")
     }
@@ -51,6 +57,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
     [
       "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority)),
       "builtIn": .bool(builtIn), "routine": .bool(routine), "createdAt": .text(createdAt),
+      "recurrence": .optional(recurrence),
     ]
   }
 

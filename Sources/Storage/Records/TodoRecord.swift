@@ -21,6 +21,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let dropped = Column("dropped")
     static let carriedFrom = Column("carriedFrom")
     static let notes = Column("notes")
+    static let tags = Column("tags")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -42,6 +43,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var dropped: Bool
   var carriedFrom: String?
   var notes: String?
+  var tags: String?
   var projectName: String?
   var projectUUID: String?
 
@@ -58,6 +60,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     dropped = row[Columns.dropped]
     carriedFrom = row[Columns.carriedFrom]
     notes = row[Columns.notes]
+    tags = row[Columns.tags]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -74,6 +77,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     todo.isDropped = dropped
     todo.carriedFrom = CarryRecord.days(carriedFrom)
     todo.notes = notes
+    todo.tags = Tag.tags(tags)
     return todo
   }
 
@@ -84,7 +88,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
       "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
       "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
       "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
-      "notes": .optional(notes),
+      "notes": .optional(notes), "tags": .optional(tags),
     ]
   }
 
