@@ -16,8 +16,10 @@ extension AppDatabase {
     try read { db in try BlockRecord.named(db, name).block() }
   }
 
-  /// Adds a user block; names are unique regardless of case.
-  public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) {
+  /// Adds a user block; names are unique regardless of case. A routine block due on
+  /// ``routineDay`` gets that day's todo in the same change (returned).
+  @discardableResult
+  public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       if try Row.fetchOne(
         recorder.db, sql: "SELECT 1 FROM block WHERE name = ?", arguments: [block.name]) != nil
@@ -32,6 +34,7 @@ extension AppDatabase {
           "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.text(now)),
           "recurrence": block.isRoutine && block.recurrence != .daily ? .text(block.recurrence.text) : .null,
         ])
+      return try planToday(recorder, now: now)
     }
   }
 
@@ -72,10 +75,11 @@ extension AppDatabase {
   }
 
   /// Marks a block as part of the routine on the days of `recurrence` (or, with `isRoutine`
-  /// false, takes it out).
+  /// false, takes it out). A block that becomes due on ``routineDay`` gets that day's todo in
+  /// the same change, so that undo takes both back.
   public func setRoutine(
     named name: String, _ isRoutine: Bool, recurrence: Recurrence = .daily, now: Date = Date()
-  ) throws(StorageError) -> TaskBlock {
+  ) throws(StorageError) -> (block: TaskBlock, planned: [Todo]) {
     try change(now: now) { recorder in
       let record = try BlockRecord.named(recorder.db, name)
       try recorder.update(
@@ -84,8 +88,17 @@ extension AppDatabase {
           "routine": .bool(isRoutine),
           "recurrence": isRoutine && recurrence != .daily ? .text(recurrence.text) : .null,
         ])
-      return try BlockRecord.named(recorder.db, name).block()
+      let planned = isRoutine ? try planToday(recorder, now: now) : []
+      return (try BlockRecord.named(recorder.db, name).block(), planned)
     }
+  }
+
+  /// Within a change: plans ``routineDay``'s routine blocks not planned on it yet (a block just
+  /// made routine), as part of the change. Returns the todos added.
+  private func planToday(_ recorder: ChangeRecorder, now: Date) throws -> [Todo] {
+    guard let routineDay else { return [] }
+    let uuids = try Self.planRoutine(recorder, on: routineDay, now: now, automatic: true)
+    return try Self.todos(recorder.db, uuids: uuids)
   }
 
   /// `ootd plan`: adds a todo on `day` for each routine block due that day that has no todo

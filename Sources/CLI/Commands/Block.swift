@@ -75,8 +75,9 @@ extension Ootd {
 
       func run(in environment: AppEnvironment) throws {
         let block = try TaskBlock(name: name, title: title, priority: priority, isRoutine: routine)
-        try global.openDatabase(environment).addBlock(block, now: environment.now)
+        let planned = try global.openDatabase(environment).addBlock(block, now: environment.now)
         environment.print(TerminalText.printable("Added block \(block.name): \(block.title) (\(block.priority))"))
+        for todo in planned { environment.print("Planned #\(todo.id) for today") }
       }
     }
 
@@ -174,13 +175,14 @@ extension Ootd {
 
       func run(in environment: AppEnvironment) throws {
         let recurrence = try Recurrence.parse(on: on, every: every, today: environment.today)
-        let block = try global.openDatabase(environment).setRoutine(
+        let (block, planned) = try global.openDatabase(environment).setRoutine(
           named: name, !off, recurrence: recurrence, now: environment.now)
         environment.print(
           block.isRoutine
             ? TerminalText.printable(
               "\(block.name) is part of your routine (\(block.recurrence)): each day it is due gets its todo by itself")
             : TerminalText.printable("\(block.name) is no longer part of your routine"))
+        for todo in planned { environment.print("Planned #\(todo.id) for today") }
       }
     }
   }

@@ -20,7 +20,9 @@ struct TodoFilterOptions: ParsableArguments {
 
   func validate() throws {
     if open && done { throw ValidationError("--open and --done cannot be combined") }
-    if let tag { _ = try Tag.validate(tag) }
+    if let tag {
+      do { _ = try Tag.validate(tag) } catch { throw ValidationError(error.description) }
+    }
   }
 
   /// Which todos `--open` / `--done` keep.
