@@ -150,7 +150,7 @@ enum JSONOutput {
       try c.encode(report.range.to.description, forKey: .to)
       try c.encode(
         report.days.map {
-          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.count(on: $0.day))
+          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.syncedCount(on: $0.day))
         }, forKey: .days)
       try c.encode(report.total.total, forKey: .total)
       try c.encode(report.total.done, forKey: .done)

@@ -119,7 +119,13 @@ struct ReportRenderer {
 
   private func dayRow(_ entry: DayTally) -> BarTable.Row {
     var notes: [String] = []
-    if let commits { notes.append(commitNote(commits.count(on: entry.day))) }
+    if let commits {
+      if let count = commits.syncedCount(on: entry.day) {
+        notes.append(commitNote(count))
+      } else {
+        notes.append(style.dim("not synced"))
+      }
+    }
     if entry.tally.isPerfect { notes.append(style.green("✓")) }
     if entry.day == today { notes.append(style.dim("today")) }
     return BarTable.Row(
@@ -153,7 +159,17 @@ struct ReportRenderer {
   /// The heading, the calendar heatmap with its legend, and a one-line summary.
   func calendar(_ report: AchievementReport) -> [String] {
     var lines = [heading(report), ""]
-    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(report))
+    let heatmap = TerminalHeatmap(style: style, width: width)
+    if let commits {
+      // Achievement and commits week by week, one above the other, and how they relate.
+      lines += heatmap.renderStacked([
+        ("Achievement", HeatmapData(report)), ("Commits", HeatmapData(commits)),
+      ])
+      lines.append("")
+      lines += wrapFacts(CommitAchievementRelation(report, commits: commits).parts)
+    } else {
+      lines += heatmap.render(HeatmapData(report))
+    }
     lines.append("")
     let total = report.total
     var facts = [total.percent.map { "\(total.done)/\(total.total) done (\($0)%)" } ?? "nothing planned"]
@@ -161,6 +177,9 @@ struct ReportRenderer {
     facts.append("streak \(report.streaks.current), longest \(report.streaks.longest)")
     if let commits {
       facts.append(commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits")
+      if let from = commits.syncedFrom, from > report.range.from {
+        facts.append(style.dim("not synced before \(from)"))
+      }
       if let lastSync { facts.append(style.dim(synced(lastSync))) }
     }
     lines += wrapFacts(facts)
@@ -187,13 +206,14 @@ struct ReportRenderer {
   // MARK: - CSV
 
   /// `date,weekday,total,done,rate,commits,carried`, one row per day; `rate` is empty when
-  /// nothing was planned, `commits` when no commits were ever synced; `carried` counts the
+  /// nothing was planned, `commits` when no commits were ever synced or the day is before the
+  /// first sync (not synced, never 0); `carried` counts the
   /// todos moved away after the day began (included in `total`).
   static func csv(_ report: AchievementReport, commits: CommitCalendar? = nil) -> String {
     var text = "date,weekday,total,done,rate,commits,carried\n"
     for entry in report.days {
       let rate = entry.tally.rate.map { "\($0)" } ?? ""
-      let count = commits.map { String($0.count(on: entry.day)) } ?? ""
+      let count = commits?.syncedCount(on: entry.day).map { String($0) } ?? ""
       text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate),\(count),\(entry.tally.carried)\n"
     }
     return text
