@@ -1,5 +1,8 @@
 import Core
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 @testable import CLI
@@ -77,5 +80,45 @@ import Testing
     }
     let report = AchievementReport(range: range, counts: counts)
     #expect(CommitAchievementRelation(report, commits: calendar).parts == expected)
+  }
+
+  @Test func svg_stacksBothHeatmaps_withLevelLabels_andTheRelation() async throws {
+    let harness = try await syncedHarness()
+    let drawn = await harness.run(["report", "--from", "2026-11-08", "--to", "2026-11-13", "--svg", "-"])
+    #expect(drawn.code == 0)
+    let collector = SVGCollector()
+    let parser = XMLParser(data: Data(drawn.stdout.utf8))
+    parser.delegate = collector
+    #expect(parser.parse(), "\(String(describing: parser.parserError))")
+    #expect(collector.dayDates.count == 6)  // the achievement panel
+    #expect(drawn.stdout.components(separatedBy: "class=\"day secondary\"").count - 1 == 6)
+    #expect(drawn.stdout.components(separatedBy: "data-level=\"none\"").count - 1 == 2)  // the 8th and 9th
+    #expect(collector.legendRects == 10)
+    for text in ["Achievement", "Commits", "none", "100%", "not synced", "Mon", "Sun"] {
+      #expect(collector.texts.contains(text), "\(text)")
+    }
+    #expect(collector.texts.contains("days with commits: 100% achieved (1 day); days without: 0% achieved (1 day)"))
+  }
+
+  @Test func svg_ofOneDay_isWideEnoughForItsCaption_andItsLabelsClearTheEdge() async throws {
+    let harness = try Harness()
+    #expect(await harness.run(["add", "x"]).code == 0)
+    let drawn = await harness.run(["report", "--from", "today", "--to", "today", "--svg", "-"])
+    let svg = drawn.stdout
+    let width = try #require(svg.firstMatch(of: /<svg[^>]* width="(\d+)"/).flatMap { Int($0.1) })
+    let caption = try #require(svg.firstMatch(of: /class="caption" x="\d+" y="\d+">([^<]*)</).map { String($0.1) })
+    // At 12px a character is at most ~7.5px wide: the caption fits the image.
+    #expect(Double(width) >= Double(caption.count) * 7.5)
+    // Weekday labels start clear of the left edge
+    for match in svg.matches(of: /<text x="(\d+)" y="\d+">(Mon|Sun)</) { #expect(Int(match.1)! >= 8) }
+    // The legend names its levels as the terminal's does
+    for label in ["none", "<50%", "50-79%", "80-99%", "100%"] {
+      #expect(svg.contains(">\(HeatmapSVG().escape(label))</text>"), "\(label)")
+    }
+  }
+
+  @Test("SVG text is escaped, and characters XML cannot carry are replaced")
+  func svgEscaping() {
+    #expect(HeatmapSVG().escape("a<b>&\"c'\u{1}") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}")
   }
 }

@@ -105,7 +105,15 @@ extension Ootd {
       }
 
       let wrote = try image.write(
-        { HeatmapSVG().render(HeatmapData(report), caption: caption(report)) },
+        {
+          guard let commits else {
+            return HeatmapSVG().render(HeatmapData(report), caption: caption(report))
+          }
+          return HeatmapSVG().render(
+            [("Achievement", HeatmapData(report)), ("Commits", HeatmapData(commits))],
+            caption: caption(report),
+            footer: CommitAchievementRelation(report, commits: commits).sentence)
+        },
         what: "the calendar of \(days.from) → \(days.to) (\(days.count) days)",
         moreOutput: calendar || output.json || csv, environment)
       if wrote { return }
