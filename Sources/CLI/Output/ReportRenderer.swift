@@ -25,7 +25,7 @@ struct ReportRenderer {
   /// The heading, one bar row per day (per week for long ranges), then the summary.
   func table(_ report: AchievementReport) -> [String] {
     let bars = BarTable(style: style, width: width)
-    var lines = [heading(report), ""]
+    var lines = heading(report) + [""]
     if report.range.count <= Self.dailyRowLimit {
       lines += bars.render(report.days.map(dayRow))
     } else {
@@ -52,14 +52,15 @@ struct ReportRenderer {
     return lines
   }
 
-  /// `Achievement · 2026-10-26 → 2026-11-22 (28 days) · project ootd`.
-  func heading(_ report: AchievementReport) -> String {
+  /// `Achievement · 2026-10-26 → 2026-11-22 (28 days) · project ootd`, wrapped between its
+  /// parts (never mid-word) on a narrow terminal.
+  func heading(_ report: AchievementReport) -> [String] {
     let range = report.range
     let days = range.count == 1 ? "1 day" : "\(range.count) days"
     let span = range.count == 1 ? "\(range.from)" : "\(range.from) → \(range.to)"
-    var text = style.bold("Achievement") + " · \(span) (\(days))"
-    if let project { text += " · project " + style.cyan(project) }
-    return text
+    var parts = [style.bold("Achievement"), "\(span) (\(days))"]
+    if let project { parts.append("project " + style.cyan(TerminalText.printable(project))) }
+    return wrapFacts(parts)
   }
 
   /// Totals, perfect days and streaks.
@@ -158,7 +159,7 @@ struct ReportRenderer {
 
   /// The heading, the calendar heatmap with its legend, and a one-line summary.
   func calendar(_ report: AchievementReport) -> [String] {
-    var lines = [heading(report), ""]
+    var lines = heading(report) + [""]
     let heatmap = TerminalHeatmap(style: style, width: width)
     if let commits {
       // Achievement and commits week by week, one above the other, and how they relate.
@@ -192,7 +193,7 @@ struct ReportRenderer {
     var line = ""
     for fact in facts {
       let candidate = line.isEmpty ? fact : line + " · " + fact
-      if !line.isEmpty && DisplayWidth.of(candidate) > width {
+      if !line.isEmpty && DisplayWidth.visible(candidate) > width {
         lines.append(line)
         line = fact
       } else {

@@ -73,6 +73,25 @@ enum DisplayWidth {
   }
 
   /// `text` cut to at most `width` columns, ending in `…` when cut.
+  /// The columns `text` takes on a terminal, its colour codes (`ESC [ … m`) left out.
+  static func visible(_ text: String) -> Int {
+    guard text.utf8.contains(0x1B) else { return of(text) }
+    var plain = ""
+    var inEscape = false
+    for scalar in text.unicodeScalars {
+      if scalar == "\u{1B}" {
+        inEscape = true
+        continue
+      }
+      if inEscape {
+        if scalar == "m" { inEscape = false }
+        continue
+      }
+      plain.unicodeScalars.append(scalar)
+    }
+    return of(plain)
+  }
+
   static func truncate(_ text: String, to width: Int) -> String {
     guard of(text) > width, width > 0 else { return text }
     var result = ""
