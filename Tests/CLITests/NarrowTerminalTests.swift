@@ -21,10 +21,12 @@ import Testing
   @Test(arguments: [40, 32, 24, 80])
   func todoLines_neverWrap(width: Int) async throws {
     let h = try await narrow(width)
-    for command in [["list", "--all"], [], ["list"], ["edit", "1", "--priority", "low"], ["show", "1"]] {
+    // (`show` prints the title and history untruncated, by design.)
+    for command in [["list", "--all"], [], ["list"], ["edit", "1", "--priority", "low"]] {
       let result = await h.run(command + ["--no-color"])
       #expect(result.code == 0)
-      for line in result.stdout.split(separator: "\n") where line.contains("[ ]") {
+      // Below 36 columns a day heading is wider than the terminal; todo lines still fit.
+      for line in result.stdout.split(separator: "\n") where width >= 36 || line.contains("[ ]") {
         #expect(DisplayWidth.of(String(line)) <= width, "\(command) at \(width): '\(line)'")
       }
     }

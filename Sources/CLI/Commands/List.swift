@@ -68,7 +68,7 @@ extension Ootd {
       {
         lines += try renderer.overdueSection(database, before: today, limit: 10)
       }
-      environment.output(lines.map { $0 + "\n" }.joined())
+      environment.output(renderer.fitting(lines).map { $0 + "\n" }.joined())
     }
 
     private func emptyMessage(_ days: TodoFilter.Days, today: Day, style: Style) -> String {

@@ -92,6 +92,34 @@ enum DisplayWidth {
     return of(plain)
   }
 
+  /// `text` wrapped between words so that no line is wider than `width` (by visible width;
+  /// a word wider than that stays whole on its own line). Continuation lines start with the
+  /// text's own indentation.
+  static func wrapWords(_ text: String, to width: Int) -> [String] {
+    guard visible(text) > width else { return [text] }
+    let indent = String(text.prefix { $0 == " " })
+    var lines: [String] = []
+    var line = ""
+    var used = 0
+    for word in text.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+      let word = String(word)
+      let columns = visible(word)
+      if used == 0 {
+        line = indent + word
+        used = indent.count + columns
+      } else if used + 1 + columns > width {
+        lines.append(line)
+        line = indent + word
+        used = indent.count + columns
+      } else {
+        line += " " + word
+        used += 1 + columns
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
   static func truncate(_ text: String, to width: Int) -> String {
     guard of(text) > width, width > 0 else { return text }
     var result = ""

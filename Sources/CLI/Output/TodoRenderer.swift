@@ -76,6 +76,13 @@ struct TodoRenderer {
     return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
   }
 
+  /// `lines` with every line wider than the line width wrapped between words (todo lines
+  /// already fit); as they are without a width.
+  func fitting(_ lines: [String]) -> [String] {
+    guard let width else { return lines }
+    return lines.flatMap { DisplayWidth.wrapWords($0, to: width) }
+  }
+
   /// The priority padded to four columns and coloured: high red, mid yellow, low blue.
   func priorityLabel(_ priority: Priority) -> String {
     let text = DisplayWidth.padRight(priority.rawValue, to: 4)
