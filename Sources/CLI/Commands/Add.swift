@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Storage
 
 extension Ootd {
   /// `ootd add`: plans a todo.
@@ -81,6 +82,11 @@ extension Ootd {
       draft.notes = note
       draft.tags = Tag.normalized(tags)
       let todo = try database.addTodo(draft, done: done, now: environment.now)
+      if todo.block != nil { try warnAboutPlacement([todo], database, environment) }
+      if let project, try database.project(named: project).project.isArchived {
+        environment.printError(TerminalText.printable(
+          "ootd: note: project '\(project)' is archived ('ootd project unarchive \(project)' brings it back)"))
+      }
       if output.json {
         environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {

@@ -164,6 +164,7 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       let todos = try database.editTodos(
         ids: todoIDs, changes, today: environment.today, now: environment.now)
+      if changes.day != nil { try warnAboutPlacement(todos, database, environment) }
       try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
     }
   }
