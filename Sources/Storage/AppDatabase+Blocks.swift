@@ -131,6 +131,8 @@ extension AppDatabase {
   /// Within a write transaction: plans `day`'s routine blocks that the routine has not planned
   /// on that day yet, recording them as a journal entry of their own (before the command's).
   static func planDueRoutine(_ db: Database, on day: Day, now: Date) throws -> [String] {
+    // The common case, every command of a day once it is planned: one indexed query.
+    guard !(try dueRoutineBlocks(db, on: day)).isEmpty else { return [] }
     let recorder = ChangeRecorder(db)
     let uuids = try planRoutine(recorder, on: day, now: now, automatic: true)
     if !recorder.operations.isEmpty {
