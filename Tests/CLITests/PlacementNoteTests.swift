@@ -39,4 +39,16 @@ import Testing
     let prompt = try #require(result.stderr.range(of: "[y/N] "))
     #expect(result.stderr[prompt.upperBound...].hasPrefix("\n"))
   }
+
+  @Test func aBlockTodo_takesTagsFromTheTitleWords_andKeepsTheBlocksTitle() async throws {
+    let h = try Harness()
+    #expect(await h.run(["add", "--block", "algorithm", "+graphs", "+BOJ"]).code == 0)
+    let todo = try #require(try await h.allTodos().first)
+    #expect(todo["title"] as? String == "Solve an algorithm problem")
+    #expect(todo["tags"] as? [String] == ["boj", "graphs"])
+    // A title of tags only, without a block, is refused: there is nothing left to do
+    let refused = await h.run(["add", "+bug"])
+    #expect(refused.code == 64)
+    #expect(refused.stderr == "ootd: error: the title is empty: give the todo some words\n")
+  }
 }
