@@ -17,6 +17,7 @@ enum CommandRouter {
     "today": Ootd.Today.self, "add": Ootd.Add.self, "list": Ootd.List.self, "ls": Ootd.List.self,
     "search": Ootd.Search.self,
     "done": Ootd.Done.self, "undone": Ootd.Undone.self, "drop": Ootd.Drop.self, "edit": Ootd.Edit.self,
+    "show": Ootd.Show.self, "note": Ootd.Note.self,
     "rm": Ootd.Remove.self, "remove": Ootd.Remove.self, "carry": Ootd.Carry.self,
     "plan": Ootd.Plan.self, "undo": Ootd.Undo.self, "redo": Ootd.Redo.self, "log": Ootd.Log.self,
     "history": Ootd.Log.self, "report": Ootd.Report.self, "sync": Ootd.Sync.self,

@@ -27,9 +27,10 @@ enum HotPath {
         (command.output, command.global) = try words.outputAndGlobal()
         return command
       case "add":
-        guard let words = Words(rest, options: addOptions, flags: common.union(["--done"])) else {
-          return nil
-        }
+        guard
+          let words = Words(
+            rest, options: addOptions, repeatable: ["--tag"], flags: common.union(["--done"]))
+        else { return nil }
         var command = Ootd.Add()
         command.title = words.positionals
         command.priority = try words.priority("--priority")
@@ -37,6 +38,8 @@ enum HotPath {
         command.on = words.options["--on"]
         command.block = words.options["--block"]
         command.done = words.flags.contains("--done")
+        command.note = words.options["--note"]
+        command.tag = words.repeated["--tag"] ?? []
         (command.output, command.global) = try words.outputAndGlobal()
         try command.validate()
         return command
@@ -85,7 +88,7 @@ enum HotPath {
   /// `add`'s options by every spelling, mapped to their long name.
   static let addOptions: [String: String] = [
     "--priority": "--priority", "-p": "--priority", "--project": "--project", "--on": "--on",
-    "--block": "--block", "-b": "--block",
+    "--block": "--block", "-b": "--block", "--note": "--note", "--tag": "--tag",
   ]
 
   /// A word the hot path does not take.
@@ -95,10 +98,16 @@ enum HotPath {
   struct Words {
     var positionals: [String] = []
     var options: [String: String] = [:]
+    /// The values of the options that may be given several times, in order.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    /// Nil when a word is outside the plain shape (see ``HotPath``).
-    init?(_ words: ArraySlice<String>, options known: [String: String] = [:], flags knownFlags: Set<String>) {
+    /// Nil when a word is outside the plain shape (see ``HotPath``). Options named in
+    /// `repeatable` may be given more than once.
+    init?(
+      _ words: ArraySlice<String>, options known: [String: String] = [:],
+      repeatable: Set<String> = [], flags knownFlags: Set<String>
+    ) {
       let known = known.merging(["--db": "--db"]) { $1 }
       var index = words.startIndex
       while index < words.endIndex {
@@ -111,10 +120,13 @@ enum HotPath {
         if knownFlags.contains(word) {
           guard flags.insert(word).inserted else { return nil }
         } else if let name = known[word] {
-          guard index < words.endIndex, !words[index].hasPrefix("-"), options[name] == nil else {
-            return nil
+          guard index < words.endIndex, !words[index].hasPrefix("-") else { return nil }
+          if repeatable.contains(name) {
+            repeated[name, default: []].append(words[index])
+          } else {
+            guard options[name] == nil else { return nil }
+            options[name] = words[index]
           }
-          options[name] = words[index]
           index += 1
         } else {
           return nil

@@ -23,19 +23,28 @@ public struct Ootd: ParsableCommand {
         ootd done 12 13
         ootd drop 7               # give up missed work; its day keeps the record
         ootd undo                 # take the last change back (ootd log lists them)
-        ootd sync && ootd graph   # your GitHub commits (GITHUB_TOKEN), as a daily graph
+        ootd add "Fix login +bug" --note "Safari only"   # +bug is a tag
+        ootd show 12              # one todo in full: notes, tags, history
+        ootd block routine algorithm --on mon,wed,fri   # planned by itself
+        ootd sync && ootd graph   # your GitHub commits, as a daily graph
         ootd report --calendar    # how much of each day you achieved
         ootd demo                 # sample todos in a temporary database
 
-      The database is --db PATH, else $OOTD_DB, else $XDG_DATA_HOME/ootd/ootd.sqlite \
-      (~/.local/share/ootd/ootd.sqlite). Colour is off when piped, with NO_COLOR or --no-color.
+      Global options (every command takes them, before or after its name):
+        --db <path>             The SQLite database file (default: $OOTD_DB, else
+                                $XDG_DATA_HOME/ootd/ootd.sqlite, else
+                                ~/.local/share/ootd/ootd.sqlite). A new folder
+                                is announced on stderr once the first write
+                                made it.
+        --no-color              Never colour the output (NO_COLOR=1 does the
+                                same; colour is also off when piped).
 
       Exit codes: 0 success, 64 invalid usage or value, 1 runtime failure.
       """,
     version: version,
     subcommands: [
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
-      Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
+      Show.self, Note.self, Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
       Import.self, Export.self,
     ],
@@ -69,6 +78,7 @@ public struct Ootd: ParsableCommand {
         var command = command
         try command.run()
       }
+      environment.afterSuccess.flush(environment)
       return finish(command, environment)
     } catch {
       return report(error, environment)

@@ -5,6 +5,15 @@ public struct CommitCalendar: Hashable, Sendable {
   public let range: DayRange
   /// One count per day of `range`, in order.
   public let counts: [Int]
+  /// The first day the shown repositories were synced from: days before it are "not synced"
+  /// (their count is unknown, not 0). Nil when every day counts.
+  public var syncedFrom: Day? = nil
+
+  /// Whether `day`'s commits are known (it is not before ``syncedFrom``).
+  public func isSynced(_ day: Day) -> Bool { syncedFrom.map { day >= $0 } ?? true }
+
+  /// The count on `day`, or nil when the day is not synced.
+  public func syncedCount(on day: Day) -> Int? { isSynced(day) ? count(on: day) : nil }
 
   /// Creates a calendar; `counts` must have one entry per day of `range` (missing days are 0,
   /// extra entries are dropped).
@@ -103,4 +112,55 @@ public struct Streak: Hashable, Sendable {
     self.from = from
     self.to = to
   }
+}
+
+/// How achievement relates to commits over a range: the plans of days with commits against
+/// those of days without (`days with commits: 84% achieved; days without: 52%`). Only days with
+/// todos whose commits are known count.
+public struct CommitAchievementRelation: Hashable, Sendable {
+  /// The todos of days with at least one commit.
+  public let withCommits: Tally
+  /// The todos of synced days without commits.
+  public let withoutCommits: Tally
+  /// How many days with todos had commits, and how many had none.
+  public let daysWithCommits: Int
+  public let daysWithoutCommits: Int
+
+  /// The relation over `report`'s days.
+  public init(_ report: AchievementReport, commits: CommitCalendar) {
+    var with = Tally.zero
+    var without = Tally.zero
+    var daysWith = 0
+    var daysWithout = 0
+    for entry in report.days where entry.tally.hasTodos {
+      guard let count = commits.syncedCount(on: entry.day) else { continue }
+      if count > 0 {
+        with += entry.tally
+        daysWith += 1
+      } else {
+        without += entry.tally
+        daysWithout += 1
+      }
+    }
+    withCommits = with
+    withoutCommits = without
+    daysWithCommits = daysWith
+    daysWithoutCommits = daysWithout
+  }
+
+  /// `days with commits: 84% achieved (12 days)` and `days without: 52% achieved (9 days)`;
+  /// `no days` for a side without any.
+  public var parts: [String] {
+    func part(_ tally: Tally, _ days: Int) -> String {
+      guard let percent = tally.percent else { return "no days" }
+      return "\(percent)% achieved (\(days) \(days == 1 ? "day" : "days"))"
+    }
+    return [
+      "days with commits: \(part(withCommits, daysWithCommits))",
+      "days without: \(part(withoutCommits, daysWithoutCommits))",
+    ]
+  }
+
+  /// The two parts in one line, joined by `; `.
+  public var sentence: String { parts.joined(separator: "; ") }
 }

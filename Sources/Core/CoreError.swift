@@ -20,6 +20,10 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidRangeLength(Int, limit: Int)
   /// A move that would rewrite history: see ``CarryRecord/checkMove(_:to:today:)``.
   case refusedMove(String)
+  /// A tag that is not a short word (see ``Tag/validate(_:)``).
+  case invalidTag(String)
+  /// A routine's days that are not weekdays or `Nd`/`Nw` (see ``Recurrence``).
+  case invalidRecurrence(String)
 
   public var description: String {
     switch self {
@@ -41,6 +45,10 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "the project ends (\(end)) before it starts (\(start))"
     case .refusedMove(let reason):
       return reason
+    case .invalidTag(let text):
+      return "invalid tag '\(text)': use 1-40 letters, digits, '-', '_' or '.', starting with a letter"
+    case .invalidRecurrence(let text):
+      return text
     case .invalidRangeLength(let days, let limit):
       return days < 1
         ? "invalid range: it must cover at least 1 day"

@@ -10,6 +10,8 @@ public struct TaskBlock: Hashable, Sendable {
   public let isBuiltIn: Bool
   /// Whether `ootd plan` adds this block to each new day.
   public let isRoutine: Bool
+  /// On which days the routine plans it (meaningful when ``isRoutine``).
+  public let recurrence: Recurrence
   /// Its stable identity (a lowercase uuid; empty until stored). Built-in blocks have the same
   /// uuid everywhere (``RowID/builtInBlock(_:)``).
   public let uuid: String
@@ -19,8 +21,9 @@ public struct TaskBlock: Hashable, Sendable {
   /// Creates a block, validating its name and title.
   public init(
     name: String, title: String, priority: Priority = .mid, isBuiltIn: Bool = false,
-    isRoutine: Bool = false, uuid: String = ""
+    isRoutine: Bool = false, recurrence: Recurrence = .daily, uuid: String = ""
   ) throws(CoreError) {
+    self.recurrence = recurrence
     self.name = try Name.validate(name, kind: "block")
     self.title = try Title.validate(title)
     self.priority = priority

@@ -34,6 +34,8 @@ public struct Todo: Hashable, Sendable, Identifiable {
   public var github: GitHubLink? = nil
   /// What ticked it, when done and known (nil when open, or ticked before ootd recorded it).
   public var doneBy: DoneBy? = nil
+  /// Its tags, lowercased and sorted (see ``Tag``).
+  public var tags: [String] = []
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(
@@ -74,6 +76,10 @@ public struct NewTodo: Hashable, Sendable {
   public let project: String?
   /// The block it came from, if any.
   public let block: String?
+  /// Its notes, if any.
+  public var notes: String? = nil
+  /// Its tags (see ``Tag``), sorted and without repeats.
+  public var tags: [String] = []
 
   /// Validates the title (see `Title.validate`) and builds the draft.
   public init(
@@ -97,19 +103,58 @@ public struct TodoChanges: Hashable, Sendable {
   public var day: Day?
   /// A new project: `.some(nil)` unlinks the todo from its project.
   public var project: String??
+  /// New notes: `.some(nil)` clears them.
+  public var notes: String??
+  /// Tags to add.
+  public var addTags: [String]
+  /// Tags to take away.
+  public var removeTags: [String]
 
-  /// Creates a change set, validating a new title.
+  /// Creates a change set, validating a new title and the tags; empty notes clear them.
   public init(
-    title: String? = nil, priority: Priority? = nil, day: Day? = nil, project: String?? = nil
+    title: String? = nil, priority: Priority? = nil, day: Day? = nil, project: String?? = nil,
+    notes: String?? = nil, addTags: [String] = [], removeTags: [String] = []
   ) throws(CoreError) {
     self.title = try title.map { text throws(CoreError) in try Title.validate(text) }
     self.priority = priority
     self.day = day
     self.project = project
+    self.notes = notes.map { $0.flatMap(Notes.cleaned) }
+    var added: [String] = []
+    for tag in addTags { added.append(try Tag.validate(tag)) }
+    var removed: [String] = []
+    for tag in removeTags { removed.append(try Tag.validate(tag)) }
+    self.addTags = Tag.normalized(added)
+    self.removeTags = Tag.normalized(removed)
   }
 
   /// Whether nothing would change.
-  public var isEmpty: Bool { title == nil && priority == nil && day == nil && project == nil }
+  public var isEmpty: Bool {
+    title == nil && priority == nil && day == nil && project == nil && notes == nil
+      && addTags.isEmpty && removeTags.isEmpty
+  }
+
+  /// The tags of a todo that has `tags` after this change (added ones win over removed ones
+  /// named twice).
+  public func tags(after tags: [String]) -> [String] {
+    Tag.normalized(Set(tags).subtracting(removeTags).union(addTags))
+  }
+}
+
+/// The rule for a todo's notes: free text, trimmed at both ends; blank notes are no notes.
+public enum Notes {
+  /// `text` trimmed, or nil when it is blank.
+  public static func cleaned(_ text: String) -> String? {
+    let trimmed = trimmingWhiteSpace(text)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  /// `line` added as a new line under `notes` (`ootd note`).
+  public static func appending(_ line: String, to notes: String?) -> String? {
+    guard let line = cleaned(line) else { return notes }
+    guard let notes, !notes.isEmpty else { return line }
+    return notes + "\n" + line
+  }
 }
 
 /// The rule for todo and block titles.

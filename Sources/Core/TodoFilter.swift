@@ -28,13 +28,16 @@ public struct TodoFilter: Hashable, Sendable {
   public var status: Status
   /// Only todos whose title contains this text, ignoring case (see ``TodoFilter/matches(title:)``).
   public var text: String?
+  /// Only todos with this tag (lowercased, see ``Tag``).
+  public var tag: String?
 
   /// Creates a filter.
   public init(
     days: Days, project: String? = nil, priority: Priority? = nil, status: Status = .any,
-    text: String? = nil
+    text: String? = nil, tag: String? = nil
   ) {
     self.text = text
+    self.tag = tag
     self.days = days
     self.project = project
     self.priority = priority

@@ -16,8 +16,10 @@ extension AppDatabase {
     try read { db in try BlockRecord.named(db, name).block() }
   }
 
-  /// Adds a user block; names are unique regardless of case.
-  public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) {
+  /// Adds a user block; names are unique regardless of case. A routine block due on
+  /// ``routineDay`` gets that day's todo in the same change (returned).
+  @discardableResult
+  public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       if try Row.fetchOne(
         recorder.db, sql: "SELECT 1 FROM block WHERE name = ?", arguments: [block.name]) != nil
@@ -30,7 +32,9 @@ extension AppDatabase {
           "name": .text(block.name), "title": .text(block.title),
           "priority": .integer(Int64(block.priority.rank)), "builtIn": .bool(false),
           "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.text(now)),
+          "recurrence": block.isRoutine && block.recurrence != .daily ? .text(block.recurrence.text) : .null,
         ])
+      return try planToday(recorder, now: now)
     }
   }
 
@@ -71,46 +75,132 @@ extension AppDatabase {
     }
   }
 
-  /// Marks a block as part of (or no longer part of) the daily routine.
-  public func setRoutine(named name: String, _ isRoutine: Bool, now: Date = Date())
-    throws(StorageError) -> TaskBlock
-  {
+  /// Marks a block as part of the routine on the days of `recurrence` (or, with `isRoutine`
+  /// false, takes it out). A block that becomes due on ``routineDay`` gets that day's todo in
+  /// the same change, so that undo takes both back.
+  public func setRoutine(
+    named name: String, _ isRoutine: Bool, recurrence: Recurrence = .daily, now: Date = Date()
+  ) throws(StorageError) -> (block: TaskBlock, planned: [Todo]) {
     try change(now: now) { recorder in
       let record = try BlockRecord.named(recorder.db, name)
       try recorder.update(
-        .block, row: record.uuid, "routine", from: .bool(record.routine), to: .bool(isRoutine))
-      return try BlockRecord.named(recorder.db, name).block()
+        .block, row: record.uuid, current: record.fields,
+        to: [
+          "routine": .bool(isRoutine),
+          "recurrence": isRoutine && recurrence != .daily ? .text(recurrence.text) : .null,
+        ])
+      let planned = isRoutine ? try planToday(recorder, now: now) : []
+      return (try BlockRecord.named(recorder.db, name).block(), planned)
     }
   }
 
-  /// Adds a todo on `day` for each routine block that has no todo on that day yet.
-  /// Running it twice adds nothing the second time. Returns the todos it added. With
-  /// `timeZone`, those of blocks with a `commits` rule are done at once when their day already
-  /// has a commit (as ``addTodo(_:done:now:timeZone:)`` does).
+  /// Within a change: plans ``routineDay``'s routine blocks not planned on it yet (a block just
+  /// made routine), as part of the change. Returns the todos added.
+  private func planToday(_ recorder: ChangeRecorder, now: Date) throws -> [Todo] {
+    guard let routineDay else { return [] }
+    let uuids = try Self.planRoutine(recorder, on: routineDay, now: now, automatic: true)
+    return try Self.todos(recorder.db, uuids: uuids)
+  }
+
+  /// `ootd plan`: adds a todo on `day` for each routine block due that day that has no todo
+  /// on that day yet. Running it twice adds nothing the second time. Returns the todos it added.
+  /// With `timeZone`, those of blocks with a `commits` rule are done at once when their day
+  /// already has a commit (as ``addTodo(_:done:now:timeZone:)`` does).
   public func planRoutine(on day: Day, now: Date = Date(), timeZone: TimeZone? = nil)
     throws(StorageError) -> [Todo]
   {
     try change(now: now) { recorder in
-      let blocks = try BlockRecord.fetchAll(
-        recorder.db,
-        sql: """
-          SELECT * FROM block WHERE routine = 1 AND NOT EXISTS (
-            SELECT 1 FROM todo WHERE todo.day = ? AND todo.block = block.name COLLATE NOCASE)
-          ORDER BY priority, name
-          """,
-        arguments: [day.description]
-      )
-      let uuids = try blocks.map { block in
-        let draft = try NewTodo(
-          title: block.title, priority: Priority(rank: block.priority) ?? .mid, day: day,
-          block: block.name)
-        return try Self.insert(recorder, draft, done: false, now: now)
-      }
+      let uuids = try Self.planRoutine(recorder, on: day, now: now, automatic: false)
       if let timeZone {
         _ = try Self.tickByCommits(
           recorder, today: Day(now, in: timeZone), timeZone: timeZone, onlyUUIDs: uuids)
       }
       return try Self.todos(recorder.db, uuids: uuids)
     }
+  }
+
+  /// Plans the routine of `day` by itself, unless it is planned already (one IMMEDIATE write
+  /// transaction: concurrent processes plan it once), as its own journal entry: what the
+  /// dashboard and a list of today run before showing the day. Returns the todos it added.
+  @discardableResult
+  public func planDueRoutine(on day: Day, now: Date = Date()) throws(StorageError) -> [Todo] {
+    let due = try read { db in try !Self.dueRoutineBlocks(db, on: day).isEmpty }
+    guard due else { return [] }
+    return try write { db in
+      let uuids = try Self.planDueRoutine(db, on: day, now: now)
+      return try Self.todos(db, uuids: uuids)
+    }
+  }
+
+  // MARK: - The routine rule
+
+  /// The command the journal records for a routine planned by itself.
+  static let automaticPlanCommand = "plan (automatic)"
+
+  /// Within a write transaction: plans `day`'s routine blocks that the routine has not planned
+  /// on that day yet, recording them as a journal entry of their own (before the command's).
+  static func planDueRoutine(_ db: Database, on day: Day, now: Date) throws -> [String] {
+    // The common case, every command of a day once it is planned: one indexed query.
+    guard !(try dueRoutineBlocks(db, on: day)).isEmpty else { return [] }
+    let recorder = ChangeRecorder(db)
+    let uuids = try planRoutine(recorder, on: day, now: now, automatic: true)
+    if !recorder.operations.isEmpty {
+      _ = try record(
+        db, kind: .change, command: automaticPlanCommand, operations: recorder.operations,
+        target: nil, now: now)
+    }
+    return uuids
+  }
+
+  /// Routine blocks due on `day` whose planning for that day is not recorded yet.
+  static func dueRoutineBlocks(_ db: Database, on day: Day) throws -> [BlockRecord] {
+    try BlockRecord.fetchAll(
+      try db.cachedStatement(
+        sql: """
+          SELECT * FROM block WHERE routine = 1 AND NOT EXISTS (
+            SELECT 1 FROM routinePlan WHERE routinePlan.block = block.uuid AND routinePlan.day = ?)
+          ORDER BY priority, name
+          """),
+      arguments: [day.description]
+    ).filter { Recurrence(text: $0.recurrence)?.occurs(on: day) ?? false }
+  }
+
+  /// The one rule of routine planning, for `plan` and the automatic plan alike. Each routine
+  /// block due on `day` gets one todo there, named by ``RowID/routineTodo(block:day:)`` (the
+  /// same on every machine), unless the day already has a todo from that block or that todo
+  /// exists (moved elsewhere). Every (block, day) considered is recorded in `routinePlan`;
+  /// `automatic` planning skips those already recorded, so a todo removed or dropped stays
+  /// away, while an explicit `plan` brings it back.
+  static func planRoutine(_ recorder: ChangeRecorder, on day: Day, now: Date, automatic: Bool)
+    throws -> [String]
+  {
+    let db = recorder.db
+    let blocks: [BlockRecord]
+    if automatic {
+      blocks = try dueRoutineBlocks(db, on: day)
+    } else {
+      blocks = try BlockRecord.fetchAll(
+        db, sql: "SELECT * FROM block WHERE routine = 1 ORDER BY priority, name"
+      ).filter { Recurrence(text: $0.recurrence)?.occurs(on: day) ?? false }
+    }
+    var uuids: [String] = []
+    for block in blocks {
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO routinePlan (block, day) VALUES (?, ?)",
+        arguments: [block.uuid, day.description])
+      let uuid = RowID.routineTodo(block: block.uuid, day: day)
+      let planned = try Bool.fetchOne(
+        db,
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM todo WHERE uuid = ?)
+            OR EXISTS (SELECT 1 FROM todo WHERE day = ? AND block = ? COLLATE NOCASE)
+          """, arguments: [uuid, day.description, block.name]) ?? false
+      if planned { continue }
+      let draft = try NewTodo(
+        title: block.title, priority: Priority(rank: block.priority) ?? .mid, day: day,
+        block: block.name)
+      uuids.append(try insert(recorder, draft, done: false, now: now, uuid: uuid))
+    }
+    return uuids
   }
 }

@@ -11,9 +11,11 @@ extension AppDatabase {
 
   /// Runs `body` in one write transaction with a ``ChangeRecorder``, then records what it
   /// changed as one journal entry of this database's command (nothing when nothing changed).
-  /// Every write to todos, projects and blocks goes through here.
+  /// Every write to todos, projects and blocks goes through here. With a ``routineDay``, the
+  /// day's routine is planned first, in the same transaction, as an entry of its own.
   func change<T>(now: Date, _ body: (ChangeRecorder) throws -> T) throws(StorageError) -> T {
     try write { db in
+      if let routineDay { _ = try Self.planDueRoutine(db, on: routineDay, now: now) }
       let recorder = ChangeRecorder(db)
       let result = try body(recorder)
       if !recorder.operations.isEmpty {

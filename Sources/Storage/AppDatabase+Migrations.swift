@@ -84,6 +84,23 @@ extension AppDatabase {
       try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
     }
 
+    migrator.registerMigration("v7-tags-recurrence") { db in
+      // A todo's tags (journaled: sorted, lowercased, space-separated; NULL when none); a
+      // routine block's days (journaled: NULL or 'daily', 'mon,wed,fri', 'every 2d from DAY');
+      // and which (block, day) the routine has planned, so a day never gets a routine todo
+      // twice, nor back after the user removed or dropped it. Not journaled: a marker of what
+      // planning did, like a setting.
+      try db.execute(
+        sql: """
+          ALTER TABLE todo ADD COLUMN tags TEXT;
+          ALTER TABLE block ADD COLUMN recurrence TEXT;
+          CREATE TABLE routinePlan (
+            block TEXT NOT NULL,
+            day TEXT NOT NULL CHECK (length(day) = 10),
+            PRIMARY KEY (block, day)
+          ) WITHOUT ROWID;
+          """)
+    }
     migrator.registerMigration("v8-github-issues", migrate: AppDatabase.githubIssuesMigration)
 
     return migrator

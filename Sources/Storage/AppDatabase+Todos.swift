@@ -55,6 +55,11 @@ extension AppDatabase {
     case .open: clauses.append("todo.done = 0 AND todo.dropped = 0")
     case .done: clauses.append("todo.done = 1")
     }
+    if let tag = filter.tag {
+      // Tags are stored sorted and space-separated: a whole word of that text.
+      clauses.append("instr(' ' || todo.tags || ' ', ?) > 0")
+      arguments += [" \(tag) "]
+    }
     if let text = filter.text {
       // Core's rule, as an SQL function of this connection: SQLite's own lower() and LIKE
       // fold ASCII only.
@@ -175,12 +180,13 @@ extension AppDatabase {
   {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
-      let unchanged = Set(records.filter { $0.done == done }.map(\.id))
-      for record in records where record.done != done {
+      // Reopening a dropped todo takes it back up: it was not open, so it changes.
+      let unchanged = Set(records.filter { $0.done == done && (done || !$0.dropped) }.map(\.id))
+      for record in records where !unchanged.contains(record.id) {
         var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null]
         new["doneBy"] = done ? .text(DoneBy.manual.rawValue) : .null
-        // Doing a dropped todo takes it back up.
-        if done { new["dropped"] = .bool(false) }
+        // Doing or reopening a dropped todo takes it back up.
+        new["dropped"] = .bool(false)
         // Reopening what a commits rule ticked: no rule ticks it again.
         if !done, record.doneBy == DoneBy.commits.rawValue { new["keepOpen"] = .bool(true) }
         // Keep the first doneAt when a done todo is ticked again.
@@ -221,10 +227,40 @@ extension AppDatabase {
         if let title = changes.title { new["title"] = .text(title) }
         if let priority = changes.priority { new["priority"] = .integer(Int64(priority.rank)) }
         if let project { new["project"] = .optional(project) }
+        if let notes = changes.notes { new["notes"] = .optional(notes) }
+        if !changes.addTags.isEmpty || !changes.removeTags.isEmpty {
+          new["tags"] = .optional(Tag.text(changes.tags(after: Tag.tags(record.tags))))
+        }
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
         if let day = changes.day { try Self.move(recorder, record, to: day, today: today) }
       }
       return try Self.existingTodos(recorder.db, ids: ids).sorted(by: Todo.listOrder)
+    }
+  }
+
+  /// Adds a line to a todo's notes (`ootd note`) and returns the todo as it is now.
+  public func appendNote(id: Int64, _ line: String, now: Date = Date()) throws(StorageError) -> Todo {
+    try change(now: now) { recorder in
+      let record = try Self.existingRecords(recorder.db, ids: [id])[0]
+      try recorder.update(
+        .todo, row: record.uuid, "notes", from: .optional(record.notes),
+        to: .optional(Notes.appending(line, to: record.notes)))
+      return try Self.existingTodos(recorder.db, ids: [id])[0]
+    }
+  }
+
+  /// The journal entries that touched the todo with this uuid, oldest first (at most `limit`,
+  /// the most recent ones): what `ootd show` lists as its history.
+  public func history(ofRow uuid: String, limit: Int = 50) throws(StorageError) -> [JournalEntry] {
+    try read { db in
+      try JournalChangeRecord.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM journalChange WHERE id IN (
+            SELECT changeId FROM journalOperation WHERE row = ? ORDER BY changeId DESC LIMIT ?)
+          ORDER BY id
+          """, arguments: [uuid, limit]
+      ).map(\.entry)
     }
   }
 
@@ -315,7 +351,7 @@ extension AppDatabase {
   @discardableResult
   static func insert(
     _ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date,
-    projects: inout [String: String]
+    projects: inout [String: String], uuid: String = RowID.random()
   ) throws -> String {
     var projectUUID: String? = nil
     if let name = draft.project {
@@ -332,18 +368,19 @@ extension AppDatabase {
       "day": .text(draft.day.description), "done": .bool(done),
       "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
       "block": .optional(draft.block), "createdAt": .text(timestamp),
+      "notes": .optional(draft.notes.flatMap(Notes.cleaned)), "tags": .optional(Tag.text(draft.tags)),
     ]
     if done { fields["doneBy"] = .text(DoneBy.manual.rawValue) }
-    return try recorder.create(.todo, fields)
+    return try recorder.create(.todo, fields, uuid: uuid)
   }
 
   /// ``insert(_:_:done:now:projects:)`` for one todo.
   @discardableResult
-  static func insert(_ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date) throws
-    -> String
-  {
+  static func insert(
+    _ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date, uuid: String = RowID.random()
+  ) throws -> String {
     var projects: [String: String] = [:]
-    return try insert(recorder, draft, done: done, now: now, projects: &projects)
+    return try insert(recorder, draft, done: done, now: now, projects: &projects, uuid: uuid)
   }
 
   /// The todos with these uuids, in list order.

@@ -25,26 +25,39 @@ public final class AppDatabase: Sendable {
   let claim: FileClaim?
   /// What the file looked like right after migrating, when it is given back unused.
   let unusedMark: WriteMark?
+  /// The user's today, when changes through this database plan the day's routine first (see
+  /// ``planDueRoutine(on:now:)``); nil never plans by itself.
+  public let routineDay: Day?
+  /// The folders this process made for a new database file, deepest first (empty when the
+  /// file or its folder existed).
+  public var madeFolders: [String] { claim?.found == .nothing ? claim?.madeFolders ?? [] : [] }
 
   /// Opens `writer`'s database (any GRDB writer: a file's queue, or an in-memory one in tests),
   /// refusing foreign or newer databases and migrating it to the current schema.
   ///
   /// - Parameter command: what the journal records as the command of changes made through it.
-  public convenience init(_ writer: any DatabaseWriter, command: String = "") throws(StorageError) {
-    self.init(writer: writer, path: writer.path, command: command)
+  /// - Parameter routineDay: plan this day's routine before each change (see ``routineDay``).
+  public convenience init(_ writer: any DatabaseWriter, command: String = "", routineDay: Day? = nil)
+    throws(StorageError)
+  {
+    self.init(writer: writer, path: writer.path, command: command, routineDay: routineDay)
     try checkIdentityAndMigrate()
   }
 
   private init(
     writer: any DatabaseWriter, path: String, command: String, claim: FileClaim? = nil,
-    unusedMark: WriteMark? = nil
+    unusedMark: WriteMark? = nil, routineDay: Day? = nil
   ) {
     self.writer = writer
     self.path = path
     self.command = command
     self.claim = claim
     self.unusedMark = unusedMark
+    self.routineDay = routineDay
   }
+
+  /// Whether this database can be written (false for a read-only file opened for reading).
+  public var isWritable: Bool { !writer.configuration.readonly }
 
   /// How far writes to a file have gone, as one connection sees them: its own changes and
   /// SQLite's `data_version` (which moves when another connection commits).
@@ -84,9 +97,10 @@ public final class AppDatabase: Sendable {
   ///     has it open, nor when anyone wrote to it.
   /// - Throws: ``StorageError`` when the path is a directory or cannot be written, when the file
   ///   is not an ootd database (it is then left untouched), or when a newer ootd wrote it.
-  public static func open(path: String, command: String = "", givesBackUnused: Bool = false)
-    throws(StorageError) -> AppDatabase
-  {
+  ///   - routineDay: plan this day's routine before each change (see ``routineDay``).
+  public static func open(
+    path: String, command: String = "", givesBackUnused: Bool = false, routineDay: Day? = nil
+  ) throws(StorageError) -> AppDatabase {
     try checkLocation(path)
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
@@ -116,7 +130,8 @@ public final class AppDatabase: Sendable {
       }
     }
     return AppDatabase(
-      writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark)
+      writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark,
+      routineDay: routineDay)
   }
 
   /// Opens the ootd database at `path` for a command that only reads it. A file this process may

@@ -102,13 +102,14 @@ import Testing
     await h.run(["block", "routine", "algorithm"])
     await h.run(["plan", "--on", "yesterday"])
     await h.run(["plan"])
-    let byID = await h.run(["carry", "1"])
+    // 'block routine' planned today's todo (#1) itself; #2 is yesterday's.
+    let byID = await h.run(["carry", "2"])
     #expect(byID.code == 64)
-    #expect(byID.stderr.contains("'ootd drop 1' gives it up"))
+    #expect(byID.stderr.contains("'ootd drop 2' gives it up"))
     #expect(!byID.stdout.contains("Nothing to carry"))
     let json = try Self.json(await h.run(["carry", "--json"]).stdout)
     #expect((json["carried"] as? [Any])?.count == 0)
-    #expect(((json["kept"] as? [[String: Any]])?.map { $0["id"] as? Int }) == [1])
+    #expect(((json["kept"] as? [[String: Any]])?.map { $0["id"] as? Int }) == [2])
     #expect(json["to"] as? String == "2026-11-22")
   }
 

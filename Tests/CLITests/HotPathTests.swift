@@ -16,6 +16,8 @@ struct HotPathTests {
     ["99999999999999999999"], ["1", "x"], ["--db", "/tmp/x.sqlite"], ["--db"], ["--no-color"],
     ["--bogus"], ["--priority=high"], ["--"], ["--", "-x"], ["help"], ["-h"], ["--version"],
     ["--on", "-1d"], ["x", "--json", "y"], ["--project", "ootd", "--project", "other"], ["-pj"],
+    ["+bug"], ["Fix", "+bug", "+Web"], ["C++", "+3d"], ["--tag", "x"], ["--tag", "x", "--tag", "y"],
+    ["--tag", "bad tag"], ["--tag"], ["--note", "Safari only"], ["--note", ""], ["--note"], ["--untag", "x"],
   ]
 
   static let commandLines: [[String]] = {

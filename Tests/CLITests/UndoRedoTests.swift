@@ -97,7 +97,32 @@ struct UndoRedoTests {
         && $0.todo(3)?["date"] as? String == "2020-01-03"
     },
     Row(setup: [["block", "routine", "algorithm"], ["block", "routine", "commit"]], command: ["plan", "--on", "2026-12-01"]) {
-      $0.todoList.count == 2
+      // (Today's routine todos were planned by the 'block routine' commands themselves.)
+      $0.todoList.filter { $0["date"] as? String == "2026-12-01" }.count == 2
+    },
+    Row(setup: [], command: ["add", "Fix login +bug", "--tag", "web", "--note", "Safari only"]) {
+      $0.todo(1)?["title"] as? String == "Fix login" && $0.todo(1)?["tags"] as? [String] == ["bug", "web"]
+        && $0.todo(1)?["notes"] as? String == "Safari only"
+    },
+    Row(setup: [["add", "a +bug +x", "--note", "n"]], command: ["edit", "1", "--tag", "ui", "--untag", "bug", "--note", ""]) {
+      $0.todo(1)?["tags"] as? [String] == ["ui", "x"] && $0.todo(1)?["notes"] is NSNull
+    },
+    Row(setup: [["add", "a", "--note", "first"]], command: ["note", "1", "second", "line"]) {
+      $0.todo(1)?["notes"] as? String == "first\nsecond line"
+    },
+    Row(setup: [["add", "a", "--on", "2020-01-01"], ["drop", "1"]], command: ["undone", "1"]) {
+      $0.todo(1)?["dropped"] as? Bool == false && $0.todo(1)?["overdue"] as? Bool == true
+    },
+    Row(setup: [], command: ["block", "routine", "blog", "--on", "mon,wed"]) {
+      $0.block("blog")?["recurrence"] as? String == "mon,wed"
+    },
+    Row(setup: [], command: ["block", "routine", "english", "--every", "2d"]) {
+      ($0.block("english")?["recurrence"] as? String)?.hasPrefix("every 2d from ") == true
+        && $0.todoList.count == 1
+    },
+    Row(setup: [], command: ["block", "routine", "algorithm"]) {
+      $0.block("algorithm")?["recurrence"] as? String == "daily"
+        && $0.todoList.map { $0["block"] as? String } == ["algorithm"]
     },
     Row(setup: [], command: ["block", "add", "leetcode", "One LeetCode medium", "--priority", "high", "--routine"]) {
       $0.block("leetcode")?["routine"] as? Bool == true

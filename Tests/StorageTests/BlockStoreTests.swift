@@ -89,7 +89,7 @@ struct BlockStoreTests {
     // Given two built-ins and one user block in the routine
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    #expect(try database.setRoutine(named: "Commit", true).isRoutine)
+    #expect(try database.setRoutine(named: "Commit", true).block.isRoutine)
     _ = try database.setRoutine(named: "blog", true)
     try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem", priority: .high, isRoutine: true))
     let today = day("2026-11-22")
@@ -125,7 +125,7 @@ struct BlockStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     _ = try database.setRoutine(named: "commit", true)
-    #expect(try !database.setRoutine(named: "commit", false).isRoutine)
+    #expect(try !database.setRoutine(named: "commit", false).block.isRoutine)
     #expect(try database.planRoutine(on: day("2026-11-22")).isEmpty)
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Storage
 
 extension Ootd {
   /// `ootd add`: plans a todo.
@@ -9,7 +10,9 @@ extension Ootd {
       abstract: "Plan a todo (for today unless --on says otherwise).",
       discussion: """
         The title may be quoted or given as several words. With --block, the block supplies the \
-        title and priority; a title or --priority given here overrides them.
+        title and priority; a title or --priority given here overrides them. A word '+name' in \
+        the title is a tag (it leaves the title, as in Taskwarrior and todo.txt); '+3', '+3d' or \
+        'C++' stay words of the title.
 
         Examples:
           ootd add "Solve BOJ 1753" --priority high
@@ -18,6 +21,8 @@ extension Ootd {
           ootd add --block blog "TIL: GRDB migrations" --json
           ootd add "Review the PR" --on fri
           ootd add "Fixed the flaky test" --done
+          ootd add "Fix the login page +bug +web" --note "Safari only"
+          ootd add "Read the GRDB docs" --tag reading
         """)
 
     @Argument(help: "What to do (optional with --block).")
@@ -45,6 +50,12 @@ extension Ootd {
     @Flag(name: .long, help: "Record work already done (today or an earlier day).")
     var done = false
 
+    @Option(name: .long, help: ArgumentHelp("Notes kept with the todo ('ootd show ID' prints them).", valueName: "text"))
+    var note: String?
+
+    @Option(name: .long, help: ArgumentHelp("Tag the todo (repeatable; or write +name in the title).", valueName: "name"))
+    var tag: [String] = []
+
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
@@ -59,15 +70,24 @@ extension Ootd {
       if done && day > environment.today {
         throw CLIError.invalidValue("--done records work already done: \(day) is after today")
       }
-      if !title.isEmpty { _ = try Title.validate(title.joined(separator: " ")) }
+      let words = Tag.split(title: title.joined(separator: " "))
+      let tags = try words.tags + tag.map { name throws(CoreError) in try Tag.validate(name) }
+      if !title.isEmpty && (block == nil || !words.title.isEmpty) { _ = try Title.validate(words.title) }
       let database = try global.openDatabase(environment)
       let source = try block.map { try database.block(named: $0) }
-      let draft = try NewTodo(
-        title: title.isEmpty ? (source?.title ?? "") : title.joined(separator: " "),
+      var draft = try NewTodo(
+        title: words.title.isEmpty ? (source?.title ?? "") : words.title,
         priority: priority ?? source?.priority ?? .mid,
         day: day, project: project, block: source?.name)
+      draft.notes = note
+      draft.tags = Tag.normalized(tags)
       let todo = try database.addTodo(
         draft, done: done, now: environment.now, timeZone: environment.timeZone)
+      if todo.block != nil { try warnAboutPlacement([todo], database, environment) }
+      if let project, try database.project(named: project).project.isArchived {
+        environment.printError(TerminalText.printable(
+          "ootd: note: project '\(project)' is archived ('ootd project unarchive \(project)' brings it back)"))
+      }
       if output.json {
         environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {

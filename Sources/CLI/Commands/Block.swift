@@ -11,12 +11,14 @@ extension Ootd {
       discussion: """
         A fresh database has built-in blocks (algorithm, blog, commit, study, review, docs, \
         refactor, english). Add a todo from one with 'ootd add --block NAME'. Mark blocks as your \
-        daily routine and 'ootd plan' adds them to a day.
+        routine (every day, some weekdays, or every N days) and each day gets their todos by \
+        itself.
 
         Examples:
           ootd block list
           ootd block add leetcode "Solve one LeetCode medium" --priority high
           ootd block routine algorithm
+          ootd block routine blog --on mon,wed,fri
           ootd block rm leetcode
           ootd block restore algorithm   # bring back a built-in block
           ootd block edit commit --done-when commits --repo me/app
@@ -70,15 +72,16 @@ extension Ootd {
       @Option(name: [.short, .long], help: "high, mid or low (default: mid).")
       var priority: Priority = .mid
 
-      @Flag(name: .long, help: "Make it part of the daily routine ('ootd plan' adds it).")
+      @Flag(name: .long, help: "Make it part of your routine, every day (see 'ootd block routine').")
       var routine = false
 
       @OptionGroup var global: GlobalOptions
 
       func run(in environment: AppEnvironment) throws {
         let block = try TaskBlock(name: name, title: title, priority: priority, isRoutine: routine)
-        try global.openDatabase(environment).addBlock(block, now: environment.now)
+        let planned = try global.openDatabase(environment).addBlock(block, now: environment.now)
         environment.print(TerminalText.printable("Added block \(block.name): \(block.title) (\(block.priority))"))
+        for todo in planned { environment.print("Planned #\(todo.id) for today") }
       }
     }
 
@@ -190,29 +193,57 @@ extension Ootd {
     struct Routine: OotdCommand {
       static let configuration = CommandConfiguration(
         commandName: "routine",
-        abstract: "Add a block to the daily routine (or --off to take it out).",
+        abstract: "Put a block in your routine: every day, on some weekdays, or every N days.",
         discussion: """
-          'ootd plan' adds every routine block to a day once.
+          A routine block gets its todo by itself on each day it is due: the first command of \
+          the day that changes data, or shows today ('ootd', 'ootd list'), plans it, once, even \
+          with several ootd processes at once ('ootd undo' and 'ootd redo' never plan). A \
+          routine todo you remove or drop stays away that day; 'ootd plan' adds the day's \
+          routine again explicitly. Running it again replaces the block's days.
+
+          --every counts from today: today, then every N days.
 
           Examples:
-            ootd block routine algorithm
+            ootd block routine algorithm                 # every day
+            ootd block routine blog --on mon,wed,fri
+            ootd block routine review --on weekdays
+            ootd block routine english --every 2d
+            ootd block routine docs --every 1w           # today's weekday, weekly
             ootd block routine algorithm --off
           """)
 
       @Argument(help: "The block's name.", completion: NameCompletion.blocks)
       var name: String
 
+      @Option(
+        name: .long,
+        help: ArgumentHelp("Only on these weekdays: mon,wed,fri (or weekdays, weekends).", valueName: "days"))
+      var on: String?
+
+      @Option(name: .long, help: ArgumentHelp("Every N days or weeks from today: 2d, 1w.", valueName: "interval"))
+      var every: String?
+
       @Flag(name: .long, help: "Take the block out of the routine.")
       var off = false
 
       @OptionGroup var global: GlobalOptions
 
+      func validate() throws {
+        if off && (on != nil || every != nil) {
+          throw ValidationError("--off cannot be combined with --on or --every")
+        }
+      }
+
       func run(in environment: AppEnvironment) throws {
-        let block = try global.openDatabase(environment).setRoutine(named: name, !off, now: environment.now)
+        let recurrence = try Recurrence.parse(on: on, every: every, today: environment.today)
+        let (block, planned) = try global.openDatabase(environment).setRoutine(
+          named: name, !off, recurrence: recurrence, now: environment.now)
         environment.print(
           block.isRoutine
-            ? "\(block.name) is part of the daily routine; 'ootd plan' adds it to a day"
-            : "\(block.name) is no longer part of the daily routine")
+            ? TerminalText.printable(
+              "\(block.name) is part of your routine (\(block.recurrence)): each day it is due gets its todo by itself")
+            : TerminalText.printable("\(block.name) is no longer part of your routine"))
+        for todo in planned { environment.print("Planned #\(todo.id) for today") }
       }
     }
   }
@@ -221,8 +252,12 @@ extension Ootd {
   struct Plan: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "plan",
-      abstract: "Add your routine blocks to a day (today unless --on); safe to run twice.",
+      abstract: "Add your routine blocks due on a day (today unless --on); safe to run twice.",
       discussion: """
+        Today's routine is planned by itself (see 'ootd block routine --help'); plan is for \
+        another day, or to bring back a routine todo you removed today. A day never gets two \
+        todos from one block.
+
         Examples:
           ootd block routine algorithm && ootd block routine commit
           ootd plan
@@ -245,7 +280,7 @@ extension Ootd {
         environment.print(
           routine.isEmpty
             ? "No routine blocks yet: mark some with 'ootd block routine NAME'."
-            : "\(day) already has every routine block.")
+            : "\(day) already has every routine block due that day.")
         return
       }
       try printTodos(

@@ -35,8 +35,11 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let days = try selection.days(environment)
       let filter = filters.filter(days: days, text: grep)
-      let database = try global.openDatabase(environment, readOnly: true)
       let today = environment.today
+      let showsToday: Bool
+      if case .range(let range) = days, range == DayRange(day: today) { showsToday = true } else { showsToday = false }
+      let database = try showsToday
+        ? global.openDatabaseShowingToday(environment) : global.openDatabase(environment, readOnly: true)
       // Rows are streamed from the database to the output: constant memory for any number.
       if output.json {
         try printTodosJSON(database, matching: filter, environment)
@@ -65,7 +68,7 @@ extension Ootd {
       {
         lines += try renderer.overdueSection(database, before: today, limit: 10)
       }
-      environment.output(lines.map { $0 + "\n" }.joined())
+      environment.output(renderer.fitting(lines).map { $0 + "\n" }.joined())
     }
 
     private func emptyMessage(_ days: TodoFilter.Days, today: Day, style: Style) -> String {

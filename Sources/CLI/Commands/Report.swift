@@ -25,7 +25,11 @@ extension Ootd {
         ▓ 80-99%, █ 100%.
 
         Once GitHub commits are synced ('ootd sync'), each day also shows its commits, the \
-        summary their total and when they were last synced.
+        summary their total and when they were last synced; --calendar draws the commit \
+        heatmap under the achievement one, week by week, and says how much you achieved on \
+        days with commits and on days without. Days before the first sync of the shown \
+        repositories are "not synced" (- in the calendar, null in JSON, empty in CSV), never \
+        0 commits.
 
         --json prints {"from", "to", "days": [{"date", "total", "done", "rate", "commits"}], \
         "total", "done", "rate", "currentStreak", "longestStreak", ...} with every day of the \
@@ -96,10 +100,20 @@ extension Ootd {
           filter: database.commitFilter(
             author: database.gitHubSetting(.login), repository: repository ?? nil))
         lastSync = try database.lastCommitSync()
+        commits?.syncedFrom = Self.syncedFrom(
+          try database.syncStates(), repository: repository ?? nil, timeZone: environment.timeZone)
       }
 
       let wrote = try image.write(
-        { HeatmapSVG().render(HeatmapData(report), caption: caption(report)) },
+        {
+          guard let commits else {
+            return HeatmapSVG().render(HeatmapData(report), caption: caption(report))
+          }
+          return HeatmapSVG().render(
+            [("Achievement", HeatmapData(report)), ("Commits", HeatmapData(commits))],
+            caption: caption(report),
+            footer: CommitAchievementRelation(report, commits: commits).sentence)
+        },
         what: "the calendar of \(days.from) → \(days.to) (\(days.count) days)",
         moreOutput: calendar || output.json || csv, environment)
       if wrote { return }
@@ -120,6 +134,19 @@ extension Ootd {
         timeZone: environment.timeZone)
       let lines = calendar ? renderer.calendar(report) : renderer.table(report)
       environment.output(lines.map { $0 + "\n" }.joined())
+    }
+
+    /// The first day the shown repositories' completed syncs cover (days before it are "not
+    /// synced", never "0 commits"): the earliest among them; nil when one covered its whole
+    /// history or none is known (commits read from local clones).
+    static func syncedFrom(
+      _ states: [RepositorySyncState], repository: RepositoryName?, timeZone: TimeZone
+    ) -> Day? {
+      let shown = states.filter {
+        $0.lastSyncAt != nil && (repository == nil || $0.repository == repository)
+      }
+      guard !shown.isEmpty, shown.allSatisfy({ $0.windowStart != nil }) else { return nil }
+      return shown.compactMap(\.windowStart).min().map { Day($0, in: timeZone) }
     }
 
     /// `ootd · 2026-05-25 → 2026-11-22 · 412/503 done (82%)`.

@@ -68,9 +68,10 @@ extension Ootd {
   struct Undone: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "undone",
-      abstract: "Mark done todos as open again.",
+      abstract: "Mark done (or dropped) todos as open again.",
       discussion: """
-        Every id must exist, or nothing changes.
+        Every id must exist, or nothing changes. A dropped todo is taken back up: open again, \
+        and overdue when its day has passed.
 
         Example:
           ootd undone 12
@@ -87,7 +88,7 @@ extension Ootd {
   struct Edit: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
-      abstract: "Change the title, priority, project or day of one or more todos.",
+      abstract: "Change the title, priority, project, day, notes or tags of one or more todos.",
       discussion: """
         Several ids get the same change, all or none. Moving an open todo away from a day that \
         has begun keeps it on that day's record as planned and not done (carried); a done todo \
@@ -99,6 +100,8 @@ extension Ootd {
           ootd edit 3 4 5 --on fri
           ootd edit 12 --project ootd
           ootd edit 12 --no-project
+          ootd edit 12 --note "Use a binary heap" --tag algo --untag later
+          ootd edit 12 --note ""      # clear the notes
         """)
 
     // Read as text and checked in validate(), so that a mistyped option after the ids
@@ -122,6 +125,15 @@ extension Ootd {
       name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"),
       completion: NameCompletion.days)
     var on: String?
+
+    @Option(name: .long, help: ArgumentHelp("New notes (\"\" clears them).", valueName: "text"))
+    var note: String?
+
+    @Option(name: .long, help: ArgumentHelp("Add this tag (repeatable).", valueName: "name"))
+    var tag: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Take this tag away (repeatable).", valueName: "name"))
+    var untag: [String] = []
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -149,15 +161,17 @@ extension Ootd {
       let changes = try TodoChanges(
         title: title, priority: priority,
         day: try parseDay(on, environment),
-        project: noProject ? .some(nil) : project.map { .some($0) })
+        project: noProject ? .some(nil) : project.map { .some($0) },
+        notes: note.map { .some($0) }, addTags: tag, removeTags: untag)
       // Checked here, not in validate(), so that a mistyped option is reported as such first.
       if changes.isEmpty {
         throw CLIError.invalidValue(
-          "nothing to change: give --title, --priority, --project, --no-project or --on")
+          "nothing to change: give --title, --priority, --project, --no-project, --on, --note, --tag or --untag")
       }
       let database = try global.openDatabase(environment)
       let todos = try database.editTodos(
         ids: todoIDs, changes, today: environment.today, now: environment.now)
+      if changes.day != nil { try warnAboutPlacement(todos, database, environment) }
       try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
     }
   }

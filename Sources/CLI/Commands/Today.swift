@@ -21,7 +21,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let today = environment.today
-      let database = try global.openDatabase(environment, readOnly: true)
+      let database = try global.openDatabaseShowingToday(environment)
       let todos = try database.todos(matching: TodoFilter(days: .range(DayRange(day: today))))
       let facts = try DashboardFacts.load(
         today, todos: todos, database: database, timeZone: environment.timeZone)

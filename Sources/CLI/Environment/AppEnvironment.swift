@@ -86,6 +86,9 @@ struct AppEnvironment {
   /// closed stream).
   var outputFailed: () -> String? = { StandardStream.output.failure }
 
+  /// Notes printed on standard error after the command succeeded.
+  var afterSuccess = AfterSuccess()
+
   /// The folder relative paths are relative to.
   var currentDirectory: String = FileManager.default.currentDirectoryPath
 
@@ -97,4 +100,18 @@ struct AppEnvironment {
 
   /// Prints a line to standard error.
   func printError(_ line: String) { errorOutput(line + "\n") }
+}
+
+/// Notes a command leaves for after it succeeded (shared by the copies of one environment).
+final class AfterSuccess {
+  private var notes: [(path: String, line: String)] = []
+
+  /// Prints `line` on standard error after the command succeeded, if `path` exists then.
+  func noteIfExists(_ path: String, _ line: String) { notes.append((path, line)) }
+
+  /// Prints the notes whose file exists, once.
+  func flush(_ environment: AppEnvironment) {
+    for note in notes where access(note.path, F_OK) == 0 { environment.printError(note.line) }
+    notes = []
+  }
 }

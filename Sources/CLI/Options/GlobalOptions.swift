@@ -54,7 +54,29 @@ struct GlobalOptions: ParsableArguments {
       guard Self.holdsADatabase(path) else { return try AppDatabase.inMemory(command: command) }
       return try AppDatabase.openForReading(path: path, command: command)
     }
-    return try AppDatabase.open(path: path, command: command, givesBackUnused: true)
+    let database = try AppDatabase.open(
+      path: path, command: command, givesBackUnused: true, routineDay: environment.today)
+    if let folder = database.madeFolders.last, db != nil || environment.variables["OOTD_DB"] != nil {
+      // A typo in --db or OOTD_DB must not silently start an empty tracker; said only once the
+      // command succeeded and the file is still there (a failed command gives it back).
+      environment.afterSuccess.noteIfExists(
+        path,
+        "ootd: note: created a new database at \(TerminalText.printable(path)) (and its folder \(TerminalText.printable(folder)))")
+    }
+    return database
+  }
+
+  /// Opens the database for a command that shows today (the dashboard, a list of today): it
+  /// reads as ``openDatabase(_:readOnly:)`` does, but first plans the day's routine when the
+  /// file can be written and it is not planned yet (see ``AppDatabase/planDueRoutine(on:now:)``).
+  /// A read-only or missing database is shown as it is.
+  func openDatabaseShowingToday(_ environment: AppEnvironment) throws -> AppDatabase {
+    let database = try openDatabase(environment, readOnly: true)
+    if database.isWritable, database.path != ":memory:" {
+      // Showing the day matters more than planning it: a busy or failing write shows it as is.
+      _ = try? database.planDueRoutine(on: environment.today, now: environment.now)
+    }
+    return database
   }
 
   /// Whether something is at `path` that opening may not replace: a non-empty file, a folder

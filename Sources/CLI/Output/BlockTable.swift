@@ -13,7 +13,9 @@ struct BlockTable {
     for block in blocks {
       var notes: [String] = []
       if block.isBuiltIn { notes.append("built-in") }
-      if block.isRoutine { notes.append("routine") }
+      if block.isRoutine {
+        notes.append(block.recurrence == .daily ? "routine" : "routine: \(block.recurrence)")
+      }
       if let rule = block.doneWhen { notes.append("done by \(rule)") }
       let suffix = notes.isEmpty ? "" : "  " + style.dim("(" + notes.joined(separator: ", ") + ")")
       lines.append(

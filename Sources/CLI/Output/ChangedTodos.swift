@@ -1,4 +1,5 @@
 import Core
+import Storage
 
 /// Prints changed todos: a JSON array, or a line such as `Planned 2 todos for 2026-11-23:` and
 /// the todos.
@@ -21,5 +22,19 @@ extension TodoRenderer {
   func changed(_ todos: [Todo]) -> [String] {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     return todos.map { line($0, idWidth: idWidth, showDay: true) }
+  }
+}
+
+/// Notes on stderr after todos were added or moved: a day that now has two todos from one
+/// task block (the routine planned one already, or a block added twice), and a todo added to
+/// an archived project.
+func warnAboutPlacement(_ todos: [Todo], _ database: AppDatabase, _ environment: AppEnvironment) throws {
+  for todo in todos {
+    guard let block = todo.block else { continue }
+    let same = try database.todos(matching: TodoFilter(days: .range(DayRange(day: todo.day))))
+      .filter { $0.block?.lowercased() == block.lowercased() }
+    guard same.count > 1 else { continue }
+    environment.printError(TerminalText.printable(
+      "ootd: note: \(todo.day) now has \(same.count) todos from block '\(block)' (\(same.map { "#\($0.id)" }.joined(separator: ", "))); 'ootd rm \(todo.id)' or 'ootd undo' takes this one back"))
   }
 }

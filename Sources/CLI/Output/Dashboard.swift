@@ -120,6 +120,6 @@ struct DashboardText {
     if let commits = facts.line(commitsWith: renderer.style, timeZone: timeZone) {
       lines.append(commits)
     }
-    return lines.map { $0 + "\n" }.joined()
+    return renderer.fitting(lines).map { $0 + "\n" }.joined()
   }
 }

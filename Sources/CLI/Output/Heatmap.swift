@@ -17,6 +17,11 @@ struct HeatmapData {
   let describe: (Day) -> String
   /// Five labels, one per level, e.g. `none`, `<50%`, …, `100%`.
   let legend: [String]
+  /// Days whose value is unknown (commits of days before the first sync): drawn apart, never
+  /// as level 0.
+  var isMissing: (Day) -> Bool = { _ in false }
+  /// What the legend calls a missing day, when some can be.
+  var missingLabel: String? = nil
 
   /// The level of `day`, clamped to 0…4.
   func clampedLevel(_ day: Day) -> Int { min(4, max(0, level(day))) }
@@ -103,44 +108,83 @@ struct TerminalHeatmap {
   /// How many week columns fit in one block.
   var weeksPerBlock: Int { max(1, (width - Self.labelWidth) / 2) }
 
+  /// The glyph of a day whose value is unknown.
+  static let missingGlyph = "-"
+
   /// The grid (possibly in several blocks) followed by the legend.
   func render(_ data: HeatmapData) -> [String] {
-    grid(data) + legend(data.legend)
+    grid(data) + legend(data.legend, missing: data.missingLabel)
+  }
+
+  /// Several heatmaps of the same range stacked week by week: each block of weeks shows one
+  /// month line, then each panel's seven rows under its title, so a column is the same week
+  /// in every panel. Then each panel's legend.
+  func renderStacked(_ panels: [(title: String, data: HeatmapData)]) -> [String] {
+    guard let first = panels.first else { return [] }
+    let layout = HeatmapLayout(range: first.data.range)
+    var lines: [String] = []
+    for (index, weeks) in blocks(layout).enumerated() {
+      if index > 0 { lines.append("") }
+      lines.append(monthLine(layout, weeks: weeks))
+      for panel in panels {
+        lines.append(style.bold(panel.title))
+        lines += rows(panel.data, layout: layout, weeks: weeks)
+      }
+    }
+    for panel in panels {
+      let legend = legend(panel.data.legend, missing: panel.data.missingLabel, title: panel.title)
+      lines += legend
+    }
+    return lines
   }
 
   /// The grid: for each block of weeks, a month-label line and seven weekday lines.
   func grid(_ data: HeatmapData) -> [String] {
     let layout = HeatmapLayout(range: data.range)
-    // Blocks of even size: 27 weeks in 18 columns wrap as 14 + 13, not 18 + 9.
-    let blocks = (layout.weekCount + weeksPerBlock - 1) / weeksPerBlock
-    let perBlock = (layout.weekCount + blocks - 1) / blocks
     var lines: [String] = []
-    var start = 0
-    while start < layout.weekCount {
-      let weeks = start..<min(layout.weekCount, start + perBlock)
-      if start > 0 { lines.append("") }
+    for (index, weeks) in blocks(layout).enumerated() {
+      if index > 0 { lines.append("") }
       lines.append(monthLine(layout, weeks: weeks))
-      for row in 0..<7 {
-        var line = Weekday.allCases[row].shortName + " "
-        for week in weeks {
-          if let day = layout.day(week: week, row: row) {
-            line += cell(data.clampedLevel(day))
-          } else {
-            line += " "
-          }
-          if week < weeks.upperBound - 1 { line += " " }
-        }
-        lines.append(trimmingTrailingSpaces(line))
-      }
-      start = weeks.upperBound
+      lines += rows(data, layout: layout, weeks: weeks)
     }
     return lines
   }
 
-  /// `· none  ░ <50%  ▒ 50-79%  ▓ 80-99%  █ 100%`, wrapped to `width`.
-  func legend(_ labels: [String]) -> [String] {
-    let items = labels.prefix(5).enumerated().map { level, label in
+  /// The weeks of each block. Blocks of even size: 27 weeks in 18 columns wrap as 14 + 13, not
+  /// 18 + 9.
+  private func blocks(_ layout: HeatmapLayout) -> [Range<Int>] {
+    let count = (layout.weekCount + weeksPerBlock - 1) / weeksPerBlock
+    let perBlock = (layout.weekCount + count - 1) / count
+    return stride(from: 0, to: layout.weekCount, by: perBlock).map {
+      $0..<min(layout.weekCount, $0 + perBlock)
+    }
+  }
+
+  /// Seven weekday lines of `weeks`.
+  private func rows(_ data: HeatmapData, layout: HeatmapLayout, weeks: Range<Int>) -> [String] {
+    (0..<7).map { row in
+      var line = Weekday.allCases[row].shortName + " "
+      for week in weeks {
+        if let day = layout.day(week: week, row: row) {
+          line += data.isMissing(day) ? style.dim(Self.missingGlyph) : cell(data.clampedLevel(day))
+        } else {
+          line += " "
+        }
+        if week < weeks.upperBound - 1 { line += " " }
+      }
+      return trimmingTrailingSpaces(line)
+    }
+  }
+
+  /// `· none  ░ <50%  ▒ 50-79%  ▓ 80-99%  █ 100%` (and `- not synced` when days can be
+  /// missing), after a title when given, wrapped to `width`.
+  func legend(_ labels: [String], missing: String? = nil, title: String? = nil) -> [String] {
+    var items = labels.prefix(5).enumerated().map { level, label in
       (text: cell(level) + " " + label, columns: 2 + DisplayWidth.of(label))
+    }
+    if let title { items.insert((style.bold(title) + ":", DisplayWidth.of(title) + 1), at: 0) }
+    if let missing {
+      items.append((style.dim(Self.missingGlyph) + " " + missing, 2 + DisplayWidth.of(missing)))
     }
     var lines: [String] = []
     var line = ""
@@ -253,10 +297,14 @@ extension HeatmapData {
       range: calendar.range,
       level: { CommitCalendar.level(of: calendar.count(on: $0), maximum: maximum) },
       describe: { day in
-        let count = calendar.count(on: day)
+        guard let count = calendar.syncedCount(on: day) else {
+          return "\(day.weekday.shortName) \(day): not synced"
+        }
         return "\(day.weekday.shortName) \(day): \(count == 1 ? "1 commit" : "\(count) commits")"
       },
-      legend: Self.commitLegend(maximum: maximum))
+      legend: Self.commitLegend(maximum: maximum),
+      isMissing: { !calendar.isSynced($0) },
+      missingLabel: calendar.syncedFrom.map { $0 > calendar.range.from ? "not synced" : nil } ?? nil)
   }
 
   /// `0`, `1-2`, `3-5`, `6-8`, `9-11` for a busiest day of 11; `-` for a shade no count gets.

@@ -51,7 +51,7 @@ enum JSONOutput {
     enum CodingKeys: String, CodingKey {
       case id, uuid, title, priority, done, date, project, block, overdue, doneOn
       case dropped, carriedFrom
-      case notes
+      case notes, tags
       case github, doneBy
     }
 
@@ -76,17 +76,22 @@ enum JSONOutput {
       try c.encode(todo.isDropped, forKey: .dropped)
       try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
       try c.encode(todo.notes, forKey: .notes)
+      try c.encode(todo.tags, forKey: .tags)
       try c.encode(todo.github.map { GitHubLinkJSON(url: $0.url, state: $0.state) }, forKey: .github)
       try c.encode(todo.doneBy?.rawValue, forKey: .doneBy)
     }
   }
 
-  /// A task block: `{"name","uuid","title","priority","builtIn","routine","doneWhen"}`
-  /// (`doneWhen`: `{"rule": "commits", "repo": "OWNER/NAME" or null}`, or null).
+  /// A task block: `{"name","uuid","title","priority","builtIn","routine","doneWhen","recurrence"}`
+  /// (`doneWhen`: `{"rule": "commits", "repo": "OWNER/NAME" or null}`, or null; `recurrence` is
+  /// the routine's days (`daily`, `mon,wed,fri`, `every 2d from 2026-11-23`), null when the block
+  /// is not in the routine).
   struct BlockJSON: Encodable {
     let block: TaskBlock
 
-    enum CodingKeys: String, CodingKey { case name, uuid, title, priority, builtIn, routine, doneWhen }
+    enum CodingKeys: String, CodingKey {
+      case name, uuid, title, priority, builtIn, routine, doneWhen, recurrence
+    }
 
     /// `{"rule","repo"}`.
     struct DoneRuleJSON: Encodable {
@@ -113,6 +118,7 @@ enum JSONOutput {
       try c.encode(
         block.doneWhen.map { DoneRuleJSON(rule: DoneRule.commits, repo: $0.repository?.description) },
         forKey: .doneWhen)
+      try c.encode(block.isRoutine ? block.recurrence.text : nil, forKey: .recurrence)
     }
   }
 
@@ -175,7 +181,7 @@ enum JSONOutput {
       try c.encode(report.range.to.description, forKey: .to)
       try c.encode(
         report.days.map {
-          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.count(on: $0.day))
+          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.syncedCount(on: $0.day))
         }, forKey: .days)
       try c.encode(report.total.total, forKey: .total)
       try c.encode(report.total.done, forKey: .done)

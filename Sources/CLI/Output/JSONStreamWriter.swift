@@ -181,6 +181,10 @@ extension JSONOutput.TodoJSON {
     writer.string(todo.priority.rawValue)
     writer.key("project")
     writer.string(todo.project)
+    writer.key("tags")
+    writer.beginArray()
+    for tag in todo.tags { writer.string(tag) }
+    writer.endArray()
     writer.key("title")
     writer.string(todo.title)
     writer.key("uuid")

@@ -43,7 +43,7 @@ struct JournalOutput {
   }
 
   /// `2026-11-23 09:41` in the user's time zone.
-  private func localTime(_ date: Date) -> String {
+  func localTime(_ date: Date) -> String {
     let day = Day(date, in: environment.timeZone)
     let seconds = Int(date.timeIntervalSince1970) + environment.timeZone.secondsFromGMT(for: date)
     let minutes = ((seconds % 86_400) + 86_400) % 86_400 / 60

@@ -25,7 +25,7 @@ struct ReportRenderer {
   /// The heading, one bar row per day (per week for long ranges), then the summary.
   func table(_ report: AchievementReport) -> [String] {
     let bars = BarTable(style: style, width: width)
-    var lines = [heading(report), ""]
+    var lines = heading(report) + [""]
     if report.range.count <= Self.dailyRowLimit {
       lines += bars.render(report.days.map(dayRow))
     } else {
@@ -52,14 +52,15 @@ struct ReportRenderer {
     return lines
   }
 
-  /// `Achievement · 2026-10-26 → 2026-11-22 (28 days) · project ootd`.
-  func heading(_ report: AchievementReport) -> String {
+  /// `Achievement · 2026-10-26 → 2026-11-22 (28 days) · project ootd`, wrapped between its
+  /// parts (never mid-word) on a narrow terminal.
+  func heading(_ report: AchievementReport) -> [String] {
     let range = report.range
     let days = range.count == 1 ? "1 day" : "\(range.count) days"
     let span = range.count == 1 ? "\(range.from)" : "\(range.from) → \(range.to)"
-    var text = style.bold("Achievement") + " · \(span) (\(days))"
-    if let project { text += " · project " + style.cyan(project) }
-    return text
+    var parts = [style.bold("Achievement"), "\(span) (\(days))"]
+    if let project { parts.append("project " + style.cyan(TerminalText.printable(project))) }
+    return wrapFacts(parts)
   }
 
   /// Totals, perfect days and streaks.
@@ -119,7 +120,13 @@ struct ReportRenderer {
 
   private func dayRow(_ entry: DayTally) -> BarTable.Row {
     var notes: [String] = []
-    if let commits { notes.append(commitNote(commits.count(on: entry.day))) }
+    if let commits {
+      if let count = commits.syncedCount(on: entry.day) {
+        notes.append(commitNote(count))
+      } else {
+        notes.append(style.dim("not synced"))
+      }
+    }
     if entry.tally.isPerfect { notes.append(style.green("✓")) }
     if entry.day == today { notes.append(style.dim("today")) }
     return BarTable.Row(
@@ -152,8 +159,18 @@ struct ReportRenderer {
 
   /// The heading, the calendar heatmap with its legend, and a one-line summary.
   func calendar(_ report: AchievementReport) -> [String] {
-    var lines = [heading(report), ""]
-    lines += TerminalHeatmap(style: style, width: width).render(HeatmapData(report))
+    var lines = heading(report) + [""]
+    let heatmap = TerminalHeatmap(style: style, width: width)
+    if let commits {
+      // Achievement and commits week by week, one above the other, and how they relate.
+      lines += heatmap.renderStacked([
+        ("Achievement", HeatmapData(report)), ("Commits", HeatmapData(commits)),
+      ])
+      lines.append("")
+      lines += wrapFacts(CommitAchievementRelation(report, commits: commits).parts)
+    } else {
+      lines += heatmap.render(HeatmapData(report))
+    }
     lines.append("")
     let total = report.total
     var facts = [total.percent.map { "\(total.done)/\(total.total) done (\($0)%)" } ?? "nothing planned"]
@@ -161,6 +178,9 @@ struct ReportRenderer {
     facts.append("streak \(report.streaks.current), longest \(report.streaks.longest)")
     if let commits {
       facts.append(commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits")
+      if let from = commits.syncedFrom, from > report.range.from {
+        facts.append(style.dim("not synced before \(from)"))
+      }
       if let lastSync { facts.append(style.dim(synced(lastSync))) }
     }
     lines += wrapFacts(facts)
@@ -173,7 +193,7 @@ struct ReportRenderer {
     var line = ""
     for fact in facts {
       let candidate = line.isEmpty ? fact : line + " · " + fact
-      if !line.isEmpty && DisplayWidth.of(candidate) > width {
+      if !line.isEmpty && DisplayWidth.visible(candidate) > width {
         lines.append(line)
         line = fact
       } else {
@@ -187,13 +207,14 @@ struct ReportRenderer {
   // MARK: - CSV
 
   /// `date,weekday,total,done,rate,commits,carried`, one row per day; `rate` is empty when
-  /// nothing was planned, `commits` when no commits were ever synced; `carried` counts the
+  /// nothing was planned, `commits` when no commits were ever synced or the day is before the
+  /// first sync (not synced, never 0); `carried` counts the
   /// todos moved away after the day began (included in `total`).
   static func csv(_ report: AchievementReport, commits: CommitCalendar? = nil) -> String {
     var text = "date,weekday,total,done,rate,commits,carried\n"
     for entry in report.days {
       let rate = entry.tally.rate.map { "\($0)" } ?? ""
-      let count = commits.map { String($0.count(on: entry.day)) } ?? ""
+      let count = commits?.syncedCount(on: entry.day).map { String($0) } ?? ""
       text += "\(entry.day),\(entry.day.weekday.shortName),\(entry.tally.total),\(entry.tally.done),\(rate),\(count),\(entry.tally.carried)\n"
     }
     return text

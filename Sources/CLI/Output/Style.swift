@@ -73,6 +73,53 @@ enum DisplayWidth {
   }
 
   /// `text` cut to at most `width` columns, ending in `…` when cut.
+  /// The columns `text` takes on a terminal, its colour codes (`ESC [ … m`) left out.
+  static func visible(_ text: String) -> Int {
+    guard text.utf8.contains(0x1B) else { return of(text) }
+    var plain = ""
+    var inEscape = false
+    for scalar in text.unicodeScalars {
+      if scalar == "\u{1B}" {
+        inEscape = true
+        continue
+      }
+      if inEscape {
+        if scalar == "m" { inEscape = false }
+        continue
+      }
+      plain.unicodeScalars.append(scalar)
+    }
+    return of(plain)
+  }
+
+  /// `text` wrapped between words so that no line is wider than `width` (by visible width;
+  /// a word wider than that stays whole on its own line). Continuation lines start with the
+  /// text's own indentation.
+  static func wrapWords(_ text: String, to width: Int) -> [String] {
+    guard visible(text) > width else { return [text] }
+    let indent = String(text.prefix { $0 == " " })
+    var lines: [String] = []
+    var line = ""
+    var used = 0
+    for word in text.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+      let word = String(word)
+      let columns = visible(word)
+      if used == 0 {
+        line = indent + word
+        used = indent.count + columns
+      } else if used + 1 + columns > width {
+        lines.append(line)
+        line = indent + word
+        used = indent.count + columns
+      } else {
+        line += " " + word
+        used += 1 + columns
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
   static func truncate(_ text: String, to width: Int) -> String {
     guard of(text) > width, width > 0 else { return text }
     var result = ""

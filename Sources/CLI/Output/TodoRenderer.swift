@@ -20,24 +20,67 @@ struct TodoRenderer {
     self.width = width
   }
 
-  /// `[x]  12  high  Title   @project #block` with colours that follow the priority.
+  /// `[x]  12  high  Title   @project #block +tag` with colours that follow the priority.
+  /// With a width, the line never wraps: the title is cut first (to no less than 16 columns,
+  /// or its own width), then the `@project #block +tag date` part, which shrinks to fit
+  /// (uncoloured) or is left out on a very narrow terminal.
   func line(_ todo: Todo, idWidth: Int, showDay: Bool = false) -> String {
     let box = todo.isDone ? style.green("[x]") : todo.isDropped ? style.dim("[-]") : "[ ]"
     let id = DisplayWidth.padLeft(String(todo.id), to: idWidth)
     let priority = priorityLabel(todo.priority)
-    var tags: [String] = []
-    if let project = todo.project { tags.append(style.cyan("@" + project)) }
-    if let block = todo.block { tags.append(style.magenta("#" + block)) }
+    var tags: [(plain: String, styled: String)] = []
+    if let project = todo.project {
+      let text = "@" + TerminalText.printable(project)
+      tags.append((text, style.cyan(text)))
+    }
+    if let block = todo.block {
+      let text = "#" + TerminalText.printable(block)
+      tags.append((text, style.magenta(text)))
+    }
+    for tag in todo.tags {
+      let text = "+" + TerminalText.printable(tag)
+      tags.append((text, style.yellow(text)))
+    }
     if showDay || todo.isOverdue(today: today) {
-      tags.append(todo.isOverdue(today: today) ? style.red(todo.day.description) : style.dim(todo.day.description))
+      let text = todo.day.description
+      tags.append((text, todo.isOverdue(today: today) ? style.red(text) : style.dim(text)))
     }
     let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
-    let plainTags = tags.isEmpty ? 0 : tags.map { DisplayWidth.of(strip($0)) + 1 }.reduce(1, +)
     let title = TerminalText.printable(todo.title)
-    let cut = width.map { DisplayWidth.truncate(title, to: max(20, $0 - fixed - plainTags)) } ?? title
+    var rest = tags.isEmpty ? "" : "  " + tags.map(\.styled).joined(separator: " ")
+    var cut = title
+    if let width {
+      let available = width - fixed
+      let plainTags = tags.map(\.plain).joined(separator: " ")
+      let tagsWidth = tags.isEmpty ? 0 : 2 + DisplayWidth.of(plainTags)
+      let titleWidth = DisplayWidth.of(title)
+      if titleWidth + tagsWidth > available {
+        let minimumTitle = min(titleWidth, 16)
+        var shownTags = tagsWidth
+        if tagsWidth > 0 && minimumTitle + tagsWidth > available {
+          // The tags give way: shrunk to the room left (plain, as colour codes cannot be cut),
+          // or left out when hardly anything of them would show.
+          let room = available - minimumTitle - 2
+          if room >= 6 {
+            rest = "  " + style.dim(DisplayWidth.truncate(plainTags, to: room))
+            shownTags = 2 + room
+          } else {
+            rest = ""
+            shownTags = 0
+          }
+        }
+        cut = DisplayWidth.truncate(title, to: max(1, available - shownTags))
+      }
+    }
     let shown = todo.isDone ? style.strike(cut) : cut
-    let rest = tags.isEmpty ? "" : "  " + tags.joined(separator: " ")
     return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
+  }
+
+  /// `lines` with every line wider than the line width wrapped between words (todo lines
+  /// already fit); as they are without a width.
+  func fitting(_ lines: [String]) -> [String] {
+    guard let width else { return lines }
+    return lines.flatMap { DisplayWidth.wrapWords($0, to: width) }
   }
 
   /// The priority padded to four columns and coloured: high red, mid yellow, low blue.
@@ -138,16 +181,5 @@ struct TodoRenderer {
       lines.append(style.dim("  … and \(more) older ('ootd list --open --to yesterday')"))
     }
     return lines
-  }
-
-  private func strip(_ text: String) -> String {
-    var result = ""
-    var inEscape = false
-    for scalar in text.unicodeScalars {
-      if scalar == "\u{1B}" { inEscape = true; continue }
-      if inEscape { if scalar == "m" { inEscape = false }; continue }
-      result.unicodeScalars.append(scalar)
-    }
-    return result
   }
 }

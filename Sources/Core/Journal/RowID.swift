@@ -11,6 +11,18 @@ public enum RowID {
     nameBased(name.lowercased(), namespace: blockNamespace)
   }
 
+  /// The uuid of the todo a routine block plans on a day: a name-based (version 5) uuid of the
+  /// block's uuid and the day, so two machines planning the same routine make the same todo,
+  /// and one day never gets the same block's routine todo twice.
+  public static func routineTodo(block: String, day: Day) -> String {
+    nameBased("\(block.lowercased()) \(day)", namespace: routineNamespace)
+  }
+
+  /// ootd's namespace for routine todos (a fixed random uuid).
+  static let routineNamespace: [UInt8] = [
+    0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x72, 0x4f, 0x75, 0x9a, 0x74, 0x69, 0x6e, 0x65, 0x2e, 0x76, 0x31,
+  ]
+
   /// ootd's namespace for built-in block names (a fixed random uuid).
   static let blockNamespace: [UInt8] = [
     0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x62, 0x4c, 0x6f, 0x8b, 0x63, 0x6b, 0x73, 0x2e, 0x76, 0x31, 0x00,

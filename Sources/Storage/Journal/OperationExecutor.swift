@@ -89,7 +89,7 @@ enum OperationExecutor {
   /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
   static let allowedFields: [Entity: Set<String>] = [
     .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
-      "dropped", "carriedFrom", "notes", "githubUrl", "githubState", "doneBy", "keepOpen",
+      "dropped", "carriedFrom", "notes", "githubUrl", "githubState", "doneBy", "keepOpen", "tags",
     ],
     .project: [
       "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
@@ -97,6 +97,7 @@ enum OperationExecutor {
     ],
     .block: [
       "name", "title", "priority", "builtIn", "routine", "createdAt", "doneWhen", "doneWhenRepo",
+      "recurrence",
     ],
   ]
 

@@ -17,6 +17,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
     static let createdAt = Column("createdAt")
     static let doneWhen = Column("doneWhen")
     static let doneWhenRepo = Column("doneWhenRepo")
+    static let recurrence = Column("recurrence")
   }
 
   var uuid: String
@@ -30,6 +31,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
   /// commits must be in, or nil for any.
   var doneWhen: String?
   var doneWhenRepo: String?
+  var recurrence: String?
 
   init(row: Row) throws {
     uuid = row[Columns.uuid]
@@ -41,14 +43,18 @@ struct BlockRecord: FetchableRecord, TableRecord {
     createdAt = row[Columns.createdAt]
     doneWhen = row[Columns.doneWhen]
     doneWhenRepo = row[Columns.doneWhenRepo]
+    recurrence = row[Columns.recurrence]
   }
 
   /// The Core value.
   func block() throws -> TaskBlock {
     do {
+      guard let recurrence = Recurrence(text: recurrence) else {
+        throw StorageError.sqlite("corrupt block row '\(name)'")
+      }
       var block = try TaskBlock(
         name: name, title: title, priority: Priority(rank: priority) ?? .mid, isBuiltIn: builtIn,
-        isRoutine: routine, uuid: uuid)
+        isRoutine: routine, recurrence: recurrence, uuid: uuid)
       if doneWhen == DoneRule.commits {
         block.doneWhen = DoneRule(repository: doneWhenRepo.flatMap(RepositoryName.init))
       }
@@ -64,6 +70,7 @@ struct BlockRecord: FetchableRecord, TableRecord {
       "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority)),
       "builtIn": .bool(builtIn), "routine": .bool(routine), "createdAt": .text(createdAt),
       "doneWhen": .optional(doneWhen), "doneWhenRepo": .optional(doneWhenRepo),
+      "recurrence": .optional(recurrence),
     ]
   }
 

@@ -25,6 +25,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let githubState = Column("githubState")
     static let doneBy = Column("doneBy")
     static let keepOpen = Column("keepOpen")
+    static let tags = Column("tags")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -52,6 +53,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var githubState: String?
   var doneBy: String?
   var keepOpen: Bool
+  var tags: String?
   var projectName: String?
   var projectUUID: String?
 
@@ -72,6 +74,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     githubState = row[Columns.githubState]
     doneBy = row[Columns.doneBy]
     keepOpen = row[Columns.keepOpen]
+    tags = row[Columns.tags]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -90,6 +93,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     todo.notes = notes
     todo.github = githubURL.map { GitHubLink(url: $0, isOpen: githubState != "closed") }
     todo.doneBy = done ? doneBy.flatMap(DoneBy.init(rawValue:)) : nil
+    todo.tags = Tag.tags(tags)
     return todo
   }
 
@@ -102,7 +106,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
       "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
       "notes": .optional(notes), "githubUrl": .optional(githubURL),
       "githubState": .optional(githubState), "doneBy": .optional(doneBy),
-      "keepOpen": .bool(keepOpen),
+      "keepOpen": .bool(keepOpen), "tags": .optional(tags),
     ]
   }
 
