@@ -84,6 +84,8 @@ extension AppDatabase {
       try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
     }
 
+    migrator.registerMigration("v9-github-listing", migrate: AppDatabase.githubListingMigration)
+
     return migrator
   }
 }
