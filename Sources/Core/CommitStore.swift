@@ -89,8 +89,11 @@ public protocol CommitStore: Sendable {
   func discoveryState(author: String) throws -> DiscoveryState
   /// Saves the discovery state of `author`.
   func saveDiscoveryState(_ state: DiscoveryState, author: String) throws
-  /// Remembers that search found `count` commits of `author` in `repository` (for the doctor).
+  /// Remembers that search found `count` commits (0 for a merged pull request) of `author` in
+  /// each repository: later syncs keep listing them, and the doctor compares.
   func recordSearchHits(_ hits: [RepositoryName: Int], author: String) throws
+  /// Every repository search ever found for `author`.
+  func discoveredRepositories(author: String) throws -> [RepositoryName]
   /// How many distinct commits are stored.
   func commitCount() throws -> Int
 }

@@ -108,7 +108,12 @@ public struct CommitSync: Sendable {
     try store.saveDiscoveryState(discovery, author: login)
 
     var all = targets
+    var known = Set(targets.map { $0.name.description.lowercased() })
     if discover {
+      // Repositories earlier searches found stay in every sync, whatever today's search finds.
+      let earlier = try store.discoveredRepositories(author: login)
+      known.formUnion(earlier.map { $0.description.lowercased() })
+      all += earlier.map { Target(name: $0, foundBy: "search") }
       do {
         let found = try await self.discover(
           login: login, window: discovery.searchWindow(since: since, now: now), summary: &summary)
@@ -117,17 +122,16 @@ public struct CommitSync: Sendable {
         discovery.searchedThrough = now
         try store.saveDiscoveryState(discovery, author: login)
         all += found
+        summary.discovered = found.map(\.name).filter { !known.contains($0.description.lowercased()) }
       } catch let error as GitHubError {
         if case .unauthorized = error { throw Stopped(error: error, summary: summary) }
         onWarning("warning: \(Self.searchWarning(error)); syncing the other repositories")
       }
     }
+    // Each repository once; what a listing or today's search says about it wins.
     var seen = Set<String>()
-    all = all.filter { seen.insert($0.name.description.lowercased()).inserted }
-    for target in all where target.foundBy == "search" || target.foundBy == "pull request" {
-      if !targets.contains(where: { $0.name.description.lowercased() == target.name.description.lowercased() }) {
-        summary.discovered.append(target.name)
-      }
+    all = (targets + all.dropFirst(targets.count).reversed()).filter {
+      seen.insert($0.name.description.lowercased()).inserted
     }
 
     var progress = Progress()
@@ -227,9 +231,12 @@ public struct CommitSync: Sendable {
     let pulls = try await client.searchMergedPullRequests(
       author: login, from: first.description, to: last.description)
     summary.searches += max(1, pulls.pages)
+    var pullHits: [RepositoryName: Int] = [:]
     for name in pulls.hits.keys.sorted() where hits[name] == nil {
       targets.append(Target(name: name, foundBy: "pull request"))
+      pullHits[name] = 0
     }
+    try store.recordSearchHits(pullHits, author: login)
     return targets
   }
 
@@ -288,7 +295,10 @@ public struct CommitSync: Sendable {
   ) async throws -> Bool {
     var state = try store.listingState(key) ?? ListingState()
     guard case .list(let start, let etag) = state.plan(since: since, pushedAt: pushedAt, now: now)
-    else { return true }
+    else {
+      try store.saveCompletedListing(key, state: state, syncedAt: now)  // checked: unchanged
+      return true
+    }
     var pageProgress = progress
     let outcome = try await client.commits(
       CommitQuery(

@@ -160,6 +160,10 @@ extension AppDatabase: CommitStore {
     }
   }
 
+  public func discoveredRepositories(author: String) throws(StorageError) -> [RepositoryName] {
+    try searchHits(author: author).map(\.0)
+  }
+
   /// Repositories where search found commits of `author`, with how many.
   public func searchHits(author: String) throws(StorageError) -> [(RepositoryName, Int)] {
     try read { db in

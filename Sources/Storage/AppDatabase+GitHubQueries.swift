@@ -237,6 +237,21 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
+  /// The author e-mails of commits read from local clones, with how many commits each.
+  public func localAuthorEmails() throws(StorageError) -> [(email: String, commits: Int)] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT lower(c.authorEmail), count(DISTINCT c.sha)
+          FROM githubCommit c JOIN githubCommitRepository r ON r.sha = c.sha
+          WHERE r.repository IN (SELECT repository FROM githubListing WHERE author = 'local:git-log')
+          GROUP BY 1 ORDER BY 2 DESC, 1
+          """
+      ).map { (email: $0[0] as String, commits: $0[1] as Int) }
+    }
+  }
+
   /// The author e-mails of `login`'s cached commits (to recognise their commits in a local clone).
   public func authorEmails(of login: String) throws(StorageError) -> [String] {
     try read { db in

@@ -105,7 +105,7 @@ struct PaginationTests {
     let repo = { (name: String) in
       #"{"name":"\#(name)","full_name":"mona/\#(name)","owner":{"login":"mona"},"private":false,"fork":false,"default_branch":"main","pushed_at":null,"archived":true}"#
     }
-    let first = "https://api.github.com/users/mona/repos?per_page=100"
+    let first = "https://api.github.com/users/mona/repos?sort=pushed&direction=desc&per_page=100"
     let second = "https://api.github.com/user/1/repos?per_page=100&page=2"
     let harness = try Harness(
       transport: StubTransport(routes: [
