@@ -94,6 +94,9 @@ public protocol CommitStore: Sendable {
   func recordSearchHits(_ hits: [RepositoryName: Int], author: String) throws
   /// Every repository search ever found for `author`.
   func discoveredRepositories(author: String) throws -> [RepositoryName]
+  /// How many commits of `author` (by login) authored in `from..<to` are stored from
+  /// repositories not known as forks, each repository's counted apart (as search counts them).
+  func searchableCommitCount(author: String, from: Date, to: Date) throws -> Int
   /// How many distinct commits are stored.
   func commitCount() throws -> Int
 }

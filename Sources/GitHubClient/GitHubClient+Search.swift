@@ -32,6 +32,16 @@ public struct SearchFindings: Hashable, Sendable {
   }
 }
 
+/// What to do with a search once its first page gave `total_count` and `incomplete_results`.
+public enum SearchDecision: Hashable, Sendable {
+  /// The first page is enough.
+  case enough
+  /// Stop: the window must be split.
+  case split
+  /// Read every page (at most the 1,000 results search returns).
+  case readAll
+}
+
 /// How a commit search of one window ended.
 public enum CommitSearchOutcome: Hashable, Sendable {
   /// More results than search can return (1,000), or a timed-out search: split the window.
@@ -47,15 +57,17 @@ extension GitHubClient {
   /// Searches commits authored by `login` on the days `from` through `to` (`YYYY-MM-DD`):
   /// `GET /search/commits?q=author:LOGIN+author-date:FROM..TO&per_page=100`, following `Link`.
   ///
-  /// - Parameter splittable: when true, a first page whose `total_count` is over the cap or
-  ///   whose results are incomplete ends the search with ``CommitSearchOutcome/split(totalCount:incomplete:)``
-  ///   (one request); when false (a single day), as many results as search returns are read.
+  /// - Parameter decide: told the first page's `total_count` and `incomplete_results`; says
+  ///   whether that page is enough, the window must be split (one request spent), or every
+  ///   page is read.
   /// - Throws: `GitHubError.searchUnavailable` for a 404 (no search API, as on some GitHub
   ///   Enterprise servers), `.unexpectedStatus(422, ...)` for a query GitHub refuses, and the
   ///   other `GitHubError` cases.
-  public func searchCommits(author login: String, from: String, to: String, splittable: Bool)
-    async throws -> CommitSearchOutcome
-  {
+  nonisolated(nonsending)
+  public func searchCommits(
+    author login: String, from: String, to: String,
+    decide: (_ totalCount: Int, _ incomplete: Bool) async throws -> SearchDecision
+  ) async throws -> CommitSearchOutcome {
     let first = try url(
       path: "/search/commits",
       rawQuery: "q=author:\(Self.queryEscape(login))+author-date:\(from)..\(to)&per_page=100")
@@ -67,10 +79,11 @@ extension GitHubClient {
       onPage: { response, number in
         let page = try decode(
           SearchDTO<SearchCommitDTO>.self, from: response, what: "search results page \(number)")
+        var decision = SearchDecision.readAll
         if number == 1 {
           findings.totalCount = page.totalCount
-          if splittable && (page.totalCount > Self.searchResultCap || page.incompleteResults == true)
-          {
+          decision = try await decide(page.totalCount, page.incompleteResults == true)
+          if decision == .split {
             split = .split(totalCount: page.totalCount, incomplete: page.incompleteResults == true)
             throw StopPaging()
           }
@@ -82,6 +95,7 @@ extension GitHubClient {
           findings.hits[repository.fullName, default: 0] += 1
           findings.repositories[repository.fullName] = repository
         }
+        if decision == .enough { throw StopPaging() }
       })
     return split ?? .found(findings)
   }

@@ -107,37 +107,54 @@ public struct CommitSync: Sendable {
     discovery.wantedSince = since
     try store.saveDiscoveryState(discovery, author: login)
 
-    var all = targets
-    var known = Set(targets.map { $0.name.description.lowercased() })
-    if discover {
-      // Repositories earlier searches found stay in every sync, whatever today's search finds.
-      let earlier = try store.discoveredRepositories(author: login)
-      known.formUnion(earlier.map { $0.description.lowercased() })
-      all += earlier.map { Target(name: $0, foundBy: "search") }
-      do {
-        let found = try await self.discover(
-          login: login, window: discovery.searchWindow(since: since, now: now), summary: &summary)
-        let window = discovery.searchWindow(since: since, now: now)
-        discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
-        discovery.searchedThrough = now
-        try store.saveDiscoveryState(discovery, author: login)
-        all += found
-        summary.discovered = found.map(\.name).filter { !known.contains($0.description.lowercased()) }
-      } catch let error as GitHubError {
-        if case .unauthorized = error { throw Stopped(error: error, summary: summary) }
-        onWarning("warning: \(Self.searchWarning(error)); syncing the other repositories")
-      }
-    }
-    // Each repository once; what a listing or today's search says about it wins.
+    // Each repository once: the listing's and projects' first, then those earlier searches
+    // found (they stay in every sync, whatever today's search finds).
     var seen = Set<String>()
-    all = (targets + all.dropFirst(targets.count).reversed()).filter {
-      seen.insert($0.name.description.lowercased()).inserted
+    var all = targets.filter { seen.insert($0.name.description.lowercased()).inserted }
+    if discover {
+      all += try store.discoveredRepositories(author: login)
+        .filter { seen.insert($0.description.lowercased()).inserted }
+        .map { Target(name: $0, foundBy: "search") }
     }
-
     var progress = Progress()
     progress.repositoriesTotal = all.count
     let cachedBefore = try store.commitCount()
-    for target in all {
+    try await sync(all, login: login, since: since, progress: &progress, summary: &summary,
+      cachedBefore: cachedBefore)
+
+    if discover {
+      // Search after listing: a window whose results the stored commits already account for
+      // needs no more than its first page.
+      do {
+        let window = discovery.searchWindow(since: since, now: now)
+        let found = try await self.discover(login: login, window: window, summary: &summary)
+          .filter { seen.insert($0.name.description.lowercased()).inserted }
+        discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
+        discovery.searchedThrough = now
+        try store.saveDiscoveryState(discovery, author: login)
+        summary.discovered = found.map(\.name)
+        progress.repositoriesTotal += found.count
+        try await sync(found, login: login, since: since, progress: &progress, summary: &summary,
+          cachedBefore: cachedBefore)
+      } catch let error as GitHubError {
+        if case .unauthorized = error { throw Stopped(error: error, summary: summary) }
+        onWarning("warning: \(Self.searchWarning(error)); synced the other repositories")
+      }
+    }
+    discovery.wantedSince = nil  // the whole window is covered
+    try store.saveDiscoveryState(discovery, author: login)
+    summary.commitsFound = progress.commitsFound
+    summary.newCommits = progress.newCommits
+    fillRateLimit(&summary)
+    return summary
+  }
+
+  /// Syncs each target in turn, skipping (with a warning) those GitHub says are missing.
+  private func sync(
+    _ targets: [Target], login: String, since: Date, progress: inout Progress,
+    summary: inout Summary, cachedBefore: Int
+  ) async throws {
+    for target in targets {
       do {
         let unchanged = try await sync(target, login: login, since: since, progress: &progress)
         summary.repositories += 1
@@ -163,12 +180,6 @@ public struct CommitSync: Sendable {
       progress.requestsLeft = client.lastRateLimit(for: "core")?.remaining
       onProgress(progress)
     }
-    discovery.wantedSince = nil  // the whole window is covered
-    try store.saveDiscoveryState(discovery, author: login)
-    summary.commitsFound = progress.commitsFound
-    summary.newCommits = progress.newCommits
-    fillRateLimit(&summary)
-    return summary
   }
 
   static func searchWarning(_ error: GitHubError) -> String {
@@ -192,10 +203,18 @@ public struct CommitSync: Sendable {
 
   /// Searches commits (in windows under the 1,000-result cap) and merged pull requests of
   /// `login` in `window`, and returns the repositories they are in.
+  ///
+  /// A window's first page gives its `total_count`: when the commits already stored from
+  /// repositories that are not forks account for it, the window holds no repository the sync
+  /// does not know, and it is not read further. Else a window over the cap (or a timed-out one)
+  /// is halved, and one under it is read to its end. The window is whole UTC days (search
+  /// dates are UTC); a `since` inside a UTC day starts it the next day, as the listing never
+  /// covered the hours before.
   func discover(login: String, window: (from: Date, to: Date), summary: inout Summary)
     async throws -> [Target]
   {
-    let first = Day(window.from, in: Self.utc)
+    let startDay = Day(window.from, in: Self.utc)
+    let first = startDay.start(in: Self.utc) < window.from ? startDay.adding(days: 1) : startDay
     let last = Day(window.to, in: Self.utc)
     guard first <= last else { return [] }
     var hits: [RepositoryName: Int] = [:]
@@ -205,7 +224,13 @@ public struct CommitSync: Sendable {
     progress.searching = true
     while let (from, to) = pending.popLast() {
       let outcome = try await client.searchCommits(
-        author: login, from: from.description, to: to.description, splittable: from < to)
+        author: login, from: from.description, to: to.description
+      ) { total, incomplete in
+        let stored = try store.searchableCommitCount(
+          author: login, from: from.start(in: Self.utc), to: to.adding(days: 1).start(in: Self.utc))
+        if !incomplete && total <= stored { return .enough }
+        return from < to && (incomplete || total > GitHubClient.searchResultCap) ? .split : .readAll
+      }
       summary.searches += 1
       switch outcome {
       case .split:

@@ -164,6 +164,21 @@ extension AppDatabase: CommitStore {
     try searchHits(author: author).map(\.0)
   }
 
+  public func searchableCommitCount(author: String, from: Date, to: Date) throws(StorageError)
+    -> Int
+  {
+    try read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM githubCommitRepository r JOIN githubCommit c ON c.sha = r.sha
+          WHERE r.authoredAt >= ? AND r.authoredAt < ? AND c.authorLogin = ?
+            AND r.repository NOT IN (SELECT fullName FROM githubRepositoryInfo WHERE fork = 1)
+            AND r.repository NOT LIKE 'local/%'
+          """, arguments: [Self.seconds(from), Self.seconds(to), author]) ?? 0
+    }
+  }
+
   /// Repositories where search found commits of `author`, with how many.
   public func searchHits(author: String) throws(StorageError) -> [(RepositoryName, Int)] {
     try read { db in

@@ -53,6 +53,13 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
         return json(
           200,
           #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1900000000,"used":1}}}"#)
+      case "/repos/mona/app":
+        return json(
+          200,
+          #"{"name":"app","full_name":"mona/app","owner":{"login":"mona"},"private":false,"fork":false,"default_branch":"main","pushed_at":null,"archived":false}"#,
+          ["ETag": "\"app\""])
+      case "/search/commits", "/search/issues":
+        return json(200, #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
       case "/repos/mona/app/commits":
         let body = "[" + commits.joined(separator: ",") + "]"
         return json(200, body, ["ETag": "\"\(body.utf8.count)\""])

@@ -51,6 +51,7 @@ Faults (--fault, repeatable; or "faults" in a --scenario JSON file), KIND@WHEN[:
                         without Retry-After when "none" (message names the secondary limit)
   secondary429@N[:S|none]  the same with status 429
   401@N                 401 Bad credentials
+  422@N                 422 Validation Failed (as search answers a query it refuses)
   primaryonce@N[:S|at=T]  one primary-limit 403 whose x-ratelimit-reset is S seconds ahead
                         (default 2) or the epoch second T; the next request succeeds, so a
                         client that waits with a fake clock can be tested without real time
@@ -155,7 +156,8 @@ class Repo:
         return max(dates) if dates else None
 
     def json(self, base, owner_ids):
-        pushed = self.pushed_at()
+        # An empty repository was never pushed to: GitHub reports its creation time.
+        pushed = self.pushed_at() or ("2020-01-01T00:00:00Z" if self.empty else None)
         return {
             "id": self.id,
             "node_id": f"R_fake{self.id}",
@@ -187,7 +189,7 @@ class Repo:
 
 class Fault:
     def __init__(self, kind, request=None, path=None, arg=None):
-        if kind not in ("502", "500", "401", "primary", "primary429", "secondary",
+        if kind not in ("502", "500", "401", "422", "primary", "primary429", "secondary",
                         "secondary429", "huge", "primaryonce"):
             raise SystemExit(f"fake_github: unknown fault kind {kind!r}")
         self.kind = kind
@@ -504,6 +506,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(500, "Server Error")
         if kind == "401":
             return self.error(401, "Bad credentials")
+        if kind == "422":
+            return self.error(422, "Validation Failed", doc="/search/search",
+                              extra={"errors": [{"resource": "Search", "field": "q",
+                                                 "code": "invalid"}]})
         if kind == "huge":
             return self.send_endless(int(fault.arg or 40))
         if kind == "primaryonce":
@@ -672,7 +678,7 @@ class Handler(BaseHTTPRequestHandler):
             links = state.link_emails
             found = []
             for repo in state.repos.values():
-                if repo.fork or repo.full_name.lower() in state.missing:
+                if repo.fork:  # a repository the token cannot list is still searchable
                     continue
                 for c in repo.commits:
                     if links.get(c.author_email.lower(), "").lower() != login:
