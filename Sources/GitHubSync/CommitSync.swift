@@ -300,8 +300,8 @@ public struct CommitSync: Sendable {
     if let repository = target.repository, repository.pushedAt != nil || known == nil {
       let info = KnownRepository(
         name: target.name, isFork: repository.isFork, hasPages: repository.hasPages,
-        pushedAt: repository.pushedAt, etag: nil, foundBy: target.foundBy)
-      try store.saveRepository(info)
+        pushedAt: repository.pushedAt, etag: known?.etag, foundBy: known?.foundBy ?? target.foundBy)
+      if info != known { try store.saveRepository(info) }
       return info
     }
     guard let answer = try await client.repository(target.name, etag: known?.etag) else {

@@ -270,6 +270,49 @@ struct GitHubContributionsTests {
     #expect(!text.stdout.contains(Self.token) && !doctor.stdout.contains(Self.token))
   }
 
+  @Test func ctrlC_saysWhatWasKept_andTheNextSyncFinishes() throws {
+    // Given: five repositories of three pages each, each request answered after 200 ms
+    let folder = try TemporaryFolder()
+    var arguments = [
+      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr", "--latency", "200",
+    ]
+    for index in 0..<5 {
+      let history = FixtureCommit.series(
+        250, email: Self.me, start: "2026-02-01T10:00:00Z", hours: 11, first: 10_000 * (index + 1))
+      arguments += ["--repo", "gr/r\(index)=\(try FixtureCommit.write(history, "r\(index).tsv", in: folder))"]
+    }
+    let server = try FakeGitHubProcess(arguments)
+    let env = environment(server, folder)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: BinaryTests.binary)
+    process.arguments = ["sync", "--since", "2026-01-01"]
+    process.environment = env
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // When: Ctrl-C once a few commit pages have been asked for (dozens more are to come)
+    while try server.log(as: Logged.self).filter({ $0.path.contains("/commits?") }).count < 3,
+      process.isRunning
+    {
+      usleep(20_000)
+    }
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    // Then: one line, exit 130, and what it says was kept is in the database
+    #expect(process.terminationStatus == 130, "\(stderr)")
+    let lines = stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(stderr)")
+    let line = String(lines.first ?? "")
+    #expect(line.hasPrefix("ootd: interrupted; kept the "), "\(line)")
+    #expect(line.hasSuffix(" fetched so far; run 'ootd sync' to resume."), "\(line)")
+    // And the next sync finishes the job
+    let resumed = try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env)
+    #expect(resumed.code == 0, "\(resumed.stderr)")
+    #expect(try graphDays([], env).values.reduce(0, +) == 5 * 250)
+  }
+
   struct Logged: Decodable {
     let path: String
     let status: Int

@@ -356,6 +356,16 @@ def etag_matches(header, etag):
 
 
 class Handler(BaseHTTPRequestHandler):
+    def setup(self):
+        super().setup()
+        # Headers and body go out in separate writes: without TCP_NODELAY a kept-alive
+        # connection waits for the client's delayed ACK (~40 ms) on every response.
+        import socket
+        try:
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+
     def version_string(self):
         return "GitHub.com"
 
