@@ -104,8 +104,12 @@ public struct CommitSync: Sendable {
     var summary = Summary(login: login)
     var discovery = try store.discoveryState(author: login)
     let since = discovery.effectiveSince(requested)
-    discovery.wantedSince = since
-    try store.saveDiscoveryState(discovery, author: login)
+    if discover {
+      // A full sync remembers its window until it completes: a plain sync after an interrupted
+      // `sync --since` covers the older window in every repository, even those never started.
+      discovery.wantedSince = since
+      try store.saveDiscoveryState(discovery, author: login)
+    }
 
     // Each repository once: the listing's and projects' first, then those earlier searches
     // found (they stay in every sync, whatever today's search finds).
@@ -141,8 +145,10 @@ public struct CommitSync: Sendable {
         onWarning("warning: \(Self.searchWarning(error)); synced the other repositories")
       }
     }
-    discovery.wantedSince = nil  // the whole window is covered
-    try store.saveDiscoveryState(discovery, author: login)
+    if discover {
+      discovery.wantedSince = nil  // the whole window is covered
+      try store.saveDiscoveryState(discovery, author: login)
+    }
     summary.commitsFound = progress.commitsFound
     summary.newCommits = progress.newCommits
     fillRateLimit(&summary)
