@@ -7,9 +7,11 @@ struct FixtureCommit {
   var sha: String
   var email: String
   var date: String  // ISO 8601, UTC
+  var committed: String? = nil  // when it differs (a pull request merged later)
 
   var line: String {
-    [sha, "p", "Someone", email, date, "Someone", email, date, "work"].joined(separator: "\t")
+    [sha, "p", "Someone", email, date, "Someone", email, committed ?? date, "work"]
+      .joined(separator: "\t")
   }
 
   /// Writes `commits`, newest first as GitHub lists them, to `name` in `folder`.
@@ -80,6 +82,9 @@ struct GitHubContributionsTests {
     // The fork shares 8 of the upstream commits (the user's merged work) and adds 7 of its own.
     let forkOnly = FixtureCommit.series(7, email: Self.me, start: "2026-07-20T16:00:00Z", hours: 23, first: 600)
     let fork = Array(upstream.prefix(8)) + forkOnly
+    let late = FixtureCommit(
+      sha: String(format: "%040x", 700), email: Self.me, date: "2025-12-01T10:00:00Z",
+      committed: "2026-06-21T10:00:00Z")
     let server = try FakeGitHubProcess([
       "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr",
       "--repo", "gr/site=\(try FixtureCommit.write(own, "own.tsv", in: folder))",
@@ -88,20 +93,27 @@ struct GitHubContributionsTests {
       "--outside-repo", "up/project=\(try FixtureCommit.write(upstream, "up.tsv", in: folder))",
       "--fork-repo", "gr/project=\(try FixtureCommit.write(fork, "fork.tsv", in: folder))",
       "--merged-pr", "up/project=2026-06-20",
+      // A pull request merged in June whose commit was authored before the window: only the
+      // pull-request search finds this project.
+      "--outside-repo", "docs/site=\(try FixtureCommit.write([late], "docs.tsv", in: folder))",
+      "--merged-pr", "docs/site=2026-06-21",
     ])
     let env = environment(server, folder)
 
     // When
     let sync = try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env)
 
-    // Then: the upstream project was found by search and listed like the others
+    // Then: the upstream project was found by commit search, the docs site by its merged pull
+    // request, and both were listed like the others
     #expect(sync.code == 0, "\(sync.stderr)")
-    #expect(sync.stdout.contains("Synced 4 repositories for gr"), "\(sync.stdout)")
-    #expect(sync.stdout.contains("1 found by search"), "\(sync.stdout)")
+    #expect(sync.stdout.contains("Synced 5 repositories for gr"), "\(sync.stdout)")
+    #expect(sync.stdout.contains("2 found by search"), "\(sync.stdout)")
     #expect(sync.stderr.isEmpty, "\(sync.stderr)")
     let log = try server.log(as: Logged.self)
     #expect(log.contains { $0.path.hasPrefix("/search/commits?q=author:gr+author-date:2026-01-01..") })
     #expect(log.contains { $0.path.hasPrefix("/repos/up/project/commits?author=gr") })
+    #expect(log.contains { $0.path.hasPrefix("/search/issues?q=author:gr+type:pr+is:merged") })
+    #expect(log.contains { $0.path.hasPrefix("/repos/docs/site/commits?author=gr") })
     #expect(log.contains { $0.path.contains("/repos/gr/site/commits?") && $0.path.contains("sha=gh-pages") })
 
     // GitHub's rules, counted here from the fixture: the author e-mail is linked, the repository
