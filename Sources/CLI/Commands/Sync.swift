@@ -153,9 +153,17 @@ extension Ootd {
           CommitSync.Target(name: $0, foundBy: "--repo")
         }
       } else {
+        // Sorted by push, the listing can stop at the first page ending with a repository not
+        // pushed to since the last complete sync (a day's margin for clocks): the rest are
+        // unchanged. Not when this sync covers a window the last one did not.
+        let discovery = try database.discoveryState(author: login)
+        let pushedSince =
+          sinceDay == nil && discovery.wantedSince == nil
+          ? discovery.searchedThrough?.addingTimeInterval(-86_400) : nil
         let owned = try await client.repositories(
           for: login,
-          authenticatedAsLogin: tokenOwner?.lowercased() == login.lowercased())
+          authenticatedAsLogin: tokenOwner?.lowercased() == login.lowercased(),
+          pushedSince: pushedSince)
         targets = owned.map { CommitSync.Target(name: $0.fullName, repository: $0, foundBy: "listing") }
         targets += try database.projects(.all).compactMap(\.project.repository).map {
           CommitSync.Target(name: $0, foundBy: "project")
