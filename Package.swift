@@ -34,11 +34,16 @@ let package = Package(
     /// The GitHub REST API, mapped into Core values. Knows URLs, JSON shapes and tokens.
     .target(name: "GitHubClient", dependencies: ["Core", "CCurlShim"]),
 
+    /// The commit sync service: repository discovery and the listing protocol, run through
+    /// GitHubClient into a `Core.CommitStore` (which the CLI hands over: Storage's database).
+    /// No SQL, no environment.
+    .target(name: "GitHubSync", dependencies: ["Core", "GitHubClient"]),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Storage", "GitHubClient", "Interchange",
+        "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -73,7 +78,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Storage", "GitHubClient", "Interchange", "FakeGitHubSupport",
+        "CLI", "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange", "FakeGitHubSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

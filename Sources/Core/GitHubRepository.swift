@@ -18,6 +18,8 @@ public struct GitHubRepository: Hashable, Sendable {
   public var pushedAt: Date?
   /// True when the repository is archived (read-only).
   public var isArchived: Bool
+  /// True when the repository publishes GitHub Pages: its `gh-pages` branch counts too.
+  public var hasPages: Bool
 
   /// Creates a repository value.
   public init(
@@ -26,7 +28,8 @@ public struct GitHubRepository: Hashable, Sendable {
     isFork: Bool,
     defaultBranch: String,
     pushedAt: Date?,
-    isArchived: Bool
+    isArchived: Bool,
+    hasPages: Bool = false
   ) {
     self.fullName = fullName
     self.isPrivate = isPrivate
@@ -34,6 +37,7 @@ public struct GitHubRepository: Hashable, Sendable {
     self.defaultBranch = defaultBranch
     self.pushedAt = pushedAt
     self.isArchived = isArchived
+    self.hasPages = hasPages
   }
 
   /// The account or organisation that owns the repository.

@@ -29,6 +29,8 @@ public enum GitHubError: Error, Equatable, Sendable, CustomStringConvertible {
   case notFound(RepositoryName)
   /// 404 for a user's repositories: the account does not exist.
   case userNotFound(String)
+  /// 404 for the search API: this server has none (some GitHub Enterprise servers).
+  case searchUnavailable
   /// The primary rate limit is exhausted until `resetAt`, later than the client may wait.
   case rateLimited(resetAt: Date)
   /// A secondary rate limit persisted through every try, or asked for a longer wait than allowed.
@@ -69,6 +71,8 @@ public enum GitHubError: Error, Equatable, Sendable, CustomStringConvertible {
       return "Repository \(repository) was not found, or the token cannot access it (404)."
     case .userNotFound(let login):
       return "GitHub user \(login) was not found (404)."
+    case .searchUnavailable:
+      return "This GitHub server has no search API (404)."
     case .rateLimited(let resetAt):
       return
         "GitHub rate limit exhausted; it resets at \(Self.timestamp(resetAt)). Try again then."

@@ -6,6 +6,9 @@ import Foundation
 
 // MARK: - Requests and responses
 
+// These values stay hand-written rather than apple/swift-http-types' `HTTPRequest`/`HTTPResponse`
+// (evaluated, 1.8.0): see the commit that added this note.
+
 /// One HTTP request as GitHubClient sends it: a method, an absolute URL, headers and a body.
 public struct HTTPRequest: Hashable, Sendable {
   /// The HTTP method: `GET` for every read, `PATCH` for the one write (closing an issue).

@@ -146,7 +146,7 @@ extension GitHubClient {
           throw GitHubError.invalidResponse(redact(reason))
         }
       }
-      if let rateLimit = RateLimitStatus(headers: response.headers) { state.rateLimit = rateLimit }
+      if let rateLimit = RateLimitStatus(headers: response.headers) { state.record(rateLimit) }
       if (500...599).contains(response.status) {
         throw GitHubWriteUncertain(what: what, reason: "GitHub answered \(response.status)")
       }

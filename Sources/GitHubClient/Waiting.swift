@@ -36,6 +36,8 @@ public enum GitHubEvent: Hashable, Sendable, CustomStringConvertible {
   case waitingForSecondaryRateLimit(seconds: TimeInterval)
   /// A request failed (`reason`); try number `attempt` follows after `seconds`.
   case retrying(attempt: Int, afterSeconds: TimeInterval, reason: String)
+  /// The search API's small rate limit is half spent: the next search waits `seconds`.
+  case spacingSearchRequests(seconds: TimeInterval)
 
   /// One line for the user, e.g. "rate limited, waiting 42 s".
   public var description: String {
@@ -46,6 +48,8 @@ public enum GitHubEvent: Hashable, Sendable, CustomStringConvertible {
       return "GitHub secondary rate limit hit, waiting \(Self.whole(seconds)) s"
     case .retrying(let attempt, let seconds, let reason):
       return "\(reason); retrying in \(Self.whole(seconds)) s (try \(attempt))"
+    case .spacingSearchRequests(let seconds):
+      return "spacing GitHub searches (30 a minute), waiting \(Self.whole(seconds)) s"
     }
   }
 

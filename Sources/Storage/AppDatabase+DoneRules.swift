@@ -58,10 +58,14 @@ extension AppDatabase {
         db, sql: "SELECT doneWhenRepo FROM block WHERE name = ? COLLATE NOCASE", arguments: [block])
       let start = Int64(day.start(in: timeZone).timeIntervalSince1970)
       let end = Int64(day.adding(days: 1).start(in: timeZone).timeIntervalSince1970)
-      var sql = "SELECT min(authoredAt) FROM githubCommitRepository WHERE authoredAt >= ? AND authoredAt < ?"
+      // The commits the graph counts: not those found only in forks (GitHub does not count them).
+      var sql = """
+        SELECT min(r.authoredAt) FROM githubCommitRepository r JOIN githubCommit c ON c.sha = r.sha
+        WHERE r.authoredAt >= ? AND r.authoredAt < ? AND c.counted = 1
+        """
       var commitArguments: StatementArguments = [start, end]
       if let repository {
-        sql += " AND repository = ?"
+        sql += " AND r.repository = ?"
         commitArguments += [repository]
       }
       guard let first = try Int64.fetchOne(db, sql: sql, arguments: commitArguments) else { continue }

@@ -102,6 +102,7 @@ extension AppDatabase {
           """)
     }
     migrator.registerMigration("v8-github-issues", migrate: AppDatabase.githubIssuesMigration)
+    migrator.registerMigration("v9-github-listing", migrate: AppDatabase.githubListingMigration)
 
     return migrator
   }

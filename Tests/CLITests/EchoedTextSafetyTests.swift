@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GitHubSync
 import Storage
 import Testing
 

@@ -70,7 +70,7 @@ struct GitHubBinaryTests {
     return variables
   }
 
-  @Test func firstSyncOfGRDB_graphMatchesTheHistory_andResyncIsA304() throws {
+  @Test func firstSyncOfGRDB_graphMatchesTheHistory_andResyncSkipsTheUnchangedRepository() throws {
     // Given: GRDB's 11,308-commit history, 10,817 of them by gr
     let folder = try TemporaryFolder()
     let server = try FakeGitHub([
@@ -102,17 +102,34 @@ struct GitHubBinaryTests {
     #expect(json["total"] as? Int == 10_817)
     #expect(days.count == 3806)
 
-    // Re-syncing stores nothing new and costs a conditional request answered 304.
-    let before = try server.log().count
+    // The search found nothing the listing had not stored: one page of it was enough.
+    let firstLog = try server.log()
+    #expect(firstLog.filter { $0.path.hasPrefix("/search/commits") }.count == 1)
+
+    // Re-syncing stores nothing new, and lists no repository: their pushed_at has not moved.
+    let before = firstLog.count
     let again = try BinaryTests.run(["sync"], environment: env)
     #expect(again.code == 0, "\(again.stderr)")
-    #expect(again.stdout.contains("0 new commits (10,817 cached)"))
+    #expect(again.stdout.contains("0 new commits (10,817 cached); 2 unchanged"))
     let resync = try server.log().dropFirst(before)
-    let grdbCommits = resync.filter { $0.path.hasPrefix("/repos/groue/GRDB.swift/commits") }
-    #expect(grdbCommits.map(\.status) == [304])
-    #expect(grdbCommits.first?.if_none_match != nil)
+    #expect(!resync.contains { $0.path.contains("/commits?") && !$0.path.hasPrefix("/search/") })
+    #expect(resync.filter { !$0.path.hasPrefix("/search/") }.map(\.path) == [
+      "/user", "/user/repos?affiliation=owner,collaborator,organization_member&sort=pushed&direction=desc&per_page=100",
+    ])
     let allAuthorized = resync.allSatisfy { $0.authorization }
     #expect(allAuthorized)
+
+    // A repository no listing reports (--repo) costs one conditional request: GET /repos/o/r,
+    // answered 304 once its ETag is known, and its commits are not listed again.
+    for _ in 0..<2 {
+      let named = try BinaryTests.run(["sync", "--repo", "groue/GRDB.swift"], environment: env)
+      #expect(named.code == 0, "\(named.stderr)")
+      #expect(named.stdout.contains("0 new commits (10,817 cached); 1 unchanged"))
+    }
+    let namedLog = try server.log().filter { $0.path == "/repos/groue/GRDB.swift" }
+    #expect(namedLog.map(\.path) == ["/repos/groue/GRDB.swift", "/repos/groue/GRDB.swift"])
+    #expect(namedLog.map(\.status) == [200, 304])
+    #expect(namedLog.last?.if_none_match != nil)
 
     // The token is nowhere: not in any output, not in the database files.
     for output in [first.stdout, first.stderr, graph.stdout, again.stdout, again.stderr] {

@@ -53,6 +53,17 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
         return json(
           200,
           #"{"resources":{"core":{"limit":5000,"remaining":4999,"reset":1900000000,"used":1}}}"#)
+      case "/repos/mona/app":
+        return json(
+          200,
+          #"{"name":"app","full_name":"mona/app","owner":{"login":"mona"},"private":false,"fork":false,"default_branch":"main","pushed_at":null,"archived":false}"#,
+          ["ETag": "\"app\""])
+      case "/user/emails":
+        return authorized
+          ? json(200, #"[{"email":"mona@example.com","primary":true,"verified":true}]"#)
+          : json(401, #"{"message":"Requires authentication"}"#)
+      case "/search/commits", "/search/issues":
+        return json(200, #"{"total_count":0,"incomplete_results":false,"items":[]}"#)
       case "/repos/mona/app/commits":
         let body = "[" + commits.joined(separator: ",") + "]"
         return json(200, body, ["ETag": "\"\(body.utf8.count)\""])
@@ -329,6 +340,46 @@ final class StubGitHub: HTTPTransport, @unchecked Sendable {
     let graph = await harness.run(["graph", "--from", "2026-11-21", "--to", "2026-11-22", "--csv"])
     #expect(graph.stdout == "date,count\n2026-11-21,1\n2026-11-22,2\n")
     #expect(await harness.run(["project", "show", "app"]).stdout.contains("3 synced"))
+  }
+
+  @Test func doctor_namesLocalAuthorEmailsGitHubDoesNotLink() async throws {
+    // Given: a clone with commits by the linked e-mail and by a laptop's default one
+    var harness = try Harness()
+    #expect(await harness.run(["project", "add", "app", "--path", "/src/app"]).code == 0)
+    let log = [
+      ["aaaa1111", "p", "Mona", "mona@example.com", "2026-11-21T10:00:00Z", "2026-11-21T10:00:00Z", "one"],
+      ["bbbb2222", "p", "Mona", "mona@laptop.local", "2026-11-21T11:00:00Z", "2026-11-21T11:00:00Z", "two"],
+      ["cccc3333", "p", "Mona", "mona@laptop.local", "2026-11-21T12:00:00Z", "2026-11-21T12:00:00Z", "three"],
+      ["dddd4444", "p", "Mona", "1+mona@users.noreply.github.com", "2026-11-21T13:00:00Z", "2026-11-21T13:00:00Z", "four"],
+    ].map { $0.joined(separator: "\u{1F}") }.joined(separator: "\n") + "\n"
+    harness.runGit = { arguments in
+      guard arguments.prefix(2) == ["-C", "/src/app"] else { return nil }
+      return arguments.contains("config") ? "mona@example.com\n" : log
+    }
+    let local = await harness.run([
+      "sync", "--local", "--email", "mona@laptop.local", "--email", "1+mona@users.noreply.github.com",
+    ])
+    #expect(local.code == 0, "\(local.stderr)")
+    harness.transport = StubGitHub.mona(commits: [])
+    harness.variables["GITHUB_TOKEN"] = "t0k"
+    // When
+    let doctor = await harness.run(["github", "doctor"])
+    // Then: the laptop address is named with its commits; the linked and noreply ones are not
+    #expect(doctor.code == 0, "\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "Not linked: mona@laptop.local (2 local commits): GitHub does not count them; add it at https://github.com/settings/emails."
+      ), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("Not linked: mona@example.com"))
+    #expect(!doctor.stdout.contains("noreply.github.com ("))
+    let json = await harness.run(["github", "doctor", "--json"])
+    let object = try #require(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let emails = try #require(object["emails"] as? [String: Any])
+    #expect(emails["linked"] as? [String] == ["mona@example.com"])
+    let unlinked = try #require(emails["unlinked"] as? [[String: Any]])
+    #expect(unlinked.map { $0["email"] as? String } == ["mona@laptop.local"])
+    #expect(unlinked.map { $0["commits"] as? Int } == [2])
   }
 
   @Test func projectShow_listsTheRepositorysCommits() async throws {

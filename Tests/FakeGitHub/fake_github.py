@@ -12,7 +12,25 @@ Served (JSON shaped like GitHub's, with x-ratelimit-* headers on every response)
   GET /users/{login}/repos, /user/{id}/repos  repositories owned by login (404 if unknown)
   GET /repos/{o}/{r}                          one repository
   GET /repos/{o}/{r}/commits, /repositories/{id}/commits
-        ?author=&since=&until=&per_page=&page=   commits from a TSV, newest first
+        ?author=&since=&until=&sha=&per_page=&page=   commits from a TSV, newest first (sha=
+        a branch: gh-pages of a --pages-branch repository; another name: 404)
+  GET /user/emails                            the e-mails --link-email links to the token's
+                                              owner (404 with --no-emails-scope)
+  GET /search/commits?q=author:LOGIN+author-date:A..B   commits of every served repository
+        but forks, on its default branch, whose linked login is LOGIN, authored (UTC day) in
+        A..B, newest first: {"total_count", "incomplete_results", "items"}; only the first
+        1,000 results are served (a later page: 422); a query without author: or a date
+        range: 422 "Validation Failed"; --search-404: 404; --search-incomplete N: the first N
+        searches say "incomplete_results": true and return half their items
+  GET /search/issues?q=author:LOGIN+type:pr+is:merged[+merged:A..B]   the --merged-pr pull
+        requests (other /search/issues queries are left to later routes)
+Search has its own rate limit (x-ratelimit-resource: search): --search-rate-limit a minute,
+default 30 with a token and 10 without; past it, 403 with x-ratelimit-remaining: 0.
+
+Repositories: --repo ones are the user's (listed by /user/repos); --outside-repo ones are
+served but listed for nobody (an upstream project the user only committed to); --fork-repo
+ones are listed and say "fork": true; --pages-branch OWNER/NAME=FILE.tsv gives a repository a
+gh-pages branch and "has_pages": true. --header-scopes sets X-OAuth-Scopes on GET /user.
 Lists paginate with Link headers (rel="next"/"last"/"first"/"prev", absolute URLs back to this
 server; commit pages link to the /repositories/{id}/... form, like GitHub). Responses carry an
 ETag; a matching If-None-Match gets 304.
@@ -33,6 +51,7 @@ Faults (--fault, repeatable; or "faults" in a --scenario JSON file), KIND@WHEN[:
                         without Retry-After when "none" (message names the secondary limit)
   secondary429@N[:S|none]  the same with status 429
   401@N                 401 Bad credentials
+  422@N                 422 Validation Failed (as search answers a query it refuses)
   primaryonce@N[:S|at=T]  one primary-limit 403 whose x-ratelimit-reset is S seconds ahead
                         (default 2) or the epoch second T; the next request succeeds, so a
                         client that waits with a fake clock can be tested without real time
@@ -123,15 +142,24 @@ def load_tsv(path):
 
 
 class Repo:
-    def __init__(self, repo_id, full_name, commits, empty=False):
+    def __init__(self, repo_id, full_name, commits, empty=False, fork=False, listed=True):
         self.id = repo_id
         self.owner, self.name = full_name.split("/", 1)
         self.full_name = full_name
         self.commits = commits
         self.empty = empty
+        self.fork = fork
+        self.listed = listed
+        self.branches = {}  # branch name -> commits, besides the default branch
+
+    def pushed_at(self):
+        dates = [c.committer_date for c in self.commits[:1]]
+        dates += [b[0].committer_date for b in self.branches.values() if b]
+        return max(dates) if dates else None
 
     def json(self, base, owner_ids):
-        pushed = self.commits[0].committer_date if self.commits else None
+        # An empty repository was never pushed to: GitHub reports its creation time.
+        pushed = self.pushed_at() or ("2020-01-01T00:00:00Z" if self.empty else None)
         return {
             "id": self.id,
             "node_id": f"R_fake{self.id}",
@@ -142,7 +170,8 @@ class Repo:
                       "url": f"{base}/users/{self.owner}"},
             "html_url": f"{base}/{self.full_name}",
             "description": None,
-            "fork": False,
+            "fork": self.fork,
+            "has_pages": "gh-pages" in self.branches,
             "url": f"{base}/repos/{self.full_name}",
             "commits_url": f"{base}/repos/{self.full_name}/commits{{/sha}}",
             "created_at": self.commits[-1].author_date if self.commits else "2020-01-01T00:00:00Z",
@@ -162,7 +191,7 @@ class Repo:
 
 class Fault:
     def __init__(self, kind, request=None, path=None, arg=None):
-        if kind not in ("502", "500", "401", "primary", "primary429", "secondary",
+        if kind not in ("502", "500", "401", "422", "primary", "primary429", "secondary",
                         "secondary429", "huge", "primaryonce"):
             raise SystemExit(f"fake_github: unknown fault kind {kind!r}")
         self.kind = kind
@@ -216,9 +245,26 @@ class State:
         for full_name, path in options.repos.items():
             next_id += 1
             self.add_repo(Repo(next_id, full_name, load_tsv(path)))
+        for full_name, path in options.outside_repos.items():
+            next_id += 1
+            self.add_repo(Repo(next_id, full_name, load_tsv(path), listed=False))
+        for full_name, path in options.fork_repos.items():
+            next_id += 1
+            self.add_repo(Repo(next_id, full_name, load_tsv(path), fork=True))
         for full_name in options.empty_repos:
             next_id += 1
             self.add_repo(Repo(next_id, full_name, [], empty=True))
+        for full_name, path in options.pages_branches.items():
+            repo = self.repos.get(full_name.lower())
+            if repo is None:
+                raise SystemExit(f"fake_github: --pages-branch for unknown {full_name}")
+            repo.branches["gh-pages"] = load_tsv(path)
+        self.merged_prs = options.merged_prs  # [(full_name, "YYYY-MM-DD")]
+        self.search_limit = options.search_rate_limit
+        self.search_used = 0
+        self.search_reset = int(time.time()) + 60
+        self.searches = 0
+        self.search_incomplete = options.search_incomplete
         self.owner_ids = {}
         for index, owner in enumerate(sorted({r.owner for r in self.repos.values()} | {self.login})):
             self.owner_ids[owner] = 500 + index
@@ -241,6 +287,22 @@ class State:
                 "x-ratelimit-reset": str(self.window_reset),
                 "x-ratelimit-used": str(min(self.used, self.limit)),
                 "x-ratelimit-resource": "core"}
+
+    def search_headers(self, authorized):
+        """The search bucket's headers for a search request now, counting it."""
+        now = time.time()
+        if now >= self.search_reset:
+            self.search_reset = int(now) + 60
+            self.search_used = 0
+        limit = self.search_limit or (30 if authorized else 10)
+        exhausted = self.search_used >= limit
+        if not exhausted:
+            self.search_used += 1
+        return exhausted, {"x-ratelimit-limit": str(limit),
+                           "x-ratelimit-remaining": str(max(0, limit - self.search_used)),
+                           "x-ratelimit-reset": str(self.search_reset),
+                           "x-ratelimit-used": str(min(self.search_used, limit)),
+                           "x-ratelimit-resource": "search"}
 
     def log(self, entry):
         if not self.log_path:
@@ -296,6 +358,16 @@ def etag_matches(header, etag):
 
 
 class Handler(BaseHTTPRequestHandler):
+    def setup(self):
+        super().setup()
+        # Headers and body go out in separate writes: without TCP_NODELAY a kept-alive
+        # connection waits for the client's delayed ACK (~40 ms) on every response.
+        import socket
+        try:
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+
     def version_string(self):
         return "GitHub.com"
 
@@ -449,6 +521,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(500, "Server Error")
         if kind == "401":
             return self.error(401, "Bad credentials")
+        if kind == "422":
+            return self.error(422, "Validation Failed", doc="/search/search",
+                              extra={"errors": [{"resource": "Search", "field": "q",
+                                                 "code": "invalid"}]})
         if kind == "huge":
             return self.send_endless(int(fault.arg or 40))
         if kind == "primaryonce":
@@ -504,7 +580,9 @@ class Handler(BaseHTTPRequestHandler):
         if parts == ["user"]:
             if authorization is None:
                 return self.error(401, "Requires authentication")
-            return self.send_cacheable(self.user_json(state.login))
+            scopes = state.options.header_scopes
+            return self.send_cacheable(self.user_json(state.login),
+                                       {"X-OAuth-Scopes": scopes} if scopes is not None else None)
         if parts == ["rate_limit"]:
             with state.lock:
                 rate = state.rate_headers()
@@ -514,10 +592,23 @@ class Handler(BaseHTTPRequestHandler):
                       "used": int(rate["x-ratelimit-used"]), "resource": "core"}
             return self.send_json(200, {"resources": {"core": bucket}, "rate": bucket},
                                   counted=False)
+        if parts == ["user", "emails"]:
+            if authorization is None:
+                return self.error(401, "Requires authentication")
+            if state.options.no_emails_scope:
+                return self.error(404, "Not Found", doc="/users/emails")
+            emails = [{"email": e, "primary": i == 0, "verified": True, "visibility": None}
+                      for i, (e, login) in enumerate(sorted(state.link_emails.items()))
+                      if login.lower() == state.login.lower()]
+            return self.send_json(200, emails)
+        if parts and parts[0] == "search":
+            answered = self.search(parts, query, authorization)
+            if answered is not None:
+                return answered
         if parts == ["user", "repos"]:
             if authorization is None:
                 return self.error(401, "Requires authentication")
-            repos = sorted(state.repos.values(), key=lambda r: r.full_name.lower())
+            repos = self.sorted_repos(r for r in state.repos.values() if r.listed)
             return self.list_page(repos, query, "/user/repos", lambda r: r.json(self.base,
                                                                                 state.owner_ids))
         if len(parts) == 3 and parts[0] == "users" and parts[2] == "repos":
@@ -542,6 +633,125 @@ class Handler(BaseHTTPRequestHandler):
             return self.commits(repo, query)
         return self.error(404, "Not Found")
 
+    def sorted_repos(self, repos):
+        repos = list(repos)
+        if self.query_value("sort") == "pushed":
+            repos.sort(key=lambda r: (r.pushed_at() or "", r.full_name.lower()),
+                       reverse=self.query_value("direction", "desc") != "asc")
+        else:
+            repos.sort(key=lambda r: r.full_name.lower())
+        return repos
+
+    def query_value(self, name, default=None):
+        values = parse_qs(urlsplit(self.path).query).get(name)
+        return values[-1] if values else default
+
+    # --------------------------------------------------------------------------- search
+
+    def search(self, parts, query, authorization):
+        """Search routes; None for a query this route does not serve (left to later routes)."""
+        state = self.state
+        if parts not in (["search", "commits"], ["search", "issues"]):
+            return None
+        terms = (query.get("q") or "").split()
+        qualifiers = {}
+        for term in terms:
+            key, sep, value = term.partition(":")
+            if sep:
+                qualifiers[key] = value
+        if parts == ["search", "issues"] and qualifiers.get("is") != "merged":
+            return None
+        if state.options.search_404:
+            return self.error(404, "Not Found")
+        with state.lock:
+            exhausted, rate = state.search_headers(authorization is not None)
+            state.searches += 1
+            number = state.searches
+        if exhausted:
+            self.send_json(403, {
+                "message": "API rate limit exceeded for search. If you reach out to GitHub "
+                           "Support for help, please include the request ID FAKE.",
+                "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api"},
+                counted=False, rate_override={**rate, "x-ratelimit-remaining": "0"})
+            return 403
+
+        def invalid(message):
+            return self.send_json(422, {
+                "message": "Validation Failed",
+                "errors": [{"message": message, "resource": "Search", "field": "q",
+                            "code": "invalid"}],
+                "documentation_url": f"{DOCS}/search/search", "status": "422"},
+                counted=False, rate_override=rate)
+        login = qualifiers.get("author", "").lower()
+        if not login:
+            return invalid("The search needs an author: qualifier.")
+        date_key = "author-date" if parts[1] == "commits" else "merged"
+        low, high = "0000-00-00", "9999-99-99"
+        if date_key in qualifiers:
+            low, sep, high = qualifiers[date_key].partition("..")
+            if not sep or not all(len(d) == 10 and d[4] == "-" and d[7] == "-"
+                                  for d in (low, high)):
+                return invalid(f"The {date_key} qualifier must be a range YYYY-MM-DD..YYYY-MM-DD.")
+        elif parts[1] == "commits":
+            return invalid("The search needs an author-date: range.")
+        if parts[1] == "commits":
+            links = state.link_emails
+            found = []
+            for repo in state.repos.values():
+                if repo.fork:  # a repository the token cannot list is still searchable
+                    continue
+                for c in repo.commits:
+                    if links.get(c.author_email.lower(), "").lower() != login:
+                        continue
+                    if low <= c.author_date[:10] <= high:
+                        found.append((c.author_date, c.sha, repo))
+            found.sort(key=lambda item: (item[0], item[1]), reverse=True)
+            render = (lambda item: self.search_commit_json(item[2], item[1]))
+        else:
+            found = [(day, name) for name, day in state.merged_prs
+                     if login == state.login.lower() and low <= day <= high]
+            found.sort(reverse=True)
+            render = (lambda item: self.search_pull_json(item, found.index(item) + 1))
+        try:
+            per_page = max(1, min(100, int(query.get("per_page") or 30)))
+            page = max(1, int(query.get("page") or 1))
+        except ValueError:
+            return invalid("Invalid pagination parameters.")
+        total = len(found)
+        if page * per_page > 1000 and (page - 1) * per_page >= 1000:
+            return invalid("Only the first 1000 search results are available.")
+        served = found[:1000]
+        chunk = served[(page - 1) * per_page: page * per_page]
+        incomplete = number <= state.search_incomplete
+        if incomplete:
+            chunk = chunk[: len(chunk) // 2]
+        links = []
+        last = max(1, math.ceil(len(served) / per_page))
+        if page < last:
+            params = {k: v for k, v in query.items() if k != "page"}
+            url = f"{self.base}/search/{parts[1]}?" + urlencode({**params, "page": page + 1})
+            links.append(f'<{url}>; rel="next"')
+        headers = {"Link": ", ".join(links)} if links else {}
+        body = encode({"total_count": total, "incomplete_results": incomplete,
+                       "items": [render(item) for item in chunk]})
+        return self.send(200, body, headers, counted=False, rate_override=rate)
+
+    def search_commit_json(self, repo, sha):
+        commit = next(c for c in repo.commits if c.sha == sha)
+        item = self.commit_json(repo, commit)
+        item["repository"] = repo.json(self.base, self.state.owner_ids)
+        item["score"] = 1.0
+        return item
+
+    def search_pull_json(self, item, number):
+        day, full_name = item
+        return {"number": number, "title": f"Merged pull request {number}", "state": "closed",
+                "repository_url": f"{self.base}/repos/{full_name}",
+                "html_url": f"{self.base}/{full_name}/pull/{number}",
+                "pull_request": {"merged_at": f"{day}T12:00:00Z",
+                                 "url": f"{self.base}/repos/{full_name}/pulls/{number}"},
+                "user": {"login": self.state.login}, "closed_at": f"{day}T12:00:00Z"}
+
     def find_repo(self, full_name):
         if full_name.lower() in self.state.missing:
             return None
@@ -554,8 +764,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def user_repos(self, login, query):
         state = self.state
-        repos = sorted((r for r in state.repos.values() if r.owner.lower() == login.lower()),
-                       key=lambda r: r.full_name.lower())
+        repos = self.sorted_repos(r for r in state.repos.values()
+                                  if r.owner.lower() == login.lower() and r.listed)
         if not repos and login.lower() != state.login.lower():
             return self.error(404, "Not Found", doc="/repos/repos#list-repositories-for-a-user")
         user_id = state.owner_ids.get(login, 1)
@@ -566,6 +776,12 @@ class Handler(BaseHTTPRequestHandler):
         if repo.empty:
             return self.error(409, "Git Repository is empty.", doc="/commits/commits#list-commits")
         selected = repo.commits
+        branch = query.get("sha")
+        if branch and branch != "main":
+            if branch not in repo.branches:
+                return self.error(404, f"No commit found for SHA: {branch}",
+                                  doc="/commits/commits#list-commits")
+            selected = repo.branches[branch]
         author = query.get("author")
         try:
             since = parse_instant(query["since"]) if query.get("since") else None
@@ -680,6 +896,27 @@ def parse_options(argv):
                         help="the only valid token; any other Authorization gets 401")
     parser.add_argument("--repo", action="append", type=key_value, default=[],
                         metavar="OWNER/NAME=FILE.tsv", help="serve a repository's commits")
+    parser.add_argument("--outside-repo", action="append", type=key_value, default=[],
+                        metavar="OWNER/NAME=FILE.tsv",
+                        help="a repository nobody's listing shows (found by search only)")
+    parser.add_argument("--fork-repo", action="append", type=key_value, default=[],
+                        metavar="OWNER/NAME=FILE.tsv", help="a listed repository that is a fork")
+    parser.add_argument("--pages-branch", action="append", type=key_value, default=[],
+                        metavar="OWNER/NAME=FILE.tsv",
+                        help="a gh-pages branch (and has_pages) for a served repository")
+    parser.add_argument("--merged-pr", action="append", type=key_value, default=[],
+                        metavar="OWNER/NAME=YYYY-MM-DD",
+                        help="a merged pull request of the user, for /search/issues")
+    parser.add_argument("--search-404", action="store_true",
+                        help="no search API: /search/* answers 404")
+    parser.add_argument("--search-incomplete", type=int, default=0, metavar="N",
+                        help="the first N searches say incomplete_results: true")
+    parser.add_argument("--search-rate-limit", type=int, default=None,
+                        help="search requests a minute (default 30 with a token, 10 without)")
+    parser.add_argument("--no-emails-scope", action="store_true",
+                        help="GET /user/emails answers 404 (the token lacks user:email)")
+    parser.add_argument("--header-scopes", default=None,
+                        help="X-OAuth-Scopes sent with GET /user, e.g. 'repo, read:org'")
     parser.add_argument("--empty-repo", action="append", default=[], metavar="OWNER/NAME",
                         help="a repository without commits (409 on commits)")
     parser.add_argument("--missing-repo", action="append", default=[], metavar="OWNER/NAME",
@@ -720,6 +957,15 @@ def parse_options(argv):
                      for name, path in scenario.get("repos", {}).items()}
     options.repos.update(dict(args.repo))
     options.empty_repos = list(scenario.get("empty_repos", [])) + args.empty_repo
+    options.outside_repos = dict(args.outside_repo)
+    options.fork_repos = dict(args.fork_repo)
+    options.pages_branches = dict(args.pages_branch)
+    options.merged_prs = list(args.merged_pr)
+    options.search_404 = args.search_404
+    options.search_incomplete = args.search_incomplete
+    options.search_rate_limit = args.search_rate_limit
+    options.no_emails_scope = args.no_emails_scope
+    options.header_scopes = args.header_scopes
     options.missing_repos = list(scenario.get("missing_repos", [])) + args.missing_repo
     options.link_emails = dict(scenario.get("link_emails", {}))
     options.link_emails.update(dict(args.link_email))
@@ -740,7 +986,8 @@ def parse_options(argv):
                             path=entry.get("path"), arg=arg or None))
     faults += [Fault.parse(spec) for spec in args.fault]
     options.faults = faults
-    for name in list(options.repos) + options.empty_repos + options.missing_repos:
+    for name in (list(options.repos) + options.empty_repos + options.missing_repos
+                 + list(options.outside_repos) + list(options.fork_repos)):
         if name.count("/") != 1:
             parser.error(f"repository names are OWNER/NAME, not {name!r}")
     if not is_loopback(args.host):

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Decoding recorded GitHub responses")
 struct DecodingTests {
-  func commits(fromFixture name: String) async throws -> [GitHubCommit] {
+  func commits(fromFixture name: String) async throws -> [Commit] {
     let harness = try Harness(
       transport: StubTransport(always: HTTPResponse(status: 200, body: try Fixture.data(name))))
     let (_, pages) = try await harness.listCommits()
@@ -23,7 +23,7 @@ struct DecodingTests {
       commits.allSatisfy {
         $0.sha.count == 40 && !$0.authorName.isEmpty && !$0.subject.contains("\n")
       })
-    #expect(commits.allSatisfy { $0.repository == .example })
+    #expect(commits.allSatisfy { $0.source == .gitHub(.example) })
   }
 
   @Test func commitsWithMergesAndSignatures_decode() async throws {
@@ -49,8 +49,8 @@ struct DecodingTests {
     let commit = try #require(pages.first?.commits.first)
     #expect(
       commit
-        == GitHubCommit(
-          sha: "0791cc7b", repository: .example, authorLogin: "EnricoMi", authorName: "Enrico",
+        == Commit(
+          sha: "0791cc7b", source: .gitHub(.example), authorLogin: "EnricoMi", authorName: "Enrico",
           authorEmail: "e@example.com", authorDate: Date(timeIntervalSince1970: 1_693_247_265),
           committerDate: Date(timeIntervalSince1970: 1_693_270_923), subject: "Fix the thing",
           htmlURL: URL(string: "https://github.com/O/R/commit/0791cc7b"), parentCount: 0))
@@ -106,9 +106,9 @@ struct DecodingTests {
   }
 
   @Test func subject_isTheFirstLineWithoutTrailingSpace() {
-    #expect(GitHubCommit.subject(ofMessage: "One\nTwo") == "One")
-    #expect(GitHubCommit.subject(ofMessage: "One  \r\nTwo") == "One")
-    #expect(GitHubCommit.subject(ofMessage: "") == "")
+    #expect(Commit.subject(ofMessage: "One\nTwo") == "One")
+    #expect(Commit.subject(ofMessage: "One  \r\nTwo") == "One")
+    #expect(Commit.subject(ofMessage: "") == "")
   }
 
   @Test func rawHeaderBlock_keepsOnlyTheLastResponse() {

@@ -67,7 +67,7 @@ struct FakeServerIntegrationTests {
     let client = try server.client()
     var pageSizes: [Int] = []
     var shas: [String] = []
-    var first: GitHubCommit?
+    var first: Commit?
     let outcome = try await client.commits(CommitQuery(repository: grdb)) { page in
       pageSizes.append(page.commits.count)
       shas += page.commits.map(\.sha)
@@ -190,7 +190,7 @@ struct FakeServerIntegrationTests {
     let client = try server.client()
     let query = CommitQuery(
       repository: grdb, author: "gr", since: ISO8601Timestamp.parse("2025-01-01T00:00:00Z"))
-    var firstRun: [GitHubCommit] = []
+    var firstRun: [Commit] = []
     let first = try await client.commits(query) { firstRun += $0.commits }
     #expect(!firstRun.isEmpty)
     #expect(firstRun.allSatisfy { $0.authorLogin == "gr" && $0.committerDate >= query.since! })

@@ -105,7 +105,7 @@ struct PaginationTests {
     let repo = { (name: String) in
       #"{"name":"\#(name)","full_name":"mona/\#(name)","owner":{"login":"mona"},"private":false,"fork":false,"default_branch":"main","pushed_at":null,"archived":true}"#
     }
-    let first = "https://api.github.com/users/mona/repos?per_page=100"
+    let first = "https://api.github.com/users/mona/repos?sort=pushed&direction=desc&per_page=100"
     let second = "https://api.github.com/user/1/repos?per_page=100&page=2"
     let harness = try Harness(
       transport: StubTransport(routes: [
@@ -117,5 +117,27 @@ struct PaginationTests {
       for: "mona", authenticatedAsLogin: false)
     #expect(repositories.map(\.fullName.description) == ["mona/a", "mona/b", "mona/c"])
     #expect(repositories.allSatisfy { $0.isArchived && $0.pushedAt == nil })
+  }
+
+  @Test func repositories_sortedByPush_stopAtTheFirstPageEndingBeforeTheLastSync() async throws {
+    let repo = { (name: String, pushed: String) in
+      #"{"name":"\#(name)","full_name":"mona/\#(name)","owner":{"login":"mona"},"fork":false,"pushed_at":"\#(pushed)"}"#
+    }
+    let first = "https://api.github.com/users/mona/repos?sort=pushed&direction=desc&per_page=100"
+    let second = "https://api.github.com/user/1/repos?per_page=100&page=2"
+    let harness = try Harness(
+      transport: StubTransport(routes: [
+        first: .json(
+          200, "[\(repo("new", "2026-11-20T00:00:00Z")),\(repo("old", "2026-01-01T00:00:00Z"))]",
+          headers: ["Link": "<\(second)>; rel=\"next\""]),
+        second: .json(200, "[\(repo("older", "2025-01-01T00:00:00Z"))]"),
+      ]))
+    let since = ISO8601Timestamp.parse("2026-06-01T00:00:00Z")
+    let stopped = try await harness.client.repositories(
+      for: "mona", authenticatedAsLogin: false, pushedSince: since)
+    #expect(stopped.map(\.name) == ["new", "old"])
+    #expect(harness.transport.requests.count == 1)
+    let all = try await harness.client.repositories(for: "mona", authenticatedAsLogin: false)
+    #expect(all.map(\.name) == ["new", "old", "older"])
   }
 }

@@ -49,8 +49,8 @@ struct RequestTests {
       for: "mona", authenticatedAsLogin: authenticatedAsLogin)
     let expected =
       authenticatedAsLogin
-      ? "https://api.github.com/user/repos?affiliation=owner,collaborator,organization_member&per_page=100"
-      : "https://api.github.com/users/mona/repos?per_page=100"
+      ? "https://api.github.com/user/repos?affiliation=owner,collaborator,organization_member&sort=pushed&direction=desc&per_page=100"
+      : "https://api.github.com/users/mona/repos?sort=pushed&direction=desc&per_page=100"
     #expect(harness.transport.requests.map(\.url.absoluteString) == [expected])
   }
 

@@ -63,7 +63,7 @@ struct UnboundedInputTests {
     ])
     defer { server.stop() }
     // When
-    var commits: [GitHubCommit] = []
+    var commits: [Commit] = []
     _ = try await server.client().commits(CommitQuery(repository: grdb)) { commits += $0.commits }
     // Then
     let subjects = Dictionary(uniqueKeysWithValues: commits.map { ($0.sha, $0.subject) })

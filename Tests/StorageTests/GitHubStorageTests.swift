@@ -30,9 +30,9 @@ func instant(_ text: String) -> Date {
 func commit(
   _ sha: String, _ authored: String, repository: RepositoryName = grdbRepo,
   login: String? = "gr", email: String = "gr@pierlis.com", parents: Int = 1
-) -> GitHubCommit {
-  GitHubCommit(
-    sha: String(repeating: sha, count: 40 / sha.count), repository: repository,
+) -> Commit {
+  Commit(
+    sha: String(repeating: sha, count: 40 / sha.count), source: .gitHub(repository),
     authorLogin: login, authorName: "Gwendal", authorEmail: email,
     authorDate: instant(authored), committerDate: instant(authored), subject: "s \(sha)",
     htmlURL: nil, parentCount: parents)
@@ -43,6 +43,18 @@ func range(_ from: String, _ to: String) throws -> DayRange {
 }
 
 extension AppDatabase {
+  /// Stores a page of `repository`'s listing from `since` the way the sync does: the commits
+  /// with the listing's next state, in one transaction.
+  @discardableResult
+  func storeCommitPage(
+    _ commits: [Commit], of repository: RepositoryName, author: String, since: Date?
+  ) throws -> Int {
+    let key = ListingKey(repository: repository, author: author)
+    let state = (try listingState(key) ?? ListingState()).pageStored(
+      newest: commits.map(\.authorDate).max(), since: since ?? Date(timeIntervalSince1970: 0))
+    return try storeCommits(commits, listing: key, state: state)
+  }
+
   /// The same range counted through each filtered path, for cross-checks.
   func calendarTotals(_ days: DayRange, _ zone: TimeZone) throws
     -> (repositoryFilter: [Int], authorFilter: [Int], perRepository: Int?)
@@ -121,14 +133,14 @@ extension AppDatabase {
     let zone = try #require(TimeZone(identifier: zoneName))
     let temporary = try TemporaryDatabase()
     let db = temporary.database
-    var commits: [GitHubCommit] = []
+    var commits: [Commit] = []
     var t = instant("2026-03-06T00:00:00Z")
     var n = 0
     while t < instant("2026-04-08T00:00:00Z") {
       n += 1
       commits.append(
-        GitHubCommit(
-          sha: String(format: "%040x", n), repository: grdbRepo, authorLogin: "gr",
+        Commit(
+          sha: String(format: "%040x", n), source: .gitHub(grdbRepo), authorLogin: "gr",
           authorName: "G", authorEmail: "gr@pierlis.com", authorDate: t, committerDate: t,
           subject: "x", htmlURL: nil, parentCount: 1))
       t += 1753 + Double(n % 5) * 120
@@ -191,6 +203,7 @@ extension AppDatabase {
       of: grdbRepo, author: "GR", since: since)
     var state = try #require(try db.syncState(of: grdbRepo, author: "gr"))
     #expect(state.pendingPages == 1)
+    #expect(state.pendingSince == since)
     // ...but the watermark only moves once the listing completes.
     #expect(state.newestAuthoredAt == nil)
     #expect(state.lastSyncAt == nil)
@@ -206,16 +219,57 @@ extension AppDatabase {
     #expect(state.pendingPages == 1)
     // Completing the listing moves the watermark and keeps the ETag.
     let now = instant("2026-02-01T00:00:00Z")
-    try db.finishListing(of: grdbRepo, author: "gr", since: since, etag: "\"e1\"", now: now)
+    let key = ListingKey(repository: grdbRepo, author: "gr")
+    try db.saveCompletedListing(
+      key,
+      state: try #require(try db.listingState(key)).completed(
+        since: since, result: .complete(etag: "\"e1\""), pushedAt: nil),
+      syncedAt: now)
     state = try #require(try db.syncState(of: grdbRepo, author: "gr"))
     #expect(state.newestAuthoredAt == instant("2026-01-03T10:00:00Z"))
-    #expect(state.newestSHA == String(repeating: "a", count: 40))
     #expect(state.etag == "\"e1\"")
-    #expect(state.etagSince == since)
+    #expect(state.listing.etagSince == since)
     #expect(state.windowStart == since)
     #expect(state.lastSyncAt == now)
     #expect(state.pendingPages == 0)
     #expect(try db.lastCommitSync() == now)
+  }
+
+  @Test func commitsFoundOnlyInAFork_areLeftOut_unlessForksAreIncluded() throws {
+    // Given: upstream holds a and b; a fork (marked "fork": true) holds a and its own c
+    let temporary = try TemporaryDatabase()
+    let db = temporary.database
+    try db.saveRepository(
+      KnownRepository(name: forkRepo, isFork: true, hasPages: false, pushedAt: nil, foundBy: "listing"))
+    try db.storeCommitPage(
+      [
+        commit("a", "2026-01-01T10:00:00Z", repository: forkRepo),
+        commit("c", "2026-01-01T12:00:00Z", repository: forkRepo),
+      ],
+      of: forkRepo, author: "gr", since: nil)
+    let utc = TimeZone(identifier: "UTC")!
+    let day = try range("2026-01-01", "2026-01-01")
+    #expect(try db.commitCalendar(day, timeZone: utc).counts == [0])
+    // When upstream lists a, it counts; c (only in the fork) still does not
+    try db.storeCommitPage(
+      [commit("a", "2026-01-01T10:00:00Z"), commit("b", "2026-01-01T11:00:00Z")],
+      of: grdbRepo, author: "gr", since: nil)
+    // Then: every path agrees
+    #expect(try db.commitCalendar(day, timeZone: utc).counts == [2])
+    #expect(try db.commitCalendar(day, timeZone: utc, filter: CommitFilter(author: "gr")).counts == [2])
+    #expect(
+      try db.commitCalendar(day, timeZone: utc, filter: CommitFilter(repository: forkRepo)).counts
+        == [1])
+    #expect(
+      try db.commitCalendar(day, timeZone: utc, filter: CommitFilter(includeForks: true)).counts
+        == [3])
+    let byRepo = try db.commitsByRepository(day, timeZone: utc)
+    #expect(Dictionary(uniqueKeysWithValues: byRepo.map { ($0.repository, $0.commits) })
+      == [grdbRepo.description: 2, forkRepo.description: 1])
+    // And when the repository turns out not to be a fork after all, c counts too
+    try db.saveRepository(
+      KnownRepository(name: forkRepo, isFork: false, hasPages: false, pushedAt: nil, foundBy: "listing"))
+    #expect(try db.commitCalendar(day, timeZone: utc).counts == [3])
   }
 
   @Test func settings_roundTrip() throws {

@@ -16,6 +16,7 @@ enum ReleasedSchema {
     "v6: todo notes",
     "v7-tags-recurrence",
     "v8-github-issues",
+    "v9-github-listing",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
@@ -327,5 +328,57 @@ struct MigrationTests {
     _ = try database.setDone(ids: [2], done: true, now: fixedNow)
     _ = try database.undo(now: fixedNow)
     #expect(try allTodos(database) == todos)
+  }
+
+  @Test("v9-github-listing: an old sync state becomes the default branch's listing state, so an interrupted sync still resumes")
+  func oldSyncStateBecomesAListingState() throws {
+    // Given a v3 database with a finished listing of one repository and an interrupted one
+    let scratch = Scratch()
+    let path = scratch.path()
+    try ReleasedSchema.writeVersion3(at: path)
+    try withRawDatabase(path) { db in
+      try db.execute(
+        sql: """
+          INSERT INTO githubCommit (sha, repository, authorLogin, authorName, authorEmail,
+            authoredAt, committedAt, subject, url, parentCount)
+          VALUES ('abcdef1', 'octo/done', 'octocat', 'Octo', 'o@example.com', 1795000000,
+            1795000000, 'First', NULL, 0);
+          INSERT INTO githubCommitRepository (repository, sha, authoredAt)
+          VALUES ('octo/done', 'abcdef1', 1795000000);
+          INSERT INTO githubCommitSlot (slot, commits) VALUES (1994444, 1);
+          INSERT INTO githubRepository (fullName, author, windowStart, newestAuthoredAt, newestSha,
+            etag, etagSince, lastSyncAt, lastError, pendingSince, pendingPages, pendingCommits,
+            pendingNewestAuthoredAt, pendingNewestSha)
+          VALUES
+            ('octo/done', 'octocat', 1700000000, 1795000000, 'abcdef1', '"e1"', 1793790000,
+             1795100000, NULL, NULL, 0, 0, NULL, NULL),
+            ('octo/half', 'octocat', NULL, NULL, NULL, NULL, NULL, NULL, 'rate limited',
+             1420070400, 3, 300, 1790000000, 'ffff');
+          """)
+    }
+    // When
+    let database = try AppDatabase.open(path: path)
+    // Then the finished listing keeps its window, newest commit, ETag and last sync
+    let done = try #require(
+      try database.listingState(ListingKey(repository: RepositoryName("octo/done")!, author: "octocat")))
+    #expect(
+      done
+        == ListingState(
+          windowStart: Date(timeIntervalSince1970: 1_700_000_000),
+          newest: Date(timeIntervalSince1970: 1_795_000_000), etag: "\"e1\"",
+          etagSince: Date(timeIntervalSince1970: 1_793_790_000)))
+    #expect(try database.lastCommitSync() == Date(timeIntervalSince1970: 1_795_100_000))
+    // And the interrupted one resumes where it started
+    let half = try #require(try database.syncState(of: RepositoryName("octo/half")!, author: "octocat"))
+    #expect(half.lastError == "rate limited")
+    #expect(
+      half.listing.plan(since: Date(timeIntervalSince1970: 1_760_000_000), pushedAt: nil, now: Date())
+        == .list(since: Date(timeIntervalSince1970: 1_420_070_400), etag: nil))
+    // And the cached commit still counts
+    #expect(try database.commitCount() == 1)
+    let day = Day(Date(timeIntervalSince1970: 1_795_000_000), in: TimeZone(identifier: "UTC")!)
+    let calendar = try database.commitCalendar(
+      DayRange(from: day, to: day), timeZone: TimeZone(identifier: "UTC")!)
+    #expect(calendar.total == 1)
   }
 }

@@ -11,8 +11,9 @@ extension Ootd {
       abstract: "Draw the daily commit graph of the synced commits (works offline).",
       discussion: """
         Counts each commit once (by SHA, across forks) on the day of its author date in the \
-        display time zone (--tz, else $TZ, else the system's). Merge commits count. Run \
-        'ootd sync' first; the graph says when that last happened.
+        display time zone (--tz, else $TZ, else the system's). Merge commits count. As on \
+        GitHub's profile, commits found only in forks do not count (--include-forks counts \
+        them). Run 'ootd sync' first; the graph says when that last happened.
 
         --json prints {"from", "to", "days": [{"date", "count"}], "total", ...} with every day \
         of the range, plus the busiest day, the streaks ({"from", "to", "days"}: 0 days and null \
@@ -46,6 +47,9 @@ extension Ootd {
     @Flag(name: .long, help: "Print comma-separated values: date,count.")
     var csv = false
 
+    @Flag(name: .long, help: "Also count commits found only in forks (GitHub's profile does not).")
+    var includeForks = false
+
     @OptionGroup var image: SVGOutputOption<CommitGraphImage>
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -69,7 +73,7 @@ extension Ootd {
       let database = try global.openDatabase(environment, readOnly: true)
       let graph = try CommitGraphReport.load(
         days, user: user, repository: repo.flatMap(RepositoryName.init), timeZone: zone,
-        today: today, database: database)
+        today: today, includeForks: includeForks, database: database)
       let wrote = try image.write(
         { HeatmapSVG().render(HeatmapData(graph.calendar), caption: graph.caption) },
         what: "the commit graph of \(days.from) → \(days.to) (\(group(graph.calendar.total)) commits)",

@@ -2,7 +2,12 @@ import ArgumentParser
 import Core
 import Foundation
 import GitHubClient
+import GitHubSync
 import Storage
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Ootd {
   /// `ootd sync`: fetch the user's commits from GitHub into the local database.
@@ -12,10 +17,12 @@ extension Ootd {
       abstract: "Fetch your commits from GitHub into the local database.",
       discussion: """
         Lists the commits you authored in every repository of yours (GET /user/repos when the \
-        token is yours, else your public ones) plus every repository linked to a project, or \
-        only the --repo ones. The first sync covers the last year (--since for more); later \
-        syncs fetch only what is new, with conditional requests GitHub does not count. \
-        Re-running never duplicates anything. 'ootd graph' then works offline.
+        token is yours, else your public ones), every repository linked to a project, and the \
+        public repositories GitHub's search finds your commits or merged pull requests in; or \
+        only the --repo ones. Repositories with GitHub Pages are listed on gh-pages too. The \
+        first sync covers the last year (--since for more); later syncs skip repositories not \
+        pushed to since, and fetch only what is new. Re-running never duplicates anything; \
+        Ctrl-C keeps what was fetched and the next sync resumes. 'ootd graph' then works offline.
 
         The token is $GH_TOKEN, else $GITHUB_TOKEN, else 'gh auth token'; without one, public \
         data still works within GitHub's 60 requests an hour. The API is $OOTD_GITHUB_API_URL, \
@@ -103,6 +110,10 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
       let sinceDay = try parseDay(since, environment)
+      if let sinceDay, sinceDay > environment.today {
+        throw CLIError.invalidValue(
+          "--since \(sinceDay) is in the future: there are no commits to fetch from it yet")
+      }
       if local {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)
@@ -138,32 +149,50 @@ extension Ootd {
         )
       }
 
-      // Which repositories: --repo, else the user's plus the projects'.
-      var repositories: [RepositoryName] = []
+      // Which repositories: --repo, else the user's plus the projects' (each once); the sync
+      // adds those search finds.
+      var targets: [CommitSync.Target] = []
       if !repo.isEmpty {
-        repositories = self.repositories.compactMap(RepositoryName.init)
+        targets = self.repositories.compactMap(RepositoryName.init).map {
+          CommitSync.Target(name: $0, foundBy: "--repo")
+        }
       } else {
+        // Sorted by push, the listing can stop at the first page ending with a repository not
+        // pushed to since the last complete sync (a day's margin for clocks): the rest are
+        // unchanged. Not when this sync covers a window the last one did not.
+        let discovery = try database.discoveryState(author: login)
+        let pushedSince =
+          sinceDay == nil && discovery.wantedSince == nil
+          ? discovery.searchedThrough?.addingTimeInterval(-86_400) : nil
         let owned = try await client.repositories(
           for: login,
-          authenticatedAsLogin: tokenOwner?.lowercased() == login.lowercased())
-        repositories = owned.map(\.fullName)
-        repositories += try database.projects(.all).compactMap(\.project.repository)
+          authenticatedAsLogin: tokenOwner?.lowercased() == login.lowercased(),
+          pushedSince: pushedSince)
+        targets = owned.map { CommitSync.Target(name: $0.fullName, repository: $0, foundBy: "listing") }
+        targets += try database.projects(.all).compactMap(\.project.repository).map {
+          CommitSync.Target(name: $0, foundBy: "project")
+        }
       }
-      var seen = Set<String>()
-      repositories = repositories.filter { seen.insert($0.description.lowercased()).inserted }
 
       let since = sinceDay ?? environment.today.adding(days: -365)
+      let newCommits = Counter()
       let sync = CommitSync(
-        client: client, database: database, now: environment.now,
-        onProgress: { progressLine.update($0) },
-        onWarning: { message in
-          progressLine.clear()
-          environment.printError("ootd: \(message)")
-        })
+        client: client, store: database, now: environment.now,
+        onProgress: { progress in
+          newCommits.value = progress.newCommits
+          progressLine.update(progress)
+        },
+        onWarning: { message in progressLine.warn(message) })
+      let interruption = Interruption {
+        let kept = newCommits.value
+        progressLine.warn(
+          "interrupted; kept the \(kept == 1 ? "1 new commit" : "\(group(kept)) new commits") fetched so far; run 'ootd sync' to resume.")
+      }
+      defer { interruption.cancel() }
       do {
         let summary = try await sync.run(
-          login: login, repositories: repositories, since: since.start(in: environment.timeZone),
-          sinceIsExplicit: sinceDay != nil)
+          login: login, targets: targets, since: since.start(in: environment.timeZone),
+          discover: repo.isEmpty)
         progressLine.clear()
         environment.print(Self.summaryLine(summary, cached: try database.commitCount()))
         try await afterCommitsStored(database, environment, client: client)
@@ -182,6 +211,7 @@ extension Ootd {
       let new =
         summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
       var line = "Synced \(repositories) for \(TerminalText.printable(summary.login)): \(new) (\(group(cached)) cached)"
+      if !summary.discovered.isEmpty { line += "; \(summary.discovered.count) found by search" }
       if summary.unchanged > 0 { line += "; \(summary.unchanged) unchanged" }
       if !summary.skipped.isEmpty { line += "; \(summary.skipped.count) skipped" }
       if let left = summary.requestsLeft, let limit = summary.requestLimit {
@@ -189,5 +219,37 @@ extension Ootd {
       }
       return line + "."
     }
+  }
+}
+
+/// A number shared between the sync's progress callback and the Ctrl-C handler.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = 0
+  var value: Int {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+/// Ctrl-C during a sync: one line saying what was kept, then exit 130. Every page is stored in
+/// its own transaction with the listing's progress, so stopping between two is always safe and
+/// the next sync resumes.
+final class Interruption: @unchecked Sendable {
+  private let source: any DispatchSourceSignal
+
+  init(_ onInterrupt: @escaping @Sendable () -> Void) {
+    signal(SIGINT, SIG_IGN)
+    source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler {
+      onInterrupt()
+      _exit(130)
+    }
+    source.resume()
+  }
+
+  func cancel() {
+    source.cancel()
+    signal(SIGINT, SIG_DFL)
   }
 }

@@ -21,12 +21,12 @@ enum LocalGitLog {
     ]
   }
 
-  /// Parses `git log` output into commits of `repository` authored by one of `emails`, with
+  /// Parses `git log` output into commits read from `source` authored by one of `emails`, with
   /// `login` as their author login (they are the user's).
   static func commits(
-    fromLog output: String, repository: RepositoryName, emails: Set<String>, login: String?
-  ) -> [GitHubCommit] {
-    var commits: [GitHubCommit] = []
+    fromLog output: String, source: CommitSource, emails: Set<String>, login: String?
+  ) -> [Commit] {
+    var commits: [Commit] = []
     for line in output.split(separator: "\n") {
       let fields = line.split(separator: "\u{1F}", omittingEmptySubsequences: false)
       guard fields.count >= 7, emails.contains(fields[3].lowercased()),
@@ -34,11 +34,11 @@ enum LocalGitLog {
       else { continue }
       let parents = fields[1].split(separator: " ").count
       commits.append(
-        GitHubCommit(
-          sha: String(fields[0]).lowercased(), repository: repository, authorLogin: login,
+        Commit(
+          sha: String(fields[0]).lowercased(), source: source, authorLogin: login,
           authorName: String(fields[2]), authorEmail: String(fields[3]), authorDate: authored,
           committerDate: committed,
-          subject: GitHubCommit.subject(ofMessage: fields[6...].joined(separator: "\u{1F}")),
+          subject: Commit.subject(ofMessage: fields[6...].joined(separator: "\u{1F}")),
           htmlURL: nil,
           parentCount: parents))
     }
@@ -94,7 +94,8 @@ struct LocalSync {
       let project = progress.project
       guard let rawPath = project.localPath, !rawPath.isEmpty else { continue }
       let path = environment.expandTilde(rawPath)
-      guard let repository = project.commitRepository else { continue }
+      guard let filedAs = project.commitRepository else { continue }
+      let source = CommitSource.localClone(project: project.name, repository: project.repository)
       var emails = known
       if let email = environment.runGit(["-C", path, "config", "user.email"])?
         .trimmingCharacters(in: .whitespacesAndNewlines), !email.isEmpty
@@ -108,19 +109,17 @@ struct LocalSync {
         continue
       }
       let commits = LocalGitLog.commits(
-        fromLog: log, repository: repository, emails: emails, login: login)
-      // Local reads keep their own sync state: GitHub's (where its next listing starts, its
-      // ETag) must only ever describe what GitHub listed.
-      let author = LocalSync.stateKey
+        fromLog: log, source: source, emails: emails, login: login)
+      // Local reads are recorded apart from every GitHub listing: GitHub's state (where its next
+      // listing starts, its ETag) must only ever describe what GitHub listed.
+      let key = ListingKey(repository: filedAs, author: LocalSync.stateKey)
       var start = 0
       while start < commits.count {
         let page = Array(commits[start..<min(commits.count, start + 500)])
-        summary.newCommits += try database.storeCommitPage(
-          page, of: repository, author: author, since: since)
+        summary.newCommits += try database.storeLocalCommits(page, recordedAs: key, now: environment.now)
         start += 500
       }
-      try database.finishListing(
-        of: repository, author: author, since: since, etag: nil, now: environment.now)
+      if commits.isEmpty { try database.storeLocalCommits([], recordedAs: key, now: environment.now) }
       summary.projects += 1
     }
     return summary
@@ -128,8 +127,8 @@ struct LocalSync {
 }
 
 extension Project {
-  /// Where this project's commits are counted: its GitHub repository, else `local/NAME` for a
-  /// project read from its local clone only.
+  /// Where this project's commits are filed in the cache: its GitHub repository, else
+  /// `local/NAME` (Storage's key for a local clone of a project without a GitHub repository).
   var commitRepository: RepositoryName? {
     if let repository { return repository }
     guard localPath != nil else { return nil }

@@ -16,10 +16,11 @@ struct CommitGraphReport: Encodable {
   /// everyone's), only `repository`'s when given, by author day in `timeZone`.
   static func load(
     _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: TimeZone, today: Day,
-    database: AppDatabase
+    includeForks: Bool = false, database: AppDatabase
   ) throws -> CommitGraphReport {
     let author = try user ?? database.gitHubSetting(.login)
-    let filter = try database.commitFilter(author: author, repository: repository)
+    let filter = try database.commitFilter(
+      author: author, repository: repository, includeForks: includeForks)
     return CommitGraphReport(
       calendar: try database.commitCalendar(range, timeZone: timeZone, filter: filter),
       author: author, repository: filter.repository, timeZone: timeZone, today: today,

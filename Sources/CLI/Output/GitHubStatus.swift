@@ -20,7 +20,7 @@ struct StatusReport: Encodable {
   }
 
   enum RateKeys: String, CodingKey { case limit, remaining, reset }
-  enum RepoKeys: String, CodingKey { case repository, author, commits, lastSync, lastError }
+  enum RepoKeys: String, CodingKey { case repository, branch, author, commits, lastSync, lastError }
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +43,7 @@ struct StatusReport: Encodable {
     for state in states {
       var r = list.nestedContainer(keyedBy: RepoKeys.self)
       try r.encode(state.repository.description, forKey: .repository)
+      try r.encode(state.branch, forKey: .branch)
       try r.encode(state.author, forKey: .author)
       try r.encode(counts[state.repository.description.lowercased()] ?? 0, forKey: .commits)
       try r.encode(
@@ -80,10 +81,13 @@ struct StatusReport: Encodable {
       lines.append("Repositories: none synced yet (ootd sync)")
     } else {
       lines.append("\(style.bold("Repositories")):")
-      let width = states.map { DisplayWidth.of($0.repository.description) }.max() ?? 0
+      let label = { (state: RepositorySyncState) in
+        state.repository.description + (state.branch.map { "@\($0)" } ?? "")
+      }
+      let width = states.map { DisplayWidth.of(label($0)) }.max() ?? 0
       for state in states {
-        let name = DisplayWidth.padRight(TerminalText.printable(state.repository.description), to: width)
-        let commits = counts[state.repository.description.lowercased()] ?? 0
+        let name = DisplayWidth.padRight(TerminalText.printable(label(state)), to: width)
+        let commits = state.branch == nil ? counts[state.repository.description.lowercased()] ?? 0 : 0
         let when = state.lastSyncAt.map { "last sync \(stamp($0))" } ?? "never completed"
         var line = "  \(name)  \(DisplayWidth.padLeft(group(commits), to: 7)) commits  \(when)"
         if let error = state.lastError { line += "  " + style.red(TerminalText.printable(error)) }

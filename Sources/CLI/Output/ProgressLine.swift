@@ -1,5 +1,6 @@
 import Foundation
 import GitHubClient
+import GitHubSync
 
 /// The sync's progress line: redrawn in place on standard error when it is a terminal, silent
 /// otherwise. Waits and retries are told on the line too; long waits are told even when piped.
@@ -12,6 +13,10 @@ final class ProgressLine: @unchecked Sendable {
 
   func update(_ progress: CommitSync.Progress) {
     guard environment.stderrIsTerminal else { return }
+    if progress.searching {
+      draw("searching for your repositories: \(progress.pages) search\(progress.pages == 1 ? "" : "es")")
+      return
+    }
     var text =
       "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commit\(progress.newCommits == 1 ? "" : "s")"
     if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
@@ -31,6 +36,12 @@ final class ProgressLine: @unchecked Sendable {
     defer { lock.unlock() }
     environment.errorOutput("\r\u{1B}[2K" + text)
     drawn = true
+  }
+
+  /// Clears the line and prints `message` on its own line of standard error, made safe.
+  func warn(_ message: String) {
+    clear()
+    environment.printError("ootd: \(TerminalText.printable(message))")
   }
 
   func clear() {

@@ -40,20 +40,20 @@ struct CommitDTO: Decodable {
     case htmlURL = "html_url"
   }
 
-  func toCore(repository: RepositoryName) throws -> GitHubCommit {
+  func toCore(source: CommitSource) throws -> Commit {
     guard let authorDateText = commit.author?.date ?? commit.committer?.date,
       let authorDate = ISO8601Timestamp.parse(authorDateText)
     else { throw GitHubError.invalidResponse("commit \(sha) has no readable author date") }
     let committerDate = commit.committer?.date.flatMap(ISO8601Timestamp.parse) ?? authorDate
-    return GitHubCommit(
+    return Commit(
       sha: sha,
-      repository: repository,
+      source: source,
       authorLogin: author?.login.map(Self.keepingText),
       authorName: Self.keepingText(commit.author?.name ?? ""),
       authorEmail: Self.keepingText(commit.author?.email ?? ""),
       authorDate: authorDate,
       committerDate: committerDate,
-      subject: Self.keepingText(GitHubCommit.subject(ofMessage: commit.message ?? "")),
+      subject: Self.keepingText(Commit.subject(ofMessage: commit.message ?? "")),
       htmlURL: htmlURL.flatMap { URL(string: $0) },
       parentCount: parents?.count ?? 0
     )

@@ -22,9 +22,11 @@ struct RepositoryDTO: Decodable {
   let defaultBranch: String?
   let pushedAt: String?
   let archived: Bool?
+  let hasPages: Bool?
 
   enum CodingKeys: String, CodingKey {
     case name, owner, fork, archived
+    case hasPages = "has_pages"
     case fullName = "full_name"
     case isPrivate = "private"
     case defaultBranch = "default_branch"
@@ -41,7 +43,8 @@ struct RepositoryDTO: Decodable {
       isFork: fork ?? false,
       defaultBranch: defaultBranch ?? "main",
       pushedAt: pushedAt.flatMap(ISO8601Timestamp.parse),
-      isArchived: archived ?? false
+      isArchived: archived ?? false,
+      hasPages: hasPages ?? false
     )
   }
 }
@@ -75,4 +78,38 @@ struct RateLimitDTO: Decodable {
   }
   let resources: Resources?
   let rate: Bucket?
+}
+
+/// One element of `GET /user/emails`.
+struct EmailDTO: Decodable {
+  let email: String
+}
+
+/// `GET /search/commits` and `GET /search/issues`: the count, whether the search timed out,
+/// and the items, of which only the repository matters.
+struct SearchDTO<Item: Decodable>: Decodable {
+  let totalCount: Int
+  let incompleteResults: Bool?
+  let items: [Item]
+
+  enum CodingKeys: String, CodingKey {
+    case items
+    case totalCount = "total_count"
+    case incompleteResults = "incomplete_results"
+  }
+}
+
+/// A commit search result: its SHA and the repository holding it.
+struct SearchCommitDTO: Decodable {
+  let sha: String?
+  let repository: RepositoryDTO?
+}
+
+/// An issue search result: the pull request's repository, as an API URL.
+struct SearchIssueDTO: Decodable {
+  let repositoryURL: String?
+
+  enum CodingKeys: String, CodingKey {
+    case repositoryURL = "repository_url"
+  }
 }

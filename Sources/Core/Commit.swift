@@ -4,22 +4,48 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One commit as GitHub lists it for a repository, reduced to what the commit graph needs.
+/// Where a commit was read: a GitHub repository's listing, or a project's local clone.
+public enum CommitSource: Hashable, Sendable, CustomStringConvertible {
+  /// Listed by the GitHub API from this repository.
+  case gitHub(RepositoryName)
+  /// Read with `git log` from the local clone of the project called `project`, whose GitHub
+  /// repository is `repository` when the project names one.
+  case localClone(project: String, repository: RepositoryName?)
+
+  /// The GitHub repository the commit belongs to, when known.
+  public var repository: RepositoryName? {
+    switch self {
+    case .gitHub(let repository): return repository
+    case .localClone(_, let repository): return repository
+    }
+  }
+
+  /// `owner/name`, or `local clone of NAME`.
+  public var description: String {
+    switch self {
+    case .gitHub(let repository): return repository.description
+    case .localClone(let project, let repository):
+      return repository?.description ?? "local clone of \(project)"
+    }
+  }
+}
+
+/// One commit, reduced to what the commit graph needs, whatever it was read from.
 ///
-/// Commits are identified by `sha`; the same commit can appear in several repositories (forks),
-/// so callers that count commits should deduplicate by `sha`.
-public struct GitHubCommit: Hashable, Sendable {
+/// Commits are identified by `sha`; the same commit can appear in several repositories (forks)
+/// and clones, so callers that count commits deduplicate by `sha`.
+public struct Commit: Hashable, Sendable {
   /// The 40-hex-digit commit id.
   public var sha: String
-  /// The repository the commit was listed from.
-  public var repository: RepositoryName
-  /// The GitHub account linked to the author's e-mail, or nil when GitHub links none.
+  /// Where the commit was read.
+  public var source: CommitSource
+  /// The GitHub account linked to the author's e-mail, or nil when none is known.
   public var authorLogin: String?
   /// The author name recorded in the commit.
   public var authorName: String
   /// The author e-mail recorded in the commit.
   public var authorEmail: String
-  /// When the commit was authored (an absolute instant; GitHub reports it in UTC).
+  /// When the commit was authored (an absolute instant).
   public var authorDate: Date
   /// When the commit was committed (differs from `authorDate` after a rebase or amend).
   public var committerDate: Date
@@ -33,7 +59,7 @@ public struct GitHubCommit: Hashable, Sendable {
   /// Creates a commit value.
   public init(
     sha: String,
-    repository: RepositoryName,
+    source: CommitSource,
     authorLogin: String?,
     authorName: String,
     authorEmail: String,
@@ -44,7 +70,7 @@ public struct GitHubCommit: Hashable, Sendable {
     parentCount: Int
   ) {
     self.sha = sha
-    self.repository = repository
+    self.source = source
     self.authorLogin = authorLogin
     self.authorName = authorName
     self.authorEmail = authorEmail
