@@ -20,25 +20,6 @@ public struct RemoteRecord: Sendable, Equatable {
   }
 }
 
-/// One day's figures a member shares with its teams: nothing but counts.
-public struct DayFigure: Sendable, Equatable {
-  /// The day.
-  public var date: Day
-  /// Todos planned that day.
-  public var total: Int
-  /// Of them, done.
-  public var done: Int
-  /// Commits that day, when known.
-  public var commits: Int?
-
-  public init(date: Day, total: Int, done: Int, commits: Int?) {
-    self.date = date
-    self.total = total
-    self.done = done
-    self.commits = commits
-  }
-}
-
 /// A device of the connecting role, as the server remembers it.
 public struct RemoteDevice: Sendable, Equatable {
   public var device: String
