@@ -59,7 +59,7 @@ public final class PostgresConnection {
     }
     let uriSecrets = [parsed.options["password"]].compactMap { $0 }
     guard let connection else {
-      throw .unreachable(Redaction.oneLine(String(cString: error), secrets: uriSecrets))
+      throw .unreachable(Redaction.oneLine(Redaction.string(error), secrets: uriSecrets))
     }
     handle = connection
     let used = ootd_pq_password(connection).map { String(cString: $0) }
