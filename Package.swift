@@ -39,11 +39,19 @@ let package = Package(
     /// No SQL, no environment.
     .target(name: "GitHubSync", dependencies: ["Core", "GitHubClient"]),
 
+    /// A tiny C shim that loads libpq (libpq.so.5) with dlopen on first use, as CCurlShim does
+    /// for libcurl: only `remote` and `team` commands pay for libpq and its dependency tree.
+    .target(name: "CLibPQShim", linkerSettings: [.linkedLibrary("dl")]),
+
+    /// The PostgreSQL server: connections, the server schema and its migrations, pushing and
+    /// pulling journal operations, day figures and teams. The only module with server SQL.
+    .target(name: "Remote", dependencies: ["Core", "CLibPQShim"]),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange",
+        "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -63,7 +71,12 @@ let package = Package(
       exclude: ["fake_github.py", "README.md"]
     ),
 
+    /// Starts a throwaway PostgreSQL cluster (initdb in a temporary folder) for the tests that
+    /// need a real server.
+    .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
+
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Core", "CLibPQShim", "PostgresSupport"]),
     .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core"], exclude: ["Fixtures"]),
     .testTarget(
       name: "StorageTests",
@@ -79,6 +92,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange", "FakeGitHubSupport",
+        "Remote", "PostgresSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

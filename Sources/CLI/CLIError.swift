@@ -1,4 +1,5 @@
 import Core
+import Remote
 import Storage
 
 /// A failure the CLI reports itself. Each case reads as one line and has one exit code.
@@ -64,6 +65,8 @@ enum ExitStatus {
     case let error as StorageError:
       if case .invalidValue = error { return usage }
       return failure
+    case let error as RemoteError:
+      return error.isUsage ? usage : failure
     default: return failure
     }
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import GitHubClient
+import Remote
 import Storage
 
 /// The `ootd` command: configuration only; each subcommand lives in `Commands/`.
@@ -46,7 +47,7 @@ public struct Ootd: ParsableCommand {
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Show.self, Note.self, Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
-      Import.self, Export.self,
+      Import.self, Export.self, RemoteCommand.self, Team.self,
     ],
     defaultSubcommand: Today.self
   )
@@ -106,7 +107,7 @@ public struct Ootd: ParsableCommand {
     let code: Int32
     let message: String
     switch error {
-    case is CoreError, is CLIError, is StorageError, is GitHubError:
+    case is CoreError, is CLIError, is StorageError, is GitHubError, is RemoteError:
       code = ExitStatus.code(for: error)
       message = String(describing: error)
     default:

@@ -103,6 +103,18 @@ extension AppDatabase {
     }
     migrator.registerMigration("v8-github-issues", migrate: AppDatabase.githubIssuesMigration)
     migrator.registerMigration("v9-github-listing", migrate: AppDatabase.githubListingMigration)
+    migrator.registerMigration("v10-remote-settings") { db in
+      // The PostgreSQL server this database syncs with (`ootd remote set`): its URI (never with
+      // a password) and the display name teammates see. Not journaled: settings of this
+      // machine, not data that travels. Keys are free so that later settings need no migration.
+      try db.execute(
+        sql: """
+          CREATE TABLE remoteSetting (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+          ) WITHOUT ROWID
+          """)
+    }
 
     return migrator
   }

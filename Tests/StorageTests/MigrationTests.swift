@@ -17,6 +17,7 @@ enum ReleasedSchema {
     "v7-tags-recurrence",
     "v8-github-issues",
     "v9-github-listing",
+    "v10-remote-settings",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
