@@ -64,7 +64,23 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   /// `YYYY-MM-DD`.
   public var description: String {
     let (y, m, d) = components
-    return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
+    guard (0...9999).contains(y) else { return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2) }
+    // Ten ASCII bytes written in place: this runs for every todo of a listing or an export.
+    return String(unsafeUninitializedCapacity: 10) { buffer in
+      func put(_ value: Int, _ width: Int, at offset: Int) {
+        var value = value
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+          buffer[index] = UInt8(48 + value % 10)
+          value /= 10
+        }
+      }
+      put(y, 4, at: 0)
+      buffer[4] = UInt8(ascii: "-")
+      put(m, 2, at: 5)
+      buffer[7] = UInt8(ascii: "-")
+      put(d, 2, at: 8)
+      return 10
+    }
   }
 
   /// The first instant of this day in `timeZone` (local midnight, or the moment clocks jump

@@ -134,6 +134,7 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 enum FieldsText {
   static func encode(_ fields: Fields) -> String {
     var text = "{"
+    text.reserveCapacity(256)
     for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
       if index > 0 { text += "," }
       text += quoted(name) + ":"
@@ -163,6 +164,10 @@ enum FieldsText {
 
   /// `text` as a JSON string literal.
   private static func quoted(_ text: String) -> String {
+    // Most text needs no escape: copied whole (an import encodes thousands of rows).
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      return "\"" + text + "\""
+    }
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
