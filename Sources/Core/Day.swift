@@ -22,18 +22,24 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
 
   /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible dates.
   public init?(iso text: String) {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for byte in bytes[range] {
-        guard (48...57).contains(byte) else { return nil }
-        value = value * 10 + Int(byte - 48)
+    var text = text
+    // Read in place, without copying the bytes: a listing reads one day per todo.
+    let parts: (Int, Int, Int)? = text.withUTF8 { bytes in
+      guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+      else { return nil }
+      func number(_ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+          let byte = bytes[index]
+          guard (48...57).contains(byte) else { return nil }
+          value = value * 10 + Int(byte - 48)
+        }
+        return value
       }
-      return value
+      guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+      return (y, m, d)
     }
-    guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+    guard let (y, m, d) = parts else { return nil }
     self.init(year: y, month: m, day: d)
   }
 
