@@ -22,7 +22,7 @@ import Testing
     let lines = text.components(separatedBy: "\r\n")
     for expected in [
       "UID:a1b2c3d4-0000-4000-8000-000000000001", "DTSTAMP:20240303T210640Z",
-      "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DUE;VALUE=DATE:20240302",
+      "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DTSTART;VALUE=DATE:20240302", "DUE;VALUE=DATE:20240303",
       "COMPLETED:20240302T172000Z", "CATEGORIES:work.client,commit", "DESCRIPTION:line one\\nline two",
       "PRIORITY:9", "PRIORITY:5", "STATUS:NEEDS-ACTION",
     ] {
