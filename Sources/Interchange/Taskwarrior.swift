@@ -132,7 +132,9 @@ public enum Taskwarrior {
     } else if let depends = object["depends"]?.string, !depends.isEmpty {
       notes.append("depends: " + depends)
     }
-    for member in object.uniqueMembersSortedByKey where !mappedFields.contains(member.key) {
+    // The few unmapped members first, then sorted: sorting every member cost more than the rest.
+    let unmapped = JSONObject(members: object.members.filter { !mappedFields.contains($0.key) })
+    for member in unmapped.uniqueMembersSortedByKey {
       notes.append("\(member.key): \(member.value.string ?? member.value.compactText)")
     }
     do {

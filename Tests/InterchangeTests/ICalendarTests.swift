@@ -44,4 +44,15 @@ import Testing
     let exact = "SUMMARY:" + String(repeating: "a", count: 67)
     #expect(ICalendar.fold(exact) == exact)
   }
+
+  /// TEXT cannot hold control characters (RFC 5545 §3.3.11): they become visible symbols, a
+  /// tab stays, a line end is `\\n`.
+  @Test func controlCharactersInTextAreWrittenAsSymbols() {
+    #expect(ICalendar.escape("a\u{1B}]0;x\u{07}\tb\u{7F}\r\nc") == "a␛]0\\;x␇\tb␡\\nc")
+    let todo = Todo(id: 1, title: "bell \u{07}", priority: .mid, day: Day(iso: "2024-03-03")!,
+                    createdAt: Date(timeIntervalSince1970: 0), uuid: "u1")
+    let text = ICalendar.export([todo], now: Date(timeIntervalSince1970: 0), productVersion: "0")
+    #expect(text.contains("SUMMARY:bell ␇\r\n"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\r" && $0 != "\n" })
+  }
 }

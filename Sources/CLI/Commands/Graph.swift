@@ -76,7 +76,7 @@ extension Ootd {
         moreOutput: output.json || csv, environment)
       if wrote { return }
       if output.json {
-        var writer = JSONStreamWriter(output: environment.output)
+        var writer = JSONStreamWriter(environment)
         graph.write(to: &writer)
         writer.finish()
       } else if csv {

@@ -104,7 +104,7 @@ extension Ootd {
         moreOutput: calendar || output.json || csv, environment)
       if wrote { return }
       if output.json {
-        var writer = JSONStreamWriter(output: environment.output)
+        var writer = JSONStreamWriter(environment)
         JSONOutput.ReportJSON(report: report, project: project, commits: commits, lastSync: lastSync)
           .write(to: &writer)
         writer.finish()

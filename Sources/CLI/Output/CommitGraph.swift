@@ -97,7 +97,7 @@ struct CommitGraphReport: Encodable {
   /// The terminal report: headline figures, the grid, the repositories, the last sync.
   func text(style: Style, width: Int, now: Date) -> String {
     var lines: [String] = []
-    let who = author.map { " by \($0)" } ?? ""
+    let who = author.map { " by \(TerminalText.printable($0))" } ?? ""
     let where_ = repository.map { " in \($0)" } ?? ""
     lines.append(
       style.bold("Commits\(who)\(where_)")

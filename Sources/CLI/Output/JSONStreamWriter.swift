@@ -8,6 +8,8 @@ import Core
 /// write them sorted, as `.sortedKeys` does (the tests compare both writers).
 struct JSONStreamWriter {
   private let output: (String) -> Void
+  /// Where the bytes go when the output takes bytes (standard output does).
+  private var outputBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
   private let chunkSize: Int
   /// UTF-8 bytes not yet written out. Bytes, not a `String`: appending small pieces to a
   /// `String` costs a hundred instructions each, and a listing appends millions.
@@ -21,6 +23,18 @@ struct JSONStreamWriter {
     self.output = output
     self.chunkSize = chunkSize
     buffer.reserveCapacity(chunkSize + 4096)
+  }
+
+  /// A writer to `environment`'s standard output (as bytes when it takes them).
+  init(_ environment: AppEnvironment, chunkSize: Int = 65_536) {
+    self.init(chunkSize: chunkSize, output: environment.output)
+    outputBytes = environment.outputBytes
+  }
+
+  /// A writer handing its chunks over as bytes.
+  init(chunkSize: Int = 65_536, bytes: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    self.init(chunkSize: chunkSize, output: { _ in })
+    outputBytes = bytes
   }
 
   // MARK: - Containers
@@ -87,8 +101,12 @@ struct JSONStreamWriter {
 
   mutating func flush() {
     guard !buffer.isEmpty else { return }
-    // Chunks end between values, so they are whole UTF-8.
-    output(String(decoding: buffer, as: UTF8.self))
+    if let outputBytes {
+      buffer.withUnsafeBufferPointer(outputBytes)
+    } else {
+      // Chunks end between values, so they are whole UTF-8.
+      output(String(decoding: buffer, as: UTF8.self))
+    }
     buffer.removeAll(keepingCapacity: true)
   }
 
