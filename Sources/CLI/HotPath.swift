@@ -1,7 +1,7 @@
 import ArgumentParser
 import Core
 
-/// The commands run many times a day (`add`, `done`, `undo`, `redo`, the dashboard), parsed
+/// The commands run many times a day (`add`, `done`, `undo`, `redo`, `list`, the dashboard), parsed
 /// without argument-parser when their command line has the plain shape they almost always have.
 ///
 /// argument-parser's parse of even one command costs ~14 M instructions (half of `ootd add`):
@@ -62,6 +62,31 @@ enum HotPath {
         var command = Ootd.Undone()
         command.options = options
         return command
+      case "list", "ls":
+        guard let words = Words(rest, options: listOptions, flags: common.union(["--all", "--open", "--done"])),
+          words.positionals.count <= 1
+        else { return nil }
+        // Every property is set before any is read (argument-parser's wrappers trap otherwise).
+        var selection = DaySelectionOptions()
+        selection.day = words.positionals.first
+        selection.on = words.options["--on"]
+        selection.from = words.options["--from"]
+        selection.to = words.options["--to"]
+        selection.all = words.flags.contains("--all")
+        var filters = TodoFilterOptions()
+        filters.project = words.options["--project"]
+        filters.priority = try words.priority("--priority")
+        filters.tag = words.options["--tag"]
+        filters.open = words.flags.contains("--open")
+        filters.done = words.flags.contains("--done")
+        var command = Ootd.List()
+        command.selection = selection
+        command.filters = filters
+        command.grep = words.options["--grep"]
+        (command.output, command.global) = try words.outputAndGlobal()
+        try selection.validate()
+        try filters.validate()
+        return command
       case "undo", "redo":
         guard let words = Words(rest, flags: common), words.positionals.isEmpty else { return nil }
         var options = JournalStepOptions()
@@ -89,6 +114,12 @@ enum HotPath {
   static let addOptions: [String: String] = [
     "--priority": "--priority", "-p": "--priority", "--project": "--project", "--on": "--on",
     "--block": "--block", "-b": "--block", "--note": "--note", "--tag": "--tag",
+  ]
+
+  /// `list`'s options by every spelling, mapped to their long name.
+  static let listOptions: [String: String] = [
+    "--on": "--on", "--from": "--from", "--to": "--to", "--project": "--project",
+    "--priority": "--priority", "-p": "--priority", "--grep": "--grep", "--tag": "--tag",
   ]
 
   /// A word the hot path does not take.

@@ -22,18 +22,24 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
 
   /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible dates.
   public init?(iso text: String) {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for byte in bytes[range] {
-        guard (48...57).contains(byte) else { return nil }
-        value = value * 10 + Int(byte - 48)
+    var text = text
+    // Read in place, without copying the bytes: a listing reads one day per todo.
+    let parts: (Int, Int, Int)? = text.withUTF8 { bytes in
+      guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+      else { return nil }
+      func number(_ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+          let byte = bytes[index]
+          guard (48...57).contains(byte) else { return nil }
+          value = value * 10 + Int(byte - 48)
+        }
+        return value
       }
-      return value
+      guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+      return (y, m, d)
     }
-    guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+    guard let (y, m, d) = parts else { return nil }
     self.init(year: y, month: m, day: d)
   }
 
@@ -64,7 +70,23 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   /// `YYYY-MM-DD`.
   public var description: String {
     let (y, m, d) = components
-    return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
+    guard (0...9999).contains(y) else { return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2) }
+    // Ten ASCII bytes written in place: this runs for every todo of a listing or an export.
+    return String(unsafeUninitializedCapacity: 10) { buffer in
+      func put(_ value: Int, _ width: Int, at offset: Int) {
+        var value = value
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+          buffer[index] = UInt8(48 + value % 10)
+          value /= 10
+        }
+      }
+      put(y, 4, at: 0)
+      buffer[4] = UInt8(ascii: "-")
+      put(m, 2, at: 5)
+      buffer[7] = UInt8(ascii: "-")
+      put(d, 2, at: 8)
+      return 10
+    }
   }
 
   /// The first instant of this day in `timeZone` (local midnight, or the moment clocks jump

@@ -5,9 +5,17 @@ import Foundation
 ///
 /// Each todo has `UID` (its uuid), `DTSTAMP` (now), `CREATED`, `SUMMARY`, `STATUS`
 /// (`NEEDS-ACTION`, `COMPLETED`, or `CANCELLED` when dropped), `PRIORITY` (high → 1, mid → 5,
-/// low → 9, RFC 5545 §3.8.1.9), `DUE` as the day (a DATE value; no `DTSTART`, which RFC 5545
-/// requires to be before `DUE`), `COMPLETED` when done, `CATEGORIES` (project and block) and
-/// `DESCRIPTION` (notes). Lines end in CR LF, text is escaped, lines are folded at 75 octets.
+/// low → 9, RFC 5545 §3.8.1.9), `DTSTART` and `DUE` (below), `COMPLETED` when done,
+/// `CATEGORIES` (project and block) and `DESCRIPTION` (notes). Lines end in CR LF, text is
+/// escaped, lines are folded at 75 octets.
+///
+/// The day: a todo is planned for its day and overdue once the day is over, so `DTSTART` is
+/// the day and `DUE` the next day, both DATE values. RFC 5545 §3.8.2.3 defines `DUE` as the time
+/// *before which* the to-do is to be completed, wants it of the same value type as `DTSTART` and
+/// strictly later. Its VTODO example (§3.6.2) is this rule: a to-do "to be completed before May
+/// 1st, 2007", overdue "on midnight May 1st", is `DUE;VALUE=DATE:20070501`. `DUE` on the day
+/// itself would make the todo overdue as its day begins, and `DTSTART` equal to `DUE` is not
+/// allowed.
 public enum ICalendar {
   /// The whole calendar.
   public static func export(_ todos: [Todo], now: Date, productVersion: String) -> String {
@@ -23,7 +31,8 @@ public enum ICalendar {
       lines.append("SUMMARY:\(escape(todo.title))")
       lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
       lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
-      lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
+      lines.append("DTSTART;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
+      lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day.adding(days: 1)))")
       if todo.isDone, let doneAt = todo.doneAt {
         lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
       }
@@ -36,7 +45,9 @@ public enum ICalendar {
     return lines.map { fold($0) + "\r\n" }.joined()
   }
 
-  /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends.
+  /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends. TEXT cannot
+  /// hold other control characters (§3.3.11: CONTROL is excluded), so they are written as the
+  /// visible symbols the terminal shows for them (␛ for ESC, ␡ for DEL); a tab stays.
   public static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -46,6 +57,9 @@ public enum ICalendar {
       case ",": result += "\\,"
       case "\n": result += "\\n"
       case "\r": break
+      case "\t": result += "\t"
+      case "\u{00}"..."\u{1F}": result.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+      case "\u{7F}": result += "\u{2421}"
       default: result.unicodeScalars.append(scalar)
       }
     }

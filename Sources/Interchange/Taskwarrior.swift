@@ -18,50 +18,34 @@ public enum Taskwarrior {
   ]
 
   /// Splits the input into JSON objects: an array, one object, or one object per line. Each
-  /// object comes with where it is (`object N` in an array, `line N` otherwise).
-  public static func objects(_ data: Data) throws(InterchangeError) -> [(location: String, object: [String: Any])] {
-    // Looks at bytes, not a String: trimming megabytes of text through NSString costs more than
-    // parsing them.
-    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-    guard let first = data.firstIndex(where: { !isSpace($0) }) else { return [] }
-    if data[first] == UInt8(ascii: "[") {
-      let value: Any
-      do {
-        value = try JSONSerialization.jsonObject(with: data)
-      } catch {
-        throw InterchangeError("input", "invalid JSON (\(firstProblem(error)))")
-      }
-      guard let array = value as? [Any] else { throw InterchangeError("input", "expected a JSON array") }
-      var result: [(String, [String: Any])] = []
-      result.reserveCapacity(array.count)
-      for (index, element) in array.enumerated() {
-        guard let object = element as? [String: Any] else {
+  /// object comes with where it is (`object N` in an array or alone, `line N` otherwise).
+  static func objects(_ data: Data) throws(InterchangeError) -> [(location: String, object: JSONObject)] {
+    let values: [(line: Int, value: JSONValue)]
+    do {
+      values = try JSONReader.values(data)
+    } catch {
+      // An array (or one object) is one document; in JSON Lines the line says where.
+      let isDocument = data.first(where: { !JSONReader.isSpace($0) }) == UInt8(ascii: "[")
+      throw InterchangeError(isDocument ? "input" : "line \(error.line)", "invalid JSON (\(error.description))")
+    }
+    if values.count == 1, case .array(let elements) = values[0].value {
+      var result: [(String, JSONObject)] = []
+      result.reserveCapacity(elements.count)
+      for (index, element) in elements.enumerated() {
+        guard let object = element.object else {
           throw InterchangeError("object \(index + 1)", "not a JSON object")
         }
         result.append(("object \(index + 1)", object))
       }
       return result
     }
-    // One object (possibly over several lines), or one object per line.
-    if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-      return [("object 1", object)]
-    }
-    let text = String(decoding: data, as: UTF8.self)
-    var result: [(String, [String: Any])] = []
-    for (index, line) in text.split(
-      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).enumerated() {
-      let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
-      if content.isEmpty { continue }
-      let value: Any
-      do {
-        value = try JSONSerialization.jsonObject(with: Data(content.utf8))
-      } catch {
-        throw InterchangeError("line \(index + 1)", "invalid JSON (\(firstProblem(error)))")
+    if values.count == 1, let object = values[0].value.object { return [("object 1", object)] }
+    var result: [(String, JSONObject)] = []
+    for (line, value) in values {
+      guard let object = value.object else {
+        throw InterchangeError("line \(line)", value.isArray ? "expected one JSON object per line, or a single array" : "not a JSON object")
       }
-      guard let object = value as? [String: Any] else {
-        throw InterchangeError("line \(index + 1)", "not a JSON object")
-      }
-      result.append(("line \(index + 1)", object))
+      result.append(("line \(line)", object))
     }
     return result
   }
@@ -90,16 +74,16 @@ public enum Taskwarrior {
   }
 
   /// One task as an imported todo, or nil when it is skipped (counted in `plan`).
-  static func map(_ object: [String: Any], timeZone: TimeZone, plan: inout ImportPlan)
+  static func map(_ object: JSONObject, timeZone: TimeZone, plan: inout ImportPlan)
     throws(InterchangeError) -> ImportedTodo?
   {
-    guard let description = object["description"] as? String else {
+    guard let description = object["description"]?.string else {
       throw InterchangeError("", "no 'description'")
     }
-    guard let rawUUID = object["uuid"] as? String, RowID.isValid(rawUUID.lowercased()) else {
+    guard let rawUUID = object["uuid"]?.string, RowID.isValid(rawUUID.lowercased()) else {
       throw InterchangeError("", "no valid 'uuid'")
     }
-    let status = object["status"] as? String ?? "pending"
+    let status = object["status"]?.string ?? "pending"
     switch status {
     case "pending", "waiting", "completed": break
     case "deleted":
@@ -119,7 +103,7 @@ public enum Taskwarrior {
     else { throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')") }
     let priority: Priority
     var notes: [String] = []
-    switch object["priority"] as? String {
+    switch object["priority"]?.string {
     case "H": priority = .high
     case "L": priority = .low
     case "M", nil: priority = .mid
@@ -127,29 +111,31 @@ public enum Taskwarrior {
       priority = .mid
       notes.append("priority: \(other)")
     }
-    var project = object["project"] as? String
+    var project = object["project"]?.string
     if let name = project, (try? Name.validate(name, kind: "project")) == nil {
       notes.append("project: \(name)")
       project = nil
     }
-    if let tags = object["tags"] as? [String], !tags.isEmpty {
+    if let tags = object["tags"]?.strings, !tags.isEmpty {
       notes.append("tags: " + tags.joined(separator: ", "))
     }
-    if let annotations = object["annotations"] as? [[String: Any]] {
-      for annotation in annotations {
-        let text = annotation["description"] as? String ?? ""
+    if case .array(let annotations)? = object["annotations"] {
+      for annotation in annotations.compactMap(\.object) {
+        let text = annotation["description"]?.string ?? ""
         let stamp: Date? = (try? date(annotation, "entry")) ?? nil
         let when = stamp.map { " " + Day($0, in: timeZone).description } ?? ""
         notes.append("annotation\(when): \(text)")
       }
     }
-    if let depends = object["depends"] as? [String], !depends.isEmpty {
+    if let depends = object["depends"]?.strings, !depends.isEmpty {
       notes.append("depends: " + depends.joined(separator: ","))
-    } else if let depends = object["depends"] as? String, !depends.isEmpty {
+    } else if let depends = object["depends"]?.string, !depends.isEmpty {
       notes.append("depends: " + depends)
     }
-    for key in object.keys.sorted() where !mappedFields.contains(key) {
-      notes.append("\(key): \(text(object[key]!))")
+    // The few unmapped members first, then sorted: sorting every member cost more than the rest.
+    let unmapped = JSONObject(members: object.members.filter { !mappedFields.contains($0.key) })
+    for member in unmapped.uniqueMembersSortedByKey {
+      notes.append("\(member.key): \(member.value.string ?? member.value.compactText)")
     }
     do {
       return try ImportedTodo(
@@ -164,9 +150,10 @@ public enum Taskwarrior {
 
   /// The date in `key`: `YYYYMMDDTHHMMSSZ`, `YYYYMMDDTHHMMSS` (UTC), or epoch seconds (a
   /// number or a string of digits); nil when absent.
-  static func date(_ object: [String: Any], _ key: String) throws(InterchangeError) -> Date? {
+  static func date(_ object: JSONObject, _ key: String) throws(InterchangeError) -> Date? {
     guard let value = object[key] else { return nil }
-    if let text = value as? String {
+    switch value {
+    case .string(let text):
       if !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let seconds = Int(text) {
         return Date(timeIntervalSince1970: Double(seconds))
       }
@@ -176,26 +163,14 @@ public enum Taskwarrior {
         throw InterchangeError("", "impossible date '\(text)' in '\(key)'")
       }
       throw InterchangeError("", "'\(key)' is not a date: '\(text)'")
+    case .number(let text):
+      guard let seconds = Double(text), seconds.isFinite, abs(seconds) < 1e12 else {
+        throw InterchangeError("", "'\(key)' is not a date: \(text)")
+      }
+      return Date(timeIntervalSince1970: seconds.rounded(.down))
+    default:
+      throw InterchangeError("", "'\(key)' is not a date")
     }
-    if let number = value as? NSNumber, !(value is Bool) {
-      return Date(timeIntervalSince1970: number.doubleValue.rounded(.down))
-    }
-    throw InterchangeError("", "'\(key)' is not a date")
-  }
-
-  /// A JSON value as notes text: strings as they are, anything else as compact JSON.
-  static func text(_ value: Any) -> String {
-    if let string = value as? String { return string }
-    guard let data = try? JSONSerialization.data(
-      withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
-    else { return "\(value)" }
-    return String(decoding: data, as: UTF8.self)
-  }
-
-  /// The first line of a JSON parser error.
-  static func firstProblem(_ error: any Error) -> String {
-    let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-    return text.split(separator: "\n").first.map(String.init) ?? text
   }
 
   // MARK: - Export

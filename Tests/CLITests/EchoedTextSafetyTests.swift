@@ -45,4 +45,49 @@ import Testing
     #expect(added.stdout.isEmpty)
     #expect(!added.stderr.contains("\u{1B}"), "\(added.stderr)")
   }
+
+  /// The audit of what reaches standard output (issue 11): a path typed for `--svg` or
+  /// `demo --db`, a `graph --user` name, and an export shown on a terminal.
+  @Test func typedPathsAndNames_echoedOnStdout_showControlsAsSymbols() async throws {
+    var harness = try Harness()
+    #expect(await harness.run(["add", "title \(Self.attack) and \u{9B}31m"]).code == 0)
+    let svg = harness.folder.file("calendar\(Self.attack).svg")
+    let report = await harness.run(["report", "--svg", svg])
+    #expect(report.code == 0, "\(report.stderr)")
+    #expect(FileManager.default.fileExists(atPath: svg))
+    #expect(!report.stdout.contains("\u{1B}") && report.stdout.contains("calendar␛]0;PWN␇.svg"), "\(report.stdout)")
+
+    let graph = await harness.run(["graph", "--user", "mona\(Self.attack)"])
+    #expect(graph.code == 0, "\(graph.stderr)")
+    #expect(!graph.stdout.contains("\u{1B}") && graph.stdout.contains("mona␛]0;PWN␇"), "\(graph.stdout)")
+
+    let demoPath = harness.folder.file("demo\(Self.attack).sqlite")
+    let demo = await harness.run(["demo", "--db", demoPath, "--quiet", "--todos", "5"])
+    #expect(demo.code == 0, "\(demo.stderr)")
+    #expect(demo.stdout == TerminalText.printable(demoPath) + "\n")
+    #expect(!demo.stdout.contains("\u{1B}"))
+
+    // An export keeps the exact bytes in a pipe or a file, and shows symbols on a terminal
+    // (lines and CR LF line ends kept).
+    for format in ["todotxt", "ical", "taskwarrior"] {
+      let piped = await harness.run(["export", "--format", format])
+      #expect(piped.stdout.contains("\u{1B}]0;PWN") || format == "taskwarrior" || format == "ical", "\(format)")
+      harness.terminal = true
+      let shown = await harness.run(["export", "--format", format])
+      harness.terminal = false
+      #expect(shown.code == 0)
+      #expect(!shown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 }, "\(format): \(shown.stdout)")
+      #expect(shown.stdout.split(separator: "\n").count == piped.stdout.split(separator: "\n").count, "\(format)")
+      if format == "ical" { #expect(shown.stdout.contains("\r\n")) }
+    }
+  }
+
+  @Test(arguments: [
+    ("plain\nlines\r\nand\ttabs", "plain\nlines\r\nand\ttabs"),
+    ("esc \u{1B}[31m bel \u{07} lone\rcr", "esc ␛[31m bel ␇ lone␍cr"),
+    ("c1 \u{9B}31m del \u{7F}", "c1 \u{FFFD}31m del ␡"),
+  ])
+  func printableLines_keepsLineEndsAndTabsOnly(text: String, shown: String) {
+    #expect(TerminalText.printableLines(text) == shown)
+  }
 }

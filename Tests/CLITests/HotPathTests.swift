@@ -31,11 +31,30 @@ struct HotPathTests {
     return lines + words
   }()
 
+  /// `list` and `ls` over the same words and those only `list` takes.
+  static let listCommandLines: [[String]] = {
+    let listWords = words + [
+      ["--all"], ["--open"], ["--open", "--done"], ["--from", "2026-01-01"], ["--to", "today"],
+      ["--from", "2026-13-01"], ["--grep", "boj"], ["--grep"], ["tomorrow"], ["mon"], ["+3d"],
+      ["2026-11-22"], ["--all", "--on", "today"], ["--from", "mon", "--to", "eow"], ["-p", "high", "--open"],
+      ["--tag", "bug"], ["--tag", "+bad"], ["--tag"],
+    ]
+    var lines: [[String]] = []
+    for name in ["list", "ls"] {
+      for first in listWords {
+        lines.append([name] + first)
+        for second in listWords where second.count <= 2 { lines.append([name] + first + second) }
+      }
+    }
+    return lines
+  }()
+
   @Test("the hot path agrees with argument-parser on every command line it accepts")
   func agrees() throws {
     #expect(Self.commandLines.count > 1_000)
+    #expect(Self.listCommandLines.count > 1_000)
     var accepted = 0
-    for line in Self.commandLines {
+    for line in Self.commandLines + Self.listCommandLines {
       guard let hot = HotPath.parse(line) else { continue }
       accepted += 1
       switch Result(catching: { try Ootd.parseAsRoot(line) }) {
@@ -46,5 +65,8 @@ struct HotPathTests {
       }
     }
     #expect(accepted > 300)
+    // The list branch takes its plain shapes too, not only the others.
+    #expect(Self.listCommandLines.filter { HotPath.parse($0) != nil }.count > 300)
+    #expect(HotPath.parse(["list", "tomorrow", "--project", "ootd", "-p", "high", "--open", "--json"]) is Ootd.List)
   }
 }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 
@@ -229,5 +230,116 @@ import Testing
       JSONSerialization.jsonObject(with: Data(BinaryTests.run(["list", "--all", "--json"], environment: otherEnv).stdout.utf8))
         as? [[String: Any]]).map(strip)
     #expect(mine == theirs)
+  }
+
+  /// Runs `python3 -c SCRIPT ARGUMENTS…` (python3 from PATH), returning its exit code and output.
+  static func python(_ script: String, _ arguments: [String] = []) -> (code: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    do { try process.run() } catch { return (127, "", "\(error)") }
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  }
+
+  /// Whether Python's `icalendar` can be imported (scripts/bootstrap installs it).
+  static let pythonICalendar = python("import icalendar").code == 0
+  /// Under CI the check must run: a missing `icalendar` fails it instead of skipping it.
+  static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+  /// Reads an .ics with Python's `icalendar` and prints what each VTODO says, as JSON.
+  static let readCalendar = #"""
+    import json, sys, icalendar
+    calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+    def value(component, key):
+        v = component.get(key)
+        if v is None: return None
+        return {"text": v.dt.isoformat(), "type": type(v.dt).__name__}
+    todos = []
+    for c in calendar.walk("VTODO"):
+        names = []
+        categories = c.get("categories")
+        if categories is not None:
+            for v in (categories if isinstance(categories, list) else [categories]):
+                names += [str(x) for x in v.cats]
+        todos.append({
+            "uid": str(c["uid"]), "summary": str(c["summary"]), "status": str(c["status"]),
+            "priority": int(c["priority"]), "dtstart": value(c, "dtstart"), "due": value(c, "due"),
+            "completed": value(c, "completed"), "dtstamp": value(c, "dtstamp"),
+            "categories": names, "description": str(c["description"]) if "description" in c else None,
+            "errors": [str(e) for e in getattr(c, "errors", [])],
+        })
+    print(json.dumps({"version": str(calendar.get("version")), "prodid": str(calendar.get("prodid")),
+                      "errors": [str(e) for e in getattr(calendar, "errors", [])], "todos": todos}))
+    """#
+
+  @Test(.enabled(
+    if: pythonICalendar || isCI,
+    "Python's icalendar is not installed (scripts/bootstrap installs it): the iCalendar check is skipped"))
+  func icalExport_readsInPythonsICalendarWithEveryField() throws {
+    try #require(Self.pythonICalendar, "python3 cannot import icalendar and CI=true requires it: run scripts/bootstrap")
+    #expect(try run(["project", "add", "work.client"]).code == 0)
+    let long = String(repeating: "긴 제목 🚀 long title, with; commas ", count: 6)
+    for arguments in [
+      ["add", "Write, test; ship\\done", "--priority", "high", "--project", "work.client", "--on", "2026-03-02"],
+      ["add", "커밋 🚀 \"quoted\"", "--priority", "low", "--block", "commit", "--on", "2026-02-28"],
+      ["add", long, "--on", "2026-12-31"],
+      ["add", "done one", "--done", "--on", "2026-03-01", "--project", "work.client"],
+      ["add", "dropped one", "--on", "2026-03-01"],
+    ] {
+      let result = try run(arguments)
+      #expect(result.code == 0, "\(arguments): \(result.stderr)")
+    }
+    #expect(try run(["drop", "5"]).code == 0)
+    #expect(try run(["import", "todotxt", "-"], stdin: "(A) 2026-03-01 Call mom @phone +family +later due:2026-03-04\n").code == 0)
+    let todos = try #require(try json(["list", "--all", "--json"]) as? [[String: Any]])
+    #expect(todos.count == 6)
+    let file = folder.file("ootd.ics")
+    #expect(try run(["export", "--format", "ical", "--output", file]).code == 0)
+
+    let read = Self.python(Self.readCalendar, [file])
+    try #require(read.code == 0, "icalendar could not read the export: \(read.stderr)")
+    let calendar = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
+    #expect(calendar["version"] as? String == "2.0")
+    #expect((calendar["prodid"] as? String)?.hasPrefix("-//ootd//ootd ") == true)
+    #expect((calendar["errors"] as? [String])?.isEmpty == true)
+    let vtodos = try #require(calendar["todos"] as? [[String: Any]])
+    #expect(vtodos.count == todos.count)
+    let byUID = Dictionary(uniqueKeysWithValues: vtodos.map { ($0["uid"] as? String ?? "", $0) })
+    for todo in todos {
+      let uuid = try #require(todo["uuid"] as? String)
+      let vtodo = try #require(byUID[uuid], "no VTODO for \(uuid)")
+      let title = todo["title"] as? String
+      #expect(vtodo["summary"] as? String == title)
+      #expect((vtodo["errors"] as? [String])?.isEmpty == true, "\(vtodo["errors"] ?? "")")
+      let done = todo["done"] as? Bool == true
+      let dropped = todo["dropped"] as? Bool == true
+      #expect(vtodo["status"] as? String == (done ? "COMPLETED" : dropped ? "CANCELLED" : "NEEDS-ACTION"), "\(title ?? "")")
+      #expect(vtodo["priority"] as? Int == ["high": 1, "mid": 5, "low": 9][todo["priority"] as? String ?? ""], "\(title ?? "")")
+      // The day is DTSTART, a DATE; DUE is the next day, a DATE too (RFC 5545: same type, later).
+      let day = try #require(Day(iso: todo["date"] as? String ?? ""))
+      let start = try #require(vtodo["dtstart"] as? [String: String])
+      let due = try #require(vtodo["due"] as? [String: String])
+      #expect(start == ["text": day.description, "type": "date"], "\(title ?? "")")
+      #expect(due == ["text": day.adding(days: 1).description, "type": "date"], "\(title ?? "")")
+      if done {
+        let completed = try #require(vtodo["completed"] as? [String: String])
+        #expect(completed["type"] == "datetime")
+        #expect(completed["text"]?.hasPrefix(todo["doneOn"] as? String ?? "-") == true)  // TZ=UTC
+      } else {
+        #expect(vtodo["completed"] is NSNull)
+      }
+      #expect((vtodo["dtstamp"] as? [String: String])?["type"] == "datetime")
+      let categories = [todo["project"], todo["block"]].compactMap { $0 as? String }
+      #expect(vtodo["categories"] as? [String] == categories, "\(title ?? "")")
+      let description = vtodo["description"] as? String
+      #expect(description == todo["notes"] as? String, "\(title ?? "")")
+    }
+    #expect(todos.contains { ($0["notes"] as? String)?.contains("@phone") == true })
   }
 }

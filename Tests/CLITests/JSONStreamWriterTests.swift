@@ -1,6 +1,7 @@
 @testable import CLI
 import Core
 import Foundation
+import Storage
 import Testing
 
 /// The streaming JSON writer prints exactly the bytes of `JSONOutput.encode`, so scripts reading
@@ -120,5 +121,108 @@ import Testing
       }
     }
     #expect(text == (try JSONOutput.encode(Shape())) + "\n")
+  }
+
+  /// Every scalar up to U+02FF (C0, DEL, C1, Latin-1 and the 0xC2/0xC3 lead bytes), the line
+  /// separators, a byte order mark, a replacement character, quotes and slashes, alone and
+  /// mixed with plain text: the writer's string bytes are JSONOutput.encode's.
+  static let trickyStrings: [String] = {
+    var strings = (0...0x2FF).map { String(Unicode.Scalar($0)!) }
+    strings += [
+      "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFD}", "/", "</script>", "a\u{9B}31mred", "é\u{85}é",
+      "\u{C2}\u{80}", "\u{7F}\u{7F}", "\"\\\"", "tab\tend", "🧑‍💻\u{9F}", "\u{10FFFF}", "",
+      String(repeating: "\u{9B}x", count: 3000),
+    ]
+    strings.append((0...0x2FF).map { String(Unicode.Scalar($0)!) }.joined())
+    return strings
+  }()
+
+  @Test func strings_escapeExactlyAsJSONOutput() throws {
+    for value in Self.trickyStrings {
+      // As a key and as a value: both go through the same escaping.
+      var text = ""
+      var writer = JSONStreamWriter(chunkSize: 7) { text += $0 }
+      writer.beginObject()
+      writer.key(value)
+      writer.string(value)
+      writer.endObject()
+      writer.finish()
+      let expected = try JSONOutput.encode([value: value]) + "\n"
+      #expect(text == expected, "\(value.unicodeScalars.prefix(8).map { String($0.value, radix: 16) })")
+    }
+  }
+
+  @Test(arguments: [
+    0.0, -0.0, 1.0, 0.5, 1.0 / 3, 2.0 / 3, 0.7793826790530417, 1e-7, 1e15, 1e16, 1e20, 100,
+    123_456_789_012_345_680.0, 1.5e300, 5e-324, -2.5, 0.1, 0.30000000000000004,
+  ])
+  func doubles_matchJSONEncoder(value: Double) throws {
+    var text = ""
+    var writer = JSONStreamWriter { text += $0 }
+    writer.double(value)
+    writer.finish()
+    #expect(text == (try JSONOutput.encode(value)) + "\n")
+  }
+
+  @Test func integers_matchJSONEncoder() throws {
+    for value in [0, 1, -1, 9, 10, 99, 100, 12345, Int64.max, Int64.min, -9_000_000_000] as [Int64] {
+      var text = ""
+      var writer = JSONStreamWriter { text += $0 }
+      writer.integer(value)
+      writer.finish()
+      #expect(text == (try JSONOutput.encode(value)) + "\n")
+    }
+  }
+
+  /// A report over two months with commits, carried todos, every priority, empty days and a
+  /// project name to escape: `report --json` prints the bytes JSONEncoder printed.
+  @Test(arguments: [false, true])
+  func report_matchesJSONEncoder(withCommits: Bool) throws {
+    let range = try DayRange(from: Self.today.adding(days: -60), to: Self.today)
+    var counts: [DayPriorityCount] = []
+    for offset in stride(from: 0, to: 61, by: 3) {
+      let day = range.from.adding(days: offset)
+      counts.append(DayPriorityCount(day: day, priority: .high, tally: Tally(total: 3, done: offset % 4, carried: offset % 2)))
+      if offset % 9 == 0 {
+        counts.append(DayPriorityCount(day: day, priority: .low, tally: Tally(total: 7, done: 7)))
+      }
+    }
+    let report = AchievementReport(range: range, counts: counts, today: Self.today)
+    let commits = withCommits
+      ? CommitCalendar(range: range, counts: (0..<range.count).map { $0 % 5 == 0 ? 0 : $0 * 7 }) : nil
+    for json in [
+      JSONOutput.ReportJSON(report: report, project: "work.\u{9B}client", commits: commits,
+        lastSync: withCommits ? Date(timeIntervalSince1970: 1_790_000_123) : nil),
+      JSONOutput.ReportJSON(report: AchievementReport(range: range, counts: [], today: Self.today), project: nil),
+    ] {
+      var text = ""
+      var writer = JSONStreamWriter(chunkSize: 100) { text += $0 }
+      json.write(to: &writer)
+      writer.finish()
+      #expect(text == (try JSONOutput.encode(json)) + "\n")
+    }
+  }
+
+  /// `graph --json`: with and without a busiest day, streaks, repositories and a last sync.
+  @Test func graph_matchesJSONEncoder() throws {
+    let range = try DayRange(from: Self.today.adding(days: -40), to: Self.today)
+    let busy = CommitCalendar(range: range, counts: (0..<range.count).map { $0 < 30 ? $0 % 4 : 1 })
+    let empty = CommitCalendar(range: range, counts: Array(repeating: 0, count: range.count))
+    for (calendar, author, repositories, lastSync) in [
+      (busy, "gr" as String?, [
+        RepositoryCommitCount(repository: "groue/GRDB.swift", commits: 40, lastSyncAt: Date(timeIntervalSince1970: 1_790_000_000)),
+        RepositoryCommitCount(repository: "a/\u{9B}b", commits: 0, lastSyncAt: nil),
+      ], Date(timeIntervalSince1970: 1_790_000_500) as Date?),
+      (empty, nil, [], nil),
+    ] {
+      let graph = CommitGraphReport(
+        calendar: calendar, author: author, repository: author == nil ? nil : RepositoryName("groue/GRDB.swift"),
+        timeZone: Self.zone, today: Self.today, repositories: repositories, lastSync: lastSync)
+      var text = ""
+      var writer = JSONStreamWriter(chunkSize: 64) { text += $0 }
+      graph.write(to: &writer)
+      writer.finish()
+      #expect(text == (try JSONOutput.encode(graph)) + "\n")
+    }
   }
 }

@@ -22,7 +22,7 @@ import Testing
     let lines = text.components(separatedBy: "\r\n")
     for expected in [
       "UID:a1b2c3d4-0000-4000-8000-000000000001", "DTSTAMP:20240303T210640Z",
-      "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DUE;VALUE=DATE:20240302",
+      "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DTSTART;VALUE=DATE:20240302", "DUE;VALUE=DATE:20240303",
       "COMPLETED:20240302T172000Z", "CATEGORIES:work.client,commit", "DESCRIPTION:line one\\nline two",
       "PRIORITY:9", "PRIORITY:5", "STATUS:NEEDS-ACTION",
     ] {
@@ -43,5 +43,16 @@ import Testing
     #expect(ICalendar.fold("SHORT:x") == "SHORT:x")
     let exact = "SUMMARY:" + String(repeating: "a", count: 67)
     #expect(ICalendar.fold(exact) == exact)
+  }
+
+  /// TEXT cannot hold control characters (RFC 5545 §3.3.11): they become visible symbols, a
+  /// tab stays, a line end is `\\n`.
+  @Test func controlCharactersInTextAreWrittenAsSymbols() {
+    #expect(ICalendar.escape("a\u{1B}]0;x\u{07}\tb\u{7F}\r\nc") == "a␛]0\\;x␇\tb␡\\nc")
+    let todo = Todo(id: 1, title: "bell \u{07}", priority: .mid, day: Day(iso: "2024-03-03")!,
+                    createdAt: Date(timeIntervalSince1970: 0), uuid: "u1")
+    let text = ICalendar.export([todo], now: Date(timeIntervalSince1970: 0), productVersion: "0")
+    #expect(text.contains("SUMMARY:bell ␇\r\n"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\r" && $0 != "\n" })
   }
 }

@@ -102,7 +102,7 @@ extension Ootd {
 
       func run(in environment: AppEnvironment) throws {
         try global.openDatabase(environment).removeBlock(named: name, now: environment.now)
-        environment.print("Removed block \(name)")
+        environment.print(TerminalText.printable("Removed block \(name)"))
       }
     }
 

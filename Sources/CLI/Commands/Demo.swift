@@ -63,7 +63,7 @@ extension Ootd {
       let drafts = DemoData.todos(today: today, days: days, count: todos ?? days * 5, seed: seed)
       try database.addTodos(drafts, now: environment.now)
       if quiet {
-        environment.print(path)
+        environment.print(TerminalText.printable(path))
         return
       }
       let style = environment.style(noColor: noColor)

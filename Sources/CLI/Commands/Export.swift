@@ -65,7 +65,8 @@ extension Ootd {
       if let output {
         try environment.writeFile(output, text)
       } else {
-        environment.output(text)
+        // A file or a pipe gets the exact bytes; a terminal never gets a title's controls.
+        environment.output(environment.stdoutIsTerminal ? TerminalText.printableLines(text) : text)
       }
     }
   }

@@ -80,7 +80,9 @@ extension Ootd {
         moreOutput: output.json || csv, environment)
       if wrote { return }
       if output.json {
-        environment.output(try JSONOutput.encode(graph) + "\n")
+        var writer = JSONStreamWriter(environment)
+        graph.write(to: &writer)
+        writer.finish()
       } else if csv {
         environment.output(graph.csv())
       } else {

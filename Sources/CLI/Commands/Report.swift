@@ -118,10 +118,10 @@ extension Ootd {
         moreOutput: calendar || output.json || csv, environment)
       if wrote { return }
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            JSONOutput.ReportJSON(
-              report: report, project: project, commits: commits, lastSync: lastSync)) + "\n")
+        var writer = JSONStreamWriter(environment)
+        JSONOutput.ReportJSON(report: report, project: project, commits: commits, lastSync: lastSync)
+          .write(to: &writer)
+        writer.finish()
         return
       }
       if csv {

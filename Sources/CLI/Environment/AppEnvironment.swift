@@ -40,6 +40,9 @@ struct AppEnvironment {
   var gitHubTransport: (any HTTPTransport)? = nil
   /// How the GitHub client waits for retries and rate limits: nil for real sleeping.
   var gitHubSleeper: (any Sleeper)? = nil
+  /// Writes UTF-8 bytes to standard output, when set: a streamed JSON document goes out as the
+  /// bytes it was built as, without a String in between (nil: through `output`, as in tests).
+  var outputBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
   /// Replaces the file at a path with the given text (tests may capture it instead).
   var writeFile: (_ path: String, _ text: String) throws(CLIError) -> Void = AppEnvironment.writeAtomically
 
@@ -63,7 +66,7 @@ struct AppEnvironment {
 
   static func live() -> AppEnvironment {
     let variables = processVariables()
-    return AppEnvironment(
+    var environment = AppEnvironment(
       variables: variables,
       now: Date(),
       timeZone: userTimeZone(variables),
@@ -80,6 +83,8 @@ struct AppEnvironment {
           environment: SafeGit.environment)
       }
     )
+    environment.outputBytes = { bytes in StandardStream.output.write(bytes: bytes) }
+    return environment
   }
 
   /// Whether everything written to standard output arrived (false after a full disk or a

@@ -22,17 +22,23 @@ final class StandardStream: @unchecked Sendable {
   }
 
   func write(_ text: String) {
+    var text = text
+    text.withUTF8 { write(bytes: $0) }
+  }
+
+  /// Writes UTF-8 bytes as they are (a streamed document's chunks: no String in between).
+  func write(bytes: UnsafeBufferPointer<UInt8>) {
     lock.withLock {
       guard firstError == nil else { return }
-      var bytes = Array(text.utf8)[...]
+      var bytes = UnsafeRawBufferPointer(bytes)
       while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
         if written < 0 {
           if errno == EINTR { continue }
           firstError = errno
           return
         }
-        bytes = bytes.dropFirst(written)
+        bytes = UnsafeRawBufferPointer(rebasing: bytes[written...])
       }
     }
   }

@@ -38,7 +38,7 @@ struct SVGOutputOption<Kind: SVGImageKind>: ParsableArguments {
     }
     try environment.writeFile(svg, image())
     guard !moreOutput else { return false }
-    environment.print("Wrote \(what()) to \(svg)")
+    environment.print(TerminalText.printable("Wrote \(what()) to \(svg)"))
     return true
   }
 }

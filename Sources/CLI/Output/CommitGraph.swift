@@ -98,7 +98,7 @@ struct CommitGraphReport: Encodable {
   /// The terminal report: headline figures, the grid, the repositories, the last sync.
   func text(style: Style, width: Int, now: Date) -> String {
     var lines: [String] = []
-    let who = author.map { " by \($0)" } ?? ""
+    let who = author.map { " by \(TerminalText.printable($0))" } ?? ""
     let where_ = repository.map { " in \($0)" } ?? ""
     lines.append(
       style.bold("Commits\(who)\(where_)")
@@ -152,4 +152,70 @@ func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: TimeZone) -> String {
   default: ago = "\(Int((seconds / 86_400).rounded())) days ago"
   }
   return "Last synced \(syncStamp(lastSync, timeZone: timeZone)) (\(ago))."
+}
+
+extension CommitGraphReport {
+  /// Writes the graph as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the tests
+  /// compare both), without building the document through JSONEncoder.
+  func write(to writer: inout JSONStreamWriter) {
+    func day(_ day: Day, _ count: Int) {
+      writer.beginObject()
+      writer.key("count")
+      writer.integer(count)
+      writer.key("date")
+      writer.string(day.description)
+      writer.endObject()
+    }
+    func streak(_ streak: Streak?) {
+      writer.beginObject()
+      writer.key("days")
+      writer.integer(streak?.length ?? 0)
+      writer.key("from")
+      writer.string(streak?.from.description)
+      writer.key("to")
+      writer.string(streak?.to.description)
+      writer.endObject()
+    }
+    writer.beginObject()
+    writer.key("activeDays")
+    writer.integer(calendar.activeDays)
+    writer.key("busiestDay")
+    if let busiest = calendar.busiestDay { day(busiest.day, busiest.count) } else { writer.null() }
+    writer.key("currentStreak")
+    streak(calendar.currentStreak)
+    writer.key("days")
+    writer.beginArray()
+    for (date, count) in calendar.days { day(date, count) }
+    writer.endArray()
+    writer.key("from")
+    writer.string(calendar.range.from.description)
+    writer.key("lastSync")
+    writer.string(lastSync.map(Self.iso))
+    writer.key("longestStreak")
+    streak(calendar.longestStreak)
+    writer.key("repositories")
+    writer.beginArray()
+    for entry in repositories {
+      writer.beginObject()
+      writer.key("commits")
+      writer.integer(entry.commits)
+      writer.key("lastSync")
+      writer.string(entry.lastSyncAt.map(Self.iso))
+      writer.key("repository")
+      writer.string(entry.repository)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("repository")
+    writer.string(repository?.description)
+    writer.key("timeZone")
+    writer.string(timeZone.identifier)
+    writer.key("to")
+    writer.string(calendar.range.to.description)
+    writer.key("total")
+    writer.integer(calendar.total)
+    writer.key("user")
+    writer.string(author)
+    writer.endObject()
+  }
 }

@@ -200,6 +200,98 @@ enum JSONOutput {
       try c.encode(commits?.total, forKey: .commits)
       try c.encode(lastSync.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
     }
+
+    /// Writes the report as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the
+    /// tests compare both): a year of days without building the document through JSONEncoder.
+    func write(to writer: inout JSONStreamWriter) {
+      func tally(_ tally: Tally) {
+        writer.beginObject()
+        writer.key("done")
+        writer.integer(tally.done)
+        writer.key("rate")
+        writer.double(tally.rate)
+        writer.key("total")
+        writer.integer(tally.total)
+        writer.endObject()
+      }
+      writer.beginObject()
+      writer.key("activeDays")
+      writer.integer(report.activeDays)
+      writer.key("bestWeekday")
+      writer.string(report.bestWeekday?.shortName)
+      writer.key("commits")
+      writer.integer(commits?.total)
+      writer.key("currentStreak")
+      writer.integer(report.streaks.current)
+      writer.key("days")
+      writer.beginArray()
+      for day in report.days {
+        writer.beginObject()
+        writer.key("carried")
+        writer.integer(day.tally.carried)
+        writer.key("commits")
+        writer.integer(commits?.syncedCount(on: day.day))
+        writer.key("date")
+        writer.string(day.day.description)
+        writer.key("done")
+        writer.integer(day.tally.done)
+        writer.key("rate")
+        writer.double(day.tally.rate)
+        writer.key("total")
+        writer.integer(day.tally.total)
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.key("done")
+      writer.integer(report.total.done)
+      writer.key("from")
+      writer.string(report.range.from.description)
+      writer.key("lastSync")
+      writer.string(lastSync.map { ISO8601Timestamp.string($0) })
+      writer.key("longestStreak")
+      writer.integer(report.streaks.longest)
+      writer.key("perfectDays")
+      writer.integer(report.perfectDays)
+      writer.key("priorities")
+      writer.beginObject()
+      // Keyed by name, so sorted by name as JSONEncoder sorts a dictionary (a priority listed
+      // twice keeps its last tally, as the dictionary does).
+      var priorities: [String: Tally] = [:]
+      for entry in report.priorities { priorities[entry.priority.rawValue] = entry.tally }
+      for (name, value) in priorities.sorted(by: { $0.key < $1.key }) {
+        writer.key(name)
+        tally(value)
+      }
+      writer.endObject()
+      writer.key("project")
+      writer.string(project)
+      writer.key("rate")
+      writer.double(report.total.rate)
+      writer.key("to")
+      writer.string(report.range.to.description)
+      writer.key("total")
+      writer.integer(report.total.total)
+      writer.key("weekdays")
+      writer.beginArray()
+      for entry in report.weekdays {
+        writer.beginObject()
+        writer.key("activeDays")
+        writer.integer(entry.activeDays)
+        writer.key("done")
+        writer.integer(entry.tally.done)
+        writer.key("rate")
+        writer.double(entry.tally.rate)
+        writer.key("total")
+        writer.integer(entry.tally.total)
+        writer.key("weekday")
+        writer.string(entry.weekday.shortName)
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.key("worstWeekday")
+      writer.string(report.worstWeekday?.shortName)
+      writer.endObject()
+    }
   }
 
   /// One day of a report: `{"date","total","done","rate","commits","carried"}` (`commits` null

@@ -8,8 +8,12 @@ import Core
 /// write them sorted, as `.sortedKeys` does (the tests compare both writers).
 struct JSONStreamWriter {
   private let output: (String) -> Void
+  /// Where the bytes go when the output takes bytes (standard output does).
+  private var outputBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
   private let chunkSize: Int
-  private var buffer = ""
+  /// UTF-8 bytes not yet written out. Bytes, not a `String`: appending small pieces to a
+  /// `String` costs a hundred instructions each, and a listing appends millions.
+  private var buffer: [UInt8] = []
   /// The number of values written so far in each open array or object, outermost first.
   private var counts: [Int] = []
   /// A key was just written: the next value follows it on the same line.
@@ -21,18 +25,30 @@ struct JSONStreamWriter {
     buffer.reserveCapacity(chunkSize + 4096)
   }
 
+  /// A writer to `environment`'s standard output (as bytes when it takes them).
+  init(_ environment: AppEnvironment, chunkSize: Int = 65_536) {
+    self.init(chunkSize: chunkSize, output: environment.output)
+    outputBytes = environment.outputBytes
+  }
+
+  /// A writer handing its chunks over as bytes.
+  init(chunkSize: Int = 65_536, bytes: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+    self.init(chunkSize: chunkSize, output: { _ in })
+    outputBytes = bytes
+  }
+
   // MARK: - Containers
 
-  mutating func beginArray() { open("[") }
-  mutating func endArray() { close("]") }
-  mutating func beginObject() { open("{") }
-  mutating func endObject() { close("}") }
+  mutating func beginArray() { open(UInt8(ascii: "[")) }
+  mutating func endArray() { close(UInt8(ascii: "]")) }
+  mutating func beginObject() { open(UInt8(ascii: "{")) }
+  mutating func endObject() { close(UInt8(ascii: "}")) }
 
   /// Starts the member `name` of the open object; its value comes next.
   mutating func key(_ name: String) {
     separate()
     appendString(name)
-    buffer += " : "
+    append(" : ")
     afterKey = true
   }
 
@@ -40,53 +56,95 @@ struct JSONStreamWriter {
 
   mutating func string(_ value: String?) {
     separate()
-    if let value { appendString(value) } else { buffer += "null" }
+    if let value { appendString(value) } else { append("null") }
     flushIfFull()
   }
 
   mutating func integer(_ value: (some BinaryInteger)?) {
     separate()
-    buffer += value.map { String($0) } ?? "null"
+    guard let value else { return append("null") }
+    appendInteger(Int64(value))
   }
 
   mutating func bool(_ value: Bool) {
     separate()
-    buffer += value ? "true" : "false"
+    append(value ? "true" : "false")
+  }
+
+  mutating func null() {
+    separate()
+    append("null")
+  }
+
+  /// A finite number as `JSONEncoder` writes it: Swift's shortest round-trip `description`,
+  /// without a trailing `.0` (`1`, `0.5`, `1e-07`); nil as `null`.
+  mutating func double(_ value: Double?) {
+    separate()
+    guard let value else { return append("null") }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    buffer.append(contentsOf: text.utf8)
   }
 
   /// A number (or another single value, never an array or object) as `JSONOutput.encode`
-  /// writes it alone: Foundation's number formatting is not reimplemented here.
+  /// writes it alone.
   mutating func fragment(_ value: some Encodable) throws {
     separate()
-    buffer += try JSONOutput.encode(value)
+    buffer.append(contentsOf: try JSONOutput.encode(value).utf8)
   }
 
   /// Ends the document with a newline and writes out what is left.
   mutating func finish() {
-    buffer += "\n"
+    buffer.append(0x0A)
     flush()
   }
 
   mutating func flush() {
     guard !buffer.isEmpty else { return }
-    output(buffer)
+    if let outputBytes {
+      buffer.withUnsafeBufferPointer(outputBytes)
+    } else {
+      // Chunks end between values, so they are whole UTF-8.
+      output(String(decoding: buffer, as: UTF8.self))
+    }
     buffer.removeAll(keepingCapacity: true)
   }
 
   // MARK: - Layout
 
-  private mutating func open(_ bracket: String) {
+  private mutating func append(_ text: StaticString) {
+    buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  private mutating func appendInteger(_ value: Int64) {
+    if value < 0 {
+      buffer.append(UInt8(ascii: "-"))
+      if value == .min { return append("9223372036854775808") }
+    }
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { raw in
+      repeat {
+        raw[31 - count] = UInt8(48 + magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      buffer.append(contentsOf: raw[(32 - count)...])
+    }
+  }
+
+  private mutating func open(_ bracket: UInt8) {
     separate()
-    buffer += bracket
+    buffer.append(bracket)
     counts.append(0)
   }
 
-  private mutating func close(_ bracket: String) {
+  private mutating func close(_ bracket: UInt8) {
     let count = counts.removeLast()
-    if count == 0 { buffer += "\n" }
-    buffer += "\n"
-    indent(counts.count)
-    buffer += bracket
+    if count == 0 { buffer.append(0x0A) }
+    newline(indent: counts.count)
+    buffer.append(bracket)
     flushIfFull()
   }
 
@@ -98,45 +156,60 @@ struct JSONStreamWriter {
       return
     }
     guard !counts.isEmpty else { return }
-    buffer += counts[counts.count - 1] == 0 ? "\n" : ",\n"
+    if counts[counts.count - 1] > 0 { buffer.append(UInt8(ascii: ",")) }
     counts[counts.count - 1] += 1
-    indent(counts.count)
+    newline(indent: counts.count)
   }
 
-  private mutating func indent(_ depth: Int) {
-    for _ in 0..<depth { buffer += "  " }
+  private mutating func newline(indent depth: Int) {
+    buffer.append(0x0A)
+    for _ in 0..<depth {
+      buffer.append(0x20)
+      buffer.append(0x20)
+    }
   }
 
   private mutating func flushIfFull() {
-    if buffer.utf8.count >= chunkSize { flush() }
+    if buffer.count >= chunkSize { flush() }
+  }
+
+  /// Bytes that end the plain copy of a string: `"`, `\`, C0 controls, DEL, and 0xC2 (the
+  /// lead byte of the C1 controls U+0080…U+009F, checked on the slow path).
+  private static let special: [Bool] = (0...255).map { byte in
+    byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xC2
   }
 
   /// `value` quoted, with `"`, `\`, the C0 controls, DEL and the C1 controls escaped.
   private mutating func appendString(_ value: String) {
-    buffer += "\""
-    let plain = !value.utf8.contains { byte in
-      byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xC2
+    buffer.append(UInt8(ascii: "\""))
+    var value = value
+    let plain = value.withUTF8 { bytes in
+      Self.special.withUnsafeBufferPointer { special in
+        for byte in bytes where special[Int(byte)] { return false }
+        buffer.append(contentsOf: bytes)
+        return true
+      }
     }
-    if plain {
-      buffer += value
-    } else {
+    if !plain {
       for scalar in value.unicodeScalars {
         switch scalar {
-        case "\"": buffer += "\\\""
-        case "\\": buffer += "\\\\"
-        case "\u{08}": buffer += "\\b"
-        case "\t": buffer += "\\t"
-        case "\n": buffer += "\\n"
-        case "\u{0C}": buffer += "\\f"
-        case "\r": buffer += "\\r"
+        case "\"": append("\\\"")
+        case "\\": append("\\\\")
+        case "\u{08}": append("\\b")
+        case "\t": append("\\t")
+        case "\n": append("\\n")
+        case "\u{0C}": append("\\f")
+        case "\r": append("\\r")
         case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
-          let hex = String(scalar.value, radix: 16)
-          buffer += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: buffer.unicodeScalars.append(scalar)
+          let hex = Array("0123456789abcdef".utf8)
+          append("\\u00")
+          buffer.append(hex[Int(scalar.value >> 4)])
+          buffer.append(hex[Int(scalar.value & 0xF)])
+        default: buffer.append(contentsOf: UTF8.encode(scalar)!)
         }
       }
     }
-    buffer += "\""
+    buffer.append(UInt8(ascii: "\""))
   }
 }
 

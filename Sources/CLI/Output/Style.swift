@@ -152,6 +152,24 @@ enum TerminalText {
     return String(result)
   }
 
+  /// `text` as ``printable(_:)`` makes it, except for line ends (LF, CR LF) and tabs: a whole
+  /// document (an export) shown on a terminal keeps its lines.
+  static func printableLines(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+    var result = String.UnicodeScalarView()
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
+      if scalar == "\n" || scalar == "\t" || (scalar == "\r" && next == "\n") {
+        result.append(scalar)
+      } else {
+        result.append(contentsOf: printable(String(scalar)).unicodeScalars)
+      }
+    }
+    return String(result)
+  }
+
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }

@@ -6,7 +6,7 @@ import Storage
 func printTodosJSON(
   _ database: AppDatabase, matching filter: TodoFilter, _ environment: AppEnvironment
 ) throws {
-  var writer = JSONStreamWriter(output: environment.output)
+  var writer = JSONStreamWriter(environment)
   writer.beginArray()
   try database.forEachTodo(matching: filter) { todo in
     JSONOutput.TodoJSON(todo, environment).write(to: &writer)

@@ -9,6 +9,8 @@ final class ChangeRecorder {
   let db: Database
   /// The operations applied so far, in order.
   private(set) var operations: [JournalOperation] = []
+  /// Project uuid → local id, as looked up by the operations so far.
+  private var projectIDs: [String: Int64] = [:]
 
   init(_ db: Database) { self.db = db }
 
@@ -41,6 +43,7 @@ final class ChangeRecorder {
 
   /// Applies an operation and records it.
   func apply(_ operation: JournalOperation, checked: Bool = false) throws {
-    operations.append(try OperationExecutor.apply(db, operation, checked: checked))
+    operations.append(
+      try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs))
   }
 }

@@ -30,10 +30,13 @@ enum OperationExecutor {
   /// the id the row got, so that undo and redo bring the row back under the same id. With
   /// `checked`, first compares the row with what the operation expects and throws
   /// ``JournalConflictError`` when it differs (nothing is written then).
+  ///
+  /// `projectIDs` remembers the local id of each project uuid looked up, across the operations
+  /// of one change (an import links thousands of todos to a few projects).
   @discardableResult
-  static func apply(_ db: Database, _ operation: JournalOperation, checked: Bool) throws
-    -> JournalOperation
-  {
+  static func apply(
+    _ db: Database, _ operation: JournalOperation, checked: Bool, projectIDs: inout [String: Int64]
+  ) throws -> JournalOperation {
     if checked {
       let current = try currentFields(db, operation.entity, row: operation.row)
       if let conflict = operation.conflict(current: current) {
@@ -56,7 +59,7 @@ enum OperationExecutor {
           givesID = true
         }
         columns.append(try column(operation.entity, field))
-        values.append(try databaseValue(db, operation, field: field, value))
+        values.append(try databaseValue(db, operation, field: field, value, projectIDs: &projectIDs))
       }
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       try db.cachedStatement(
@@ -70,8 +73,11 @@ enum OperationExecutor {
     case .update(let field, _, let new):
       try db.cachedStatement(
         sql: "UPDATE \(table) SET \(try column(operation.entity, field)) = ? WHERE uuid = ?"
-      ).execute(arguments: [try databaseValue(db, operation, field: field, new), operation.row])
+      ).execute(arguments: [
+        try databaseValue(db, operation, field: field, new, projectIDs: &projectIDs), operation.row,
+      ])
     case .delete:
+      if operation.entity == .project { projectIDs[operation.row] = nil }
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uuid = ?").execute(arguments: [operation.row])
     }
     return operation
@@ -103,14 +109,17 @@ enum OperationExecutor {
 
   /// The value to store for a field: a todo's project uuid becomes the project's local id.
   private static func databaseValue(
-    _ db: Database, _ operation: JournalOperation, field: String, _ value: FieldValue
+    _ db: Database, _ operation: JournalOperation, field: String, _ value: FieldValue,
+    projectIDs: inout [String: Int64]
   ) throws -> DatabaseValue {
     if operation.entity == .todo, field == "project", let uuid = value.text {
+      if let id = projectIDs[uuid] { return id.databaseValue }
       guard let id = try Int64.fetchOne(
-        db, sql: "SELECT id FROM project WHERE uuid = ?", arguments: [uuid])
+        db.cachedStatement(sql: "SELECT id FROM project WHERE uuid = ?"), arguments: [uuid])
       else {
         throw JournalConflictError(operation: operation, conflict: .rowMissing, missingProject: true)
       }
+      projectIDs[uuid] = id
       return id.databaseValue
     }
     return value.databaseValue

@@ -133,17 +133,35 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 /// create and delete operations of the journal.
 enum FieldsText {
   static func encode(_ fields: Fields) -> String {
-    var text = "{"
+    // Built as bytes: an import encodes thousands of rows, and small String appends are slow.
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    bytes.reserveCapacity(256)
     for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-      if index > 0 { text += "," }
-      text += quoted(name) + ":"
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      appendQuoted(name, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
       switch value {
-      case .null: text += "null"
-      case .integer(let integer): text += String(integer)
-      case .text(let string): text += quoted(string)
+      case .null: bytes.append(contentsOf: "null".utf8)
+      case .integer(let integer): bytes.append(contentsOf: String(integer).utf8)
+      case .text(let string): appendQuoted(string, to: &bytes)
       }
     }
-    return text + "}"
+    bytes.append(UInt8(ascii: "}"))
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `text` as a JSON string literal, appended to `bytes`; copied whole when nothing needs an
+  /// escape.
+  private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    let plain = text.withUTF8 { utf8 in
+      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+      bytes.append(UInt8(ascii: "\""))
+      bytes.append(contentsOf: utf8)
+      bytes.append(UInt8(ascii: "\""))
+      return true
+    }
+    if !plain { bytes.append(contentsOf: quoted(text).utf8) }
   }
 
   static func decode(_ text: String) throws -> Fields {

@@ -1,0 +1,446 @@
+/// A JSON value as the importers read it. Numbers keep the text they were written with (a
+/// user-defined attribute `"estimate": 3` goes to the notes as `3`, not `3.0`); an object keeps
+/// its members in file order.
+enum JSONValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+
+  /// The text, when this is a string.
+  var string: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The strings, when this is an array of strings only.
+  var strings: [String]? {
+    guard case .array(let values) = self else { return nil }
+    var strings: [String] = []
+    for value in values {
+      guard let text = value.string else { return nil }
+      strings.append(text)
+    }
+    return strings
+  }
+
+  /// Whether this is an array.
+  var isArray: Bool {
+    if case .array = self { return true }
+    return false
+  }
+
+  /// The object, when this is one.
+  var object: JSONObject? {
+    if case .object(let object) = self { return object }
+    return nil
+  }
+
+  /// Compact JSON text with object keys sorted (the notes' form of a value that is not a
+  /// string): `["a","b"]`, `{"k":1}`.
+  var compactText: String {
+    var text = ""
+    write(to: &text)
+    return text
+  }
+
+  private func write(to text: inout String) {
+    switch self {
+    case .null: text += "null"
+    case .bool(let value): text += value ? "true" : "false"
+    case .number(let number): text += number
+    case .string(let string): JSONValue.quote(string, into: &text)
+    case .array(let values):
+      text += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { text += "," }
+        value.write(to: &text)
+      }
+      text += "]"
+    case .object(let object):
+      text += "{"
+      for (index, member) in object.uniqueMembersSortedByKey.enumerated() {
+        if index > 0 { text += "," }
+        JSONValue.quote(member.key, into: &text)
+        text += ":"
+        member.value.write(to: &text)
+      }
+      text += "}"
+    }
+  }
+
+  private static func quote(_ string: String, into text: inout String) {
+    text += "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      case "\n": text += "\\n"
+      case "\r": text += "\\r"
+      case "\t": text += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: text.unicodeScalars.append(scalar)
+      }
+    }
+    text += "\""
+  }
+}
+
+/// A JSON object's members in file order. A key written twice means its last value, as in
+/// most JSON readers.
+struct JSONObject: Hashable, Sendable {
+  var members: [(key: String, value: JSONValue)]
+
+  /// The value of `key` (its last occurrence), or nil when absent.
+  subscript(key: String) -> JSONValue? {
+    for member in members.reversed() where member.key == key { return member.value }
+    return nil
+  }
+
+  /// Each key once (with its last value), sorted.
+  var uniqueMembersSortedByKey: [(key: String, value: JSONValue)] {
+    var seen: Set<String> = []
+    var unique: [(key: String, value: JSONValue)] = []
+    for member in members.reversed() where seen.insert(member.key).inserted { unique.append(member) }
+    return unique.sorted { $0.key < $1.key }
+  }
+
+  static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    lhs.members.count == rhs.members.count
+      && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  func hash(into hasher: inout Hasher) {
+    for member in members {
+      hasher.combine(member.key)
+      hasher.combine(member.value)
+    }
+  }
+}
+
+/// A JSON syntax error: what was wrong, and where (1-based line and column, in bytes).
+struct JSONSyntaxError: Error, Equatable {
+  let problem: String
+  let line: Int
+  let column: Int
+
+  var description: String { "\(problem) at line \(line), column \(column)" }
+}
+
+/// Reads JSON (RFC 8259) from UTF-8 bytes: one pass, no Foundation. A document is read as a
+/// sequence of top-level values separated by white space, which covers a JSON array, one
+/// object, and one object per line (JSON Lines) alike; each value comes with the line it
+/// starts on. Nesting is limited (``maximumDepth``), so hostile input cannot exhaust the stack.
+struct JSONReader {
+  static let maximumDepth = 512
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var position = 0
+  private var depth = 0
+  /// Line counting for ``values(_:)``: the line of `lineCountedTo`.
+  private var line = 1
+  private var lineCountedTo = 0
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// Every top-level value of `data`, with the 1-based line each starts on.
+  static func values(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+    let result: Result<[(line: Int, value: JSONValue)], JSONSyntaxError>? = data.withContiguousStorageIfAvailable { buffer in
+      var reader = JSONReader(buffer)
+      return Result { () throws(JSONSyntaxError) in try reader.readAll() }
+    }
+    if let result { return try result.get() }
+    let copy = Array(data)
+    return try copy.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var reader = JSONReader(buffer)
+      return try reader.readAll()
+    }
+  }
+
+  private mutating func readAll() throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+    var values: [(line: Int, value: JSONValue)] = []
+    skipSpace()
+    if position + 3 <= bytes.count, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF, position == 0 {
+      position = 3  // a byte order mark
+      skipSpace()
+    }
+    while position < bytes.count {
+      let start = lineOf(position)
+      values.append((start, try value()))
+      skipSpace()
+    }
+    return values
+  }
+
+  /// The line of `offset`, counting forward from the last offset asked about (offsets only grow).
+  private mutating func lineOf(_ offset: Int) -> Int {
+    var index = lineCountedTo
+    while index < offset {
+      let byte = bytes[index]
+      if byte == 0x0A || (byte == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A)) {
+        line += 1
+      }
+      index += 1
+    }
+    lineCountedTo = offset
+    return line
+  }
+
+  private func error(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+    let offset = min(offset ?? position, bytes.count)
+    var line = 1
+    var lineStart = 0
+    var index = 0
+    while index < offset {
+      let byte = bytes[index]
+      if byte == 0x0A || (byte == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A)) {
+        line += 1
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    return JSONSyntaxError(problem: problem, line: line, column: offset - lineStart + 1)
+  }
+
+  /// JSON's white space: space, tab, line feed, carriage return.
+  static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+  private mutating func skipSpace() {
+    while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+  }
+
+  private func unexpected() -> JSONSyntaxError {
+    guard position < bytes.count else { return error("unexpected end of input") }
+    let byte = bytes[position]
+    if byte >= 0x21 && byte < 0x7F {
+      return error("unexpected '\(Character(Unicode.Scalar(byte)))'")
+    }
+    return error("unexpected byte 0x\(String(byte, radix: 16))")
+  }
+
+  private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+    guard position < bytes.count else { throw unexpected() }
+    switch bytes[position] {
+    case UInt8(ascii: "{"): return .object(try object())
+    case UInt8(ascii: "["): return .array(try array())
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+    default: throw unexpected()
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    let count = word.utf8CodeUnitCount
+    guard position + count <= bytes.count else { throw error("unexpected end of input") }
+    for index in 0..<count where bytes[position + index] != word.utf8Start[index] {
+      throw error("unexpected '\(Character(Unicode.Scalar(bytes[position])))'")
+    }
+    position += count
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
+  }
+
+  private mutating func object() throws(JSONSyntaxError) -> JSONObject {
+    try enter()
+    position += 1
+    var members: [(key: String, value: JSONValue)] = []
+    skipSpace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      return JSONObject(members: members)
+    }
+    while true {
+      skipSpace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+        if position < bytes.count { throw error("expected a quoted key") }
+        throw unexpected()
+      }
+      let key = try string()
+      skipSpace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+        if position < bytes.count { throw error("expected ':' after the key '\(key)'") }
+        throw unexpected()
+      }
+      position += 1
+      skipSpace()
+      members.append((key, try value()))
+      skipSpace()
+      guard position < bytes.count else { throw unexpected() }
+      switch bytes[position] {
+      case UInt8(ascii: ","): position += 1
+      case UInt8(ascii: "}"):
+        position += 1
+        depth -= 1
+        return JSONObject(members: members)
+      default: throw error("expected ',' or '}'")
+      }
+    }
+  }
+
+  private mutating func array() throws(JSONSyntaxError) -> [JSONValue] {
+    try enter()
+    position += 1
+    var values: [JSONValue] = []
+    skipSpace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      return values
+    }
+    while true {
+      skipSpace()
+      values.append(try value())
+      skipSpace()
+      guard position < bytes.count else { throw unexpected() }
+      switch bytes[position] {
+      case UInt8(ascii: ","): position += 1
+      case UInt8(ascii: "]"):
+        position += 1
+        depth -= 1
+        return values
+      default: throw error("expected ',' or ']'")
+      }
+    }
+  }
+
+  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as written.
+  private mutating func number() throws(JSONSyntaxError) -> String {
+    let start = position
+    func digits(_ reader: inout JSONReader) -> Int {
+      let first = reader.position
+      while reader.position < reader.bytes.count, (48...57).contains(reader.bytes[reader.position]) {
+        reader.position += 1
+      }
+      return reader.position - first
+    }
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    let integerStart = position
+    let integerDigits = digits(&self)
+    guard integerDigits > 0 else { throw error("invalid number", at: start) }
+    if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+      throw error("invalid number (leading zero)", at: start)
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      guard digits(&self) > 0 else { throw error("invalid number", at: start) }
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+      position += 1
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+        position += 1
+      }
+      guard digits(&self) > 0 else { throw error("invalid number", at: start) }
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  /// A string literal (the cursor on its opening quote): escapes decoded, a lone surrogate
+  /// replaced by U+FFFD, control characters and invalid UTF-8 refused.
+  private mutating func string() throws(JSONSyntaxError) -> String {
+    position += 1
+    let start = position
+    // The common case: no escape, so the bytes are the text.
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        position += 1
+        return try validated(slice, at: start)
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      position += 1
+    }
+    var decoded: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    while position < bytes.count {
+      let byte = bytes[position]
+      switch byte {
+      case UInt8(ascii: "\""):
+        position += 1
+        return try decoded.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+          try validated(buffer, at: start)
+        }
+      case UInt8(ascii: "\\"):
+        position += 1
+        guard position < bytes.count else { throw error("unexpected end of input") }
+        let escape = bytes[position]
+        position += 1
+        switch escape {
+        case UInt8(ascii: "\""): decoded.append(0x22)
+        case UInt8(ascii: "\\"): decoded.append(0x5C)
+        case UInt8(ascii: "/"): decoded.append(0x2F)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "u"):
+          var scalar = try hex4()
+          if (0xD800...0xDBFF).contains(scalar) {
+            // A high surrogate: a low one must follow to make one scalar.
+            if position + 6 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+              bytes[position + 1] == UInt8(ascii: "u")
+            {
+              let saved = position
+              position += 2
+              let low = try hex4()
+              if (0xDC00...0xDFFF).contains(low) {
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+              } else {
+                position = saved
+                scalar = 0xFFFD
+              }
+            } else {
+              scalar = 0xFFFD
+            }
+          } else if (0xDC00...0xDFFF).contains(scalar) {
+            scalar = 0xFFFD
+          }
+          decoded.append(contentsOf: String(Unicode.Scalar(scalar)!).utf8)
+        default:
+          throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'", at: position - 2)
+        }
+      default:
+        if byte < 0x20 { throw error("a control character inside a string (escape it)") }
+        decoded.append(byte)
+        position += 1
+      }
+    }
+    throw error("unexpected end of input")
+  }
+
+  private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    guard position + 4 <= bytes.count else { throw error("unexpected end of input") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[position]
+      let digit: UInt8
+      switch byte {
+      case 48...57: digit = byte - 48
+      case 65...70: digit = byte - 55
+      case 97...102: digit = byte - 87
+      default: throw error("invalid \\u escape")
+      }
+      value = value * 16 + UInt32(digit)
+      position += 1
+    }
+    return value
+  }
+
+  private func validated(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONSyntaxError) -> String {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw error("invalid UTF-8 in a string", at: start)
+    }
+    return text
+  }
+}
