@@ -174,6 +174,31 @@ public struct WeekdayTally: Hashable, Sendable {
     }?.weekday
   }
 
+  /// Every weekday sharing the best rate, Monday first: one when there is no tie, empty when
+  /// there is no best. `best` picks the first of them by its tie-break.
+  public static func tiedForBest(_ weekdays: [WeekdayTally]) -> [Weekday] {
+    tied(weekdays, at: best(weekdays))
+  }
+
+  /// Every weekday sharing the worst rate, Monday first (see ``tiedForBest(_:)``).
+  public static func tiedForWorst(_ weekdays: [WeekdayTally]) -> [Weekday] {
+    tied(weekdays, at: worst(weekdays))
+  }
+
+  /// Whether every weekday with todos has the same rate (two or more of them): then no weekday
+  /// is better or worse than another, and a report says so instead of naming a best and a worst.
+  public static func allTied(_ weekdays: [WeekdayTally]) -> Bool {
+    let candidates = weekdays.filter { $0.tally.hasTodos }
+    return candidates.count >= 2 && tiedForBest(weekdays).count == candidates.count
+  }
+
+  private static func tied(_ weekdays: [WeekdayTally], at chosen: Weekday?) -> [Weekday] {
+    guard let chosen, let rate = weekdays.first(where: { $0.weekday == chosen })?.tally.rate else {
+      return []
+    }
+    return weekdays.filter { $0.tally.hasTodos && $0.tally.rate == rate }.map(\.weekday)
+  }
+
   private static func ranked(_ weekdays: [WeekdayTally]) -> [Weekday]? {
     let candidates = weekdays.filter { $0.tally.hasTodos }
     guard candidates.count >= 2 else { return nil }
@@ -253,6 +278,12 @@ public struct AchievementReport: Hashable, Sendable {
   public var bestWeekday: Weekday? { WeekdayTally.best(weekdays) }
   /// The weekday with the lowest rate (nil with fewer than two weekdays with todos).
   public var worstWeekday: Weekday? { WeekdayTally.worst(weekdays) }
+  /// Every weekday sharing the best rate (several: a tie), Monday first; empty without a best.
+  public var bestWeekdays: [Weekday] { WeekdayTally.tiedForBest(weekdays) }
+  /// Every weekday sharing the worst rate, Monday first; empty without a worst.
+  public var worstWeekdays: [Weekday] { WeekdayTally.tiedForWorst(weekdays) }
+  /// Whether every weekday with todos has the same rate: no best and no worst.
+  public var weekdaysAllTied: Bool { WeekdayTally.allTied(weekdays) }
   /// Days with at least one todo.
   public var activeDays: Int { days.filter { $0.tally.hasTodos }.count }
   /// Days with todos, all done.

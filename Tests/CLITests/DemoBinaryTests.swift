@@ -28,4 +28,31 @@ import Testing
       #expect(demo.stdout == path + "\n")
     }
   }
+
+  /// Issue 8: `demo` says how to remove the temporary folder it made, and a demo whose path
+  /// never reached anyone (its output could not be written) removes the folder itself.
+  @Test func aTemporaryDemo_saysHowToRemoveItsFolder_andAFailedOneLeavesNone() throws {
+    let tmp = try TemporaryFolder()
+    let shown = try BinaryTests.run(
+      ["demo", "--days", "3", "--no-color"], environment: ["TMPDIR": tmp.path])
+    #expect(shown.code == 0, "\(shown.stderr)")
+    let made = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
+    #expect(made.count == 1 && made[0].hasPrefix("ootd-demo-"), "\(made)")
+    let folder = tmp.path + "/" + (made.first ?? "")
+    #expect(shown.stdout.hasSuffix("When you are done, remove it:\n  rm -r \(folder)\n"), "\(shown.stdout)")
+    // The printed command removes everything the demo made.
+    let rm = Process()
+    rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+    rm.arguments = ["-r", folder]
+    try rm.run()
+    rm.waitUntilExit()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+
+    let failed = try BinaryTests.run(
+      ["demo", "--days", "3"], environment: ["TMPDIR": tmp.path],
+      standardOutput: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")))
+    #expect(failed.code == 1)
+    #expect(failed.stderr == "ootd: error: cannot write the output: No space left on device\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+  }
 }

@@ -336,6 +336,37 @@ import FoundationXML
     #expect(show.stdout.contains("3/3 done 100%"))
     #expect(show.stdout.contains("last active 2026-11-17"))
   }
+
+  /// Issue 8, "weekday ties say so": weekdays sharing the best rate are all named, in the text
+  /// and in JSON (`bestWeekdays`), and when every weekday has one rate there is no best or worst.
+  @Test func weekdayTies_areSaid_inTextAndJSON() async throws {
+    let h = try Harness()
+    // Mon 16 and Tue 17: 1/1 each; Wed 18: 0/1.
+    for day in ["2026-11-16", "2026-11-17", "2026-11-18"] {
+      #expect(await h.run(["add", "x", "--on", day]).code == 0)
+    }
+    #expect(await h.run(["done", "1", "2"]).code == 0)
+    let range = ["--from", "2026-11-16", "--to", "2026-11-22", "--no-color"]
+    let tied = await h.run(["report"] + range)
+    #expect(tied.stdout.contains("  Weekdays  best Mon, Tue 100% (tie) · worst Wed 0%\n"), "\(tied.stdout)")
+    #expect(tied.stdout.contains("1/1  100%  best (tie)\n"), "\(tied.stdout)")
+    #expect(tied.stdout.contains("0/1    0%  worst\n"), "\(tied.stdout)")
+    let json = try Self.json(await h.run(["report", "--json"] + range.dropLast()).stdout)
+    #expect(json["bestWeekday"] as? String == "Mon")
+    #expect(json["bestWeekdays"] as? [String] == ["Mon", "Tue"])
+    #expect(json["worstWeekdays"] as? [String] == ["Wed"])
+
+    #expect(await h.run(["done", "3"]).code == 0)
+    let even = await h.run(["report"] + range)
+    #expect(even.stdout.contains("  Weekdays  all tied at 100%: no best or worst\n"), "\(even.stdout)")
+    // No weekday row is marked best or worst.
+    #expect(!even.stdout.contains("%  best") && !even.stdout.contains("%  worst"), "\(even.stdout)")
+    let evenJSON = try Self.json(await h.run(["report", "--json"] + range.dropLast()).stdout)
+    #expect(evenJSON["bestWeekdays"] as? [String] == ["Mon", "Tue", "Wed"])
+
+    let none = try Self.json(await h.run(["report", "--json", "--from", "2026-11-16", "--to", "2026-11-16"]).stdout)
+    #expect(none["bestWeekdays"] is NSNull && none["worstWeekdays"] is NSNull)
+  }
 }
 
 /// Collects what the SVG tests check while parsing.

@@ -42,6 +42,31 @@ import Testing
     #expect(!sunday.contains("0 commits"))
   }
 
+  /// The relation the calendar draws is in `report --json` too (`commitRelation`), and null
+  /// before any sync, as `commits` is.
+  @Test func reportJSON_carriesTheRelation_nullUntilSynced() async throws {
+    var harness = try Harness()
+    #expect(await harness.run(["add", "x", "--on", "2026-11-12"]).code == 0)
+    let unsynced = await harness.run(["report", "--from", "2026-11-08", "--to", "2026-11-13", "--json"])
+    let before = try #require(try JSONSerialization.jsonObject(with: Data(unsynced.stdout.utf8)) as? [String: Any])
+    #expect(before["commitRelation"] is NSNull)
+    #expect(before.keys.contains("commitRelation"))
+
+    harness = try await syncedHarness()
+    let json = await harness.run(["report", "--from", "2026-11-08", "--to", "2026-11-13", "--json"])
+    #expect(json.code == 0, "\(json.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let relation = try #require(object["commitRelation"] as? [String: [String: Any]])
+    // The 12th (1 of 1 done, one commit) against the 13th (0 of 1, none); the 8th is before
+    // the sync and counts on neither side.
+    let with = try #require(relation["withCommits"])
+    let without = try #require(relation["withoutCommits"])
+    #expect(with["days"] as? Int == 1 && with["total"] as? Int == 1 && with["done"] as? Int == 1)
+    #expect(with["rate"] as? Double == 1.0)
+    #expect(without["days"] as? Int == 1 && without["total"] as? Int == 1 && without["done"] as? Int == 0)
+    #expect(without["rate"] as? Double == 0.0)
+  }
+
   @Test func calendar_stacksAchievementAndCommitsWeekByWeek_andRelatesThem() async throws {
     let harness = try await syncedHarness()
     let drawn = await harness.run(["report", "--calendar", "--from", "2026-11-02", "--to", "2026-11-22", "--no-color"])

@@ -137,6 +137,33 @@ func pattern(_ text: String, from start: String = "2026-11-01") -> [DayTally] {
     #expect(WeekdayTally.best(weekdays) == .tuesday)
     #expect(WeekdayTally.worst(weekdays) == .wednesday)
   }
+
+  /// Issue 8: "weekday ties say so". Each row: per weekday (Mon first) `[total, done]` or nil
+  /// for no todos → the weekdays tied for best, tied for worst, and whether all are tied.
+  @Test(arguments: [
+    // No tie: one best, one worst.
+    ([[4, 4], [4, 1], nil, nil, nil, nil, nil], [Weekday.monday], [Weekday.tuesday], false),
+    // Two share the best rate (1/1 and 3/3), two share the worst (1/2 and 2/4: the same rate).
+    ([[1, 1], [3, 3], [2, 1], [4, 2], nil, nil, nil], [.monday, .tuesday], [.wednesday, .thursday], false),
+    // Every weekday with todos has one rate: all tied, no best or worst to name.
+    ([[1, 1], nil, [3, 3], nil, nil, nil, [2, 2]], [.monday, .wednesday, .sunday], [.monday, .wednesday, .sunday], true),
+    ([[2, 1], [4, 2], nil, nil, nil, nil, nil], [.monday, .tuesday], [.monday, .tuesday], true),
+    // One weekday with todos: no comparison, so nothing tied.
+    ([[2, 1], nil, nil, nil, nil, nil, nil], [], [], false),
+  ] as [([[Int]?], [Weekday], [Weekday], Bool)])
+  func ties_areNamedInFull(tallies: [[Int]?], best: [Weekday], worst: [Weekday], allTied: Bool) {
+    // 2026-11-16 is a Monday.
+    let days = tallies.enumerated().compactMap { index, pair in
+      pair.map { DayTally(d("2026-11-16").adding(days: index), total: $0[0], done: $0[1]) }
+    }
+    let weekdays = WeekdayTally.of(days)
+    #expect(WeekdayTally.tiedForBest(weekdays) == best)
+    #expect(WeekdayTally.tiedForWorst(weekdays) == worst)
+    #expect(WeekdayTally.allTied(weekdays) == allTied)
+    // The single best and worst are the first of their ties' tie-break, so among them.
+    if let one = WeekdayTally.best(weekdays) { #expect(best.contains(one)) } else { #expect(best.isEmpty) }
+    if let one = WeekdayTally.worst(weekdays) { #expect(worst.contains(one)) } else { #expect(worst.isEmpty) }
+  }
 }
 
 @Suite struct AchievementReportTests {

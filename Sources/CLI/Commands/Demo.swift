@@ -11,8 +11,9 @@ extension Ootd {
       abstract: "Fill a temporary database with a few weeks of sample todos and show them.",
       discussion: """
         Without --db the demo writes to a new temporary database, never to your own. It prints \
-        the path, so you can keep exploring with 'ootd --db PATH ...'. With --db it refuses a \
-        database that already holds todos, projects or blocks of yours.
+        the path, so you can keep exploring with 'ootd --db PATH ...', and the 'rm -r' that \
+        removes its folder when you are done; a demo that fails removes the folder itself. \
+        With --db it refuses a database that already holds todos, projects or blocks of yours.
 
         Examples:
           ootd demo
@@ -48,7 +49,22 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let path = try db ?? Self.temporaryPath(environment)
+      if let db { return try fill(db, folder: nil, environment) }
+      let path = try Self.temporaryPath(environment)
+      let folder = String(path.dropLast("/ootd.sqlite".count))
+      do {
+        try fill(path, folder: folder, environment)
+      } catch {
+        // A temporary folder nobody can use: take it away rather than leave it in /tmp.
+        Self.removeTemporaryFolder(folder)
+        throw error
+      }
+      // Its path never reached anyone (the dispatcher reports the failed write): the same.
+      if environment.outputFailed() != nil { Self.removeTemporaryFolder(folder) }
+    }
+
+    /// Fills `path`; `folder` is the temporary folder made for it (nil for `--db`).
+    private func fill(_ path: String, folder: String?, _ environment: AppEnvironment) throws {
       if AppDatabase.hasUserData(atPath: path) {
         throw CLIError.cannotWrite(
           path: path,
@@ -80,7 +96,17 @@ extension Ootd {
         "  ootd --db \(path) project list",
         "  ootd --db \(path) block list",
       ]
+      if let folder {
+        lines += ["", style.dim("When you are done, remove it:"), "  rm -r \(TerminalText.printable(folder))"]
+      }
       environment.output(lines.map { $0 + "\n" }.joined())
+    }
+
+    /// Removes a temporary demo folder and the database files in it (only those: a folder with
+    /// anything else in it is left alone).
+    static func removeTemporaryFolder(_ folder: String) {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/ootd.sqlite" + suffix) }
+      rmdir(folder)
     }
 
     static func temporaryPath(_ environment: AppEnvironment) throws -> String {

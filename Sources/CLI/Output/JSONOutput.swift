@@ -160,7 +160,10 @@ enum JSONOutput {
   /// when nothing was planned. Extra fields: `project`, `activeDays`, `perfectDays`,
   /// `priorities` (`{"high": {"total","done","rate"}, "mid", "low"}`), `weekdays`
   /// (`[{"weekday","total","done","rate","activeDays"}]`, Monday first), `bestWeekday`,
-  /// `worstWeekday`.
+  /// `worstWeekday`, `bestWeekdays`/`worstWeekdays` (every weekday sharing that rate: two or
+  /// more is a tie; null without a best), `commitRelation` (null until commits are synced:
+  /// `{"withCommits": {"days","total","done","rate"}, "withoutCommits": {...}}`, the text's
+  /// "days with commits: 84% achieved; days without: 52%" over synced days with todos).
   struct ReportJSON: Encodable {
     let report: AchievementReport
     let project: String?
@@ -172,7 +175,7 @@ enum JSONOutput {
     enum CodingKeys: String, CodingKey {
       case from, to, days, total, done, rate, currentStreak, longestStreak
       case project, activeDays, perfectDays, priorities, weekdays, bestWeekday, worstWeekday
-      case commits, lastSync
+      case commits, lastSync, bestWeekdays, worstWeekdays, commitRelation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -199,6 +202,19 @@ enum JSONOutput {
       try c.encode(report.worstWeekday?.shortName, forKey: .worstWeekday)
       try c.encode(commits?.total, forKey: .commits)
       try c.encode(lastSync.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
+      try c.encode(weekdayNames(report.bestWeekdays), forKey: .bestWeekdays)
+      try c.encode(weekdayNames(report.worstWeekdays), forKey: .worstWeekdays)
+      try c.encode(relation.map(RelationJSON.init), forKey: .commitRelation)
+    }
+
+    /// How achievement relates to commits over the range; nil until commits are synced.
+    var relation: CommitAchievementRelation? {
+      commits.map { CommitAchievementRelation(report, commits: $0) }
+    }
+
+    /// `["Tue","Thu"]`, or nil for no weekday.
+    func weekdayNames(_ days: [Weekday]) -> [String]? {
+      days.isEmpty ? nil : days.map(\.shortName)
     }
 
     /// Writes the report as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the
@@ -217,8 +233,39 @@ enum JSONOutput {
       writer.beginObject()
       writer.key("activeDays")
       writer.integer(report.activeDays)
+      func names(_ days: [Weekday]) {
+        guard let names = weekdayNames(days) else { return writer.null() }
+        writer.beginArray()
+        for name in names { writer.string(name) }
+        writer.endArray()
+      }
+      func side(_ tally: Tally, days: Int) {
+        writer.beginObject()
+        writer.key("days")
+        writer.integer(days)
+        writer.key("done")
+        writer.integer(tally.done)
+        writer.key("rate")
+        writer.double(tally.rate)
+        writer.key("total")
+        writer.integer(tally.total)
+        writer.endObject()
+      }
       writer.key("bestWeekday")
       writer.string(report.bestWeekday?.shortName)
+      writer.key("bestWeekdays")
+      names(report.bestWeekdays)
+      writer.key("commitRelation")
+      if let relation {
+        writer.beginObject()
+        writer.key("withCommits")
+        side(relation.withCommits, days: relation.daysWithCommits)
+        writer.key("withoutCommits")
+        side(relation.withoutCommits, days: relation.daysWithoutCommits)
+        writer.endObject()
+      } else {
+        writer.null()
+      }
       writer.key("commits")
       writer.integer(commits?.total)
       writer.key("currentStreak")
@@ -290,6 +337,8 @@ enum JSONOutput {
       writer.endArray()
       writer.key("worstWeekday")
       writer.string(report.worstWeekday?.shortName)
+      writer.key("worstWeekdays")
+      names(report.worstWeekdays)
       writer.endObject()
     }
   }
@@ -312,6 +361,33 @@ enum JSONOutput {
       try c.encode(tally.rate, forKey: .rate)
       try c.encode(commits, forKey: .commits)
       try c.encode(tally.carried, forKey: .carried)
+    }
+  }
+
+  /// One side of a report's `commitRelation`: `{"days","total","done","rate"}`.
+  struct RelationSideJSON: Encodable {
+    let tally: Tally
+    let days: Int
+
+    enum CodingKeys: String, CodingKey { case days, total, done, rate }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(days, forKey: .days)
+      try c.encode(tally.total, forKey: .total)
+      try c.encode(tally.done, forKey: .done)
+      try c.encode(tally.rate, forKey: .rate)
+    }
+  }
+
+  /// A report's `commitRelation`: `{"withCommits": {...}, "withoutCommits": {...}}`.
+  struct RelationJSON: Encodable {
+    let withCommits: RelationSideJSON
+    let withoutCommits: RelationSideJSON
+
+    init(_ relation: CommitAchievementRelation) {
+      withCommits = RelationSideJSON(tally: relation.withCommits, days: relation.daysWithCommits)
+      withoutCommits = RelationSideJSON(tally: relation.withoutCommits, days: relation.daysWithoutCommits)
     }
   }
 

@@ -40,13 +40,15 @@ struct ReportRenderer {
       report.priorities.map { BarTable.Row(label: $0.priority.rawValue, tally: $0.tally) })
     lines.append("")
     lines.append(style.bold("By weekday"))
-    let best = report.bestWeekday
-    let worst = report.worstWeekday
+    // Every weekday sharing the best (or worst) rate is marked; when all share one, none is.
+    let even = report.weekdaysAllTied
+    let best = even ? [] : report.bestWeekdays
+    let worst = even ? [] : report.worstWeekdays
     lines += bars.render(
       report.weekdays.map { entry in
         var note = ""
-        if entry.weekday == best { note = style.green("best") }
-        if entry.weekday == worst { note = style.red("worst") }
+        if best.contains(entry.weekday) { note = style.green(best.count > 1 ? "best (tie)" : "best") }
+        if worst.contains(entry.weekday) { note = style.red(worst.count > 1 ? "worst (tie)" : "worst") }
         return BarTable.Row(label: entry.weekday.shortName, tally: entry.tally, note: note)
       })
     return lines
@@ -84,11 +86,19 @@ struct ReportRenderer {
       row("Perfect", perfect),
       row("Streak", streak),
     ]
-    if let best = report.bestWeekday, let worst = report.worstWeekday {
+    if let best = report.bestWeekday, report.worstWeekday != nil {
       let rate = { (day: Weekday) in
         report.weekdays[day.rawValue - 1].tally.percent.map { " \($0)%" } ?? ""
       }
-      lines.append(row("Weekdays", "best \(best.shortName)\(rate(best)) · worst \(worst.shortName)\(rate(worst))"))
+      // `best Tue, Thu 87% (tie)`: a tie is said, never broken silently.
+      let named = { (days: [Weekday]) in
+        days.map(\.shortName).joined(separator: ", ") + rate(days[0]) + (days.count > 1 ? " (tie)" : "")
+      }
+      if report.weekdaysAllTied {
+        lines.append(row("Weekdays", "all tied at\(rate(best)): no best or worst"))
+      } else {
+        lines.append(row("Weekdays", "best \(named(report.bestWeekdays)) · worst \(named(report.worstWeekdays))"))
+      }
     }
     if let commits {
       lines.append(row("Commits", commitSummary(commits)))
