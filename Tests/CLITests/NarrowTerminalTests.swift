@@ -25,8 +25,8 @@ import Testing
     for command in [["list", "--all"], [], ["list"], ["edit", "1", "--priority", "low"]] {
       let result = await h.run(command + ["--no-color"])
       #expect(result.code == 0)
-      // Below 36 columns a day heading is wider than the terminal; todo lines still fit.
-      for line in result.stdout.split(separator: "\n") where width >= 36 || line.contains("[ ]") {
+      // Every line fits: todo lines and day headings alike.
+      for line in result.stdout.split(separator: "\n") {
         #expect(DisplayWidth.of(String(line)) <= width, "\(command) at \(width): '\(line)'")
       }
     }
@@ -42,6 +42,44 @@ import Testing
       // The title keeps at least 16 columns; the rest shrinks with an ellipsis
       #expect(all.contains("Solve BOJ 1753 …  @ootd-…"), "\(all)")
     }
+  }
+
+  /// A day heading wider than the terminal goes on between its parts, indented, never
+  /// mid-phrase: at 24 columns `Sat 2026-11-21 · yesterday  1/2 done  50%` is three lines.
+  @Test func dayHeadings_wrapBetweenTheirParts() async throws {
+    var h = try Harness()
+    h.terminal = true
+    for day in ["2026-11-21", "2026-11-21", "2026-11-22"] {
+      #expect(await h.run(["add", "x", "--on", day]).code == 0)
+    }
+    #expect(await h.run(["done", "1"]).code == 0)
+    let expected: [Int: [String]] = [
+      24: ["Sat 2026-11-21", "  yesterday", "  1/2 done  50%"],
+      28: ["Sat 2026-11-21 · yesterday", "  1/2 done  50%"],
+      41: ["Sat 2026-11-21 · yesterday  1/2 done  50%"],
+    ]
+    for (width, heading) in expected {
+      h.variables["COLUMNS"] = String(width)
+      let list = await h.run(["list", "--from", "yesterday", "--to", "today", "--no-color"])
+      let lines = list.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(Array(lines.prefix(heading.count)) == heading, "at \(width): \(lines)")
+      // Today's heading on the dashboard, too.
+      let dashboard = await h.run(["--no-color"]).stdout.split(separator: "\n").map(String.init)
+      #expect(dashboard.allSatisfy { DisplayWidth.of($0) <= width }, "at \(width): \(dashboard)")
+      #expect(dashboard.first?.hasPrefix("Sun 2026-11-22") == true)
+    }
+  }
+
+  /// `report` at 40 columns: day rows with a note (`✓`, `today`) give the note room from their
+  /// bar, and a long summary value goes on under itself.
+  @Test func reportTable_fitsFortyColumns() async throws {
+    let h = try await narrow(40)
+    #expect(await h.run(["add", "y", "--on", "2026-11-19", "--done"]).code == 0)
+    let lines = await h.run(["report", "--no-color"]).stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasSuffix("100%  ✓") }, "\(lines)")
+    #expect(lines.contains { $0.hasSuffix("today") }, "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("  Streak    ") }, "\(lines)")
+    for line in lines { #expect(DisplayWidth.of(line) <= 40, "'\(line)'") }
   }
 
   @Test(arguments: [40, 36])

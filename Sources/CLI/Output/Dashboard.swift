@@ -107,7 +107,7 @@ struct DashboardText {
   let timeZone: TimeZone
 
   func render(_ today: Day, todos: [Todo], overdue: [String], facts: DashboardFacts) -> String {
-    var lines = [renderer.dayHeading(today, todos: todos)]
+    var lines = renderer.dayHeading(today, todos: todos)
     if todos.isEmpty {
       lines.append(renderer.style.dim(
         "  Nothing planned yet. Try: ootd add \"...\" --priority high, ootd add --block algorithm, or ootd plan"))

@@ -259,7 +259,14 @@ struct BarTable {
     let counts = rows.map { $0.tally.hasTodos ? "\($0.tally.done)/\($0.tally.total)" : "-" }
     let countWidth = counts.map(\.count).max() ?? 1
     let fixed = 2 + labelWidth + 2 + 2 + countWidth + 2 + 4
-    let barWidth = min(maximumBarWidth, max(5, width - fixed - 2))
+    var barWidth = min(maximumBarWidth, max(5, width - fixed - 2))
+    // A note (`✓`, `today`, `best`) takes room too: on a narrow terminal the bar gives it
+    // (down to 3), so the row does not wrap.
+    let notes = rows.map { DisplayWidth.visible($0.note) }.max() ?? 0
+    let noteSpace = notes > 0 ? 2 + notes : 0
+    if fixed + barWidth + noteSpace >= width {
+      barWidth = max(3, width - fixed - noteSpace - 1)
+    }
     return zip(rows, counts).map { row, count in
       let rate = row.tally.percent.map { "\($0)%" } ?? "-"
       var line = "  " + DisplayWidth.padRight(row.label, to: labelWidth) + "  "

@@ -67,8 +67,12 @@ struct ReportRenderer {
 
   /// Totals, perfect days and streaks.
   func summary(_ report: AchievementReport) -> [String] {
-    func row(_ label: String, _ value: String) -> String {
-      "  " + DisplayWidth.padRight(label, to: 10) + value
+    // `  Streak    value`; a value too wide for the terminal goes on between words, under itself.
+    func row(_ label: String, _ value: String) -> [String] {
+      let values = DisplayWidth.wrapWords(value, to: max(12, width - 12))
+      return values.enumerated().map { index, text in
+        (index == 0 ? "  " + DisplayWidth.padRight(label, to: 10) : String(repeating: " ", count: 12)) + text
+      }
     }
     let total = report.total
     let done = total.percent.map { "\(total.done)/\(total.total) done  \($0)%" } ?? "nothing planned"
@@ -81,11 +85,9 @@ struct ReportRenderer {
       now += style.dim(" (today still open)")
     }
     let streak = "\(now) · longest \(report.streaks.longest)"
-    var lines = [
-      row("Total", total.isPerfect ? style.green(done) : done),
-      row("Perfect", perfect),
-      row("Streak", streak),
-    ]
+    var lines =
+      row("Total", total.isPerfect ? style.green(done) : done) + row("Perfect", perfect)
+      + row("Streak", streak)
     if let best = report.bestWeekday, report.worstWeekday != nil {
       let rate = { (day: Weekday) in
         report.weekdays[day.rawValue - 1].tally.percent.map { " \($0)%" } ?? ""
@@ -95,13 +97,13 @@ struct ReportRenderer {
         days.map(\.shortName).joined(separator: ", ") + rate(days[0]) + (days.count > 1 ? " (tie)" : "")
       }
       if report.weekdaysAllTied {
-        lines.append(row("Weekdays", "all tied at\(rate(best)): no best or worst"))
+        lines += (row("Weekdays", "all tied at\(rate(best)): no best or worst"))
       } else {
-        lines.append(row("Weekdays", "best \(named(report.bestWeekdays)) · worst \(named(report.worstWeekdays))"))
+        lines += (row("Weekdays", "best \(named(report.bestWeekdays)) · worst \(named(report.worstWeekdays))"))
       }
     }
     if let commits {
-      lines.append(row("Commits", commitSummary(commits)))
+      lines += (row("Commits", commitSummary(commits)))
     }
     return lines
   }

@@ -93,19 +93,33 @@ struct TodoRenderer {
     }
   }
 
-  /// A heading for one day: `Sun 2026-11-22 · today   2/5 done  40%`. With `showProgress` false
-  /// (a filtered list, whose todos are not the whole day) the count is left out.
-  func dayHeading(_ day: Day, todos: [Todo], showProgress: Bool = true) -> String {
-    var label = "\(day.weekday.shortName) \(day)"
+  /// A heading for one day: `Sun 2026-11-22 · today  2/5 done  40%`. With `showProgress` false
+  /// (a filtered list, whose todos are not the whole day) the count is left out. With a width
+  /// it never wraps mid-phrase: what does not fit goes on the next lines, indented, between
+  /// its parts (`Sun 2026-11-22` / `  yesterday` / `  4/4 done  100%` at 24 columns).
+  func dayHeading(_ day: Day, todos: [Todo], showProgress: Bool = true) -> [String] {
+    var parts = [(separator: "", text: style.bold("\(day.weekday.shortName) \(day)"))]
     switch day.distance(to: today) {
-    case 0: label += " · today"
-    case 1: label += " · yesterday"
-    case -1: label += " · tomorrow"
+    case 0: parts.append((" · ", style.bold("today")))
+    case 1: parts.append((" · ", style.bold("yesterday")))
+    case -1: parts.append((" · ", style.bold("tomorrow")))
     default: break
     }
-    let done = todos.filter(\.isDone).count
-    let summary = todos.isEmpty || !showProgress ? "" : "  " + progress(done: done, total: todos.count)
-    return style.bold(label) + summary
+    if !todos.isEmpty && showProgress {
+      parts.append(("  ", progress(done: todos.filter(\.isDone).count, total: todos.count)))
+    }
+    var lines: [String] = []
+    var line = ""
+    for part in parts {
+      let joined = line + part.separator + part.text
+      if let width, !line.isEmpty, DisplayWidth.visible(joined) > width {
+        lines.append(line)
+        line = "  " + part.text
+      } else {
+        line = joined
+      }
+    }
+    return lines + [line]
   }
 
   /// `2/5 done  40%`, green when everything is done.
@@ -156,7 +170,7 @@ struct TodoRenderer {
     private mutating func writeDay() {
       guard let day = group.first?.day else { return }
       var lines = isEmpty ? [] : [""]
-      lines.append(renderer.dayHeading(day, todos: group, showProgress: showProgress))
+      lines += renderer.dayHeading(day, todos: group, showProgress: showProgress)
       lines += group.map { renderer.line($0, idWidth: idWidth) }
       output(lines)
       group.removeAll(keepingCapacity: true)
