@@ -231,6 +231,23 @@ struct GitHubBinaryTests {
     #expect(result.stdout.isEmpty)
   }
 
+  /// Issue 8 (as `gh auth status`): `github status` shows the whole status, and exits 1 with
+  /// one line on stderr when GitHub rejects the token; a good token exits 0.
+  @Test func githubStatus_withARejectedToken_showsItAndExits1() throws {
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHub(["--login", "gr", "--token", Self.token])
+    for json in [false, true] {
+      let arguments = ["github", "status"] + (json ? ["--json"] : [])
+      let rejected = try BinaryTests.run(arguments, environment: environment(server, folder, token: "ghp_wrong"))
+      #expect(rejected.code == 1)
+      #expect(rejected.stderr == "ootd: error: GitHub rejected the token: bad or expired token (401).\n")
+      #expect(rejected.stdout.contains(json ? "\"problem\" : \"GitHub rejected the token" : "Problem:"), "\(rejected.stdout)")
+      let good = try BinaryTests.run(arguments, environment: environment(server, folder))
+      #expect(good.code == 0, "\(good.stderr)")
+      #expect(good.stderr.isEmpty)
+    }
+  }
+
   @Test func missingLibcurl_isOneLineAndExit1_beforeAnyRequest() throws {
     // Given: a libcurl that cannot be found (OOTD_LIBCURL names the library dlopen loads)
     let folder = try TemporaryFolder()

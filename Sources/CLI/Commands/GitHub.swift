@@ -52,6 +52,7 @@ extension Ootd.GitHubCommand {
       var tokenOwner: String?
       var rateLimit: RateLimitStatus?
       var problem: String?
+      var rejected: GitHubError?
       if !offline {
         // A status check answers at once: no retries, no waiting for a rate limit.
         let client = try access.client(environment, rateLimitWaitBound: 0, maxAttempts: 1)
@@ -60,6 +61,7 @@ extension Ootd.GitHubCommand {
           rateLimit = try await client.rateLimit()
         } catch let error as GitHubError {
           problem = error.description
+          if case .unauthorized = error { rejected = error }
         }
       }
       let states = try database.syncStates()
@@ -75,6 +77,8 @@ extension Ootd.GitHubCommand {
       } else {
         environment.output(report.text(style: environment.style(noColor: global.noColor)))
       }
+      // As `gh auth status`: the whole status is shown, and a rejected token exits 1.
+      if let rejected { throw rejected }
     }
   }
 
