@@ -40,12 +40,21 @@ enum ParserMessage {
     if line.hasPrefix("Missing value for '"), let option = quoted(line, after: "Missing value for ") {
       let name = option.split(separator: " ").first.map(String.init) ?? option
       var text = "\(name) needs a value"
-      if let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-        arguments[index + 1].hasPrefix("-"), Int(arguments[index + 1]) != nil
-      {
-        text += " ('\(arguments[index + 1])' reads as an option; a negative number is not accepted)"
+      if let index = arguments.firstIndex(of: name), index + 1 < arguments.count {
+        let next = TerminalText.printable(arguments[index + 1])
+        if next.hasPrefix("-"), Int(next) != nil {
+          text += " ('\(next)' reads as an option; a negative number is not accepted)"
+        } else if isPastOffset(next) {
+          text += " ('\(next)' reads as an option; write \(name)=\(next))"
+        }
       }
       return text
+    }
+    // `ootd list -2d`: a day offset in a positional place reads as an option too.
+    if line.hasPrefix("Unknown option '"), let option = quoted(line, after: "Unknown option "),
+      isPastOffset(option)
+    {
+      return "'\(option)' reads as an option: put '--' before it ('-- \(option)') or give a date"
     }
     var text = line
     if text.hasSuffix(".") { text.removeLast() }
@@ -76,6 +85,14 @@ enum ParserMessage {
       text += ": " + reason
     }
     return text
+  }
+
+  /// `-2d`, `-1w`: a day offset before today, which argument-parser reads as an option.
+  private static func isPastOffset(_ text: String) -> Bool {
+    guard text.count >= 3, text.hasPrefix("-"), let unit = text.last, unit == "d" || unit == "w" else {
+      return false
+    }
+    return text.dropFirst().dropLast().allSatisfy(\.isASCII) && Int(text.dropFirst().dropLast()) != nil
   }
 
   /// The text between the single quotes that follow `prefix` in `line`.

@@ -69,6 +69,11 @@ import Testing
       (["--db", h.databasePath, "lsit"], "ootd: error: unknown command 'lsit'; did you mean 'list'?\n"),
       (["zzzz"], "ootd: error: unknown command 'zzzz': see 'ootd --help'\n"),
       (["add", "x", "--priority", "urgent"], "ootd: error: invalid priority 'urgent': use high, mid or low\n"),
+      (["report", "--days", "-1"], "ootd: error: --days needs a value ('-1' reads as an option; a negative number is not accepted)\n"),
+      // A day before today written as an offset: how to write it so it reaches the date parser.
+      (["add", "x", "--on", "-2d"], "ootd: error: --on needs a value ('-2d' reads as an option; write --on=-2d)\n"),
+      (["list", "--from", "-1w"], "ootd: error: --from needs a value ('-1w' reads as an option; write --from=-1w)\n"),
+      (["list", "-2d"], "ootd: error: '-2d' reads as an option: put '--' before it ('-- -2d') or give a date\n"),
     ]
     for (arguments, expected) in cases {
       let result = await h.run(arguments)
@@ -76,5 +81,9 @@ import Testing
       #expect(result.stderr == expected, "\(arguments)")
     }
     #expect(!FileManager.default.fileExists(atPath: h.databasePath))
+    // And the ways those messages name do work.
+    #expect(await h.run(["add", "x", "--on=-2d"]).stdout.hasPrefix("Added #1 for 2026-11-20"))
+    #expect(await h.run(["list", "--", "-2d"]).stdout.contains("Fri 2026-11-20"))
+    #expect(await h.run(["list", "--from=-1w", "--to", "today"]).stdout.contains("Fri 2026-11-20"))
   }
 }
