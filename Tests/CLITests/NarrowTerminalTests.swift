@@ -82,6 +82,20 @@ import Testing
     for line in lines { #expect(DisplayWidth.of(line) <= 40, "'\(line)'") }
   }
 
+  /// Below the width of `2026-10-26 → 2026-11-22 (28 days)` the range goes on between words.
+  @Test(arguments: [32, 24])
+  func reportHeadings_narrowerThanTheRange_wrapBetweenWords(width: Int) async throws {
+    let h = try await narrow(width)
+    for command in [["report", "--calendar"], ["report"]] {
+      let lines = await h.run(command + ["--no-color"]).stdout
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let heading = Array(lines.prefix { !$0.isEmpty })
+      #expect(heading.allSatisfy { DisplayWidth.of($0) <= width }, "\(command): \(heading)")
+      #expect(heading.contains { $0.hasPrefix("2026-") && $0.hasSuffix("2026-11-22") }, "\(heading)")
+      #expect(heading.contains { $0.hasPrefix("(") && $0.hasSuffix("days)") }, "\(heading)")
+    }
+  }
+
   @Test(arguments: [40, 36])
   func reportHeadings_wrapBetweenParts(width: Int) async throws {
     let h = try await narrow(width)

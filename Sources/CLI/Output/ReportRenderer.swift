@@ -60,7 +60,9 @@ struct ReportRenderer {
     let range = report.range
     let days = range.count == 1 ? "1 day" : "\(range.count) days"
     let span = range.count == 1 ? "\(range.from)" : "\(range.from) → \(range.to)"
-    var parts = [style.bold("Achievement"), "\(span) (\(days))"]
+    let whole = "\(span) (\(days))"
+    // Narrower than the range and its length together: each on its own line, never `(28` / `days)`.
+    var parts = [style.bold("Achievement")] + (DisplayWidth.of(whole) > width ? [span, "(\(days))"] : [whole])
     if let project { parts.append("project " + style.cyan(TerminalText.printable(project))) }
     return wrapFacts(parts)
   }
@@ -213,7 +215,9 @@ struct ReportRenderer {
       }
     }
     if !line.isEmpty { lines.append(line) }
-    return lines
+    // A fact wider than the terminal by itself (`2026-10-27 → 2026-11-23 (28 days)` at 24
+    // columns) goes on between its words.
+    return lines.flatMap { DisplayWidth.wrapWords($0, to: width) }
   }
 
   // MARK: - CSV
