@@ -69,7 +69,8 @@ extension Ootd.GitHubCommand {
           .map { ($0.repository.lowercased(), $0.commits) }, uniquingKeysWith: +)
       let report = StatusReport(
         access: access, tokenOwner: tokenOwner, rateLimit: rateLimit, problem: problem,
-        states: states, counts: counts, timeZone: environment.timeZone, now: environment.now)
+        states: states, counts: counts, timeZone: environment.timeZone, now: environment.now,
+        labelRules: try database.labelPriorityRules())
       if output.json {
         environment.output(try JSONOutput.encode(report) + "\n")
       } else {
@@ -135,7 +136,8 @@ extension Ootd.GitHubCommand {
         try database.knownRepositories().filter(\.isFork).map { $0.name.description.lowercased() })
       let report = DoctorReport(
         login: login, tokenSource: access.tokenSource, tokenOwner: owner, scopes: scopes,
-        hidden: problem == nil ? DoctorReport.hidden(token: access.token != nil, scopes: scopes) : [],
+        hidden: problem == nil ? DoctorReport.hidden(
+          token: access.token != nil, scopes: scopes, emailsRead: linked != nil) : [],
         linkedEmails: linked,
         unlinked: DoctorReport.unlinked(local: try database.localAuthorEmails(), linked: linked),
         gaps: gaps, states: states, forks: forks, problem: problem,

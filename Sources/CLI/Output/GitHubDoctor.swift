@@ -25,7 +25,10 @@ struct DoctorReport: Encodable {
   var timeZone: TimeZone
 
   /// What a token's scopes hide, one sentence each.
-  static func hidden(token: Bool, scopes: [String]?) -> [String] {
+  /// `emailsRead`: `GET /user/emails` answered, so the scopes hide no e-mail whatever they say
+  /// (a classic token's scopes are not the only way in: a GitHub App or an enterprise server
+  /// may allow it).
+  static func hidden(token: Bool, scopes: [String]?, emailsRead: Bool = false) -> [String] {
     guard token else {
       return [
         "no token: only public repositories are read, and search allows 10 requests a minute"
@@ -44,7 +47,7 @@ struct DoctorReport: Encodable {
       lines.append(
         "no 'read:org' scope: repositories of organisations may be hidden, and organisations with SAML SSO need the token authorised for them")
     }
-    if !scopes.contains(where: { ["user", "user:email"].contains($0) }) {
+    if !emailsRead, !scopes.contains(where: { ["user", "user:email"].contains($0) }) {
       lines.append("no 'user:email' scope: the e-mails linked to the account cannot be checked")
     }
     return lines
