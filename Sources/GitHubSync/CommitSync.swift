@@ -131,15 +131,20 @@ public struct CommitSync: Sendable {
       // needs no more than its first page.
       do {
         let window = discovery.searchWindow(since: since, now: now)
-        let found = try await self.discover(login: login, window: window, summary: &summary)
-          .filter { seen.insert($0.name.description.lowercased()).inserted }
-        discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
-        discovery.searchedThrough = now
-        try store.saveDiscoveryState(discovery, author: login)
+        let (targets, stopped) = try await self.discover(login: login, window: window, summary: &summary)
+        let found = targets.filter { seen.insert($0.name.description.lowercased()).inserted }
+        if stopped == nil {
+          discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
+          discovery.searchedThrough = now
+          try store.saveDiscoveryState(discovery, author: login)
+        }
         summary.discovered = found.map(\.name)
         progress.repositoriesTotal += found.count
+        // What the commit search found is listed even when the pull-request search stopped
+        // (its window is searched again by the next sync).
         try await sync(found, login: login, since: since, progress: &progress, summary: &summary,
           cachedBefore: cachedBefore)
+        if let stopped { throw stopped }
       } catch let error as GitHubError {
         if case .unauthorized = error { throw Stopped(error: error, summary: summary) }
         onWarning("warning: \(Self.searchWarning(error)); synced the other repositories")
@@ -216,26 +221,38 @@ public struct CommitSync: Sendable {
   /// is halved, and one under it is read to its end. The window is whole UTC days (search
   /// dates are UTC); a `since` inside a UTC day starts it the next day, as the listing never
   /// covered the hours before.
+  /// Returns the repositories found, and the error that stopped the pull-request search (the
+  /// commit search's finds stand; the caller must not count the window as searched).
   func discover(login: String, window: (from: Date, to: Date), summary: inout Summary)
-    async throws -> [Target]
+    async throws -> (targets: [Target], stopped: GitHubError?)
   {
     let startDay = Day(window.from, in: Self.utc)
     let first = startDay.start(in: Self.utc) < window.from ? startDay.adding(days: 1) : startDay
     let last = Day(window.to, in: Self.utc)
-    guard first <= last else { return [] }
+    guard first <= last else { return ([], nil) }
     var hits: [RepositoryName: Int] = [:]
     var repositories: [RepositoryName: GitHubRepository] = [:]
     var pending: [(Day, Day)] = [(first, last)]
     var progress = Progress()
     progress.searching = true
+    var stopped: GitHubError?
     while let (from, to) = pending.popLast() {
-      let outcome = try await client.searchCommits(
-        author: login, from: from.description, to: to.description
-      ) { total, incomplete in
-        let stored = try store.searchableCommitCount(
-          author: login, from: from.start(in: Self.utc), to: to.adding(days: 1).start(in: Self.utc))
-        if !incomplete && total <= stored { return .enough }
-        return from < to && (incomplete || total > GitHubClient.searchResultCap) ? .split : .readAll
+      let outcome: CommitSearchOutcome
+      do {
+        outcome = try await client.searchCommits(
+          author: login, from: from.description, to: to.description
+        ) { total, incomplete in
+          let stored = try store.searchableCommitCount(
+            author: login, from: from.start(in: Self.utc), to: to.adding(days: 1).start(in: Self.utc))
+          if !incomplete && total <= stored { return .enough }
+          return from < to && (incomplete || total > GitHubClient.searchResultCap) ? .split : .readAll
+        }
+      } catch let error as GitHubError {
+        // A search that stops (its rate limit beyond the wait bound, a refusal) keeps what the
+        // windows before it found.
+        if case .unauthorized = error { throw error }
+        stopped = error
+        break
       }
       summary.searches += 1
       switch outcome {
@@ -259,8 +276,15 @@ public struct CommitSync: Sendable {
     var targets = hits.keys.sorted().map {
       Target(name: $0, repository: repositories[$0], foundBy: "search")
     }
-    let pulls = try await client.searchMergedPullRequests(
-      author: login, from: first.description, to: last.description)
+    if let stopped { return (targets, stopped) }
+    let pulls: SearchFindings
+    do {
+      pulls = try await client.searchMergedPullRequests(
+        author: login, from: first.description, to: last.description)
+    } catch let error as GitHubError {
+      if case .unauthorized = error { throw error }
+      return (targets, error)
+    }
     summary.searches += max(1, pulls.pages)
     var pullHits: [RepositoryName: Int] = [:]
     for name in pulls.hits.keys.sorted() where hits[name] == nil {
@@ -268,7 +292,7 @@ public struct CommitSync: Sendable {
       pullHits[name] = 0
     }
     try store.recordSearchHits(pullHits, author: login)
-    return targets
+    return (targets, nil)
   }
 
   static let utc = TimeZone(identifier: "UTC")!
