@@ -286,9 +286,14 @@ public struct CommitSync: Sendable {
       return (targets, error)
     }
     summary.searches += max(1, pulls.pages)
+    // A project where a pull request of the user was merged meets GitHub's rule that the user
+    // opened an issue or pull request there; one only the commit search found may not.
+    for index in targets.indices where pulls.hits[targets[index].name] != nil {
+      targets[index].foundBy = Self.foundByPullRequest
+    }
     var pullHits: [RepositoryName: Int] = [:]
     for name in pulls.hits.keys.sorted() where hits[name] == nil {
-      targets.append(Target(name: name, foundBy: "pull request"))
+      targets.append(Target(name: name, foundBy: Self.foundByPullRequest))
       pullHits[name] = 0
     }
     try store.recordSearchHits(pullHits, author: login)
@@ -296,6 +301,15 @@ public struct CommitSync: Sendable {
   }
 
   static let utc = TimeZone(identifier: "UTC")!
+
+  /// How a repository holding a merged pull request of the user was found.
+  public static let foundByPullRequest = "pull request"
+
+  /// How `target` was found, as remembered: the first way, except that a merged pull request
+  /// found later says more (GitHub counts the user's commits there).
+  static func foundBy(_ known: KnownRepository?, _ target: Target) -> String {
+    target.foundBy == foundByPullRequest ? target.foundBy : known?.foundBy ?? target.foundBy
+  }
 
   // MARK: - One repository
 
@@ -330,16 +344,20 @@ public struct CommitSync: Sendable {
     if let repository = target.repository, repository.pushedAt != nil || known == nil {
       let info = KnownRepository(
         name: target.name, isFork: repository.isFork, hasPages: repository.hasPages,
-        pushedAt: repository.pushedAt, etag: known?.etag, foundBy: known?.foundBy ?? target.foundBy)
+        pushedAt: repository.pushedAt, etag: known?.etag, foundBy: Self.foundBy(known, target))
       if info != known { try store.saveRepository(info) }
       return info
     }
     guard let answer = try await client.repository(target.name, etag: known?.etag) else {
-      return known!  // 304: as it was
+      // 304: as it was, but for a merged pull request found since
+      var info = known!
+      info.foundBy = Self.foundBy(known, target)
+      if info != known { try store.saveRepository(info) }
+      return info
     }
     let info = KnownRepository(
       name: target.name, isFork: answer.repository.isFork, hasPages: answer.repository.hasPages,
-      pushedAt: answer.repository.pushedAt, etag: answer.etag, foundBy: target.foundBy)
+      pushedAt: answer.repository.pushedAt, etag: answer.etag, foundBy: Self.foundBy(known, target))
     try store.saveRepository(info)
     return info
   }

@@ -340,6 +340,42 @@ struct GitHubContributionsTests {
     #expect(json["hidden"] as? [String] == [], "\(doctor.stdout)")
   }
 
+  @Test func doctor_namesProjectsFoundOnlyByCommitSearch_whereGitHubsMembershipRuleIsUnchecked() throws {
+    // Given: two projects of other owners holding the user's commits; a pull request of the
+    // user was merged in one of them only
+    let folder = try TemporaryFolder()
+    let upstream = FixtureCommit.series(4, email: Self.me, start: "2026-06-01T08:00:00Z", hours: 31, first: 400)
+    let solo = FixtureCommit.series(3, email: Self.me, start: "2026-07-01T08:00:00Z", hours: 20, first: 500)
+    let server = try FakeGitHubProcess([
+      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr",
+      "--header-scopes", "repo, read:org, user:email",
+      "--outside-repo", "up/project=\(try FixtureCommit.write(upstream, "up.tsv", in: folder))",
+      "--merged-pr", "up/project=2026-06-20",
+      "--outside-repo", "solo/lib=\(try FixtureCommit.write(solo, "solo.tsv", in: folder))",
+    ])
+    let env = environment(server, folder)
+    #expect(try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env).code == 0)
+    // When
+    let doctor = try BinaryTests.run(["github", "doctor", "--json"], environment: env)
+    // Then: only the project without a merged pull request is named, with its commits
+    #expect(doctor.code == 0, "\(doctor.stderr)")
+    let json = try #require(JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+    let unconfirmed = try #require(json["unconfirmed"] as? [[String: Any]], "\(doctor.stdout)")
+    #expect(unconfirmed.count == 1)
+    #expect(unconfirmed.first?["repository"] as? String == "solo/lib")
+    #expect(unconfirmed.first?["commits"] as? Int == 3)
+    let text = try BinaryTests.run(["github", "doctor"], environment: env).stdout
+    #expect(text.contains("Unconfirmed: solo/lib (3 commits, found by search"), "\(text)")
+    #expect(!text.contains("Unconfirmed: up/project"))
+    // A re-sync keeps what was learnt: the merged pull request still vouches for up/project.
+    #expect(try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env).code == 0)
+    let again = try #require(
+      JSONSerialization.jsonObject(
+        with: Data(try BinaryTests.run(["github", "doctor", "--json"], environment: env).stdout.utf8))
+        as? [String: Any])
+    #expect((again["unconfirmed"] as? [[String: Any]])?.compactMap { $0["repository"] as? String } == ["solo/lib"])
+  }
+
   @Test func ctrlC_saysWhatWasKept_andTheNextSyncFinishes() throws {
     // Given: five repositories of three pages each, each request answered after 200 ms
     let folder = try TemporaryFolder()
