@@ -299,7 +299,11 @@ struct GitHubIssuesBinaryTests {
     // review-block todo, and a docs-block todo whose rule wants commits in another repository
     let folder = try TemporaryFolder()
     let tsv = folder.file("app.tsv")
-    try (Self.commitLine(String(repeating: "a", count: 40), Date().addingTimeInterval(-60)) + "\n")
+    // A minute ago, but never before today's midnight in Seoul (the test may run just after it).
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = Self.zone
+    let authored = max(Date().addingTimeInterval(-60), calendar.startOfDay(for: Date()).addingTimeInterval(1))
+    try (Self.commitLine(String(repeating: "a", count: 40), authored) + "\n")
       .write(toFile: tsv, atomically: true, encoding: .utf8)
     let setup = try Setup(
       issues: [], serverArguments: ["--repo", "gr/app=\(tsv)", "--link-email", "gr@example.com=gr"])
@@ -404,9 +408,16 @@ struct GitHubIssuesBinaryTests {
     let list = try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout)
     #expect(list.first?["done"] as? Bool == true)
     #expect(list.first?["doneBy"] as? String == "commits")
-    // And undo takes the tick back.
+    // And undo takes the tick back, for good: the next sync does not tick it again.
     #expect(try BinaryTests.run(["undo"], environment: env).code == 0)
     #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["done"] as? Bool == false)
+    let again = try BinaryTests.run(["sync", "--local"], environment: env)
+    #expect(again.code == 0, "\(again.stderr)")
+    #expect(!again.stdout.contains("Ticked"), "\(again.stdout)")
+    #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["done"] as? Bool == false)
+    // A redo brings the tick back.
+    #expect(try BinaryTests.run(["redo"], environment: env).code == 0)
+    #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["doneBy"] as? String == "commits")
   }
 
   @Test func syncIssues_importsAfterTheCommits() throws {
