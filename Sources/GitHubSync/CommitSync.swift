@@ -131,15 +131,20 @@ public struct CommitSync: Sendable {
       // needs no more than its first page.
       do {
         let window = discovery.searchWindow(since: since, now: now)
-        let found = try await self.discover(login: login, window: window, summary: &summary)
-          .filter { seen.insert($0.name.description.lowercased()).inserted }
-        discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
-        discovery.searchedThrough = now
-        try store.saveDiscoveryState(discovery, author: login)
+        let (targets, stopped) = try await self.discover(login: login, window: window, summary: &summary)
+        let found = targets.filter { seen.insert($0.name.description.lowercased()).inserted }
+        if stopped == nil {
+          discovery.searchedFrom = min(discovery.searchedFrom ?? window.from, window.from)
+          discovery.searchedThrough = now
+          try store.saveDiscoveryState(discovery, author: login)
+        }
         summary.discovered = found.map(\.name)
         progress.repositoriesTotal += found.count
+        // What the commit search found is listed even when the pull-request search stopped
+        // (its window is searched again by the next sync).
         try await sync(found, login: login, since: since, progress: &progress, summary: &summary,
           cachedBefore: cachedBefore)
+        if let stopped { throw stopped }
       } catch let error as GitHubError {
         if case .unauthorized = error { throw Stopped(error: error, summary: summary) }
         onWarning("warning: \(Self.searchWarning(error)); synced the other repositories")
@@ -216,26 +221,38 @@ public struct CommitSync: Sendable {
   /// is halved, and one under it is read to its end. The window is whole UTC days (search
   /// dates are UTC); a `since` inside a UTC day starts it the next day, as the listing never
   /// covered the hours before.
+  /// Returns the repositories found, and the error that stopped the pull-request search (the
+  /// commit search's finds stand; the caller must not count the window as searched).
   func discover(login: String, window: (from: Date, to: Date), summary: inout Summary)
-    async throws -> [Target]
+    async throws -> (targets: [Target], stopped: GitHubError?)
   {
     let startDay = Day(window.from, in: Self.utc)
     let first = startDay.start(in: Self.utc) < window.from ? startDay.adding(days: 1) : startDay
     let last = Day(window.to, in: Self.utc)
-    guard first <= last else { return [] }
+    guard first <= last else { return ([], nil) }
     var hits: [RepositoryName: Int] = [:]
     var repositories: [RepositoryName: GitHubRepository] = [:]
     var pending: [(Day, Day)] = [(first, last)]
     var progress = Progress()
     progress.searching = true
+    var stopped: GitHubError?
     while let (from, to) = pending.popLast() {
-      let outcome = try await client.searchCommits(
-        author: login, from: from.description, to: to.description
-      ) { total, incomplete in
-        let stored = try store.searchableCommitCount(
-          author: login, from: from.start(in: Self.utc), to: to.adding(days: 1).start(in: Self.utc))
-        if !incomplete && total <= stored { return .enough }
-        return from < to && (incomplete || total > GitHubClient.searchResultCap) ? .split : .readAll
+      let outcome: CommitSearchOutcome
+      do {
+        outcome = try await client.searchCommits(
+          author: login, from: from.description, to: to.description
+        ) { total, incomplete in
+          let stored = try store.searchableCommitCount(
+            author: login, from: from.start(in: Self.utc), to: to.adding(days: 1).start(in: Self.utc))
+          if !incomplete && total <= stored { return .enough }
+          return from < to && (incomplete || total > GitHubClient.searchResultCap) ? .split : .readAll
+        }
+      } catch let error as GitHubError {
+        // A search that stops (its rate limit beyond the wait bound, a refusal) keeps what the
+        // windows before it found.
+        if case .unauthorized = error { throw error }
+        stopped = error
+        break
       }
       summary.searches += 1
       switch outcome {
@@ -259,19 +276,40 @@ public struct CommitSync: Sendable {
     var targets = hits.keys.sorted().map {
       Target(name: $0, repository: repositories[$0], foundBy: "search")
     }
-    let pulls = try await client.searchMergedPullRequests(
-      author: login, from: first.description, to: last.description)
+    if let stopped { return (targets, stopped) }
+    let pulls: SearchFindings
+    do {
+      pulls = try await client.searchMergedPullRequests(
+        author: login, from: first.description, to: last.description)
+    } catch let error as GitHubError {
+      if case .unauthorized = error { throw error }
+      return (targets, error)
+    }
     summary.searches += max(1, pulls.pages)
+    // A project where a pull request of the user was merged meets GitHub's rule that the user
+    // opened an issue or pull request there; one only the commit search found may not.
+    for index in targets.indices where pulls.hits[targets[index].name] != nil {
+      targets[index].foundBy = Self.foundByPullRequest
+    }
     var pullHits: [RepositoryName: Int] = [:]
     for name in pulls.hits.keys.sorted() where hits[name] == nil {
-      targets.append(Target(name: name, foundBy: "pull request"))
+      targets.append(Target(name: name, foundBy: Self.foundByPullRequest))
       pullHits[name] = 0
     }
     try store.recordSearchHits(pullHits, author: login)
-    return targets
+    return (targets, nil)
   }
 
   static let utc = TimeZone(identifier: "UTC")!
+
+  /// How a repository holding a merged pull request of the user was found.
+  public static let foundByPullRequest = "pull request"
+
+  /// How `target` was found, as remembered: the first way, except that a merged pull request
+  /// found later says more (GitHub counts the user's commits there).
+  static func foundBy(_ known: KnownRepository?, _ target: Target) -> String {
+    target.foundBy == foundByPullRequest ? target.foundBy : known?.foundBy ?? target.foundBy
+  }
 
   // MARK: - One repository
 
@@ -306,16 +344,20 @@ public struct CommitSync: Sendable {
     if let repository = target.repository, repository.pushedAt != nil || known == nil {
       let info = KnownRepository(
         name: target.name, isFork: repository.isFork, hasPages: repository.hasPages,
-        pushedAt: repository.pushedAt, etag: known?.etag, foundBy: known?.foundBy ?? target.foundBy)
+        pushedAt: repository.pushedAt, etag: known?.etag, foundBy: Self.foundBy(known, target))
       if info != known { try store.saveRepository(info) }
       return info
     }
     guard let answer = try await client.repository(target.name, etag: known?.etag) else {
-      return known!  // 304: as it was
+      // 304: as it was, but for a merged pull request found since
+      var info = known!
+      info.foundBy = Self.foundBy(known, target)
+      if info != known { try store.saveRepository(info) }
+      return info
     }
     let info = KnownRepository(
       name: target.name, isFork: answer.repository.isFork, hasPages: answer.repository.hasPages,
-      pushedAt: answer.repository.pushedAt, etag: answer.etag, foundBy: target.foundBy)
+      pushedAt: answer.repository.pushedAt, etag: answer.etag, foundBy: Self.foundBy(known, target))
     try store.saveRepository(info)
     return info
   }

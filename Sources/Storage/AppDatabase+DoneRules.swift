@@ -6,8 +6,9 @@ extension AppDatabase {
   /// Ticks the open todos of blocks with a `commits` rule whose day (in `timeZone`) has at least
   /// one stored commit authored that day (in the rule's repository, when it names one), in one
   /// change: done at the first such commit, `doneBy: commits`. A todo the user reopened after a
-  /// rule ticked it (`keepOpen`) stays open; dropped todos and days after `today` are left alone.
-  /// Returns the todos ticked.
+  /// rule ticked it (`keepOpen`), or undid the change in which a rule ticked it (an `ootd undo`
+  /// of a sync says "not this one" as `ootd undone` does), stays open; dropped todos and days
+  /// after `today` are left alone. Returns the todos ticked.
   @discardableResult
   public func tickBlocksByCommits(today: Day, timeZone: TimeZone, now: Date = Date())
     throws(StorageError) -> [Todo]
@@ -44,6 +45,11 @@ extension AppDatabase {
       AND todo.block IS NOT NULL
       AND EXISTS (SELECT 1 FROM block WHERE block.name = todo.block COLLATE NOCASE
         AND block.doneWhen = 'commits')
+      AND NOT EXISTS (SELECT 1 FROM journalOperation JOIN journalChange
+        ON journalChange.id = journalOperation.changeId
+        WHERE journalOperation.row = todo.uuid AND journalOperation.field = 'doneBy'
+          AND journalOperation.newValue = 'commits'
+          AND journalChange.kind = 'change' AND journalChange.undone = 1)
       """
     var arguments: StatementArguments = [today.description]
     if let onlyUUIDs {

@@ -90,6 +90,13 @@ extension AppDatabase {
           var new: Fields = [:]
           if issue.url != linkedURL, try Self.linkedRecord(db, url: issue.url) == nil {
             new["githubUrl"] = .text(issue.url)
+            // Transferred: a todo linked to the old repository's project (or to none) follows
+            // the issue to the project whose repository it is now; one the user moved stays.
+            if let old = IssueReference(url: linkedURL), old.repository != issue.repository,
+              try record.projectUUID == Self.projectUUID(db, repository: old.repository)
+            {
+              new["project"] = .optional(try Self.projectUUID(db, repository: issue.repository))
+            }
           }
           new.merge(Self.issueFields(record, issue, now: now)) { $1 }
           try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
@@ -115,10 +122,7 @@ extension AppDatabase {
         let uuid = IssueTodoRule.uuid(url: issue.url)
         if try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [uuid]).first != nil { continue }
         if try Self.deletedByUser(db, uuid: uuid) { continue }
-        let project = try String.fetchOne(
-          db,
-          sql: "SELECT uuid FROM project WHERE repository = ? COLLATE NOCASE ORDER BY archived, id LIMIT 1",
-          arguments: [issue.repository.description])
+        let project = try Self.projectUUID(db, repository: issue.repository)
         let timestamp = Timestamp.text(now)
         try recorder.create(
           .todo,
@@ -170,6 +174,14 @@ extension AppDatabase {
       new["doneBy"] = .null
     }
     return new
+  }
+
+  /// The uuid of the project whose repository is `repository` (an unarchived one first), if any.
+  static func projectUUID(_ db: Database, repository: RepositoryName) throws -> String? {
+    try String.fetchOne(
+      db,
+      sql: "SELECT uuid FROM project WHERE repository = ? COLLATE NOCASE ORDER BY archived, id LIMIT 1",
+      arguments: [repository.description])
   }
 
   /// The todo linked to the issue at `url`, if any.

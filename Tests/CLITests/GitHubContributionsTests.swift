@@ -175,6 +175,47 @@ struct GitHubContributionsTests {
     #expect(result.stdout.contains("3 new commits"))
   }
 
+  @Test func searchRateLimit_isItsOwn_neverSpentOnACertain403_andWhatWasFoundIsListed() throws {
+    // Given: a search API allowing 1 request a minute; a project only commit search finds, and
+    // one only the merged pull-request search (the second search request) would find
+    let folder = try TemporaryFolder()
+    let own = FixtureCommit.series(3, email: Self.me, start: "2026-03-01T09:00:00Z", hours: 24, first: 1)
+    let upstream = FixtureCommit.series(4, email: Self.me, start: "2026-06-01T08:00:00Z", hours: 31, first: 400)
+    let late = FixtureCommit(
+      sha: String(format: "%040x", 700), email: Self.me, date: "2025-12-01T10:00:00Z",
+      committed: "2026-06-21T10:00:00Z")
+    let server = try FakeGitHubProcess([
+      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr",
+      "--search-rate-limit", "1",
+      "--repo", "gr/own=\(try FixtureCommit.write(own, "own.tsv", in: folder))",
+      "--outside-repo", "up/project=\(try FixtureCommit.write(upstream, "up.tsv", in: folder))",
+      "--outside-repo", "docs/site=\(try FixtureCommit.write([late], "docs.tsv", in: folder))",
+      "--merged-pr", "docs/site=2026-06-21",
+    ])
+    let env = environment(server, folder)
+    // When: the sync may not wait for the search window's reset (a minute away)
+    let result = try BinaryTests.run(["sync", "--since", "2026-01-01", "--max-wait", "5"], environment: env)
+    // Then: one warning; the core listing went on; what commit search found was listed
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("ootd: warning: the repository search stopped"), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(result.stdout.contains("7 new commits"), "\(result.stdout)")
+    let log = try server.log(as: Logged.self)
+    let searches = log.filter { $0.path.hasPrefix("/search/") }
+    #expect(searches.map(\.path).allSatisfy { $0.hasPrefix("/search/commits?") }, "\(searches.map(\.path))")
+    #expect(searches.count == 1 && searches.allSatisfy { $0.status == 200 }, "no request spent on a certain 403")
+    #expect(log.contains { $0.path.hasPrefix("/repos/up/project/commits?author=gr") })
+    #expect(!log.contains { $0.path.hasPrefix("/repos/docs/site/") })
+    #expect(try graphDays([], env).values.reduce(0, +) == 7)
+
+    // The window counts as searched only once both searches ran: the next sync searches it again.
+    let before = try server.log(as: Logged.self).count
+    let again = try BinaryTests.run(["sync", "--since", "2026-01-01", "--max-wait", "5"], environment: env)
+    #expect(again.code == 0, "\(again.stderr)")
+    let next = try server.log(as: Logged.self).dropFirst(before)
+    #expect(next.contains { $0.path.hasPrefix("/search/commits?q=author:gr+author-date:2026-01-01..") }, "\(next.map(\.path))")
+  }
+
   @Test func resultCap_andIncompleteResults_splitTheWindow_andEveryCommitIsFound() throws {
     // Given: 2,400 commits of the user in a project no listing shows: more than the 1,000
     // results one search returns; the first search also times out (incomplete_results).
@@ -268,6 +309,7 @@ struct GitHubContributionsTests {
     #expect(token["scopes"] as? [String] == ["public_repo"])
     let hidden = try #require(json["hidden"] as? [String])
     #expect(hidden.contains { $0.hasPrefix("no 'repo' scope") })
+    #expect(hidden.contains { $0.hasPrefix("no 'user:email' scope") }, "GET /user/emails answered 404")
     let emails = try #require(json["emails"] as? [String: Any])
     #expect(emails["linked"] is NSNull)
     let gaps = try #require(json["searchGaps"] as? [[String: Any]])
@@ -280,6 +322,58 @@ struct GitHubContributionsTests {
     let text = try BinaryTests.run(["github", "doctor"], environment: env)
     #expect(text.stdout.contains("Search found 4 commits in sso/secret but the listing read 0"))
     #expect(!text.stdout.contains(Self.token) && !doctor.stdout.contains(Self.token))
+  }
+
+  @Test func doctor_believesTheEmailsEndpoint_overTheScopes() throws {
+    // Given: a token whose scopes name no 'user:email', on a server that lists its e-mails anyway
+    let folder = try TemporaryFolder()
+    let server = try FakeGitHubProcess([
+      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr",
+      "--header-scopes", "repo, read:org",
+    ])
+    // When
+    let doctor = try BinaryTests.run(["github", "doctor", "--json"], environment: environment(server, folder))
+    // Then: the e-mails were read, so no line says they cannot be
+    #expect(doctor.code == 0, "\(doctor.stderr)")
+    let json = try #require(JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+    #expect((json["emails"] as? [String: Any])?["linked"] as? [String] == [Self.me])
+    #expect(json["hidden"] as? [String] == [], "\(doctor.stdout)")
+  }
+
+  @Test func doctor_namesProjectsFoundOnlyByCommitSearch_whereGitHubsMembershipRuleIsUnchecked() throws {
+    // Given: two projects of other owners holding the user's commits; a pull request of the
+    // user was merged in one of them only
+    let folder = try TemporaryFolder()
+    let upstream = FixtureCommit.series(4, email: Self.me, start: "2026-06-01T08:00:00Z", hours: 31, first: 400)
+    let solo = FixtureCommit.series(3, email: Self.me, start: "2026-07-01T08:00:00Z", hours: 20, first: 500)
+    let server = try FakeGitHubProcess([
+      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr",
+      "--header-scopes", "repo, read:org, user:email",
+      "--outside-repo", "up/project=\(try FixtureCommit.write(upstream, "up.tsv", in: folder))",
+      "--merged-pr", "up/project=2026-06-20",
+      "--outside-repo", "solo/lib=\(try FixtureCommit.write(solo, "solo.tsv", in: folder))",
+    ])
+    let env = environment(server, folder)
+    #expect(try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env).code == 0)
+    // When
+    let doctor = try BinaryTests.run(["github", "doctor", "--json"], environment: env)
+    // Then: only the project without a merged pull request is named, with its commits
+    #expect(doctor.code == 0, "\(doctor.stderr)")
+    let json = try #require(JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+    let unconfirmed = try #require(json["unconfirmed"] as? [[String: Any]], "\(doctor.stdout)")
+    #expect(unconfirmed.count == 1)
+    #expect(unconfirmed.first?["repository"] as? String == "solo/lib")
+    #expect(unconfirmed.first?["commits"] as? Int == 3)
+    let text = try BinaryTests.run(["github", "doctor"], environment: env).stdout
+    #expect(text.contains("Unconfirmed: solo/lib (3 commits, found by search"), "\(text)")
+    #expect(!text.contains("Unconfirmed: up/project"))
+    // A re-sync keeps what was learnt: the merged pull request still vouches for up/project.
+    #expect(try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env).code == 0)
+    let again = try #require(
+      JSONSerialization.jsonObject(
+        with: Data(try BinaryTests.run(["github", "doctor", "--json"], environment: env).stdout.utf8))
+        as? [String: Any])
+    #expect((again["unconfirmed"] as? [[String: Any]])?.compactMap { $0["repository"] as? String } == ["solo/lib"])
   }
 
   @Test func ctrlC_saysWhatWasKept_andTheNextSyncFinishes() throws {

@@ -114,10 +114,24 @@ struct GitHubIssuesBinaryTests {
     #expect((review["github"] as? [String: Any])?["url"] as? String == setup.url("other/lib/pull/7"))
     #expect(Self.todo(created, titled: "gr/app#4") == nil && Self.todo(created, titled: "gr/app#5") == nil)
 
+    // The saved rule is shown, and can be forgotten.
+    let status = try setup.run(["github", "status", "--offline", "--json"])
+    let statusJSON = try #require(
+      try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+    let rules = try #require(statusJSON["issueLabelRules"] as? [[String: Any]], "\(status.stdout)")
+    #expect(rules.count == 1 && rules.first?["label"] as? String == "needs love"
+      && rules.first?["priority"] as? String == "high")
+    #expect(try setup.run(["github", "status", "--offline"]).stdout.contains("'needs love' → high"))
+
     // A second run creates nothing and prints an empty array.
     let second = try setup.run(["github", "issues", "--json"])
     #expect(second.code == 0, "\(second.stderr)")
     #expect(try Self.todos(second.stdout).isEmpty)
+    let forget = try setup.run(["github", "issues", "--priority-label", "Needs Love=default"])
+    #expect(forget.stdout.hasPrefix("Forgot your rule for the label 'Needs Love'"), "\(forget.stdout)")
+    let after = try setup.run(["github", "status", "--offline", "--json"]).stdout
+    let afterJSON = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [String: Any])
+    #expect((afterJSON["issueLabelRules"] as? [Any])?.isEmpty == true, "\(after)")
     let list = try Self.todos(try setup.run(["list", "--all", "--json"]).stdout)
     #expect(list.count == 5)
     // Every todo carries "github" and "doneBy"; the plain one has nulls.
@@ -142,6 +156,8 @@ struct GitHubIssuesBinaryTests {
       ["repo": "gr/app", "number": 3, "title": "Will vanish", "state": "open", "assignees": ["gr"]],
       ["repo": "gr/app", "number": 4, "title": "Will move", "state": "open", "assignees": ["gr"]],
     ])
+    #expect(try setup.run(["project", "add", "app", "--repo", "gr/app"]).code == 0)
+    #expect(try setup.run(["project", "add", "docs", "--repo", "gr/docs"]).code == 0)
     #expect(try setup.run(["github", "issues"]).code == 0)
     // When: on GitHub #1 is closed (late on Nov 20 UTC: Nov 21 in Seoul), #2 retitled,
     // #3 deleted, #4 transferred to gr/docs#9
@@ -170,6 +186,8 @@ struct GitHubIssuesBinaryTests {
     #expect(run.stderr.contains("gr/app#3 is gone from GitHub"))
     let moved = try #require(Self.todo(updated, titled: "gr/docs#9 "))
     #expect((moved["github"] as? [String: Any])?["url"] as? String == setup.url("gr/docs/issues/9"))
+    #expect(moved["project"] as? String == "docs", "the project whose repository it is now")
+    #expect(Self.todo(updated, titled: "gr/app#2 ")?["project"] as? String == "app")
     // Nothing new the next time, and no duplicate for the moved issue.
     let again = try setup.run(["github", "issues", "--json"])
     #expect(try Self.todos(again.stdout).isEmpty, "\(again.stdout)")
@@ -281,7 +299,11 @@ struct GitHubIssuesBinaryTests {
     // review-block todo, and a docs-block todo whose rule wants commits in another repository
     let folder = try TemporaryFolder()
     let tsv = folder.file("app.tsv")
-    try (Self.commitLine(String(repeating: "a", count: 40), Date().addingTimeInterval(-60)) + "\n")
+    // A minute ago, but never before today's midnight in Seoul (the test may run just after it).
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = Self.zone
+    let authored = max(Date().addingTimeInterval(-60), calendar.startOfDay(for: Date()).addingTimeInterval(1))
+    try (Self.commitLine(String(repeating: "a", count: 40), authored) + "\n")
       .write(toFile: tsv, atomically: true, encoding: .utf8)
     let setup = try Setup(
       issues: [], serverArguments: ["--repo", "gr/app=\(tsv)", "--link-email", "gr@example.com=gr"])
@@ -386,9 +408,16 @@ struct GitHubIssuesBinaryTests {
     let list = try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout)
     #expect(list.first?["done"] as? Bool == true)
     #expect(list.first?["doneBy"] as? String == "commits")
-    // And undo takes the tick back.
+    // And undo takes the tick back, for good: the next sync does not tick it again.
     #expect(try BinaryTests.run(["undo"], environment: env).code == 0)
     #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["done"] as? Bool == false)
+    let again = try BinaryTests.run(["sync", "--local"], environment: env)
+    #expect(again.code == 0, "\(again.stderr)")
+    #expect(!again.stdout.contains("Ticked"), "\(again.stdout)")
+    #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["done"] as? Bool == false)
+    // A redo brings the tick back.
+    #expect(try BinaryTests.run(["redo"], environment: env).code == 0)
+    #expect(try Self.todos(try BinaryTests.run(["list", "--json"], environment: env).stdout).first?["doneBy"] as? String == "commits")
   }
 
   @Test func syncIssues_importsAfterTheCommits() throws {

@@ -71,7 +71,8 @@ extension Ootd.GitHubCommand {
           .map { ($0.repository.lowercased(), $0.commits) }, uniquingKeysWith: +)
       let report = StatusReport(
         access: access, tokenOwner: tokenOwner, rateLimit: rateLimit, problem: problem,
-        states: states, counts: counts, timeZone: environment.timeZone, now: environment.now)
+        states: states, counts: counts, timeZone: environment.timeZone, now: environment.now,
+        labelRules: try database.labelPriorityRules())
       if output.json {
         environment.output(try JSONOutput.encode(report) + "\n")
       } else {
@@ -91,7 +92,10 @@ extension Ootd.GitHubCommand {
         Checks the token's scopes (X-OAuth-Scopes) and what they hide, the author e-mails of \
         commits read from local clones that are not linked to your account (GET /user/emails, \
         when the token may read them), repositories where GitHub's search found commits the \
-        listing could not read, and when each repository was last synced.
+        listing could not read, projects of other owners only the commit search found (GitHub \
+        counts those commits only if you are a member, forked the project, or opened an issue \
+        or pull request there: ootd cannot check that and counts them), and when each \
+        repository was last synced.
 
         Examples:
           ootd github doctor
@@ -135,14 +139,26 @@ extension Ootd.GitHubCommand {
               lastError: error))
         }
       }
-      let forks = Set(
-        try database.knownRepositories().filter(\.isFork).map { $0.name.description.lowercased() })
+      let known = try database.knownRepositories()
+      let forks = Set(known.filter(\.isFork).map { $0.name.description.lowercased() })
+      var unconfirmed: [DoctorReport.Unconfirmed] = []
+      if let login {
+        for repository in known where repository.foundBy == "search" && !repository.isFork
+          && repository.name.owner.lowercased() != login.lowercased()
+        {
+          let commits = try database.repositoryCommits(repository.name, author: login).total
+          if commits > 0 {
+            unconfirmed.append(.init(repository: repository.name.description, commits: commits))
+          }
+        }
+      }
       let report = DoctorReport(
         login: login, tokenSource: access.tokenSource, tokenOwner: owner, scopes: scopes,
-        hidden: problem == nil ? DoctorReport.hidden(token: access.token != nil, scopes: scopes) : [],
+        hidden: problem == nil ? DoctorReport.hidden(
+          token: access.token != nil, scopes: scopes, emailsRead: linked != nil) : [],
         linkedEmails: linked,
         unlinked: DoctorReport.unlinked(local: try database.localAuthorEmails(), linked: linked),
-        gaps: gaps, states: states, forks: forks, problem: problem,
+        gaps: gaps, unconfirmed: unconfirmed, states: states, forks: forks, problem: problem,
         timeZone: environment.timeZone)
       if output.json {
         environment.output(try JSONOutput.encode(report) + "\n")

@@ -21,7 +21,8 @@ extension Ootd.GitHubCommand {
 
         Priority comes from labels: 'priority: high', P0, P1, critical, urgent → high; \
         'priority: low', P3, P4, low → low; else mid. --priority-label LABEL=PRIORITY adds a \
-        rule of your own (saved; it wins over the built-in ones; LABEL=default forgets it).
+        rule of your own (saved; it wins over the built-in ones; LABEL=default forgets it; \
+        'ootd github status' shows your rules).
 
         --json prints the todos created or changed by this run (each with \
         "github": {"url", "state"}); a run that changes nothing prints [].
@@ -65,7 +66,15 @@ extension Ootd.GitHubCommand {
 
     func run(in environment: AppEnvironment) async throws {
       let database = try global.openDatabase(environment)
-      for rule in try labelRules() { try database.setLabelPriority(rule.label, rule.priority) }
+      for rule in try labelRules() {
+        try database.setLabelPriority(rule.label, rule.priority)
+        if !output.json {
+          environment.print(
+            TerminalText.printable(
+              rule.priority.map { "Saved: issues labelled '\(rule.label)' get \($0) priority." }
+                ?? "Forgot your rule for the label '\(rule.label)': the built-in ones apply."))
+        }
+      }
       let result = try await IssueImportRun(database: database, environment: environment).run()
       if output.json {
         let todos = (result.created + result.updated).sorted(by: Todo.listOrder)

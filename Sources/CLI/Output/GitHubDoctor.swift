@@ -8,6 +8,10 @@ import Storage
 struct DoctorReport: Encodable {
   struct UnlinkedEmail { var email: String; var commits: Int }
   struct SearchGap { var repository: String; var searchCommits: Int; var listedCommits: Int; var lastError: String? }
+  /// A repository of another owner only the commit search found (no merged pull request of
+  /// the user there): GitHub counts its commits only if the user is a collaborator or member,
+  /// forked it, or opened an issue or pull request there, which ootd does not check.
+  struct Unconfirmed { var repository: String; var commits: Int }
 
   var login: String?
   var tokenSource: String?
@@ -19,13 +23,17 @@ struct DoctorReport: Encodable {
   var linkedEmails: [String]?
   var unlinked: [UnlinkedEmail]
   var gaps: [SearchGap]
+  var unconfirmed: [Unconfirmed] = []
   var states: [RepositorySyncState]
   var forks: Set<String>
   var problem: String?
   var timeZone: TimeZone
 
   /// What a token's scopes hide, one sentence each.
-  static func hidden(token: Bool, scopes: [String]?) -> [String] {
+  /// `emailsRead`: `GET /user/emails` answered, so the scopes hide no e-mail whatever they say
+  /// (a classic token's scopes are not the only way in: a GitHub App or an enterprise server
+  /// may allow it).
+  static func hidden(token: Bool, scopes: [String]?, emailsRead: Bool = false) -> [String] {
     guard token else {
       return [
         "no token: only public repositories are read, and search allows 10 requests a minute"
@@ -44,7 +52,7 @@ struct DoctorReport: Encodable {
       lines.append(
         "no 'read:org' scope: repositories of organisations may be hidden, and organisations with SAML SSO need the token authorised for them")
     }
-    if !scopes.contains(where: { ["user", "user:email"].contains($0) }) {
+    if !emailsRead, !scopes.contains(where: { ["user", "user:email"].contains($0) }) {
       lines.append("no 'user:email' scope: the e-mails linked to the account cannot be checked")
     }
     return lines
@@ -60,8 +68,9 @@ struct DoctorReport: Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case login, token, hidden, emails, searchGaps, repositories, problem
+    case login, token, hidden, emails, searchGaps, repositories, problem, unconfirmed
   }
+  enum UnconfirmedKeys: String, CodingKey { case repository, commits }
   enum TokenKeys: String, CodingKey { case source, owner, scopes }
   enum EmailKeys: String, CodingKey { case linked, unlinked }
   enum UnlinkedKeys: String, CodingKey { case email, commits }
@@ -91,6 +100,12 @@ struct DoctorReport: Encodable {
       try x.encode(gap.searchCommits, forKey: .searchCommits)
       try x.encode(gap.listedCommits, forKey: .listedCommits)
       try x.encode(gap.lastError, forKey: .lastError)
+    }
+    var o = c.nestedUnkeyedContainer(forKey: .unconfirmed)
+    for entry in unconfirmed {
+      var x = o.nestedContainer(keyedBy: UnconfirmedKeys.self)
+      try x.encode(entry.repository, forKey: .repository)
+      try x.encode(entry.commits, forKey: .commits)
     }
     var r = c.nestedUnkeyedContainer(forKey: .repositories)
     for state in states {
@@ -135,6 +150,10 @@ struct DoctorReport: Encodable {
       lines.append(line + ".")
     }
     if gaps.isEmpty { lines.append("Search: no repository where search found more than the listing read.") }
+    for entry in unconfirmed {
+      lines.append(
+        "Unconfirmed: \(TerminalText.printable(entry.repository)) (\(group(entry.commits)) commit\(entry.commits == 1 ? "" : "s"), found by search, no merged pull request of yours there): GitHub counts them only if you are a collaborator or member, forked it, or opened an issue or pull request there; ootd counts them.")
+    }
     if states.isEmpty {
       lines.append("Repositories: none synced yet (ootd sync).")
     }

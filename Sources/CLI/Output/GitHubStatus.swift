@@ -13,10 +13,19 @@ struct StatusReport: Encodable {
   let counts: [String: Int]
   let timeZone: TimeZone
   let now: Date
+  /// The user's saved label → priority rules for `ootd github issues` (over the built-in ones).
+  let labelRules: LabelPriorityRules
 
   enum CodingKeys: String, CodingKey {
     case apiURL, apiURLSource, token, tokenSource, tokenOwner, login, rateLimit, problem
-    case repositories
+    case repositories, issueLabelRules
+  }
+
+  enum RuleKeys: String, CodingKey { case label, priority }
+
+  /// The user's rules, by label.
+  var savedRules: [(label: String, priority: Priority)] {
+    labelRules.custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
 
   enum RateKeys: String, CodingKey { case limit, remaining, reset }
@@ -50,6 +59,12 @@ struct StatusReport: Encodable {
         state.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
       try r.encode(state.lastError, forKey: .lastError)
     }
+    var rules = c.nestedUnkeyedContainer(forKey: .issueLabelRules)
+    for rule in savedRules {
+      var r = rules.nestedContainer(keyedBy: RuleKeys.self)
+      try r.encode(rule.label, forKey: .label)
+      try r.encode(rule.priority.rawValue, forKey: .priority)
+    }
   }
 
   func text(style: Style) -> String {
@@ -77,6 +92,12 @@ struct StatusReport: Encodable {
       lines.append("\(style.bold("Rate limit")):  unknown (not checked, or none on this server)")
     }
     if let problem { lines.append("\(style.bold("Problem")):     \(TerminalText.printable(problem))") }
+    let rules = savedRules.map { "'\($0.label)' → \($0.priority)" }.joined(separator: ", ")
+    lines.append(
+      "\(style.bold("Issue labels")): "
+        + (rules.isEmpty
+          ? "built-in priorities only (ootd github issues --priority-label LABEL=PRIORITY)"
+          : TerminalText.printable(rules) + ", over the built-in ones"))
     if states.isEmpty {
       lines.append("Repositories: none synced yet (ootd sync)")
     } else {
