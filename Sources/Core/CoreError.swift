@@ -20,6 +20,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidRangeLength(Int, limit: Int)
   /// A move that would rewrite history: see ``CarryRecord/checkMove(_:to:today:)``.
   case refusedMove(String)
+  /// A record from the sync server that this ootd cannot read.
+  case invalidSyncRecord(String)
 
   public var description: String {
     switch self {
@@ -41,6 +43,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "the project ends (\(end)) before it starts (\(start))"
     case .refusedMove(let reason):
       return reason
+    case .invalidSyncRecord(let why):
+      return "a record on the sync server is not one this ootd can read (\(why))"
     case .invalidRangeLength(let days, let limit):
       return days < 1
         ? "invalid range: it must cover at least 1 day"
