@@ -99,7 +99,9 @@ extension AppDatabase {
         let draft = try NewTodo(
           title: block.title, priority: Priority(rank: block.priority) ?? .mid, day: day,
           block: block.name)
-        return try Self.insert(recorder, draft, done: false, now: now)
+        return try Self.insert(
+          recorder, draft, done: false, now: now,
+          uuid: RowID.routineTodo(block: block.uuid, day: day))
       }
       return try Self.todos(recorder.db, uuids: uuids)
     }

@@ -84,6 +84,8 @@ extension AppDatabase {
       try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
     }
 
+    migrator.registerMigration("v10-remote-sync", migrate: AppDatabase.syncMigration)
+
     return migrator
   }
 }

@@ -305,7 +305,7 @@ extension AppDatabase {
   @discardableResult
   static func insert(
     _ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date,
-    projects: inout [String: String]
+    projects: inout [String: String], uuid: String = RowID.random()
   ) throws -> String {
     var projectUUID: String? = nil
     if let name = draft.project {
@@ -324,16 +324,16 @@ extension AppDatabase {
         "day": .text(draft.day.description), "done": .bool(done),
         "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
         "block": .optional(draft.block), "createdAt": .text(timestamp),
-      ])
+      ], uuid: uuid)
   }
 
   /// ``insert(_:_:done:now:projects:)`` for one todo.
   @discardableResult
-  static func insert(_ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date) throws
-    -> String
-  {
+  static func insert(
+    _ recorder: ChangeRecorder, _ draft: NewTodo, done: Bool, now: Date, uuid: String = RowID.random()
+  ) throws -> String {
     var projects: [String: String] = [:]
-    return try insert(recorder, draft, done: done, now: now, projects: &projects)
+    return try insert(recorder, draft, done: done, now: now, projects: &projects, uuid: uuid)
   }
 
   /// The todos with these uuids, in list order.

@@ -14,6 +14,7 @@ enum ReleasedSchema {
     "v4: uuids and the change journal",
     "v5: dropped and carried todos",
     "v6: todo notes",
+    "v10-remote-sync",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".

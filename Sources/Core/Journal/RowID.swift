@@ -11,6 +11,28 @@ public enum RowID {
     nameBased(name.lowercased(), namespace: blockNamespace)
   }
 
+  /// The uuid of the routine todo of block `block` (its uuid) on `day`: name-based, so two
+  /// machines planning the same day's routine make the same row, which syncing merges into one.
+  public static func routineTodo(block: String, day: Day) -> String {
+    nameBased("\(block) \(day)", namespace: routineNamespace)
+  }
+
+  /// The uuid of a sync record made from other parts (a journal entry's uuid and a chunk
+  /// number): the same parts always give the same record id, so pushing again is deduplicated.
+  public static func syncRecord(_ parts: String) -> String {
+    nameBased(parts, namespace: recordNamespace)
+  }
+
+  /// ootd's namespace for routine todos (a fixed random uuid).
+  static let routineNamespace: [UInt8] = [
+    0x3d, 0x1c, 0x9b, 0x52, 0x7e, 0x20, 0x4a, 0x61, 0x9f, 0x0e, 0x52, 0x6f, 0x75, 0x74, 0x6e, 0x65,
+  ]
+
+  /// ootd's namespace for sync record ids (a fixed random uuid).
+  static let recordNamespace: [UInt8] = [
+    0x8a, 0x44, 0x10, 0xc3, 0x25, 0x6d, 0x4f, 0x0b, 0xa7, 0x31, 0x53, 0x79, 0x6e, 0x63, 0x52, 0x64,
+  ]
+
   /// ootd's namespace for built-in block names (a fixed random uuid).
   static let blockNamespace: [UInt8] = [
     0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x62, 0x4c, 0x6f, 0x8b, 0x63, 0x6b, 0x73, 0x2e, 0x76, 0x31, 0x00,

@@ -73,6 +73,9 @@ public struct SyncConflict: Hashable, Sendable {
     case sameField = "same-field"
     /// A row deleted on one machine was edited on another: it stays deleted.
     case editOfDeleted = "edit-of-deleted"
+    /// A project or block came from another machine under a name another row has here: it
+    /// was not created here.
+    case nameTaken = "name-taken"
   }
 
   public var kind: Kind
