@@ -34,11 +34,19 @@ let package = Package(
     /// The GitHub REST API, mapped into Core values. Knows URLs, JSON shapes and tokens.
     .target(name: "GitHubClient", dependencies: ["Core", "CCurlShim"]),
 
+    /// A tiny C shim that loads libpq (libpq.so.5) with dlopen on first use, as CCurlShim does
+    /// for libcurl: only `remote` and `team` commands pay for libpq and its dependency tree.
+    .target(name: "CLibPQShim", linkerSettings: [.linkedLibrary("dl")]),
+
+    /// The PostgreSQL server: connections, the server schema and its migrations, pushing and
+    /// pulling journal operations, day figures and teams. The only module with server SQL.
+    .target(name: "Remote", dependencies: ["Core", "CLibPQShim"]),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Storage", "GitHubClient", "Interchange",
+        "Core", "Storage", "GitHubClient", "Interchange", "Remote",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -58,7 +66,12 @@ let package = Package(
       exclude: ["fake_github.py", "README.md"]
     ),
 
+    /// Starts a throwaway PostgreSQL cluster (initdb in a temporary folder) for the tests that
+    /// need a real server.
+    .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
+
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Core", "CLibPQShim", "PostgresSupport"]),
     .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core"], exclude: ["Fixtures"]),
     .testTarget(
       name: "StorageTests",
@@ -73,7 +86,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Storage", "GitHubClient", "Interchange", "FakeGitHubSupport",
+        "CLI", "Core", "Storage", "GitHubClient", "Interchange", "FakeGitHubSupport", "Remote",
+        "PostgresSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

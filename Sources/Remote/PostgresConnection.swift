@@ -1,0 +1,167 @@
+import CLibPQShim
+import Foundation
+
+/// The rows a query returned, every value in PostgreSQL's text format (nil for SQL NULL).
+public struct PostgresRows: Sendable, Equatable {
+  /// The column names, in order.
+  public let columns: [String]
+  /// The rows, each with one value a column.
+  public let rows: [[String?]]
+
+  public init(columns: [String], rows: [[String?]]) {
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The value of `column` in row `row`, or nil (NULL, or no such column).
+  public func value(_ row: Int, _ column: String) -> String? {
+    guard let index = columns.firstIndex(of: column), rows.indices.contains(row) else { return nil }
+    return rows[row][index]
+  }
+}
+
+/// One connection to a PostgreSQL server through libpq, loaded with dlopen on first use.
+///
+/// The password is never ootd's business: libpq reads it from the URI, `PGPASSWORD`, `~/.pgpass`
+/// or a service file, and every message this type throws is scrubbed of it. Connecting waits at
+/// most 10 seconds unless the URI sets `connect_timeout`; a server that stops during a statement
+/// ends it with ``RemoteError/connectionLost(_:)``.
+///
+/// Not thread-safe: use one connection from one thread at a time.
+public final class PostgresConnection {
+  /// The seconds a connection attempt may take when the URI does not say.
+  public static let defaultConnectTimeout = 10
+
+  private let handle: UnsafeMutableRawPointer
+  /// Secrets to scrub from messages: the password the connection used.
+  private let secrets: [String]
+  /// The URI without its password, for messages.
+  public let displayURI: String
+
+  /// Connects to the server `uri` names (a libpq URI or conninfo string).
+  public init(uri: String) throws(RemoteError) {
+    let parsed = try ConnectionURI(uri)
+    displayURI = parsed.description
+    var error = [CChar](repeating: 0, count: 1024)
+    // Entries before the expanded `dbname` are defaults the URI's own values override.
+    let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
+    let values = [String(Self.defaultConnectTimeout), "ootd", uri]
+    let connection = withCStrings(keywords) { keywordPointers in
+      withCStrings(values) { valuePointers in
+        ootd_pq_connect(keywordPointers, valuePointers, &error, error.count)
+      }
+    }
+    let uriSecrets = [parsed.options["password"]].compactMap { $0 }
+    guard let connection else {
+      throw .unreachable(Redaction.oneLine(String(cString: error), secrets: uriSecrets))
+    }
+    handle = connection
+    let used = ootd_pq_password(connection).map { String(cString: $0) }
+    secrets = (uriSecrets + [used].compactMap { $0 }).filter { !$0.isEmpty }
+    role = try query("SELECT current_user").rows.first?.first.flatMap { $0 } ?? ""
+  }
+
+  deinit { ootd_pq_finish(handle) }
+
+  /// Runs one statement with `params` ($1, $2, … in text format; nil is NULL) and returns its rows.
+  public func query(_ sql: String, _ params: [String?] = []) throws(RemoteError) -> PostgresRows {
+    let result: UnsafeMutableRawPointer? = withOptionalCStrings(params) { pointers in
+      ootd_pq_exec(handle, sql, Int32(params.count), pointers)
+    }
+    return try rows(of: result)
+  }
+
+  /// Runs one statement with `params` that returns no rows. Without `params`, `sql` may hold
+  /// several statements separated by semicolons (a migration step).
+  public func execute(_ sql: String, _ params: [String?] = []) throws(RemoteError) {
+    let result: UnsafeMutableRawPointer?
+    if params.isEmpty {
+      result = ootd_pq_exec(handle, sql, 0, nil)
+    } else {
+      result = withOptionalCStrings(params) { pointers in
+        ootd_pq_exec(handle, sql, Int32(params.count), pointers)
+      }
+    }
+    _ = try rows(of: result)
+  }
+
+  /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
+  public func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      if ootd_pq_status(handle) == 0 { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// The role the connection acts as (`current_user` when it connected).
+  public private(set) var role: String = ""
+
+  /// Whether the connection still works (false after the server went away).
+  public var isUsable: Bool { ootd_pq_status(handle) == 0 }
+
+  // MARK: - Results
+
+  private func rows(of result: UnsafeMutableRawPointer?) throws(RemoteError) -> PostgresRows {
+    guard let result else {
+      throw failure(message: String(cString: ootd_pq_error_message(handle)), sqlState: "")
+    }
+    defer { ootd_pq_clear(result) }
+    let status = ootd_pq_result_status(result)
+    guard status == OOTD_PGRES_COMMAND_OK || status == OOTD_PGRES_TUPLES_OK
+      || status == OOTD_PGRES_EMPTY_QUERY
+    else {
+      throw failure(
+        message: String(cString: ootd_pq_result_error(result)),
+        sqlState: String(cString: ootd_pq_result_sqlstate(result)))
+    }
+    let fields = ootd_pq_nfields(result)
+    let count = ootd_pq_ntuples(result)
+    let columns = (0..<fields).map { String(cString: ootd_pq_fname(result, $0)) }
+    var rows: [[String?]] = []
+    rows.reserveCapacity(Int(count))
+    for row in 0..<count {
+      rows.append((0..<fields).map { field in
+        ootd_pq_value(result, row, field).map { String(cString: $0) }
+      })
+    }
+    return PostgresRows(columns: columns, rows: rows)
+  }
+
+  private func failure(message: String, sqlState: String) -> RemoteError {
+    let line = Redaction.oneLine(message, secrets: secrets)
+      .replacingOccurrences(of: "ERROR: ", with: "")
+    // A broken connection (class 08, or libpq's own message with no SQLSTATE once the socket
+    // closed) is not the statement's fault.
+    if ootd_pq_status(handle) != 0 || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") {
+      return .connectionLost(line.isEmpty ? "the server closed the connection" : line)
+    }
+    if sqlState == "42501" { return .refused("permission denied by the server: \(line)") }
+    return .server(sqlState: sqlState, message: line)
+  }
+}
+
+// MARK: - C strings
+
+private func withCStrings<R>(
+  _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
+) -> R {
+  withOptionalCStrings(strings.map { Optional($0) }) { pointers in
+    // The list libpq reads ends with NULL.
+    body(pointers!)
+  }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings (nil entries stay NULL).
+private func withOptionalCStrings<R>(
+  _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R
+) -> R {
+  let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }
+  defer { copies.forEach { free($0) } }
+  let pointers = copies.map { UnsafePointer($0) } + [nil]
+  return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}

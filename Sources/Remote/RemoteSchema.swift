@@ -1,0 +1,222 @@
+/// The server's schema `ootd`, built by numbered steps that `ootd remote init` applies in order.
+///
+/// `ootd.schema_version` records each applied step, so `init` is idempotent and migrates an older
+/// server: it applies the steps after the highest recorded one, each in its own transaction
+/// under an advisory lock (two `init`s at once do not race). Steps are append-only: a later ootd
+/// adds step 3, never edits 1 or 2.
+///
+/// Access control is PostgreSQL's own: every person is a login role in the group role
+/// `ootd_member`; row-level security lets a role read and write only its own personal rows
+/// (`ops`, `devices`, `members`, `day_figures`), and read the day figures and display names of
+/// the people it shares a team with. `ops`, `devices` and `day_figures` also FORCE row-level
+/// security, so even the schema's owner sees only its own rows there through ootd.
+public enum RemoteSchema {
+  /// The schema version this ootd writes and expects.
+  public static var currentVersion: Int { steps.count }
+
+  /// The steps, version 1 first.
+  public static let steps: [String] = [version1, version2]
+
+  /// Creates the schema or migrates it to `version` (default: the newest), on a connection whose
+  /// role may create schemas and roles. Returns the versions it applied (empty when the server
+  /// was up to date).
+  @discardableResult
+  public static func migrate(_ connection: PostgresConnection, to version: Int = currentVersion)
+    throws(RemoteError) -> [Int]
+  {
+    var applied: [Int] = []
+    for step in 1...version {
+      let didApply: Bool
+      do {
+        didApply = try connection.transaction { () throws -> Bool in
+          // One init at a time; the lock ends with the transaction.
+          try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ootd.remote-init'))")
+          let current = try installedVersion(connection) ?? 0
+          if current > currentVersion {
+            throw RemoteError.schemaTooNew(server: current, known: currentVersion)
+          }
+          guard current < step else { return false }
+          try connection.execute(preamble)
+          try connection.execute(steps[step - 1])
+          try connection.execute(
+            "INSERT INTO ootd.schema_version (version) VALUES ($1)", [String(step)])
+          return true
+        }
+      } catch let error as RemoteError {
+        throw error
+      } catch {
+        throw RemoteError.refused(String(describing: error))
+      }
+      if didApply { applied.append(step) }
+    }
+    return applied
+  }
+
+  /// The highest applied step, or nil when the server has no ootd schema.
+  public static func installedVersion(_ connection: PostgresConnection) throws(RemoteError) -> Int? {
+    // The catalogs, not to_regclass: a role without USAGE on the schema may still ask.
+    let exists = try connection.query(
+      """
+      SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'ootd' AND c.relname = 'schema_version')
+      """)
+    guard exists.rows.first?.first == "t" else { return nil }
+    let rows = try connection.query("SELECT coalesce(max(version), 0) FROM ootd.schema_version")
+    return rows.rows.first?.first.flatMap { $0 }.flatMap { Int($0) }
+  }
+
+  /// What every step needs first: the schema, the group role and the version table.
+  static let preamble = """
+    CREATE SCHEMA IF NOT EXISTS ootd;
+    DO $$ BEGIN
+      IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'ootd_member') THEN
+        CREATE ROLE ootd_member NOLOGIN;
+      END IF;
+    END $$;
+    GRANT USAGE ON SCHEMA ootd TO ootd_member;
+    CREATE TABLE IF NOT EXISTS ootd.schema_version (
+      version int PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    );
+    GRANT SELECT ON ootd.schema_version TO ootd_member;
+    """
+
+  /// Version 1: personal data. The journal's operations (opaque to the server), devices, display
+  /// names and the per-day figures a team may see.
+  static let version1 = """
+    CREATE TABLE ootd.members (
+      owner name PRIMARY KEY DEFAULT current_user,
+      display_name text CHECK (display_name IS NULL OR length(display_name) BETWEEN 1 AND 100),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ootd.ops (
+      seq bigserial PRIMARY KEY,
+      owner name NOT NULL DEFAULT current_user,
+      op_id uuid NOT NULL,
+      device text NOT NULL,
+      clock text NOT NULL,
+      payload text NOT NULL,
+      pushed_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (owner, op_id)
+    );
+    CREATE INDEX ops_owner_seq ON ootd.ops (owner, seq);
+    CREATE TABLE ootd.devices (
+      owner name NOT NULL DEFAULT current_user,
+      device text NOT NULL,
+      name text,
+      last_sync timestamptz,
+      PRIMARY KEY (owner, device)
+    );
+    CREATE TABLE ootd.day_figures (
+      owner name NOT NULL DEFAULT current_user,
+      day date NOT NULL,
+      total int NOT NULL CHECK (total >= 0),
+      done int NOT NULL CHECK (done >= 0 AND done <= total),
+      commits int CHECK (commits >= 0),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (owner, day)
+    );
+
+    -- A puller reads `seq > cursor`. bigserial values are taken in insert order but committed in
+    -- any order, so a push committing late could hide below a cursor already passed. Pushes of
+    -- one owner therefore take a transaction-level advisory lock before any row (and its seq) is
+    -- made: the owner's seqs become visible in seq order. Enforced here, not by the client.
+    CREATE FUNCTION ootd.serialise_push() RETURNS trigger LANGUAGE plpgsql AS $f$
+    BEGIN
+      PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('ootd.ops'), pg_catalog.hashtext(current_user));
+      RETURN NULL;
+    END $f$;
+    CREATE TRIGGER ops_serialise BEFORE INSERT ON ootd.ops
+      FOR EACH STATEMENT EXECUTE FUNCTION ootd.serialise_push();
+
+    ALTER TABLE ootd.ops ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.ops FORCE ROW LEVEL SECURITY;
+    CREATE POLICY ops_own ON ootd.ops USING (owner = current_user) WITH CHECK (owner = current_user);
+    ALTER TABLE ootd.devices ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.devices FORCE ROW LEVEL SECURITY;
+    CREATE POLICY devices_own ON ootd.devices USING (owner = current_user) WITH CHECK (owner = current_user);
+    ALTER TABLE ootd.members ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.members FORCE ROW LEVEL SECURITY;
+    CREATE POLICY members_own ON ootd.members USING (owner = current_user) WITH CHECK (owner = current_user);
+    ALTER TABLE ootd.day_figures ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.day_figures FORCE ROW LEVEL SECURITY;
+    CREATE POLICY figures_own ON ootd.day_figures USING (owner = current_user) WITH CHECK (owner = current_user);
+
+    -- The journal is append-only: no UPDATE or DELETE.
+    GRANT SELECT, INSERT ON ootd.ops TO ootd_member;
+    GRANT USAGE ON SEQUENCE ootd.ops_seq_seq TO ootd_member;
+    GRANT SELECT, INSERT, UPDATE, DELETE ON ootd.devices, ootd.members, ootd.day_figures TO ootd_member;
+    REVOKE ALL ON FUNCTION ootd.serialise_push() FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.serialise_push() TO ootd_member;
+    """
+
+  /// Version 2: teams. A team has members with a role (`owner`, `admin`, `member`); an owner or
+  /// admin invites a database role, which becomes a member when it joins. Joined members read
+  /// each other's day figures and display names, nothing else.
+  ///
+  /// The policies read membership through views owned by the schema's owner (views check the
+  /// tables with their owner's rights, so a policy on `team_members` can use one without
+  /// recursing). `team_members` is not FORCEd for that reason; the owner role should not be a
+  /// person's role.
+  static let version2 = """
+    CREATE TABLE ootd.teams (
+      name text PRIMARY KEY CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$'),
+      created_by name NOT NULL DEFAULT current_user,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ootd.team_members (
+      team text NOT NULL REFERENCES ootd.teams (name) ON DELETE CASCADE,
+      member name NOT NULL,
+      role text NOT NULL DEFAULT 'member' CHECK (role IN ('owner', 'admin', 'member')),
+      joined boolean NOT NULL DEFAULT false,
+      invited_by name NOT NULL DEFAULT current_user,
+      PRIMARY KEY (team, member)
+    );
+    CREATE INDEX team_members_member ON ootd.team_members (member);
+
+    -- Teams the current role has joined, with its role there.
+    CREATE VIEW ootd.my_teams WITH (security_barrier) AS
+      SELECT team, role FROM ootd.team_members WHERE member = current_user AND joined;
+    -- Teams the current role is invited to or has joined.
+    CREATE VIEW ootd.my_invitations WITH (security_barrier) AS
+      SELECT team FROM ootd.team_members WHERE member = current_user;
+    -- Roles that share a joined team with the current role (itself included).
+    CREATE VIEW ootd.teammates WITH (security_barrier) AS
+      SELECT DISTINCT other.member FROM ootd.team_members mine
+      JOIN ootd.team_members other ON other.team = mine.team
+      WHERE mine.member = current_user AND mine.joined AND other.joined;
+
+    ALTER TABLE ootd.teams ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY teams_read ON ootd.teams FOR SELECT
+      USING (created_by = current_user OR name IN (SELECT team FROM ootd.my_invitations));
+    CREATE POLICY teams_create ON ootd.teams FOR INSERT WITH CHECK (created_by = current_user);
+
+    ALTER TABLE ootd.team_members ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY team_members_read ON ootd.team_members FOR SELECT
+      USING (member = current_user OR team IN (SELECT team FROM ootd.my_teams));
+    -- The creator adds itself as owner; an owner or admin invites (joined = false).
+    CREATE POLICY team_members_add ON ootd.team_members FOR INSERT WITH CHECK (
+      (member = current_user AND role = 'owner' AND joined
+        AND team IN (SELECT name FROM ootd.teams WHERE created_by = current_user))
+      OR (NOT joined AND role IN ('member', 'admin') AND invited_by = current_user
+        AND team IN (SELECT team FROM ootd.my_teams WHERE role IN ('owner', 'admin'))));
+    -- Joining: a role flips its own invitation (only the `joined` column may be updated).
+    CREATE POLICY team_members_join ON ootd.team_members FOR UPDATE
+      USING (member = current_user) WITH CHECK (member = current_user);
+    -- Leaving, or an owner or admin taking a member (or an invitation) out.
+    CREATE POLICY team_members_remove ON ootd.team_members FOR DELETE USING (
+      member = current_user
+      OR team IN (SELECT team FROM ootd.my_teams WHERE role IN ('owner', 'admin')));
+
+    CREATE POLICY figures_team ON ootd.day_figures FOR SELECT
+      USING (owner IN (SELECT member FROM ootd.teammates));
+    CREATE POLICY members_team ON ootd.members FOR SELECT
+      USING (owner IN (SELECT member FROM ootd.teammates));
+
+    GRANT SELECT, INSERT ON ootd.teams TO ootd_member;
+    GRANT SELECT, INSERT, DELETE ON ootd.team_members TO ootd_member;
+    GRANT UPDATE (joined) ON ootd.team_members TO ootd_member;
+    GRANT SELECT ON ootd.my_teams, ootd.my_invitations, ootd.teammates TO ootd_member;
+    """
+}

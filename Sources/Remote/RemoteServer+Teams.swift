@@ -1,0 +1,156 @@
+import Core
+
+/// A member's place in a team.
+public enum TeamRole: String, Sendable, CaseIterable {
+  /// Created the team; invites and removes.
+  case owner
+  /// Invites and removes.
+  case admin
+  /// Sees the board.
+  case member
+}
+
+/// One member's row of a team's board: who, and the figures they published.
+public struct TeamBoardMember: Sendable, Equatable {
+  /// The database role.
+  public var role: String
+  /// The display name (the role name when none was set).
+  public var name: String
+  /// The figures they published up to the board's end, oldest first.
+  public var figures: [DayFigure]
+
+  public init(role: String, name: String, figures: [DayFigure]) {
+    self.role = role
+    self.name = name
+    self.figures = figures
+  }
+}
+
+/// Teams: a group of roles that see each other's day figures. Every rule is enforced by the
+/// server's row-level security (schema version 2); these methods turn its refusals into clear
+/// messages.
+///
+/// - `createTeam`: any member; the creator becomes its owner (and a joined member).
+/// - `invite`: an owner or admin names a database role in `ootd_member`; the invitation gives
+///   nothing until that role runs `join`.
+/// - `join`: accepts an invitation.
+/// - `leave`: takes the role out (its figures stay its own; the team stops seeing them).
+/// - `board`: only joined members see it.
+extension RemoteServer {
+  /// Creates `team` with the connection's role as its owner.
+  public func createTeam(_ team: String) throws(RemoteError) {
+    do {
+      try connection.transaction { () throws in
+        try connection.execute("INSERT INTO ootd.teams (name) VALUES ($1)", [team])
+        try connection.execute(
+          "INSERT INTO ootd.team_members (team, member, role, joined) VALUES ($1, current_user, 'owner', true)",
+          [team])
+      }
+    } catch RemoteError.server(let state, _) where state == "23505" {
+      throw .refused("a team named '\(team)' already exists")
+    } catch RemoteError.server(let state, _) where state == "23514" {
+      throw .refused("'\(team)' is not a team name: use letters, digits, '.', '_' and '-' (at most 63)")
+    } catch let error as RemoteError {
+      throw error
+    } catch {
+      throw .refused(String(describing: error))
+    }
+  }
+
+  /// Invites the database role `role` into `team` (as an admin when `admin`).
+  public func invite(_ role: String, to team: String, admin: Bool = false) throws(RemoteError) {
+    // pg_has_role fails on an unknown role name: ask only when the role exists.
+    let known = try connection.query(
+      """
+      SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1),
+        CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1)
+          THEN pg_catalog.pg_has_role($1, 'ootd_member', 'MEMBER') ELSE false END
+      """, [role])
+    guard known.rows.first?[0] == "t" else { throw .refused("there is no database role '\(role)'") }
+    guard known.rows.first?[1] == "t" else {
+      throw .refused("the role '\(role)' is not a member of ootd_member")
+    }
+    let mine = try myRole(in: team)
+    guard mine == .owner || mine == .admin else {
+      throw .refused(
+        mine == nil
+          ? "you are not a member of team '\(team)'"
+          : "only an owner or admin of team '\(team)' can invite")
+    }
+    if admin && mine != .owner { throw .refused("only the owner of team '\(team)' can invite an admin") }
+    do {
+      try connection.execute(
+        "INSERT INTO ootd.team_members (team, member, role) VALUES ($1, $2, $3)",
+        [team, role, admin ? "admin" : "member"])
+    } catch RemoteError.server(let state, _) where state == "23505" {
+      throw .refused("'\(role)' is already invited to or in team '\(team)'")
+    }
+  }
+
+  /// Accepts the invitation to `team`. Returns false when the role had joined already.
+  @discardableResult
+  public func join(_ team: String) throws(RemoteError) -> Bool {
+    let rows = try connection.query(
+      "SELECT joined FROM ootd.team_members WHERE team = $1 AND member = current_user", [team])
+    guard let joined = rows.rows.first?.first else {
+      throw .refused("you have no invitation to team '\(team)': ask its owner to run 'ootd team invite \(team) \(connection.role)'")
+    }
+    if joined == "t" { return false }
+    try connection.execute(
+      "UPDATE ootd.team_members SET joined = true WHERE team = $1 AND member = current_user", [team])
+    return true
+  }
+
+  /// Leaves `team` (or declines its invitation).
+  public func leave(_ team: String) throws(RemoteError) {
+    let rows = try connection.query(
+      "DELETE FROM ootd.team_members WHERE team = $1 AND member = current_user RETURNING 1", [team])
+    guard !rows.rows.isEmpty else { throw .refused("you are not a member of team '\(team)'") }
+  }
+
+  /// The connection's role in `team`, or nil when it has not joined.
+  public func myRole(in team: String) throws(RemoteError) -> TeamRole? {
+    let rows = try connection.query("SELECT role FROM ootd.my_teams WHERE team = $1", [team])
+    return rows.rows.first?.first.flatMap { $0 }.flatMap(TeamRole.init(rawValue:))
+  }
+
+  /// The teams the connection's role has joined, by name.
+  public func teams() throws(RemoteError) -> [(team: String, role: TeamRole)] {
+    try connection.query("SELECT team, role FROM ootd.my_teams ORDER BY team").rows.compactMap { row in
+      guard let team = row[0], let role = row[1].flatMap(TeamRole.init(rawValue:)) else { return nil }
+      return (team, role)
+    }
+  }
+
+  /// The joined members of `team` with the figures they published up to `through`, by display
+  /// name. Only a joined member may ask.
+  public func board(_ team: String, through: Day) throws(RemoteError) -> [TeamBoardMember] {
+    guard try myRole(in: team) != nil else {
+      throw .refused("you are not a member of team '\(team)'")
+    }
+    let members = try connection.query(
+      """
+      SELECT tm.member, coalesce(m.display_name, tm.member::text) AS name
+      FROM ootd.team_members tm LEFT JOIN ootd.members m ON m.owner = tm.member
+      WHERE tm.team = $1 AND tm.joined ORDER BY 2, 1
+      """, [team])
+    let figures = try connection.query(
+      """
+      SELECT f.owner, f.day::text, f.total, f.done, f.commits
+      FROM ootd.day_figures f JOIN ootd.team_members tm ON tm.member = f.owner
+      WHERE tm.team = $1 AND tm.joined AND f.day <= $2::date ORDER BY f.owner, f.day
+      """, [team, through.description])
+    var byOwner: [String: [DayFigure]] = [:]
+    for row in figures.rows {
+      guard let owner = row[0], let day = row[1].flatMap(Day.init(iso:)) else { continue }
+      byOwner[owner, default: []].append(
+        DayFigure(
+          date: day, total: Int(row[2] ?? "") ?? 0, done: Int(row[3] ?? "") ?? 0,
+          commits: row[4].flatMap { Int($0) }))
+    }
+    return members.rows.compactMap { row in
+      guard let role = row[0] else { return nil }
+      return TeamBoardMember(role: role, name: row[1] ?? role, figures: byOwner[role] ?? [])
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import Core
+import Foundation
+
+/// One journal operation as the server stores it: opaque to the server except for its identity.
+public struct RemoteRecord: Sendable, Equatable {
+  /// The operation's UUID (unique per owner; pushing it twice stores it once).
+  public var opID: String
+  /// The device that made it.
+  public var device: String
+  /// Its clock (the hybrid logical clock, as text).
+  public var clock: String
+  /// The operation itself, as text.
+  public var payload: String
+
+  public init(opID: String, device: String, clock: String, payload: String) {
+    self.opID = opID
+    self.device = device
+    self.clock = clock
+    self.payload = payload
+  }
+}
+
+/// One day's figures a member shares with its teams: nothing but counts.
+public struct DayFigure: Sendable, Equatable {
+  /// The day.
+  public var date: Day
+  /// Todos planned that day.
+  public var total: Int
+  /// Of them, done.
+  public var done: Int
+  /// Commits that day, when known.
+  public var commits: Int?
+
+  public init(date: Day, total: Int, done: Int, commits: Int?) {
+    self.date = date
+    self.total = total
+    self.done = done
+    self.commits = commits
+  }
+}
+
+/// A device of the connecting role, as the server remembers it.
+public struct RemoteDevice: Sendable, Equatable {
+  public var device: String
+  public var name: String?
+  /// When it last synced (set by ``RemoteServer/registerDevice(_:name:)``).
+  public var lastSync: Date?
+}
+
+/// The ootd schema on a server, seen by one member's connection.
+///
+/// Every query runs as the connection's role; row-level security decides what it sees, so this
+/// type never filters by owner itself.
+public final class RemoteServer {
+  /// The connection it uses.
+  public let connection: PostgresConnection
+
+  /// Rows per INSERT statement in ``push(_:)`` (4 parameters each, under libpq's 65,535).
+  static let pushBatch = 2_000
+
+  /// Checks that the server has the current ootd schema and that the connection's role is a
+  /// member of `ootd_member`.
+  public init(connection: PostgresConnection) throws(RemoteError) {
+    self.connection = connection
+    let role = connection.role
+    let group = try connection.query(
+      "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'ootd_member')")
+    guard group.rows.first?.first == "t" else { throw .noSchema }
+    let member = try connection.query("SELECT pg_catalog.pg_has_role(current_user, 'ootd_member', 'MEMBER')")
+    guard member.rows.first?.first == "t" else { throw .notMember(role: role) }
+    guard let version = try RemoteSchema.installedVersion(connection), version > 0 else {
+      throw .noSchema
+    }
+    if version < RemoteSchema.currentVersion {
+      throw .schemaOutdated(server: version, known: RemoteSchema.currentVersion)
+    }
+    if version > RemoteSchema.currentVersion {
+      throw .schemaTooNew(server: version, known: RemoteSchema.currentVersion)
+    }
+  }
+
+  // MARK: - Operations
+
+  /// Stores `records` as the connection's role, in one transaction; a record already stored
+  /// (same op_id) is skipped, so pushing again after a failure never duplicates. Returns how many
+  /// were new.
+  @discardableResult
+  public func push(_ records: [RemoteRecord]) throws(RemoteError) -> Int {
+    guard !records.isEmpty else { return 0 }
+    do {
+      return try connection.transaction { () throws -> Int in
+        var inserted = 0
+        var start = 0
+        while start < records.count {
+          let batch = records[start..<min(start + Self.pushBatch, records.count)]
+          var sql = "INSERT INTO ootd.ops (op_id, device, clock, payload) VALUES "
+          var params: [String?] = []
+          params.reserveCapacity(batch.count * 4)
+          for (index, record) in batch.enumerated() {
+            let base = index * 4
+            if index > 0 { sql += "," }
+            sql += "($\(base + 1)::uuid,$\(base + 2),$\(base + 3),$\(base + 4))"
+            params += [record.opID, record.device, record.clock, record.payload]
+          }
+          sql += " ON CONFLICT (owner, op_id) DO NOTHING RETURNING 1"
+          inserted += try connection.query(sql, params).rows.count
+          start += batch.count
+        }
+        return inserted
+      }
+    } catch let error as RemoteError {
+      throw error
+    } catch {
+      throw .refused(String(describing: error))
+    }
+  }
+
+  /// The connection's role's operations stored after `seq`, oldest first, at most `limit`.
+  /// Pass the last `seq` returned to read on; every operation is returned exactly once in seq
+  /// order (pushes of one owner commit in seq order, see the schema's `ops_serialise`).
+  public func pull(after seq: Int64, limit: Int) throws(RemoteError) -> [(seq: Int64, record: RemoteRecord)] {
+    let rows = try connection.query(
+      """
+      SELECT seq, op_id, device, clock, payload FROM ootd.ops
+      WHERE owner = current_user AND seq > $1 ORDER BY seq LIMIT $2
+      """, [String(seq), String(max(0, limit))])
+    return rows.rows.map { row in
+      (
+        seq: Int64(row[0] ?? "") ?? 0,
+        record: RemoteRecord(
+          opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "")
+      )
+    }
+  }
+
+  /// How many operations of the connection's role the server holds.
+  public func operationCount() throws(RemoteError) -> Int {
+    Int(try connection.query("SELECT count(*) FROM ootd.ops WHERE owner = current_user")
+      .rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+  }
+
+  // MARK: - Devices and display name
+
+  /// Records that `device` synced now (creating it on first use), with a readable name.
+  public func registerDevice(_ device: String, name: String?) throws(RemoteError) {
+    try connection.execute(
+      """
+      INSERT INTO ootd.devices (device, name, last_sync) VALUES ($1, $2, now())
+      ON CONFLICT (owner, device) DO UPDATE
+      SET name = coalesce(excluded.name, ootd.devices.name), last_sync = excluded.last_sync
+      """, [device, name])
+  }
+
+  /// When `device` last synced, or nil when it never did.
+  public func lastSync(device: String) throws(RemoteError) -> Date? {
+    try devices().first { $0.device == device }?.lastSync
+  }
+
+  /// The connection's role's devices.
+  public func devices() throws(RemoteError) -> [RemoteDevice] {
+    let rows = try connection.query(
+      """
+      SELECT device, name, extract(epoch FROM last_sync)::float8::text FROM ootd.devices
+      WHERE owner = current_user ORDER BY device
+      """)
+    return rows.rows.map { row in
+      RemoteDevice(
+        device: row[0] ?? "", name: row[1],
+        lastSync: row[2].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) })
+    }
+  }
+
+  /// Sets the name teammates see (nil: the role name).
+  public func setDisplayName(_ name: String?) throws(RemoteError) {
+    try connection.execute(
+      """
+      INSERT INTO ootd.members (display_name) VALUES ($1)
+      ON CONFLICT (owner) DO UPDATE SET display_name = excluded.display_name, updated_at = now()
+      """, [name])
+  }
+
+  // MARK: - Day figures
+
+  /// Stores (or replaces) the figures of `days` and the display name, in one transaction.
+  public func publishDayFigures(_ days: [DayFigure], displayName: String?) throws(RemoteError) {
+    do {
+      try connection.transaction { () throws in
+        try setDisplayName(displayName)
+        var start = 0
+        while start < days.count {
+          let batch = days[start..<min(start + Self.pushBatch, days.count)]
+          var sql = "INSERT INTO ootd.day_figures (day, total, done, commits) VALUES "
+          var params: [String?] = []
+          for (index, figure) in batch.enumerated() {
+            let base = index * 4
+            if index > 0 { sql += "," }
+            sql += "($\(base + 1)::date,$\(base + 2)::int,$\(base + 3)::int,$\(base + 4)::int)"
+            params += [
+              figure.date.description, String(figure.total), String(figure.done),
+              figure.commits.map(String.init),
+            ]
+          }
+          sql += """
+             ON CONFLICT (owner, day) DO UPDATE SET total = excluded.total, done = excluded.done,
+            commits = excluded.commits, updated_at = now()
+            """
+          try connection.execute(sql, params)
+          start += batch.count
+        }
+      }
+    } catch let error as RemoteError {
+      throw error
+    } catch {
+      throw .refused(String(describing: error))
+    }
+  }
+}

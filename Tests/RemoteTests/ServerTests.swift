@@ -1,0 +1,229 @@
+import Core
+import Foundation
+import PostgresSupport
+import Remote
+import Testing
+
+/// A database with the ootd schema and three login roles: two members and a stranger.
+struct ServerFixture {
+  let cluster: PostgresCluster
+  let database: String
+  let alice: String
+  let bob: String
+  let stranger: String
+
+  init(initialise: Bool = true) throws {
+    cluster = try PostgresCluster.shared()
+    database = try cluster.createDatabase()
+    alice = cluster.uniqueName("alice")
+    bob = cluster.uniqueName("bob")
+    stranger = cluster.uniqueName("stranger")
+    try cluster.createRole(alice, password: "pw-alice", member: true)
+    try cluster.createRole(bob, password: "pw-bob", member: true)
+    try cluster.createRole(stranger, password: "pw-stranger", member: false)
+    if initialise {
+      try RemoteSchema.migrate(PostgresConnection(uri: cluster.uri(database: database)))
+    }
+  }
+
+  func connect(_ role: String) throws -> PostgresConnection {
+    try PostgresConnection(uri: cluster.uri(role: role, database: database))
+  }
+
+  func server(_ role: String) throws -> RemoteServer {
+    try RemoteServer(connection: connect(role))
+  }
+
+  /// `sql` through the real psql as `role`; the output lines.
+  func psql(_ sql: String, as role: String) throws -> [String] {
+    try cluster.psql(sql, as: role, database: database).split(separator: "\n").map(String.init)
+  }
+}
+
+func record(_ n: Int, device: String = "laptop") -> RemoteRecord {
+  RemoteRecord(
+    opID: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!.uuidString.lowercased(),
+    device: device, clock: "clock-\(n)", payload: "{\"n\":\(n)}")
+}
+
+@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+struct ServerTests {
+  @Test("push is idempotent and pull returns one's own operations in seq order, in pages")
+  func pushPull() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    #expect(try alice.push((1...5).map { record($0) }) == 5)
+    #expect(try alice.push((3...8).map { record($0) }) == 3)  // 3, 4, 5 already there
+    var cursor: Int64 = 0
+    var pulled: [RemoteRecord] = []
+    while true {
+      let page = try alice.pull(after: cursor, limit: 3)
+      if page.isEmpty { break }
+      #expect(page.map(\.seq) == page.map(\.seq).sorted())
+      #expect(page.allSatisfy { $0.seq > cursor })
+      cursor = page.last!.seq
+      pulled += page.map(\.record)
+    }
+    #expect(pulled == (1...8).map { record($0) })
+    #expect(try alice.operationCount() == 8)
+  }
+
+  @Test("10,000 operations push in one call and come back whole")
+  func bigPush() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    let records = (1...10_000).map { record($0) }
+    #expect(try alice.push(records) == 10_000)
+    #expect(try alice.push(records) == 0)
+    #expect(try alice.pull(after: 0, limit: 20_000).map(\.record) == records)
+  }
+
+  @Test("devices remember their last sync; day figures upsert")
+  func devicesAndFigures() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    #expect(try alice.lastSync(device: "d1") == nil)
+    try alice.registerDevice("d1", name: "laptop")
+    let first = try #require(try alice.lastSync(device: "d1"))
+    #expect(abs(first.timeIntervalSinceNow) < 3600)
+    try alice.registerDevice("d1", name: nil)
+    #expect(try alice.devices().map(\.name) == ["laptop"])
+    let day = Day(year: 2026, month: 11, day: 2)!
+    try alice.publishDayFigures([DayFigure(date: day, total: 3, done: 1, commits: nil)], displayName: "Alice")
+    try alice.publishDayFigures([DayFigure(date: day, total: 3, done: 3, commits: 4)], displayName: "Alice")
+    let rows = try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice)
+    #expect(rows == ["2026-11-02|3|3|4"])
+  }
+
+  @Test("row-level security: a member reads only its own operations, a stranger reads nothing, with plain SQL")
+  func opsAreprivate() throws {
+    let fixture = try ServerFixture()
+    try fixture.server(fixture.alice).push([record(1), record(2)])
+    try fixture.server(fixture.bob).push([record(3, device: "bob-pc")])
+    // Bob, through psql, sees his one operation and none of Alice's, even asking by owner.
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.ops", as: fixture.bob) == ["1"])
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.ops WHERE owner = '\(fixture.alice)'", as: fixture.bob) == ["0"])
+    // He cannot write as Alice, nor change or delete any operation.
+    #expect(throws: (any Error).self) {
+      try fixture.psql(
+        "INSERT INTO ootd.ops (owner, op_id, device, clock, payload) VALUES ('\(fixture.alice)', gen_random_uuid(), 'x', 'c', 'p')",
+        as: fixture.bob)
+    }
+    #expect(throws: (any Error).self) {
+      try fixture.psql("UPDATE ootd.ops SET payload = 'x'", as: fixture.bob)
+    }
+    #expect(throws: (any Error).self) { try fixture.psql("DELETE FROM ootd.ops", as: fixture.bob) }
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.ops", as: fixture.alice) == ["2"])
+    // A role outside ootd_member cannot even look into the schema.
+    for table in ["ops", "day_figures", "members", "devices", "teams", "team_members"] {
+      #expect(throws: (any Error).self, "\(table)") {
+        try fixture.psql("SELECT count(*) FROM ootd.\(table)", as: fixture.stranger)
+      }
+    }
+  }
+
+  @Test("row-level security: figures and display names reach only teammates who joined")
+  func figuresReachTeammatesOnly() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    let bob = try fixture.server(fixture.bob)
+    let day = Day(year: 2026, month: 11, day: 2)!
+    try alice.publishDayFigures([DayFigure(date: day, total: 4, done: 2, commits: 7)], displayName: "Alice")
+    try bob.publishDayFigures([DayFigure(date: day, total: 1, done: 1, commits: nil)], displayName: nil)
+    // No team yet: each sees only itself.
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.day_figures", as: fixture.bob) == ["1"])
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.members", as: fixture.bob) == ["1"])
+
+    let team = fixture.cluster.uniqueName("study")
+    try alice.createTeam(team)
+    try alice.invite(fixture.bob, to: team)
+    // Invited, not joined: still nothing of Alice's.
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.day_figures", as: fixture.bob) == ["1"])
+    #expect(try bob.join(team))
+    #expect(try !bob.join(team))
+    #expect(try fixture.psql("SELECT owner, total, done, commits FROM ootd.day_figures ORDER BY owner", as: fixture.bob)
+      == ["\(fixture.alice)|4|2|7", "\(fixture.bob)|1|1|"])
+    #expect(try fixture.psql("SELECT display_name FROM ootd.members WHERE owner = '\(fixture.alice)'", as: fixture.bob) == ["Alice"])
+    // Still never Alice's operations, nor a way to write her figures.
+    try alice.push([record(1)])
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.ops", as: fixture.bob) == ["0"])
+    #expect(try fixture.psql("UPDATE ootd.day_figures SET done = 0 WHERE owner = '\(fixture.alice)' RETURNING 1", as: fixture.bob) == [])
+    // Bob cannot promote himself.
+    #expect(throws: (any Error).self) {
+      try fixture.psql("UPDATE ootd.team_members SET role = 'owner' WHERE member = current_user", as: fixture.bob)
+    }
+
+    let board = try bob.board(team, through: day)
+    #expect(board.map(\.name) == ["Alice", fixture.bob])
+    #expect(board.first?.figures == [DayFigure(date: day, total: 4, done: 2, commits: 7)])
+
+    try bob.leave(team)
+    #expect(try fixture.psql("SELECT count(*) FROM ootd.day_figures", as: fixture.bob) == ["1"])
+    #expect(throws: RemoteError.self) { try bob.board(team, through: day) }
+    #expect(try alice.board(team, through: day).map(\.name) == ["Alice"])
+  }
+
+  @Test("team rules: only owners and admins invite, only ootd members can be invited, names are unique")
+  func teamRules() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    let bob = try fixture.server(fixture.bob)
+    let team = fixture.cluster.uniqueName("group")
+    try alice.createTeam(team)
+    #expect(throws: RemoteError.refused("a team named '\(team)' already exists")) { try bob.createTeam(team) }
+    #expect(throws: RemoteError.self) { try alice.createTeam("bad name!") }
+    #expect(throws: RemoteError.refused("you are not a member of team '\(team)'")) {
+      try bob.invite(fixture.alice, to: team)
+    }
+    #expect(throws: RemoteError.refused("the role '\(fixture.stranger)' is not a member of ootd_member")) {
+      try alice.invite(fixture.stranger, to: team)
+    }
+    #expect(throws: RemoteError.refused("there is no database role 'nobody_at_all'")) {
+      try alice.invite("nobody_at_all", to: team)
+    }
+    try alice.invite(fixture.bob, to: team)
+    try bob.join(team)
+    #expect(try bob.myRole(in: team) == .member)
+    // A plain member cannot invite, even with SQL.
+    #expect(throws: (any Error).self) {
+      try fixture.psql("INSERT INTO ootd.team_members (team, member) VALUES ('\(team)', '\(fixture.stranger)')", as: fixture.bob)
+    }
+    // Nobody joins uninvited.
+    let other = fixture.cluster.uniqueName("other")
+    try bob.createTeam(other)
+    #expect(throws: RemoteError.self) { try alice.join(other) }
+    #expect(throws: (any Error).self) {
+      try fixture.psql("INSERT INTO ootd.team_members (team, member, role, joined) VALUES ('\(other)', current_user, 'member', true)", as: fixture.alice)
+    }
+  }
+
+  @Test("RemoteServer refuses a server without the schema and a role outside ootd_member")
+  func refusals() throws {
+    let fixture = try ServerFixture(initialise: false)
+    #expect(throws: RemoteError.noSchema) { try fixture.server(fixture.alice) }
+    try RemoteSchema.migrate(fixture.connect(PostgresCluster.admin))
+    #expect(throws: RemoteError.notMember(role: fixture.stranger)) { try fixture.server(fixture.stranger) }
+    _ = try fixture.server(fixture.alice)
+  }
+
+  @Test("init is idempotent and migrates a version 1 schema, keeping its data")
+  func migration() throws {
+    let fixture = try ServerFixture(initialise: false)
+    let admin = try fixture.connect(PostgresCluster.admin)
+    #expect(try RemoteSchema.migrate(admin, to: 1) == [1])
+    #expect(try RemoteSchema.installedVersion(admin) == 1)
+    // An ootd of version 1 pushed operations.
+    #expect(throws: RemoteError.schemaOutdated(server: 1, known: RemoteSchema.currentVersion)) {
+      try fixture.server(fixture.alice)
+    }
+    try fixture.psql(
+      "INSERT INTO ootd.ops (op_id, device, clock, payload) VALUES ('\(record(1).opID)', 'laptop', 'clock-1', '{\"n\":1}')",
+      as: fixture.alice)
+    #expect(try RemoteSchema.migrate(admin) == Array(2...RemoteSchema.currentVersion))
+    #expect(try RemoteSchema.migrate(admin) == [])
+    #expect(try RemoteSchema.installedVersion(admin) == RemoteSchema.currentVersion)
+    let alice = try fixture.server(fixture.alice)
+    #expect(try alice.pull(after: 0, limit: 10).map(\.record) == [record(1)])
+    try alice.createTeam(fixture.cluster.uniqueName("after_migration"))
+  }
+}
