@@ -1,3 +1,4 @@
+import Remote
 import Core
 import Storage
 
@@ -59,6 +60,7 @@ enum ExitStatus {
     case let error as StorageError:
       if case .invalidValue = error { return usage }
       return failure
+    case let error as RemoteError: return error.isUsage ? usage : failure
     default: return failure
     }
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import GitHubClient
+import Remote
 import Storage
 
 /// The `ootd` command: configuration only; each subcommand lives in `Commands/`.
@@ -37,7 +38,7 @@ public struct Ootd: ParsableCommand {
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
-      Import.self, Export.self,
+      Import.self, Export.self, RemoteCommand.self,
     ],
     defaultSubcommand: Today.self
   )
@@ -96,7 +97,7 @@ public struct Ootd: ParsableCommand {
     let code: Int32
     let message: String
     switch error {
-    case is CoreError, is CLIError, is StorageError, is GitHubError:
+    case is CoreError, is CLIError, is StorageError, is GitHubError, is RemoteError:
       code = ExitStatus.code(for: error)
       message = String(describing: error)
     default:

@@ -39,6 +39,8 @@ public struct SyncConflictReport: Hashable, Sendable {
 public struct SyncPullResult: Sendable {
   /// Records applied (records of this device itself are skipped and not counted).
   public var records: Int
+  /// The row-level operations they carried.
+  public var operations: Int
   /// Row-level operations that changed something here.
   public var changed: Int
   /// Conflicts resolved.
@@ -226,7 +228,7 @@ extension AppDatabase {
       let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
       let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > pushedClock }
       let links = LinkTranslation(db)
-      var result = SyncPullResult(records: 0, changed: 0, conflicts: [])
+      var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
       var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
       for (seq, record) in records {
@@ -239,6 +241,7 @@ extension AppDatabase {
           throw StorageError.invalidValue(error)
         }
         result.records += 1
+        result.operations += batch.operations.count
         let recorder = ChangeRecorder(db)
         var clocks: [Int64] = []
         for remote in batch.operations {
