@@ -110,7 +110,8 @@ extension AppDatabase {
   }
 
   /// The next records to push (nil when everything is pushed): on the first sync every row
-  /// (blocks, projects, then todos) as creations at the first sync's clock; then this
+  /// not pulled from the server (blocks, projects, then todos) as creations at the first
+  /// sync's clock; then this
   /// machine's journal entries not yet pushed, whole entries up to about `maxOperations`
   /// operations, in order. Record ids derive from the entry's uuid (or the first sync's
   /// clock), so pushing the same page again is deduplicated by the server.
@@ -140,10 +141,13 @@ extension AppDatabase {
                 payload: SyncPayload.encode(command: "(first sync)", operations)))
           }
         }
-        try add(.block, try BlockRecord.fetchAll(db, sql: "SELECT * FROM block ORDER BY uuid").map { ($0.uuid, $0.fields) })
-        try add(.project, try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project ORDER BY uuid").map { ($0.uuid, $0.fields) })
+        // Rows pulled from the server (stamped) are there already: only this machine's own.
+        let unstamped = "NOT EXISTS (SELECT 1 FROM syncStamp WHERE syncStamp.row = %@.uuid AND syncStamp.field = '')"
+        func own(_ table: String) -> String { unstamped.replacingOccurrences(of: "%@", with: table) }
+        try add(.block, try BlockRecord.fetchAll(db, sql: "SELECT * FROM block WHERE \(own("block")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
+        try add(.project, try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project WHERE \(own("project")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
         var todos: [(uuid: String, fields: Fields)] = []
-        try TodoRecord.forEach(db, where: "1") { record in
+        try TodoRecord.forEach(db, where: own("todo")) { record in
           todos.append((record.uuid, record.fields))
           return true
         }
