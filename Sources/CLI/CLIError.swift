@@ -1,5 +1,5 @@
-import Remote
 import Core
+import Remote
 import Storage
 
 /// A failure the CLI reports itself. Each case reads as one line and has one exit code.
@@ -60,7 +60,8 @@ enum ExitStatus {
     case let error as StorageError:
       if case .invalidValue = error { return usage }
       return failure
-    case let error as RemoteError: return error.isUsage ? usage : failure
+    case let error as RemoteError:
+      return error.isUsage ? usage : failure
     default: return failure
     }
   }

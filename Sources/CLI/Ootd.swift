@@ -38,7 +38,7 @@ public struct Ootd: ParsableCommand {
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Carry.self, Drop.self, Plan.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
-      Import.self, Export.self, RemoteCommand.self,
+      Import.self, Export.self, RemoteCommand.self, Team.self,
     ],
     defaultSubcommand: Today.self
   )

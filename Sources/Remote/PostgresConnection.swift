@@ -25,7 +25,8 @@ public struct PostgresRows: Sendable, Equatable {
 /// The password is never ootd's business: libpq reads it from the URI, `PGPASSWORD`, `~/.pgpass`
 /// or a service file, and every message this type throws is scrubbed of it. Connecting waits at
 /// most 10 seconds unless the URI sets `connect_timeout`; a server that stops during a statement
-/// ends it with ``RemoteError/connectionLost(_:)``.
+/// ends it with ``RemoteError/connectionLost(_:)``, and one that vanishes silently is noticed by
+/// TCP keepalives (30 s idle, then 3 probes 10 s apart) unless the URI sets its own.
 ///
 /// Not thread-safe: use one connection from one thread at a time.
 public final class PostgresConnection {
@@ -43,9 +44,14 @@ public final class PostgresConnection {
     let parsed = try ConnectionURI(uri)
     displayURI = parsed.description
     var error = [CChar](repeating: 0, count: 1024)
-    // Entries before the expanded `dbname` are defaults the URI's own values override.
-    let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
-    let values = [String(Self.defaultConnectTimeout), "ootd", uri]
+    // Entries before the expanded `dbname` are defaults the URI's own values override. TCP
+    // keepalives notice a server that vanished without closing the connection (about a minute)
+    // instead of waiting forever for its answer.
+    let keywords = [
+      "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+      "fallback_application_name", "dbname",
+    ]
+    let values = [String(Self.defaultConnectTimeout), "1", "30", "10", "3", "ootd", uri]
     let connection = withCStrings(keywords) { keywordPointers in
       withCStrings(values) { valuePointers in
         ootd_pq_connect(keywordPointers, valuePointers, &error, error.count)

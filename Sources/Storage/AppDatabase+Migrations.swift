@@ -84,6 +84,19 @@ extension AppDatabase {
       try db.execute(sql: "ALTER TABLE todo ADD COLUMN notes TEXT")
     }
 
+    migrator.registerMigration("v10-remote-settings") { db in
+      // The PostgreSQL server this database syncs with (`ootd remote set`): its URI (never with
+      // a password) and the display name teammates see. Not journaled: settings of this
+      // machine, not data that travels. Keys are free so that later settings need no migration.
+      try db.execute(
+        sql: """
+          CREATE TABLE remoteSetting (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+          ) WITHOUT ROWID
+          """)
+    }
+
     migrator.registerMigration("v10-remote-sync", migrate: AppDatabase.syncMigration)
 
     return migrator

@@ -68,6 +68,21 @@ struct ServerTests {
     #expect(try alice.operationCount() == 8)
   }
 
+  @Test("payloads with quotes, backslashes, braces, commas, newlines and non-ASCII come back byte for byte")
+  func awkwardPayloads() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    let payloads = [
+      #"{"title":"say "hi"","path":"C:\dir\","list":[1,2,{"x":"}"}]}"#, "line one\nline two\n", "한글 · emoji 🎉",
+      "NULL", "", " leading and trailing ", "{}", "\"", "\\",
+    ]
+    let records = payloads.enumerated().map { index, payload in
+      RemoteRecord(opID: record(index).opID, device: "dev,ice \"1\"", clock: "c{\(index)}", payload: payload)
+    }
+    #expect(try alice.push(records) == payloads.count)
+    #expect(try alice.pull(after: 0, limit: 100).map(\.record) == records)
+  }
+
   @Test("10,000 operations push in one call and come back whole")
   func bigPush() throws {
     let fixture = try ServerFixture()

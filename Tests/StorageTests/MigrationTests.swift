@@ -14,6 +14,7 @@ enum ReleasedSchema {
     "v4: uuids and the change journal",
     "v5: dropped and carried todos",
     "v6: todo notes",
+    "v10-remote-settings",
     "v10-remote-sync",
   ]
 

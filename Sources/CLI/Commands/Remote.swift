@@ -1,20 +1,103 @@
 import ArgumentParser
+import Core
+import Remote
+import Storage
 
 extension Ootd {
-  /// `ootd remote`: syncing this machine's todos through a PostgreSQL server.
+  /// `ootd remote`: the PostgreSQL server this database syncs with.
   struct RemoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "remote",
-      abstract: "Sync todos, projects and blocks between your machines through PostgreSQL.",
+      abstract: "Connect this machine to a PostgreSQL server shared by your machines and your team.",
       discussion: """
-        The server is $OOTD_REMOTE, else the URI saved with 'ootd remote set'. The password \
-        comes from PGPASSWORD, ~/.pgpass or a service file, as for every PostgreSQL tool.
+        The server is a libpq URI (sslmode and the other parameters work as in psql). The \
+        password is never stored: libpq reads PGPASSWORD, ~/.pgpass or a service file. \
+        OOTD_REMOTE overrides the saved URI for one command.
 
         Examples:
+          ootd remote set postgres://alice@db.example.com/ootd --name Alice
+          ootd remote init          # once per server, as a role allowed to create the schema
+          ootd remote sync          # pull your other machines' changes, push this one's
           ootd remote status
-          ootd remote sync
-          ootd remote sync --json
         """,
-      subcommands: [SyncCommand.self, StatusCommand.self])
+      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self])
+  }
+}
+
+extension Ootd.RemoteCommand {
+  /// `ootd remote set URI [--name NAME]`.
+  struct SetServer: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "set",
+      abstract: "Save the server's URI (and the name your teams see) in this database.",
+      discussion: """
+        Does not connect. A URI holding a password is refused: use PGPASSWORD, ~/.pgpass or a \
+        service file.
+
+        Examples:
+          ootd remote set postgres://alice@db.example.com/ootd
+          ootd remote set "postgresql://alice@db.example.com/ootd?sslmode=verify-full" --name "Alice K."
+          ootd remote set "host=db.example.com user=alice dbname=ootd"
+        """)
+
+    @Argument(help: ArgumentHelp("A libpq connection URI or conninfo string.", valueName: "uri"))
+    var uri: String
+
+    @Option(name: .long, help: ArgumentHelp("The name teammates see on boards (default: your role name).", valueName: "name"))
+    var name: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
+        throw ValidationError("--name must be 1 to 100 characters")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let parsed = try RemoteAccess.checked(uri)
+      let database = try global.openDatabase(environment)
+      var settings: [RemoteSetting: String?] = [.uri: uri]
+      if let name { settings[.displayName] = name }
+      try database.setRemoteSettings(settings)
+      environment.print(TerminalText.printable("Server: \(parsed.description)"))
+      let shownName = try database.remoteSetting(.displayName) ?? parsed.user.map { "\($0) (the role name)" }
+      if let shownName { environment.print(TerminalText.printable("Name on team boards: \(shownName)")) }
+    }
+  }
+
+  /// `ootd remote init`.
+  struct InitServer: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "init",
+      abstract: "Create or migrate the ootd schema on the server.",
+      discussion: """
+        Run once per server by a role allowed to create schemas and roles (the database's \
+        owner, with CREATEROLE). Creates the schema 'ootd', its row-level-security policies and \
+        the group role 'ootd_member'; running it again does nothing, or migrates an older schema. \
+        Then give each person a role:
+          CREATE ROLE alice LOGIN PASSWORD '…' IN ROLE ootd_member;
+
+        Examples:
+          OOTD_REMOTE=postgres://postgres@db.example.com/ootd ootd remote init
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let access = try global.remoteAccess(environment)
+      let connection = try access.connect()
+      let before = try RemoteSchema.installedVersion(connection)
+      let applied = try RemoteSchema.migrate(connection)
+      let version = RemoteSchema.currentVersion
+      if applied.isEmpty {
+        environment.print("The ootd schema on \(access.shown) is up to date (version \(version)).")
+      } else if let before, before > 0 {
+        environment.print("Migrated the ootd schema on \(access.shown) from version \(before) to \(version).")
+      } else {
+        environment.print("Created the ootd schema (version \(version)) on \(access.shown).")
+        environment.print("Give each person a role: CREATE ROLE name LOGIN PASSWORD '…' IN ROLE ootd_member;")
+      }
+    }
   }
 }

@@ -34,9 +34,11 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
-      let uri = try RemoteAccess.uri(environment, database: database)
-      let server = try RemoteServer(connection: try PostgresConnection(uri: uri))
-      let summary = try RemoteSyncRun(database: database, server: server, environment: environment).run()
+      let access = try global.remoteAccess(environment)
+      let summary = try RemoteSyncRun(
+        database: database, server: try access.server(), environment: environment,
+        displayName: access.displayName
+      ).run()
       if output.json {
         environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
         return
@@ -88,8 +90,7 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment, readOnly: true)
-      let server = try? RemoteAccess.uri(environment, database: database)
-      let shown = try server.map { try ConnectionURI($0).description }
+      let shown = (try? global.remoteAccess(environment))?.shown
       let status = try database.syncStatus()
       let lastSync = status.lastSync.map { ISO8601Timestamp.string($0) }
       if output.json {
@@ -101,7 +102,7 @@ extension Ootd.RemoteCommand {
               firstSync: status.firstSyncPending)) + "\n")
         return
       }
-      environment.print("Server:     \(TerminalText.printable(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)"))")
+      environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")
       environment.print("Device:     \(status.device)")
       environment.print("Last sync:  \(lastSync ?? "never")")
       let waiting =
@@ -110,14 +111,6 @@ extension Ootd.RemoteCommand {
         : "\(group(status.waitingChanges)) \(status.waitingChanges == 1 ? "change" : "changes") (\(group(status.waitingOperations)) row-level)"
       environment.print("To push:    \(waiting)")
     }
-  }
-}
-
-/// The server URI: `$OOTD_REMOTE`, else the saved one.
-enum RemoteAccess {
-  static func uri(_ environment: AppEnvironment, database: AppDatabase) throws -> String {
-    if let uri = environment.variables["OOTD_REMOTE"], !uri.isEmpty { return uri }
-    throw RemoteError.noServer
   }
 }
 

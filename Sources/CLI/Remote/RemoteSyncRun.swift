@@ -21,6 +21,8 @@ struct RemoteSyncRun {
   let database: AppDatabase
   let server: RemoteServer
   let environment: AppEnvironment
+  /// The name teammates see (`remote set --name`), nil for the role name.
+  let displayName: String?
 
   /// How many records one pull asks for.
   static let pullPage = 500
@@ -69,24 +71,14 @@ struct RemoteSyncRun {
     return summary
   }
 
-  /// Publishes (date, total, done, commits) of the last `days` days, counted by `report`'s
-  /// rules (Storage's achievement counts, carried todos counting where they were planned).
+  /// Publishes (date, total, done, commits) of the last `days` days, counted as `report` and
+  /// the team board count them (``LocalDayFigures``).
   func publishFigures(days count: Int) throws {
     let today = environment.today
     let range = try DayRange(from: today.adding(days: -(count - 1)), to: today)
-    let report = AchievementReport(range: range, counts: try database.achievementCounts(in: range))
-    var commits: CommitCalendar?
-    if try database.hasCommits() {
-      commits = try database.commitCalendar(
-        range, timeZone: environment.timeZone,
-        filter: database.commitFilter(author: database.gitHubSetting(.login), repository: nil))
-    }
-    let figures = report.days.map { day in
-      DayFigure(
-        date: day.day, total: day.tally.total, done: day.tally.done,
-        commits: commits?.count(on: day.day))
-    }
-    try server.publishDayFigures(figures, displayName: nil)
+    try server.publishDayFigures(
+      try LocalDayFigures.figures(database, range: range, environment: environment),
+      displayName: displayName)
   }
 
   /// The database file's device and inode numbers: a copy of the file has others, so it gets

@@ -1,0 +1,77 @@
+import Core
+import Remote
+import Storage
+
+/// Which PostgreSQL server a command talks to, and how it connects: `OOTD_REMOTE` for one
+/// command, else the URI `ootd remote set` saved in the database. libpq is loaded only here,
+/// when a command actually needs the server.
+struct RemoteAccess {
+  /// The URI (never holding a password).
+  let uri: ConnectionURI
+  /// Where it came from, for messages: `OOTD_REMOTE` or `saved`.
+  let source: String
+  /// The display name `remote set --name` saved, if any.
+  let displayName: String?
+
+  /// The server `environment` names, or ``RemoteError/noServer``. `database` is opened only
+  /// when `OOTD_REMOTE` is not set (pass nil to use only the variable).
+  static func resolve(_ environment: AppEnvironment, database: () throws -> AppDatabase?) throws -> RemoteAccess {
+    let saved = try database()
+    let name = try saved?.remoteSetting(.displayName)
+    if let variable = environment.variables["OOTD_REMOTE"], !variable.isEmpty {
+      return RemoteAccess(uri: try checked(variable), source: "OOTD_REMOTE", displayName: name)
+    }
+    guard let text = try saved?.remoteSetting(.uri) else { throw RemoteError.noServer }
+    return RemoteAccess(uri: try checked(text), source: "saved", displayName: name)
+  }
+
+  /// `text` parsed by libpq, refused when it holds a password.
+  static func checked(_ text: String) throws(RemoteError) -> ConnectionURI {
+    let uri = try ConnectionURI(text)
+    if uri.hasPassword { throw RemoteError.passwordInURI }
+    return uri
+  }
+
+  /// A connection to the server.
+  func connect() throws(RemoteError) -> PostgresConnection {
+    try PostgresConnection(uri: uri.text)
+  }
+
+  /// A connection checked for the ootd schema and the role's membership.
+  func server() throws(RemoteError) -> RemoteServer {
+    try RemoteServer(connection: connect())
+  }
+
+  /// The URI to show.
+  var shown: String { TerminalText.printable(uri.description) }
+}
+
+extension GlobalOptions {
+  /// The server for a `remote` or `team` command: reads the database (read-only) only when
+  /// `OOTD_REMOTE` is not set.
+  func remoteAccess(_ environment: AppEnvironment) throws -> RemoteAccess {
+    try RemoteAccess.resolve(environment) {
+      let variable = environment.variables["OOTD_REMOTE"] ?? ""
+      return variable.isEmpty ? try openDatabase(environment, readOnly: true) : try? openDatabase(environment, readOnly: true)
+    }
+  }
+}
+
+/// This machine's day figures over a range, as a team sees them: per day, the todos planned
+/// and done (the report's counts) and the commits synced from GitHub, if any.
+enum LocalDayFigures {
+  static func figures(_ database: AppDatabase, range: DayRange, environment: AppEnvironment) throws -> [DayFigure] {
+    var tallies: [Day: Tally] = [:]
+    for count in try database.achievementCounts(in: range) { tallies[count.day, default: .zero] += count.tally }
+    var commits: CommitCalendar?
+    if try database.hasCommits() {
+      commits = try database.commitCalendar(
+        range, timeZone: environment.timeZone,
+        filter: database.commitFilter(author: database.gitHubSetting(.login)))
+    }
+    return range.map { day in
+      let tally = tallies[day] ?? .zero
+      return DayFigure(date: day, total: tally.total, done: tally.done, commits: commits?.count(on: day))
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/// The figures a member shares with its teams for one day: nothing but counts. Titles,
+/// projects and notes never leave the member's machine.
+public struct DayFigure: Hashable, Sendable {
+  /// The day (in the member's time zone).
+  public var date: Day
+  /// Todos planned that day.
+  public var total: Int
+  /// Of them, done.
+  public var done: Int
+  /// Commits that day, when known.
+  public var commits: Int?
+
+  public init(date: Day, total: Int, done: Int, commits: Int?) {
+    self.date = date
+    self.total = total
+    self.done = done
+    self.commits = commits
+  }
+}
+
+/// One member's row of a team board over a range: each day's figures, the rate over the range
+/// and the current streak, by the same rules as `report` (``Tally``, ``Streaks``).
+public struct TeamBoardRow: Hashable, Sendable {
+  /// One day of the row.
+  public struct Entry: Hashable, Sendable {
+    public var day: Day
+    /// What was planned and done (zero when the member published nothing that day).
+    public var tally: Tally
+    /// Commits, when the member published them.
+    public var commits: Int?
+  }
+
+  /// The member's display name.
+  public var name: String
+  /// One entry per day of the range, in order.
+  public var days: [Entry]
+  /// Everything planned and done over the range.
+  public var total: Tally
+  /// The run of perfect days ending at the member's last day with todos up to the range's end.
+  public var currentStreak: Int
+
+  /// done / total over the range, nil without todos.
+  public var rate: Double? { total.rate }
+
+  /// Builds the row of `name` over `range` from the figures it published.
+  ///
+  /// The streak follows `report`: a range that reaches `today` shows the streak going on from
+  /// the days before it (the dashboard's), an earlier range only the run inside it. `today` is
+  /// the viewer's: days from it on are in progress, as in ``Streaks``.
+  public init(name: String, figures: [DayFigure], range: DayRange, today: Day) {
+    self.name = name
+    var byDay: [Day: DayFigure] = [:]
+    for figure in figures where figure.date <= range.to { byDay[figure.date] = figure }
+    days = range.map { day in
+      let figure = byDay[day]
+      return Entry(
+        day: day, tally: Tally(total: figure?.total ?? 0, done: min(figure?.done ?? 0, figure?.total ?? 0)),
+        commits: figure?.commits)
+    }
+    total = days.reduce(.zero) { $0 + $1.tally }
+    let reachesToday = range.to >= today
+    let history = byDay.values.filter { reachesToday || $0.date >= range.from }
+      .sorted { $0.date < $1.date }
+      .map { DayTally($0.date, total: $0.total, done: min($0.done, $0.total)) }
+    currentStreak = Streaks(history, today: today).current
+  }
+}

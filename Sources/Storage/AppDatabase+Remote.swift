@@ -1,0 +1,37 @@
+import GRDB
+
+/// A setting of the PostgreSQL connection this database keeps. Never a password.
+public enum RemoteSetting: String, Sendable, CaseIterable {
+  /// The libpq URI of the server (`ootd remote set URI`).
+  case uri
+  /// The name teammates see on boards (`ootd remote set URI --name NAME`).
+  case displayName
+}
+
+extension AppDatabase {
+  /// A saved remote setting, or nil.
+  public func remoteSetting(_ setting: RemoteSetting) throws(StorageError) -> String? {
+    try read { db in
+      try String.fetchOne(
+        db, sql: "SELECT value FROM remoteSetting WHERE key = ?", arguments: [setting.rawValue])
+    }
+  }
+
+  /// Saves (or, with nil, forgets) remote settings, all in one transaction.
+  public func setRemoteSettings(_ settings: [RemoteSetting: String?]) throws(StorageError) {
+    try write { db in
+      for (setting, value) in settings.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        if let value {
+          try db.execute(
+            sql: """
+              INSERT INTO remoteSetting (key, value) VALUES (?, ?)
+              ON CONFLICT (key) DO UPDATE SET value = excluded.value
+              """,
+            arguments: [setting.rawValue, value])
+        } else {
+          try db.execute(sql: "DELETE FROM remoteSetting WHERE key = ?", arguments: [setting.rawValue])
+        }
+      }
+    }
+  }
+}
