@@ -334,7 +334,8 @@ struct LinkTranslation {
       guard field == "block", let name = value.text else { return value }
       return .text(
         try String.fetchOne(
-          db, sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE", arguments: [name]) ?? name)
+          db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+          ?? name)
     }
   }
 
@@ -344,10 +345,11 @@ struct LinkTranslation {
       switch field {
       case "block":
         guard RowID.isValid(text) else { return value }
-        return .optional(try String.fetchOne(db, sql: "SELECT name FROM block WHERE uuid = ?", arguments: [text]))
+        return .optional(
+          try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [text]))
       case "project":
-        return try Bool.fetchOne(db, sql: "SELECT 1 FROM project WHERE uuid = ?", arguments: [text]) == true
-          ? value : .null
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [text])
+          == true ? value : .null
       default: return value
       }
     }
@@ -437,7 +439,12 @@ enum SyncState {
       entries[row[0]] = Stamped(
         FieldValue(row[3] as DatabaseValue), Stamp(clock: row[1], device: row[2]))
     }
-    let current = try OperationExecutor.currentFields(db, entity, row: uuid)
+    // Most pulled rows are new here: a cached lookup answers before any row is read.
+    let exists = try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT 1 FROM \(OperationExecutor.table(entity)) WHERE uuid = ?"),
+      arguments: [uuid]) == true
+    if !exists && entries.isEmpty { return nil }
+    let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
     var state = SyncRow()
     if let existence = entries.removeValue(forKey: "") {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
