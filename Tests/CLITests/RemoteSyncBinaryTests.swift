@@ -89,6 +89,18 @@ struct RemoteSyncBinaryTests {
     // A sync with nothing to do pushes and pulls nothing.
     let idle = try m.sync("b")
     #expect(idle["pushed"] as? Int == 0 && idle["pulled"] as? Int == 0)
+    // A copy of a's file gets its own device id at its first sync, and stays in step.
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: m.folder.file("a.sqlite" + suffix)) {
+      try FileManager.default.copyItem(atPath: m.folder.file("a.sqlite" + suffix), toPath: m.folder.file("c.sqlite" + suffix))
+    }
+    let fromA = try m.sync("a")["device"] as? String
+    let fromCopy = try m.sync("c")["device"] as? String
+    #expect(fromA != nil && fromCopy != nil && fromA != fromCopy)
+    try m.run("c", "add", "From the copy")
+    try m.sync("c")
+    try m.sync("a")
+    #expect(try m.shapes("a") == m.shapes("c"))
+    #expect(try m.shapes("a").count == 4)
     let status = try m.run("b", "remote", "status", "--json")
     let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any] ?? [:]
     #expect(json["waitingChanges"] as? Int == 0)

@@ -128,6 +128,25 @@ struct SyncStoreTests {
     #expect(b.conflicts.first?.conflict.lost == .text("B's title"))
   }
 
+  @Test("a machine whose clock is 5 hours behind orders its edit after the edit it pulled")
+  func skewedClock() throws {
+    let server = FakeSyncServer()
+    let m = try Self.machines(2)
+    let todo = try m[0].addTodo(try draft("Read"), now: fixedNow)
+    try server.sync(m[0])
+    try server.sync(m[1])
+    // A's clock is 5 hours ahead; B pulls A's edit, then edits the same field on its own clock.
+    _ = try m[0].editTodo(id: todo.id, try TodoChanges(title: "A, 5 h ahead"), now: fixedNow + 5 * 3600)
+    try server.sync(m[0], now: fixedNow + 5 * 3600)
+    try server.sync(m[1], now: fixedNow + 60)
+    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "B, seen A"), now: fixedNow + 61)
+    let b = try server.sync(m[1], now: fixedNow + 62)
+    let a = try server.sync(m[0], now: fixedNow + 5 * 3600 + 1)
+    #expect(try allTodos(m[0])[0].title == "B, seen A")
+    #expect(try allTodos(m[1])[0].title == "B, seen A")
+    #expect(a.conflicts.isEmpty && b.conflicts.isEmpty)
+  }
+
   @Test("deleted on one machine, edited on the other: stays deleted everywhere, reported")
   func deleteWins() throws {
     let server = FakeSyncServer()
