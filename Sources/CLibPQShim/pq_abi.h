@@ -2,7 +2,7 @@
 // builds without libpq's development headers: the library is loaded with dlopen at run time and
 // no libpq symbol is linked. Written from libpq's documented ABI (libpq-fe.h, postgres_ext.h),
 // unchanged for these names since PostgreSQL 10; the numbers are checked against <libpq-fe.h>
-// by Tests/RemoteTests when that header is installed.
+// (and the layout of PQconninfoOption) by Tests/RemoteTests/ABITests.swift when it is installed.
 //
 // Private to CLibPQShim (it is not under include/, so Swift never sees it).
 

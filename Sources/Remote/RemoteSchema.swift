@@ -195,19 +195,22 @@ public enum RemoteSchema {
     ALTER TABLE ootd.team_members ENABLE ROW LEVEL SECURITY;
     CREATE POLICY team_members_read ON ootd.team_members FOR SELECT
       USING (member = current_user OR team IN (SELECT team FROM ootd.my_teams));
-    -- The creator adds itself as owner; an owner or admin invites (joined = false).
+    -- The creator adds itself as owner; an owner or admin invites members, an owner admins
+    -- (always with joined = false: only the invited role can join).
     CREATE POLICY team_members_add ON ootd.team_members FOR INSERT WITH CHECK (
       (member = current_user AND role = 'owner' AND joined
         AND team IN (SELECT name FROM ootd.teams WHERE created_by = current_user))
-      OR (NOT joined AND role IN ('member', 'admin') AND invited_by = current_user
-        AND team IN (SELECT team FROM ootd.my_teams WHERE role IN ('owner', 'admin'))));
+      OR (NOT joined AND invited_by = current_user
+        AND ((role = 'member' AND team IN (SELECT team FROM ootd.my_teams WHERE role IN ('owner', 'admin')))
+          OR (role = 'admin' AND team IN (SELECT team FROM ootd.my_teams WHERE role = 'owner')))));
     -- Joining: a role flips its own invitation (only the `joined` column may be updated).
     CREATE POLICY team_members_join ON ootd.team_members FOR UPDATE
       USING (member = current_user) WITH CHECK (member = current_user);
-    -- Leaving, or an owner or admin taking a member (or an invitation) out.
+    -- Leaving, or taking someone out: an owner anyone, an admin members and invitations.
     CREATE POLICY team_members_remove ON ootd.team_members FOR DELETE USING (
       member = current_user
-      OR team IN (SELECT team FROM ootd.my_teams WHERE role IN ('owner', 'admin')));
+      OR team IN (SELECT team FROM ootd.my_teams WHERE role = 'owner')
+      OR (role = 'member' AND team IN (SELECT team FROM ootd.my_teams WHERE role = 'admin')));
 
     CREATE POLICY figures_team ON ootd.day_figures FOR SELECT
       USING (owner IN (SELECT member FROM ootd.teammates));

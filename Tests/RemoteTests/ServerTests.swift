@@ -203,6 +203,25 @@ struct ServerTests {
     #expect(throws: (any Error).self) {
       try fixture.psql("INSERT INTO ootd.team_members (team, member) VALUES ('\(team)', '\(fixture.stranger)')", as: fixture.bob)
     }
+    // An admin invites members but not admins, and cannot take the owner out.
+    let carol = fixture.cluster.uniqueName("carol")
+    try fixture.cluster.createRole(carol, password: "pw-carol", member: true)
+    let dave = fixture.cluster.uniqueName("dave")
+    try fixture.cluster.createRole(dave, password: "pw-dave", member: true)
+    try alice.invite(carol, to: team, admin: true)
+    let carolServer = try fixture.server(carol)
+    try carolServer.join(team)
+    #expect(try carolServer.myRole(in: team) == .admin)
+    #expect(throws: RemoteError.refused("only the owner of team '\(team)' can invite an admin")) {
+      try carolServer.invite(dave, to: team, admin: true)
+    }
+    #expect(throws: (any Error).self) {
+      try fixture.psql("INSERT INTO ootd.team_members (team, member, role) VALUES ('\(team)', '\(dave)', 'admin')", as: carol)
+    }
+    #expect(try fixture.psql("DELETE FROM ootd.team_members WHERE member = '\(fixture.alice)' RETURNING 1", as: carol) == [])
+    #expect(try fixture.psql("DELETE FROM ootd.team_members WHERE member = '\(fixture.bob)' RETURNING 1", as: carol) == ["1"])
+    #expect(try alice.board(team, through: Day(year: 2026, month: 11, day: 1)!).map(\.role).sorted() == [fixture.alice, carol].sorted())
+
     // Nobody joins uninvited.
     let other = fixture.cluster.uniqueName("other")
     try bob.createTeam(other)

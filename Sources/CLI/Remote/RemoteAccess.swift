@@ -25,6 +25,12 @@ struct RemoteAccess {
     return RemoteAccess(uri: try checked(text), source: "saved", displayName: name)
   }
 
+  /// The server's URI text for a command that has its database open: `OOTD_REMOTE`, else the
+  /// saved URI, checked as ``resolve(_:database:)`` checks it.
+  static func uri(_ environment: AppEnvironment, database: AppDatabase) throws -> String {
+    try resolve(environment, database: { database }).uri.text
+  }
+
   /// `text` parsed by libpq, refused when it holds a password.
   static func checked(_ text: String) throws(RemoteError) -> ConnectionURI {
     let uri = try ConnectionURI(text)

@@ -1,0 +1,29 @@
+import Core
+import Foundation
+import Storage
+import Testing
+
+@testable import CLI
+
+/// What this machine would publish to its teams: per day, todos planned and done, and nothing
+/// else of the todos.
+struct LocalDayFiguresTests {
+  @Test("one figure per day of the range: the report's counts, commits null without a GitHub sync")
+  func figures() async throws {
+    let harness = try Harness()
+    #expect(await harness.run(["add", "a", "--on", "2026-11-20"]).code == 0)
+    #expect(await harness.run(["add", "b", "--on", "2026-11-20"]).code == 0)
+    #expect(await harness.run(["add", "c", "--on", "2026-11-22"]).code == 0)
+    #expect(await harness.run(["done", "1"]).code == 0)
+    let database = try AppDatabase.open(path: harness.databasePath, command: "test")
+    let range = try DayRange(from: Day(iso: "2026-11-20")!, to: Day(iso: "2026-11-22")!)
+    var environment = AppEnvironment.live()
+    environment.timeZone = harness.timeZone
+    let figures = try LocalDayFigures.figures(database, range: range, environment: environment)
+    #expect(figures == [
+      DayFigure(date: Day(iso: "2026-11-20")!, total: 2, done: 1, commits: nil),
+      DayFigure(date: Day(iso: "2026-11-21")!, total: 0, done: 0, commits: nil),
+      DayFigure(date: Day(iso: "2026-11-22")!, total: 1, done: 0, commits: nil),
+    ])
+  }
+}
