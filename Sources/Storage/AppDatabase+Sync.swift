@@ -136,7 +136,10 @@ extension AppDatabase {
             count += operations.count
             records.append(
               SyncRecord(
-                opID: RowID.syncRecord("first sync \(floorDevice) \(floor) \(entity) \(chunk)"),
+                // Named by the rows it holds: a first sync stopped and run again after rows
+                // changed makes new records for chunks that changed (their rows merge as one).
+                opID: RowID.syncRecord(
+                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(slice.first!.uuid) \(slice.last!.uuid) \(slice.count)"),
                 device: floorDevice, clock: HybridClock.text(floor),
                 payload: SyncPayload.encode(command: "(first sync)", operations)))
           }

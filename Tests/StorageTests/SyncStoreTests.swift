@@ -219,6 +219,26 @@ struct SyncStoreTests {
     #expect(try allTodos(m[1]).count == 2)
   }
 
+  @Test("a first sync stopped part-way, then rows changed, then run again: the other machine gets exactly the rows")
+  func firstSyncInterrupted() throws {
+    let server = FakeSyncServer()
+    let m = try Self.machines(2)
+    _ = try m[0].addTodos(try (0..<2_500).map { (try draft("todo \($0)"), false) }, now: fixedNow)
+    try m[0].beginSync(fileIdentity: nil, now: fixedNow)
+    let page = try #require(try m[0].pushPage())
+    #expect(page.records.count >= 3)
+    // Only the first records reach the server; the process dies before marking them pushed.
+    server.push(Array(page.records.prefix(2)))
+    // Rows change before the next sync: the first one goes, a new one comes.
+    let first = try allTodos(m[0])[0]
+    _ = try m[0].deleteTodos(ids: [first.id], now: fixedNow + 1)
+    _ = try m[0].addTodo(try draft("new"), now: fixedNow + 2)
+    try server.sync(m[0], now: fixedNow + 3)
+    try server.sync(m[1], now: fixedNow + 4)
+    #expect(try shapes(m[1]) == shapes(m[0]))
+    #expect(try allTodos(m[1]).count == 2_500)
+  }
+
   @Test("a copied database file gets its own device id at its next sync")
   func copiedFile() throws {
     let scratch = Scratch()
