@@ -34,7 +34,7 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
-      let access = try global.remoteAccess(environment)
+      let access = try RemoteAccess.resolve(environment, database: { database })
       let summary = try RemoteSyncRun(
         database: database, server: try access.server(), environment: environment,
         displayName: access.displayName
@@ -90,7 +90,7 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment, readOnly: true)
-      let shown = (try? global.remoteAccess(environment))?.shown
+      let shown = (try? RemoteAccess.resolve(environment, database: { database }))?.shown
       let status = try database.syncStatus()
       let lastSync = status.lastSync.map { ISO8601Timestamp.string($0) }
       if output.json {
