@@ -11,10 +11,11 @@ public enum RowID {
     nameBased(name.lowercased(), namespace: blockNamespace)
   }
 
-  /// The uuid of the routine todo of block `block` (its uuid) on `day`: name-based, so two
-  /// machines planning the same day's routine make the same row, which syncing merges into one.
+  /// The uuid of the todo a routine block plans on a day: a name-based (version 5) uuid of the
+  /// block's uuid and the day, so two machines planning the same routine make the same todo,
+  /// and one day never gets the same block's routine todo twice.
   public static func routineTodo(block: String, day: Day) -> String {
-    nameBased("\(block) \(day)", namespace: routineNamespace)
+    nameBased("\(block.lowercased()) \(day)", namespace: routineNamespace)
   }
 
   /// The uuid of a sync record made from other parts (a journal entry's uuid and a chunk
@@ -25,7 +26,7 @@ public enum RowID {
 
   /// ootd's namespace for routine todos (a fixed random uuid).
   static let routineNamespace: [UInt8] = [
-    0x3d, 0x1c, 0x9b, 0x52, 0x7e, 0x20, 0x4a, 0x61, 0x9f, 0x0e, 0x52, 0x6f, 0x75, 0x74, 0x6e, 0x65,
+    0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x72, 0x4f, 0x75, 0x9a, 0x74, 0x69, 0x6e, 0x65, 0x2e, 0x76, 0x31,
   ]
 
   /// ootd's namespace for sync record ids (a fixed random uuid).
