@@ -15,8 +15,8 @@ public struct ConnectionURI: Sendable, Equatable, CustomStringConvertible {
     guard !text.isEmpty else { throw .badURI("it is empty") }
     var error = [CChar](repeating: 0, count: 512)
     guard let parsed = ootd_pq_conninfo_parse(text, &error, error.count) else {
-      let reason = String(cString: error)
-      if !ootd_pq_is_loaded_bool() { throw .libraryUnavailable(reason) }
+      let reason = Redaction.string(error)
+      if ootd_pq_is_loaded() == 0 { throw .libraryUnavailable(reason) }
       throw .badURI(Redaction.oneLine(reason, secrets: []))
     }
     defer { ootd_pq_options_free(parsed) }
@@ -42,10 +42,13 @@ public struct ConnectionURI: Sendable, Equatable, CustomStringConvertible {
   public var description: String { Redaction.uri(text, password: options["password"]) }
 }
 
-private func ootd_pq_is_loaded_bool() -> Bool { ootd_pq_is_loaded() != 0 }
-
 /// Removes passwords from text before it is shown.
 enum Redaction {
+  /// The NUL-terminated text in a C buffer.
+  static func string(_ buffer: [CChar]) -> String {
+    buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+  }
+
   /// `uri` with its password (URI user info, `password=` parameter or conninfo keyword) replaced
   /// by `***`.
   static func uri(_ uri: String, password: String?) -> String {

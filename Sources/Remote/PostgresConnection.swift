@@ -59,7 +59,7 @@ public final class PostgresConnection {
     }
     let uriSecrets = [parsed.options["password"]].compactMap { $0 }
     guard let connection else {
-      throw .unreachable(Redaction.oneLine(String(cString: error), secrets: uriSecrets))
+      throw .unreachable(Redaction.oneLine(Redaction.string(error), secrets: uriSecrets))
     }
     handle = connection
     let used = ootd_pq_password(connection).map { String(cString: $0) }
@@ -71,6 +71,7 @@ public final class PostgresConnection {
 
   /// Runs one statement with `params` ($1, $2, … in text format; nil is NULL) and returns its rows.
   public func query(_ sql: String, _ params: [String?] = []) throws(RemoteError) -> PostgresRows {
+    try Self.checkNoNUL(params)
     let result: UnsafeMutableRawPointer? = withOptionalCStrings(params) { pointers in
       ootd_pq_exec(handle, sql, Int32(params.count), pointers)
     }
@@ -80,6 +81,7 @@ public final class PostgresConnection {
   /// Runs one statement with `params` that returns no rows. Without `params`, `sql` may hold
   /// several statements separated by semicolons (a migration step).
   public func execute(_ sql: String, _ params: [String?] = []) throws(RemoteError) {
+    try Self.checkNoNUL(params)
     let result: UnsafeMutableRawPointer?
     if params.isEmpty {
       result = ootd_pq_exec(handle, sql, 0, nil)
@@ -109,6 +111,13 @@ public final class PostgresConnection {
 
   /// Whether the connection still works (false after the server went away).
   public var isUsable: Bool { ootd_pq_status(handle) == 0 }
+
+  /// PostgreSQL text cannot hold NUL, and a C string would silently end there: refuse it.
+  private static func checkNoNUL(_ params: [String?]) throws(RemoteError) {
+    if params.contains(where: { $0?.utf8.contains(0) == true }) {
+      throw .refused("a value holds a NUL character, which PostgreSQL text cannot store")
+    }
+  }
 
   // MARK: - Results
 

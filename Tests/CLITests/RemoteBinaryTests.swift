@@ -208,6 +208,24 @@ struct RemoteBinaryTests {
     #expect(try world.run(as: world.bob, ["team", "board", team]).code == 1)
   }
 
+  @Test("the URI saved by remote set serves team commands, and the saved name shows on the board at once")
+  func savedServerAndName() throws {
+    let world = try World()
+    let team = world.cluster.uniqueName("saved")
+    let env = ["OOTD_DB": world.folder.file("saved.sqlite"), "OOTD_REMOTE": ""]
+    let set = try BinaryTests.run(["remote", "set", world.uri(world.alice), "--name", "Alice A."], environment: env)
+    #expect(set.code == 0, "\(set.stderr)")
+    #expect(try BinaryTests.run(["team", "create", team], environment: env).code == 0)
+    let board = try BinaryTests.run(["team", "board", team, "--json"], environment: env)
+    #expect(board.code == 0, "\(board.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(board.stdout.utf8)) as? [String: Any])
+    let members = try #require(json["members"] as? [[String: Any]])
+    #expect(members.map { $0["name"] as? String } == ["Alice A."])
+    #expect((members.first?["days"] as? [Any])?.count == 7)
+    #expect(members.first?["rate"] is NSNull)
+    #expect(members.first?["currentStreak"] as? Int == 0)
+  }
+
   @Test("commands that need no server never load libpq")
   func addDoesNotLoadLibpq() throws {
     let folder = try TemporaryFolder()

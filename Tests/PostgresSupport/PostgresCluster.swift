@@ -170,7 +170,12 @@ public final class PostgresCluster: @unchecked Sendable {
       binaries.appendingPathComponent("pg_ctl"),
       ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
       asNobody: getuid() == 0)
-    try? FileManager.default.removeItem(at: folder)
+    // The server's last processes may still write for a moment after pg_ctl returns.
+    for _ in 0..<5 {
+      try? FileManager.default.removeItem(at: folder)
+      if !FileManager.default.fileExists(atPath: folder.path) { break }
+      usleep(200_000)
+    }
   }
 
   /// Stops the server but keeps its folder, so ``start()`` can bring it back.
@@ -322,8 +327,11 @@ public final class PostgresCluster: @unchecked Sendable {
       cArgs.forEach { free($0) }
       cEnv.forEach { free($0) }
     }
+    Self.closeInheritedDescriptors(&actions)
+    var attributes = Self.spawnAttributes()
+    defer { posix_spawnattr_destroy(&attributes) }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, nil, cArgs, cEnv)
+    let spawned = posix_spawn(&pid, path, &actions, &attributes, cArgs, cEnv)
     guard spawned == 0 else {
       throw Unavailable(description: "cannot run \(path): \(String(cString: strerror(spawned)))")
     }
@@ -339,6 +347,41 @@ public final class PostgresCluster: @unchecked Sendable {
           + err.trimmingCharacters(in: .whitespacesAndNewlines))
     }
     return out
+  }
+
+  /// Makes the child close every descriptor above 2. Without it the server (which outlives
+  /// pg_ctl) and the watchdog would inherit the test process's pipes, such as the standard
+  /// input of a fake GitHub server, which then never sees the end of its input and never stops.
+  /// glibc 2.34's posix_spawn_file_actions_addclosefrom_np (looked up at run time: Swift's Glibc
+  /// module does not declare it), else every descriptor open now.
+  static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+      let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+      if closeFrom(&actions, 3) == 0 { return }
+    }
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
+  }
+
+  /// Spawn attributes giving the child an empty signal mask and default signal handlers: a
+  /// thread of this process may block signals (dispatch's do), and a child inherits that.
+  static func spawnAttributes() -> posix_spawnattr_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return attributes
   }
 
   /// A TCP port on 127.0.0.1 nobody listens on now.
@@ -368,7 +411,11 @@ public final class PostgresCluster: @unchecked Sendable {
       + "'\(pgctl.path)' -D '\(data.path)' -m immediate -w stop"
     let script = """
       while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-      if [ -d '\(data.path)' ]; then \(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'; fi
+      if [ -d '\(data.path)' ]; then
+        \(stop) >/dev/null 2>&1
+        # The server's last processes may still write for a moment after pg_ctl returns.
+        for attempt in 1 2 3 4 5; do rm -rf '\(folder.path)' 2>/dev/null && [ ! -e '\(folder.path)' ] && break; sleep 1; done
+      fi
       """
     // Not waited for: it outlives this process on purpose (a zombie until then is harmless).
     let words: [String] = ["/bin/sh", "-c", script]
@@ -380,7 +427,10 @@ public final class PostgresCluster: @unchecked Sendable {
     for descriptor in Int32(0)...2 {
       posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0)
     }
+    Self.closeInheritedDescriptors(&actions)
+    var attributes = Self.spawnAttributes()
+    defer { posix_spawnattr_destroy(&attributes) }
     var pid: pid_t = 0
-    _ = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, environ)
+    _ = posix_spawn(&pid, "/bin/sh", &actions, &attributes, cArgs, environ)
   }
 }

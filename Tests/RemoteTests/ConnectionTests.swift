@@ -48,6 +48,13 @@ struct ConnectionTests {
     #expect(try connection.query("SELECT 1").rows == [["1"]])
   }
 
+  @Test("a parameter holding NUL is refused rather than cut short")
+  func nulParameter() throws {
+    let connection = try PostgresConnection(uri: PostgresCluster.shared().uri())
+    #expect(throws: RemoteError.self) { try connection.query("SELECT $1", ["a\u{0}b"]) }
+    #expect(try connection.query("SELECT $1", ["a\\u0000b"]).rows == [["a\\u0000b"]])
+  }
+
   @Test("a wrong password or an unknown host is one line saying it cannot connect, without the password")
   func unreachable() throws {
     let cluster = try PostgresCluster.shared()

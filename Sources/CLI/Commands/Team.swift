@@ -50,8 +50,10 @@ extension Ootd.Team {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let server = try global.remoteAccess(environment).server()
+      let access = try global.remoteAccess(environment)
+      let server = try access.server()
       try server.createTeam(team.name)
+      try access.shareDisplayName(server)
       environment.print(TerminalText.printable(
         "Created team \(team.name); you are its owner. Invite others with 'ootd team invite \(team.name) ROLE'."))
     }
@@ -103,8 +105,10 @@ extension Ootd.Team {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      let server = try global.remoteAccess(environment).server()
+      let access = try global.remoteAccess(environment)
+      let server = try access.server()
       let joined = try server.join(team.name)
+      try access.shareDisplayName(server)
       environment.print(TerminalText.printable(
         joined ? "Joined team \(team.name)." : "You are already in team \(team.name)."))
     }

@@ -71,7 +71,11 @@ struct TeamBoardRenderer {
       let done = "\(row.total.done)/\(row.total.total)"
       let commitDays = row.days.compactMap(\.commits)
       let commits = commitDays.isEmpty ? "—" : String(commitDays.reduce(0, +))
-      let cells = row.days.map { heatmap.cell(AchievementLevel($0.tally).rawValue) }.joined()
+      // The newest days that fit 80 columns; `…` when older ones are left out.
+      let room = max(7, 80 - (nameWidth + 2 + 4 + 2 + 7 + 2 + 6 + 2 + 7 + 2))
+      let shown = row.days.count > room ? Array(row.days.suffix(room - 1)) : row.days
+      let cells = (shown.count < row.days.count ? "…" : "")
+        + shown.map { heatmap.cell(AchievementLevel($0.tally).rawValue) }.joined()
       lines.append(
         DisplayWidth.padRight(name, to: nameWidth) + "  " + rate.leftPadded(4) + "  "
           + done.leftPadded(7) + "  " + String(row.currentStreak).leftPadded(6) + "  "

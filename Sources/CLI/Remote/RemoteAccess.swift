@@ -48,6 +48,12 @@ struct RemoteAccess {
     try RemoteServer(connection: connect())
   }
 
+  /// Gives the server the display name `remote set --name` saved, so that a team shows it at
+  /// once (`remote sync` shares it too); without one the server keeps what it has.
+  func shareDisplayName(_ server: RemoteServer) throws(RemoteError) {
+    if let displayName { try server.setDisplayName(displayName) }
+  }
+
   /// The URI to show.
   var shown: String { TerminalText.printable(uri.description) }
 }
