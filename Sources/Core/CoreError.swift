@@ -24,6 +24,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidTag(String)
   /// A routine's days that are not weekdays or `Nd`/`Nw` (see ``Recurrence``).
   case invalidRecurrence(String)
+  /// A record from the sync server that this ootd cannot read.
+  case invalidSyncRecord(String)
 
   public var description: String {
     switch self {
@@ -49,6 +51,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid tag '\(text)': use 1-40 letters, digits, '-', '_' or '.', starting with a letter"
     case .invalidRecurrence(let text):
       return text
+    case .invalidSyncRecord(let why):
+      return "a record on the sync server is not one this ootd can read (\(why))"
     case .invalidRangeLength(let days, let limit):
       return days < 1
         ? "invalid range: it must cover at least 1 day"

@@ -28,17 +28,21 @@ extension AppDatabase {
   }
 
   /// Applies operations made on another machine as one journal entry of that machine's
-  /// `device`: the entry point of syncing. Such entries are never undone from this machine, but
-  /// an undo here refuses to overwrite rows they changed.
+  /// `device`, keeping their clock values (`clocks`, one per operation, or consecutive values
+  /// after this machine's clock when nil) and moving this machine's clock past them. Such
+  /// entries are never pushed nor undone from this machine, but an undo here refuses to
+  /// overwrite rows they changed. ``applyPulled(_:now:)`` is the syncing path, which merges
+  /// first; this one applies as given.
   public func applyChange(
-    _ operations: [JournalOperation], fromDevice device: String, command: String, now: Date = Date()
+    _ operations: [JournalOperation], fromDevice device: String, command: String,
+    clocks: [Int64]? = nil, now: Date = Date()
   ) throws(StorageError) {
     try write { db in
       let recorder = ChangeRecorder(db)
       for operation in operations { try recorder.apply(operation) }
       _ = try Self.record(
         db, kind: .change, command: command, operations: recorder.operations, target: nil, now: now,
-        device: device)
+        device: device, clocks: clocks)
     }
   }
 
@@ -54,7 +58,7 @@ extension AppDatabase {
     try step(
       .undo, now: now,
       target: """
-        SELECT * FROM journalChange WHERE device = ? AND kind = 'change' AND undone = 0
+        SELECT * FROM journalChange WHERE remote = 0 AND kind = 'change' AND undone = 0
         ORDER BY id DESC LIMIT 1
         """)
   }
@@ -69,12 +73,12 @@ extension AppDatabase {
       target: """
         SELECT target.* FROM journalChange AS undo
         JOIN journalChange AS target ON target.id = undo.target
-        WHERE undo.kind = 'undo' AND undo.device = ? AND target.undone = 1 AND target.redoable = 1
+        WHERE undo.kind = 'undo' AND undo.remote = 0 AND target.undone = 1 AND target.redoable = 1
         ORDER BY undo.id DESC LIMIT 1
         """)
   }
 
-  /// Undoes or redoes the change `target` (a query given this device's id) selects: applies its
+  /// Undoes or redoes the change `target` (a query over this machine's own entries) selects: applies its
   /// operations inverted (undo) or again (redo), each checked against the row as it is, flips
   /// the change's state, and records the step as a journal entry of its own.
   private func step(_ kind: JournalEntry.Kind, now: Date, target query: String)
@@ -84,7 +88,7 @@ extension AppDatabase {
     return try write { db in
       guard
         let target = try JournalChangeRecord.fetchOne(
-          db, sql: query, arguments: [try Self.device(db)])
+          db, sql: query)
       else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
       let recorded = try Self.operations(db, change: target.id)
       let operations = undo ? JournalOperation.inverse(of: recorded) : recorded
@@ -159,7 +163,7 @@ extension AppDatabase {
     if let later = try Row.fetchOne(
       db,
       sql: """
-        SELECT journalChange.id, journalChange.command, journalChange.device
+        SELECT journalChange.id, journalChange.command, journalChange.remote
         FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
         WHERE journalOperation.row = ? AND journalOperation.changeId > ?
           AND journalChange.undone = 0 AND journalChange.target IS NOT ?
@@ -168,8 +172,8 @@ extension AppDatabase {
     {
       let id: Int64 = later["id"]
       let command: String = later["command"]
-      let device: String = later["device"]
-      let origin = device == (try Self.device(db)) ? "" : ", from another device"
+      let remote: Bool = later["remote"]
+      let origin = remote ? ", from another device" : ""
       what += " by '\(command)' (change \(id)\(origin))"
     } else {
       what += ", outside ootd's journal"
@@ -178,37 +182,49 @@ extension AppDatabase {
   }
 
   /// Writes a journal entry and its operations, stamping each operation with the next value
-  /// of this database's clock (milliseconds, never going back) and its device id.
+  /// of this database's hybrid clock (``HybridClock``: never going back) and its device id.
+  ///
+  /// An entry from another machine (`device` given) keeps the operations' own clock values
+  /// (`clocks`), moves this machine's clock past them, and is marked remote: it is never pushed.
+  /// Once this database syncs, each local operation also stamps the fields it sets
+  /// (``syncStamp``), so that later merges order it correctly.
   static func record(
     _ db: Database, kind: JournalEntry.Kind, command: String, operations: [JournalOperation],
-    target: Int64?, now: Date, summary: String? = nil, device: String? = nil
+    target: Int64?, now: Date, summary: String? = nil, device: String? = nil, clocks: [Int64]? = nil
   ) throws -> Int64 {
+    let remote = device != nil
     let device = try device ?? Self.device(db)
     let summary = try summary ?? ChangeSummary.describe(operations, names: names(db, operations))
     try db.cachedStatement(
       sql: """
-        INSERT INTO journalChange (uuid, at, device, kind, command, summary, target)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target,
+      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target, remote,
     ])
     let changeID = db.lastInsertedRowID
     let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
-    let start = max(Int64((now.timeIntervalSince1970 * 1000).rounded(.down)), last + 1)
+    let start = HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+    let syncing = try !remote && SyncState.isSyncing(db)
+    var latest = last
     for (index, operation) in operations.enumerated() {
-      try JournalOperationRecord.insert(
-        db, operation, changeID: changeID, clock: start + Int64(index), device: device)
+      let clock = clocks.map { $0[index] } ?? start + Int64(index)
+      latest = max(latest, clock)
+      try JournalOperationRecord.insert(db, operation, changeID: changeID, clock: clock, device: device)
+      if syncing { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: device)) }
     }
-    try db.execute(
-      sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'",
-      arguments: [start + Int64(operations.count) - 1])
-    if kind == .change {
+    if !operations.isEmpty {
+      try db.execute(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'", arguments: [latest])
+    }
+    if kind == .change, !remote {
       // A new change ends what could be redone, as in every editor.
       try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
     }
     if changeID % 100 == 0, changeID > journalDepth {
-      let cut = changeID - journalDepth
+      var cut = changeID - journalDepth
+      // Operations not yet pushed to the sync server are never pruned.
+      if let unpushed = try SyncState.firstUnpushedChange(db) { cut = min(cut, unpushed - 1) }
       // Redo replays undone changes in the reverse order of their undos: once any link of that
       // chain is pruned, nothing can be redone safely any more.
       let breaksRedo = try Bool.fetchOne(

@@ -116,6 +116,8 @@ extension AppDatabase {
           """)
     }
 
+    migrator.registerMigration("v10-remote-sync", migrate: AppDatabase.syncMigration)
+
     return migrator
   }
 }

@@ -35,7 +35,7 @@ struct JournalStoreTests {
     #expect(rows.map { $0["action"] as String } == ["create", "update", "update", "update"])
     let clocks = rows.map { $0["clock"] as Int64 }
     #expect(clocks == clocks.sorted() && Set(clocks).count == clocks.count)
-    #expect(clocks[0] == Int64(fixedNow.timeIntervalSince1970 * 1000))
+    #expect(clocks[0] == HybridClock.value(milliseconds: Int64(fixedNow.timeIntervalSince1970 * 1000)))
     let devices = Set(rows.map { $0["device"] as String })
     #expect(devices.count == 1 && RowID.isValid(devices.first!))
   }

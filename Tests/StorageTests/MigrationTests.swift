@@ -18,6 +18,7 @@ enum ReleasedSchema {
     "v8-github-issues",
     "v9-github-listing",
     "v10-remote-settings",
+    "v10-remote-sync",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".

@@ -17,8 +17,10 @@ extension Ootd {
         Examples:
           ootd remote set postgres://alice@db.example.com/ootd --name Alice
           ootd remote init          # once per server, as a role allowed to create the schema
+          ootd remote sync          # pull your other machines' changes, push this one's
+          ootd remote status
         """,
-      subcommands: [SetServer.self, InitServer.self])
+      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self])
   }
 }
 

@@ -18,9 +18,20 @@ public enum RowID {
     nameBased("\(block.lowercased()) \(day)", namespace: routineNamespace)
   }
 
+  /// The uuid of a sync record made from other parts (a journal entry's uuid and a chunk
+  /// number): the same parts always give the same record id, so pushing again is deduplicated.
+  public static func syncRecord(_ parts: String) -> String {
+    nameBased(parts, namespace: recordNamespace)
+  }
+
   /// ootd's namespace for routine todos (a fixed random uuid).
   static let routineNamespace: [UInt8] = [
     0x6f, 0x6f, 0x74, 0x64, 0x2d, 0x72, 0x4f, 0x75, 0x9a, 0x74, 0x69, 0x6e, 0x65, 0x2e, 0x76, 0x31,
+  ]
+
+  /// ootd's namespace for sync record ids (a fixed random uuid).
+  static let recordNamespace: [UInt8] = [
+    0x8a, 0x44, 0x10, 0xc3, 0x25, 0x6d, 0x4f, 0x0b, 0xa7, 0x31, 0x53, 0x79, 0x6e, 0x63, 0x52, 0x64,
   ]
 
   /// ootd's namespace for built-in block names (a fixed random uuid).

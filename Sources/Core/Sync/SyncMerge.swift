@@ -1,0 +1,220 @@
+/// A value with the stamp of the change that set it.
+public struct Stamped<Value: Hashable & Sendable>: Hashable, Sendable {
+  public var value: Value
+  public var stamp: Stamp
+
+  public init(_ value: Value, _ stamp: Stamp) {
+    self.value = value
+    self.stamp = stamp
+  }
+}
+
+/// One change as it travels between machines: a row created with all its fields, one field
+/// set, or the row deleted, with the stamp it was made at. Local ids never travel.
+public struct SyncOperation: Hashable, Sendable {
+  /// What happens to the row.
+  public enum Kind: Hashable, Sendable {
+    case create(Fields)
+    case update(field: String, value: FieldValue)
+    case delete
+  }
+
+  public var entity: Entity
+  public var row: String
+  public var kind: Kind
+  public var stamp: Stamp
+
+  public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp) {
+    self.entity = entity
+    self.row = row
+    self.kind = kind
+    self.stamp = stamp
+  }
+
+  /// The traveling form of a journal operation made at `stamp` (old values stay home).
+  public init(_ operation: JournalOperation, stamp: Stamp) {
+    let kind: Kind
+    switch operation.action {
+    case .create(let fields): kind = .create(fields.filter { !SyncMerge.localFields.contains($0.key) })
+    case .update(let field, _, let new): kind = .update(field: field, value: new)
+    case .delete: kind = .delete
+    }
+    self.init(operation.entity, row: operation.row, kind, stamp: stamp)
+  }
+}
+
+/// What a machine knows of one row for merging: whether it exists (a last-writer-wins register
+/// set by creations and deletions: a deletion is a tombstone) and each field's value with the
+/// stamp that set it. A deleted row keeps the fields edited after its creation, so that a later
+/// creation (an undo of the deletion) merges with them exactly as everywhere else.
+public struct SyncRow: Hashable, Sendable {
+  public var existence: Stamped<Bool>?
+  public var fields: [String: Stamped<FieldValue>]
+
+  public init(existence: Stamped<Bool>? = nil, fields: [String: Stamped<FieldValue>] = [:]) {
+    self.existence = existence
+    self.fields = fields
+  }
+
+  /// Whether the row is shown: created, and not deleted since.
+  public var isAlive: Bool { existence?.value == true }
+
+  /// The fields' values, when alive.
+  public var visibleFields: Fields? {
+    guard isAlive else { return nil }
+    return fields.mapValues(\.value)
+  }
+}
+
+/// A conflict the merge resolved, to tell the user.
+public struct SyncConflict: Hashable, Sendable {
+  public enum Kind: String, Hashable, Sendable {
+    /// The same field was changed on two machines: the later change won.
+    case sameField = "same-field"
+    /// A row deleted on one machine was edited on another: it stays deleted.
+    case editOfDeleted = "edit-of-deleted"
+    /// A project or block came from another machine under a name another row has here: it
+    /// was not created here.
+    case nameTaken = "name-taken"
+  }
+
+  public var kind: Kind
+  public var entity: Entity
+  public var row: String
+  /// The field, for same-field conflicts.
+  public var field: String?
+  /// The value that won (same-field conflicts).
+  public var kept: FieldValue?
+  /// The value that lost.
+  public var lost: FieldValue?
+  /// The stamps of the winning and losing changes.
+  public var winner: Stamp
+  public var loser: Stamp
+
+  public init(
+    kind: Kind, entity: Entity, row: String, field: String? = nil, kept: FieldValue? = nil,
+    lost: FieldValue? = nil, winner: Stamp, loser: Stamp
+  ) {
+    self.kind = kind
+    self.entity = entity
+    self.row = row
+    self.field = field
+    self.kept = kept
+    self.lost = lost
+    self.winner = winner
+    self.loser = loser
+  }
+}
+
+/// What merging one operation does to the row as this machine shows it.
+public enum SyncEffect: Hashable, Sendable {
+  /// Nothing visible changes.
+  case none
+  /// The row appears with these fields.
+  case create(Fields)
+  /// These fields change (name, old value, new value), sorted by name.
+  case update([Change])
+  /// The row disappears.
+  case delete
+
+  public struct Change: Hashable, Sendable {
+    public var field: String
+    public var old: FieldValue
+    public var new: FieldValue
+    public init(field: String, old: FieldValue, new: FieldValue) {
+      self.field = field
+      self.old = old
+      self.new = new
+    }
+  }
+}
+
+/// The merge rule of syncing, as a pure function: per-field last writer wins, ordered by
+/// ``Stamp`` (hybrid clock, then device id); a row's existence is a register of its own set by
+/// creations and deletions, so an edit never brings a deleted row back, while a later creation
+/// (an undo of the deletion) does. Merging is commutative, associative and idempotent: any
+/// order of the same operations gives the same rows.
+public enum SyncMerge {
+  /// Fields that stay on their machine (local short ids).
+  public static let localFields: Set<String> = ["id"]
+
+  /// The result of ``merge(_:into:isPending:)``.
+  public struct Outcome: Hashable, Sendable {
+    public var row: SyncRow
+    public var effect: SyncEffect
+    public var conflicts: [SyncConflict]
+  }
+
+  /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
+  /// stamp is of a local change not yet pushed: no other machine can have seen it, so a
+  /// remote change that overwrites it is a conflict even though its clock is later.
+  public static func merge(
+    _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
+  ) -> Outcome {
+    var state = row ?? SyncRow()
+    let before = state
+    let stamp = operation.stamp
+    var conflicts: [SyncConflict] = []
+    switch operation.kind {
+    case .create(let fields):
+      if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(true, stamp) }
+      for (field, value) in fields where !localFields.contains(field) {
+        if let current = state.fields[field], current.stamp >= stamp { continue }
+        state.fields[field] = Stamped(value, stamp)
+      }
+    case .update(let field, let value):
+      guard !localFields.contains(field) else { break }
+      let current = state.fields[field]
+      if let existence = state.existence, !existence.value {
+        conflicts.append(
+          SyncConflict(
+            kind: .editOfDeleted, entity: operation.entity, row: operation.row, field: field,
+            kept: nil, lost: value, winner: existence.stamp, loser: stamp))
+      } else if let current, current.stamp.device != stamp.device, current.value != value {
+        if stamp < current.stamp {
+          conflicts.append(
+            SyncConflict(
+              kind: .sameField, entity: operation.entity, row: operation.row, field: field,
+              kept: current.value, lost: value, winner: current.stamp, loser: stamp))
+        } else if isPending(current.stamp) {
+          conflicts.append(
+            SyncConflict(
+              kind: .sameField, entity: operation.entity, row: operation.row, field: field,
+              kept: value, lost: current.value, winner: stamp, loser: current.stamp))
+        }
+      }
+      if current.map({ stamp > $0.stamp }) ?? true { state.fields[field] = Stamped(value, stamp) }
+    case .delete:
+      if state.isAlive {
+        // Edits the deleting machine cannot have seen: later than the deletion, or not pushed.
+        let unseen = state.fields.values
+          .filter { $0.stamp.device != stamp.device && ($0.stamp > stamp || isPending($0.stamp)) }
+          .max { $0.stamp < $1.stamp }
+        if let unseen {
+          conflicts.append(
+            SyncConflict(
+              kind: .editOfDeleted, entity: operation.entity, row: operation.row,
+              winner: stamp, loser: unseen.stamp))
+        }
+      }
+      if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(false, stamp) }
+    }
+    return Outcome(row: state, effect: effect(from: before, to: state), conflicts: conflicts)
+  }
+
+  /// What changes in the visible row between two states.
+  static func effect(from before: SyncRow, to after: SyncRow) -> SyncEffect {
+    switch (before.isAlive, after.isAlive) {
+    case (false, false): return .none
+    case (false, true): return .create(after.fields.mapValues(\.value))
+    case (true, false): return .delete
+    case (true, true):
+      let changes = after.fields.keys.sorted().compactMap { field -> SyncEffect.Change? in
+        let old = before.fields[field]?.value ?? .null
+        let new = after.fields[field]!.value
+        return old == new ? nil : SyncEffect.Change(field: field, old: old, new: new)
+      }
+      return changes.isEmpty ? .none : .update(changes)
+    }
+  }
+}

@@ -1,0 +1,479 @@
+import Core
+import Foundation
+import GRDB
+
+/// Where this database stands with the sync server, for `ootd remote status`.
+public struct SyncStatus: Hashable, Sendable {
+  /// This database's device id.
+  public var device: String
+  /// When the last sync completed, if one did.
+  public var lastSync: Date?
+  /// Whether this database has never pushed its rows (its first sync pushes all of them).
+  public var firstSyncPending: Bool
+  /// Local journal entries not yet pushed.
+  public var waitingChanges: Int
+  /// Their row-level operations.
+  public var waitingOperations: Int
+  /// The server position pulled up to.
+  public var pulledThrough: Int64
+}
+
+/// Some of the records to push, and how far pushing them takes the push cursor.
+public struct SyncPushPage: Sendable {
+  /// The records, in order.
+  public var records: [SyncRecord]
+  /// How many row-level operations they carry.
+  public var operations: Int
+  let throughOperation: Int64
+  let throughClock: Int64
+  let snapshot: Bool
+}
+
+/// A conflict a pull resolved, with the name of the row (a todo's title, else the name).
+public struct SyncConflictReport: Hashable, Sendable {
+  public var conflict: SyncConflict
+  public var name: String?
+}
+
+/// What one pull applied.
+public struct SyncPullResult: Sendable {
+  /// Records applied (records of this device itself are skipped and not counted).
+  public var records: Int
+  /// The row-level operations they carried.
+  public var operations: Int
+  /// Row-level operations that changed something here.
+  public var changed: Int
+  /// Conflicts resolved.
+  public var conflicts: [SyncConflictReport]
+}
+
+extension AppDatabase {
+  // MARK: - Syncing
+
+  /// Prepares a sync: on the first one, records the clock value the whole database is pushed
+  /// at and where the push cursor starts; gives this database a new device id on its first
+  /// sync and whenever `fileIdentity` (the file's device and inode numbers, from the caller)
+  /// differs from the one recorded, which is what a copied file looks like. A copy thus never
+  /// pushes under its original's device id. Returns the device id.
+  @discardableResult
+  public func beginSync(fileIdentity: String?, now: Date = Date()) throws(StorageError) -> String {
+    try write { db in
+      let firstSync = try !SyncState.isSyncing(db)
+      let recorded = try SyncState.text(db, "fileIdentity")
+      if firstSync || (fileIdentity != nil && recorded != nil && recorded != fileIdentity) {
+        try db.execute(
+          sql: "UPDATE journalSetting SET value = ? WHERE key = 'device'", arguments: [RowID.random()])
+      }
+      if let fileIdentity { try SyncState.set(db, "fileIdentity", fileIdentity) }
+      if firstSync {
+        let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+        let floor = HybridClock.tick(last: last, milliseconds: Self.milliseconds(now))
+        try db.execute(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'", arguments: [floor])
+        try SyncState.set(db, "floor", floor)
+        try SyncState.set(db, "floorDevice", try Self.device(db))
+        try SyncState.set(db, "pushedOperation", try Int64.fetchOne(db, sql: "SELECT max(id) FROM journalOperation") ?? 0)
+        try SyncState.set(db, "pushedClock", floor)
+        try SyncState.set(db, "snapshotPending", 1)
+      }
+      return try Self.device(db)
+    }
+  }
+
+  /// Records that a sync completed at `now`.
+  public func finishSync(now: Date = Date()) throws(StorageError) {
+    try write { db in try SyncState.set(db, "lastSync", Timestamp.text(now)) }
+  }
+
+  /// The server position pulled up to (0 before the first pull).
+  public func pullCursor() throws(StorageError) -> Int64 {
+    try read { db in try SyncState.integer(db, "pulledThrough") ?? 0 }
+  }
+
+  /// Where this database stands with the server.
+  public func syncStatus() throws(StorageError) -> SyncStatus {
+    try read { db in
+      let syncing = try SyncState.isSyncing(db)
+      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
+      let waiting = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT count(DISTINCT o.changeId), count(*) FROM journalOperation o
+          JOIN journalChange c ON c.id = o.changeId WHERE o.id > ? AND c.remote = 0
+          """, arguments: [syncing ? pushed : 0])
+      return SyncStatus(
+        device: try Self.device(db),
+        lastSync: try SyncState.text(db, "lastSync").flatMap(Timestamp.date),
+        firstSyncPending: try !syncing || SyncState.integer(db, "snapshotPending") == 1,
+        waitingChanges: waiting?[0] ?? 0, waitingOperations: waiting?[1] ?? 0,
+        pulledThrough: try SyncState.integer(db, "pulledThrough") ?? 0)
+    }
+  }
+
+  /// The next records to push (nil when everything is pushed): on the first sync every row
+  /// not pulled from the server (blocks, projects, then todos) as creations at the first
+  /// sync's clock; then this
+  /// machine's journal entries not yet pushed, whole entries up to about `maxOperations`
+  /// operations, in order. Record ids derive from the entry's uuid (or the first sync's
+  /// clock), so pushing the same page again is deduplicated by the server.
+  public func pushPage(maxOperations: Int = 20_000) throws(StorageError) -> SyncPushPage? {
+    try read { db in
+      guard let floor = try SyncState.integer(db, "floor"),
+        let floorDevice = try SyncState.text(db, "floorDevice")
+      else { throw StorageError.sqlite("the database has not started syncing") }
+      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
+      let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
+      let links = LinkTranslation(db)
+      if try SyncState.integer(db, "snapshotPending") == 1 {
+        let stamp = Stamp(clock: floor, device: floorDevice)
+        var records: [SyncRecord] = []
+        var count = 0
+        func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
+          for (chunk, start) in stride(from: 0, to: rows.count, by: SyncPayload.operationsPerRecord).enumerated() {
+            let slice = rows[start..<min(start + SyncPayload.operationsPerRecord, rows.count)]
+            let operations = try slice.map { row in
+              try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
+            }
+            count += operations.count
+            records.append(
+              SyncRecord(
+                // Named by the rows it holds: a first sync stopped and run again after rows
+                // changed makes new records for chunks that changed (their rows merge as one).
+                opID: RowID.syncRecord(
+                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(slice.first!.uuid) \(slice.last!.uuid) \(slice.count)"),
+                device: floorDevice, clock: HybridClock.text(floor),
+                payload: SyncPayload.encode(command: "(first sync)", operations)))
+          }
+        }
+        // Rows pulled from the server (stamped) are there already: only this machine's own.
+        let unstamped = "NOT EXISTS (SELECT 1 FROM syncStamp WHERE syncStamp.row = %@.uuid AND syncStamp.field = '')"
+        func own(_ table: String) -> String { unstamped.replacingOccurrences(of: "%@", with: table) }
+        try add(.block, try BlockRecord.fetchAll(db, sql: "SELECT * FROM block WHERE \(own("block")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
+        try add(.project, try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project WHERE \(own("project")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
+        var todos: [(uuid: String, fields: Fields)] = []
+        try TodoRecord.forEach(db, where: own("todo")) { record in
+          todos.append((record.uuid, record.fields))
+          return true
+        }
+        try add(.todo, todos)
+        return SyncPushPage(
+          records: records, operations: count, throughOperation: pushed, throughClock: pushedClock,
+          snapshot: true)
+      }
+      let changes = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT id, uuid, command, device FROM journalChange
+          WHERE remote = 0 AND id IN (SELECT DISTINCT changeId FROM journalOperation WHERE id > ?)
+          ORDER BY id
+          """, arguments: [pushed])
+      guard !changes.isEmpty else { return nil }
+      var records: [SyncRecord] = []
+      var count = 0
+      var through = pushed
+      var throughClock = pushedClock
+      for change in changes {
+        if count >= maxOperations { break }
+        let changeID: Int64 = change["id"]
+        let changeUUID: String = change["uuid"]
+        let command: String = change["command"]
+        let device: String = change["device"]
+        var operations: [SyncOperation] = []
+        let rows = try Row.fetchCursor(
+          db, sql: "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id",
+          arguments: [changeID, pushed])
+        while let row = try rows.next() {
+          let operation = try JournalOperationRecord(row: row).operation
+          let clock: Int64 = row["clock"]
+          let id: Int64 = row["id"]
+          through = max(through, id)
+          throughClock = max(throughClock, clock)
+          if case .update(let field, _, _) = operation.action, SyncMerge.localFields.contains(field) { continue }
+          operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
+        }
+        for (chunk, start) in stride(from: 0, to: operations.count, by: SyncPayload.operationsPerRecord).enumerated() {
+          let slice = Array(operations[start..<min(start + SyncPayload.operationsPerRecord, operations.count)])
+          records.append(
+            SyncRecord(
+              opID: RowID.syncRecord("\(changeUUID) \(chunk)"), device: device,
+              clock: HybridClock.text(slice.map(\.stamp.clock).max() ?? 0),
+              payload: SyncPayload.encode(command: command, slice)))
+        }
+        count += operations.count
+      }
+      return SyncPushPage(
+        records: records, operations: count, throughOperation: through, throughClock: throughClock,
+        snapshot: false)
+    }
+  }
+
+  /// Records that `page` reached the server: the push cursor moves past it (a page pushed
+  /// again after a crash before this is deduplicated by the server).
+  public func markPushed(_ page: SyncPushPage) throws(StorageError) {
+    try write { db in
+      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
+      let clock = try SyncState.integer(db, "pushedClock") ?? 0
+      try SyncState.set(db, "pushedOperation", max(pushed, page.throughOperation))
+      try SyncState.set(db, "pushedClock", max(clock, page.throughClock))
+      if page.snapshot { try SyncState.set(db, "snapshotPending", 0) }
+    }
+  }
+
+  /// Applies records pulled from the server (with their server positions, in order) and moves
+  /// the pull cursor past them, in one transaction: each operation is merged by
+  /// ``SyncMerge`` with what this database knows of the row, and what changes is applied
+  /// through the one write path, as a journal entry of the record's device keeping its clock.
+  /// Records of this device are skipped (already applied here).
+  public func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], now: Date = Date())
+    throws(StorageError) -> SyncPullResult
+  {
+    try write { db in
+      let device = try Self.device(db)
+      guard let floor = try SyncState.integer(db, "floor"),
+        let floorDevice = try SyncState.text(db, "floorDevice")
+      else { throw StorageError.sqlite("the database has not started syncing") }
+      let floorStamp = Stamp(clock: floor, device: floorDevice)
+      let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
+      let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > pushedClock }
+      let links = LinkTranslation(db)
+      var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
+      var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
+      var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+      for (seq, record) in records {
+        cursor = max(cursor, seq)
+        guard record.device != device else { continue }
+        let batch: SyncPayload.Batch
+        do {
+          batch = try SyncPayload.decode(record.payload, device: record.device)
+        } catch let error as CoreError {
+          throw StorageError.invalidValue(error)
+        }
+        result.records += 1
+        result.operations += batch.operations.count
+        let recorder = ChangeRecorder(db)
+        var clocks: [Int64] = []
+        for remote in batch.operations {
+          clock = HybridClock.receive(last: clock, remote: remote.stamp.clock)
+          let operation = try links.incoming(remote)
+          let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
+          var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
+          let applied = recorder.operations.count
+          try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
+          clocks += Array(repeating: remote.stamp.clock, count: recorder.operations.count - applied)
+          try SyncState.write(db, operation.row, before: before, after: outcome.row)
+          for conflict in outcome.conflicts {
+            let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
+              operation.entity.nameField]?.text
+              ?? outcome.row.fields[operation.entity.nameField]?.value.text
+            result.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
+          }
+        }
+        result.changed += recorder.operations.count
+        if !recorder.operations.isEmpty {
+          _ = try Self.record(
+            db, kind: .change, command: batch.command, operations: recorder.operations, target: nil,
+            now: now, device: record.device, clocks: clocks)
+        }
+      }
+      try db.execute(
+        sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
+      try SyncState.set(db, "pulledThrough", cursor)
+      return result
+    }
+  }
+
+  /// Applies what a merge changes in the visible row through the recorder. A project or block
+  /// whose name is taken here by another row is not created (reported as a conflict).
+  private static func apply(
+    _ effect: SyncEffect, of operation: SyncOperation, recorder: ChangeRecorder,
+    outcome: inout SyncMerge.Outcome
+  ) throws {
+    let db = recorder.db
+    switch effect {
+    case .none: return
+    case .create(let fields):
+      if operation.entity != .todo, let name = fields["name"]?.text,
+        let holder = try String.fetchOne(
+          db, sql: "SELECT uuid FROM \(OperationExecutor.table(operation.entity)) WHERE name = ? COLLATE NOCASE",
+          arguments: [name]), holder != operation.row
+      {
+        outcome.conflicts.append(
+          SyncConflict(
+            kind: .nameTaken, entity: operation.entity, row: operation.row, field: "name",
+            kept: .text(name), lost: .text(name), winner: operation.stamp, loser: operation.stamp))
+        outcome.row.existence = nil
+        return
+      }
+      try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
+    case .update(let changes):
+      let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row) ?? [:]
+      for change in changes {
+        try recorder.update(
+          operation.entity, row: operation.row, change.field, from: current[change.field] ?? .null,
+          to: change.new)
+      }
+    case .delete:
+      guard let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
+      else { return }
+      try recorder.delete(operation.entity, row: operation.row, fields: current)
+    }
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+}
+
+/// The translation of a todo's links between this machine's form and the traveling form: the
+/// journal names a todo's block by name and its project by uuid; records name both by uuid
+/// (built-in blocks have the same uuid everywhere). A link to a row this machine does not
+/// have (deleted here) becomes none.
+struct LinkTranslation {
+  let db: Database
+
+  init(_ db: Database) { self.db = db }
+
+  func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
+    try map(operation) { field, value in
+      guard field == "block", let name = value.text else { return value }
+      return .text(
+        try String.fetchOne(
+          db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+          ?? name)
+    }
+  }
+
+  func incoming(_ operation: SyncOperation) throws -> SyncOperation {
+    try map(operation) { field, value in
+      guard let text = value.text else { return value }
+      switch field {
+      case "block":
+        guard RowID.isValid(text) else { return value }
+        return .optional(
+          try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [text]))
+      case "project":
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [text])
+          == true ? value : .null
+      default: return value
+      }
+    }
+  }
+
+  private func map(_ operation: SyncOperation, _ transform: (String, FieldValue) throws -> FieldValue)
+    throws -> SyncOperation
+  {
+    guard operation.entity == .todo else { return operation }
+    var result = operation
+    switch operation.kind {
+    case .create(var fields):
+      for field in ["block", "project"] where fields[field] != nil {
+        fields[field] = try transform(field, fields[field]!)
+      }
+      result.kind = .create(fields)
+    case .update(let field, let value):
+      result.kind = .update(field: field, value: try transform(field, value))
+    case .delete: break
+    }
+    return result
+  }
+}
+
+/// The `syncState` table (cursors, the first sync's clock, the file identity) and the
+/// `syncStamp` table (the stamps merges compare).
+enum SyncState {
+  static func text(_ db: Database, _ key: String) throws -> String? {
+    try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+  }
+
+  static func integer(_ db: Database, _ key: String) throws -> Int64? {
+    try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+  }
+
+  static func set(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
+    try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, ?)")
+      .execute(arguments: [key, value])
+  }
+
+  /// Whether this database has started syncing (its changes are stamped from then on).
+  static func isSyncing(_ db: Database) throws -> Bool {
+    try integer(db, "floor") != nil
+  }
+
+  /// The first local journal entry with an operation not yet pushed, once syncing.
+  static func firstUnpushedChange(_ db: Database) throws -> Int64? {
+    guard try isSyncing(db) else { return nil }
+    return try Int64.fetchOne(
+      db,
+      sql: """
+        SELECT min(o.changeId) FROM journalOperation o JOIN journalChange c ON c.id = o.changeId
+        WHERE o.id > ? AND c.remote = 0
+        """, arguments: [try integer(db, "pushedOperation") ?? 0])
+  }
+
+  /// Stamps what a local operation sets.
+  static func stampLocal(_ db: Database, _ operation: JournalOperation, _ stamp: Stamp) throws {
+    switch operation.action {
+    case .create: try upsert(db, operation.row, "", stamp, .integer(1))
+    case .delete: try upsert(db, operation.row, "", stamp, .integer(0))
+    case .update(let field, _, let new):
+      guard !SyncMerge.localFields.contains(field) else { return }
+      try upsert(db, operation.row, field, stamp, new)
+    }
+  }
+
+  static func upsert(_ db: Database, _ row: String, _ field: String, _ stamp: Stamp, _ value: FieldValue) throws {
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO syncStamp (row, field, clock, device, value) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (row, field) DO UPDATE SET clock = excluded.clock, device = excluded.device,
+          value = excluded.value
+        """
+    ).execute(arguments: [row, field, stamp.clock, stamp.device, value.databaseValue])
+  }
+
+  /// What this database knows of a row for merging: its existence (stamped, or at the first
+  /// sync's stamp when the row is here unstamped) and its fields (the row's values stamped by
+  /// the later of the existence and the field's own stamp; for a deleted row, the stamped edits).
+  static func row(_ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp) throws -> SyncRow? {
+    var entries: [String: Stamped<FieldValue>] = [:]
+    let rows = try Row.fetchCursor(
+      db.cachedStatement(sql: "SELECT field, clock, device, value FROM syncStamp WHERE row = ?"),
+      arguments: [uuid])
+    while let row = try rows.next() {
+      entries[row[0]] = Stamped(
+        FieldValue(row[3] as DatabaseValue), Stamp(clock: row[1], device: row[2]))
+    }
+    // Most pulled rows are new here: a cached lookup answers before any row is read.
+    let exists = try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT 1 FROM \(OperationExecutor.table(entity)) WHERE uuid = ?"),
+      arguments: [uuid]) == true
+    if !exists && entries.isEmpty { return nil }
+    let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
+    var state = SyncRow()
+    if let existence = entries.removeValue(forKey: "") {
+      state.existence = Stamped(existence.value == .integer(1), existence.stamp)
+    } else if current != nil {
+      state.existence = Stamped(true, floor)
+    }
+    if let current, let existence = state.existence, existence.value {
+      for (field, value) in current where !SyncMerge.localFields.contains(field) {
+        let stamp = max(entries[field]?.stamp ?? existence.stamp, existence.stamp)
+        state.fields[field] = Stamped(value, stamp)
+      }
+    } else {
+      state.fields = entries
+    }
+    return state.existence == nil && state.fields.isEmpty ? nil : state
+  }
+
+  /// Writes the stamps that changed between two states of a row (a field stamped as the row's
+  /// creation needs no stamp of its own).
+  static func write(_ db: Database, _ uuid: String, before: SyncRow?, after: SyncRow) throws {
+    if let existence = after.existence, existence != before?.existence {
+      try upsert(db, uuid, "", existence.stamp, .integer(existence.value ? 1 : 0))
+    }
+    for (field, value) in after.fields where before?.fields[field] != value {
+      if after.isAlive, value.stamp == after.existence?.stamp { continue }
+      try upsert(db, uuid, field, value.stamp, value.value)
+    }
+  }
+}

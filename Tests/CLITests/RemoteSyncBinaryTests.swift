@@ -1,0 +1,272 @@
+import Core
+import Foundation
+import PostgresSupport
+import Remote
+import Storage
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two (or more) machines, each a database file, syncing through a real PostgreSQL as one
+/// member role, by running the built `ootd` binary.
+struct SyncMachines {
+  let cluster: PostgresCluster
+  let database: String
+  let role: String
+  let folder: TemporaryFolder
+
+  init(cluster: PostgresCluster? = nil) throws {
+    self.cluster = try cluster ?? PostgresCluster.shared()
+    folder = try TemporaryFolder()
+    database = try self.cluster.createDatabase()
+    role = self.cluster.uniqueName("me")
+    try self.cluster.createRole(role, password: "pw-me", member: true)
+    try RemoteSchema.migrate(PostgresConnection(uri: self.cluster.uri(database: database)))
+  }
+
+  var uri: String { cluster.uri(role: role, database: database) }
+
+  func environment(_ machine: String) -> [String: String] {
+    ["OOTD_DB": folder.file("\(machine).sqlite"), "OOTD_REMOTE": uri, "TZ": "UTC"]
+  }
+
+  @discardableResult
+  func run(_ machine: String, _ arguments: String...) throws -> BinaryTests.Result {
+    try BinaryTests.run(arguments, environment: environment(machine))
+  }
+
+  /// `remote sync --json`, which must succeed.
+  @discardableResult
+  func sync(_ machine: String) throws -> [String: Any] {
+    let result = try run(machine, "remote", "sync", "--json")
+    #expect(result.code == 0, "\(result.stderr)")
+    return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+  }
+
+  /// The contract's comparison: the set of (uuid, title, priority, date, done, project, block).
+  func shapes(_ machine: String) throws -> Set<String> {
+    let result = try run(machine, "list", "--all", "--json")
+    #expect(result.code == 0, "\(result.stderr)")
+    let todos = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    return Set(todos.map { todo in
+      ["uuid", "title", "priority", "date", "done", "project", "block"]
+        .map { key in key == "done" ? "\(todo[key] as? Bool ?? false)" : "\(todo[key] ?? "nil")" }
+        .joined(separator: "|")
+    })
+  }
+
+  func titles(_ machine: String) throws -> [String] {
+    try shapes(machine).map { $0.split(separator: "|", omittingEmptySubsequences: false)[1] }.map(String.init).sorted()
+  }
+
+  func server() throws -> RemoteServer { try RemoteServer(connection: PostgresConnection(uri: uri)) }
+}
+
+@Suite(
+  .serialized,
+  .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+struct RemoteSyncBinaryTests {
+  @Test("two machines converge: the same (uuid, title, priority, date, done, project, block) on both")
+  func converge() throws {
+    let m = try SyncMachines()
+    try m.run("a", "project", "add", "ootd")
+    try m.run("a", "add", "Read the GRDB guide", "--project", "ootd", "--priority", "high")
+    try m.run("b", "add", "Write the README", "--on", "tomorrow")
+    try m.run("b", "add", "Solve BOJ 1753", "--block", "algorithm")
+    let first = try m.sync("a")
+    #expect(first["pushed"] as? Int ?? 0 > 0)
+    #expect(first["pulled"] as? Int == 0 && first["conflicts"] as? Int == 0)
+    try m.sync("b")
+    try m.sync("a")
+    #expect(try m.shapes("a") == m.shapes("b"))
+    #expect(try m.shapes("a").count == 3)
+    #expect(try m.shapes("b").contains { $0.contains("|Read the GRDB guide|high|") && $0.contains("|ootd|") })
+    // Built-in blocks never appear twice.
+    let blocks = try m.run("a", "block", "list", "--json")
+    #expect(blocks.stdout.components(separatedBy: "\"algorithm\"").count == 2)
+    // A sync with nothing to do pushes and pulls nothing.
+    let idle = try m.sync("b")
+    #expect(idle["pushed"] as? Int == 0 && idle["pulled"] as? Int == 0)
+    // A copy of a's file gets its own device id at its first sync, and stays in step.
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: m.folder.file("a.sqlite" + suffix)) {
+      try FileManager.default.copyItem(atPath: m.folder.file("a.sqlite" + suffix), toPath: m.folder.file("c.sqlite" + suffix))
+    }
+    let fromA = try m.sync("a")["device"] as? String
+    let fromCopy = try m.sync("c")["device"] as? String
+    #expect(fromA != nil && fromCopy != nil && fromA != fromCopy)
+    try m.run("c", "add", "From the copy")
+    try m.sync("c")
+    try m.sync("a")
+    #expect(try m.shapes("a") == m.shapes("c"))
+    #expect(try m.shapes("a").count == 4)
+    let status = try m.run("b", "remote", "status", "--json")
+    let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any] ?? [:]
+    #expect(json["waitingChanges"] as? Int == 0)
+    #expect(json["lastSync"] is String)
+    #expect((json["server"] as? String)?.contains(m.role) == true)
+  }
+
+  @Test("different fields merge; the same field keeps the later edit and --json lists the conflict")
+  func fieldsAndConflicts() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Read")
+    try m.sync("a")
+    try m.sync("b")
+    // Ticked on a, retitled on b: both kept.
+    try m.run("a", "done", "1")
+    try m.run("b", "edit", "1", "--title", "Read SICP")
+    try m.sync("a")
+    try m.sync("b")
+    try m.sync("a")
+    #expect(try m.shapes("a") == m.shapes("b"))
+    #expect(try m.shapes("a").first?.contains("|Read SICP|mid|") == true)
+    #expect(try m.shapes("a").first?.contains("|true|") == true)
+    // The same field on both: b edits later, so b's title wins on both, reported by b's sync.
+    try m.run("a", "edit", "1", "--title", "From a")
+    try m.sync("a")
+    try m.run("b", "edit", "1", "--title", "From b")
+    let b = try m.sync("b")
+    try m.sync("a")
+    #expect(try m.titles("a") == ["From b"])
+    #expect(try m.titles("b") == ["From b"])
+    #expect(b["conflicts"] as? Int == 1)
+    let list = b["conflictList"] as? [[String: Any]] ?? []
+    #expect(list.first?["kind"] as? String == "same-field")
+    #expect(list.first?["field"] as? String == "title")
+    #expect(list.first?["kept"] as? String == "From b")
+    #expect(list.first?["lost"] as? String == "From a")
+    // Text output says it in one line per conflict.
+    try m.run("a", "edit", "1", "--title", "A again")
+    try m.sync("a")
+    try m.run("b", "edit", "1", "--title", "B again")
+    let text = try m.run("b", "remote", "sync")
+    #expect(text.code == 0)
+    #expect(text.stdout.contains("1 conflict resolved"))
+    #expect(text.stdout.contains("todo 'B again': title changed on two machines; kept 'B again' (the later), dropped 'A again'"))
+  }
+
+  @Test("deleted on one machine and edited on the other: stays deleted on both, reported")
+  func deleteWins() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Read")
+    try m.sync("a")
+    try m.sync("b")
+    try m.run("a", "rm", "1", "--yes")
+    try m.run("b", "edit", "1", "--title", "Read more")
+    let a = try m.sync("a")
+    let b = try m.sync("b")
+    let again = try m.sync("a")
+    #expect(try m.shapes("a").isEmpty)
+    #expect(try m.shapes("b").isEmpty)
+    let kinds = [a, b, again].flatMap { ($0["conflictList"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }
+    #expect(kinds.contains("edit-of-deleted"))
+  }
+
+  @Test("the day's routine planned on both machines appears once; undo of a pushed rm comes back everywhere")
+  func routineAndUndo() throws {
+    let m = try SyncMachines()
+    for machine in ["a", "b"] {
+      try m.run(machine, "block", "routine", "algorithm")
+      try m.run(machine, "plan", "--on", "2026-11-23")
+    }
+    for machine in ["a", "b", "a", "b"] { try m.sync(machine) }
+    #expect(try m.shapes("a").count == 1)
+    #expect(try m.shapes("a") == m.shapes("b"))
+    // rm on a, pushed, applied on b; then undone on a: back on b.
+    try m.run("a", "rm", "1", "--yes")
+    try m.sync("a")
+    try m.sync("b")
+    #expect(try m.shapes("b").isEmpty)
+    let undo = try m.run("a", "undo")
+    #expect(undo.code == 0, "\(undo.stderr)")
+    try m.sync("a")
+    try m.sync("b")
+    #expect(try m.shapes("b").count == 1)
+    #expect(try m.shapes("a") == m.shapes("b"))
+  }
+
+  @Test("a sync killed with kill -9 during push and during pull: the next sync completes without duplicates")
+  func killed() throws {
+    let m = try SyncMachines()
+    let count = 30_000
+    try Self.fill(m.folder.file("a.sqlite"), count: count)
+    // Kill a's first sync part-way (after various delays: wherever it is then).
+    for delay in [0.2, 0.6, 1.2] {
+      try Self.killSync(m, "a", after: delay)
+    }
+    try m.sync("a")
+    for delay in [0.2, 0.8] {
+      try Self.killSync(m, "b", after: delay)
+    }
+    try m.sync("b")
+    #expect(try m.shapes("b").count == count)
+    #expect(try m.shapes("a") == m.shapes("b"))
+    // b pushed only its own rows (the built-in blocks), not the 30,000 it pulled.
+    let back = try m.sync("a")
+    #expect(back["pulled"] as? Int ?? 0 < 100)
+    // No record twice on the server, and nothing left to push or pull.
+    let records = try m.server().operationCount()
+    let idle = try m.sync("a")
+    #expect(idle["pushed"] as? Int == 0 && idle["pulled"] as? Int == 0)
+    #expect(try m.server().operationCount() == records)
+  }
+
+  @Test("the server stopped mid-sync: exit 1 with one line, nothing lost; after a restart the sync completes")
+  func serverStopped() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.stop() }
+    let m = try SyncMachines(cluster: cluster)
+    let count = 30_000
+    try Self.fill(m.folder.file("a.sqlite"), count: count)
+    let before = try m.shapes("a")
+    let process = try Self.start(m, "a")
+    Thread.sleep(forTimeInterval: 0.5)
+    try cluster.pause()
+    process.waitUntilExit()
+    let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    if process.terminationStatus != 0 {
+      #expect(process.terminationStatus == 1)
+      #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+    }
+    #expect(try m.shapes("a") == before)
+    // While the server is down: exit 1, one line.
+    let down = try m.run("a", "remote", "sync")
+    #expect(down.code == 1)
+    #expect(down.stderr.split(separator: "\n").count == 1)
+    #expect(down.stderr.hasPrefix("ootd: error:"))
+    try cluster.resume()
+    try m.sync("a")
+    try m.sync("b")
+    #expect(try m.shapes("b") == before)
+  }
+
+  /// `count` todos written straight through Storage (one change), quicker than the binary.
+  static func fill(_ path: String, count: Int) throws {
+    let database = try AppDatabase.open(path: path, command: "import")
+    let day = Day(iso: "2026-11-20")!
+    _ = try database.addTodos(
+      try (0..<count).map { (try NewTodo(title: "todo \($0)", priority: .mid, day: day), $0 % 3 == 0) })
+  }
+
+  static func start(_ m: SyncMachines, _ machine: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: BinaryTests.binary)
+    process.arguments = ["remote", "sync"]
+    var variables = ProcessInfo.processInfo.environment
+    for (key, value) in m.environment(machine) { variables[key] = value }
+    process.environment = variables
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    return process
+  }
+
+  static func killSync(_ m: SyncMachines, _ machine: String, after delay: TimeInterval) throws {
+    let process = try start(m, machine)
+    Thread.sleep(forTimeInterval: delay)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+}
