@@ -6,7 +6,7 @@ import Foundation
 /// Each todo has `UID` (its uuid), `DTSTAMP` (now), `CREATED`, `SUMMARY`, `STATUS`
 /// (`NEEDS-ACTION`, `COMPLETED`, or `CANCELLED` when dropped), `PRIORITY` (high → 1, mid → 5,
 /// low → 9, RFC 5545 §3.8.1.9), `DTSTART` and `DUE` (below), `COMPLETED` when done,
-/// `CATEGORIES` (project and block) and `DESCRIPTION` (notes). Lines end in CR LF, text is
+/// `CATEGORIES` (project, block, then the tags) and `DESCRIPTION` (notes). Lines end in CR LF, text is
 /// escaped, lines are folded at 75 octets.
 ///
 /// The day: a todo is planned for its day and overdue once the day is over, so `DTSTART` is
@@ -36,7 +36,7 @@ public enum ICalendar {
       if todo.isDone, let doneAt = todo.doneAt {
         lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
       }
-      let categories = [todo.project, todo.block].compactMap { $0 }
+      let categories = [todo.project, todo.block].compactMap { $0 } + todo.tags
       if !categories.isEmpty { lines.append("CATEGORIES:" + categories.map(escape).joined(separator: ",")) }
       if let notes = todo.notes { lines.append("DESCRIPTION:\(escape(notes))") }
       lines.append("END:VTODO")

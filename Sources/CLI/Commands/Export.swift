@@ -12,9 +12,9 @@ extension Ootd {
       abstract: "Write todos as Taskwarrior JSON, todo.txt, iCalendar (VTODO) or ootd JSON.",
       discussion: """
         Every todo, unless --from/--to or --project narrow it. Taskwarrior: the day is \
-        'scheduled', done → completed at 'end', notes → an annotation. todo.txt: high/mid/low → \
-        (A)/(B)/(C), the day as due:, the project as +project. iCalendar: PRIORITY 1/5/9, the \
-        day as DUE, project and block as CATEGORIES.
+        'scheduled', done → completed at 'end', tags → 'tags', notes → an annotation. todo.txt: \
+        high/mid/low → (A)/(B)/(C), the day as due:, the project as +project, tags as @tag. \
+        iCalendar: PRIORITY 1/5/9, the day as DUE, project, block and tags as CATEGORIES.
 
         Examples:
           ootd export --format taskwarrior | task import
