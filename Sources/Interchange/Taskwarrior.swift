@@ -203,21 +203,49 @@ public enum Taskwarrior {
   /// start of the day in `timeZone`; done → `completed` with `end`; tags → `tags`; notes → one
   /// annotation).
   public static func export(_ todos: [Todo], timeZone: TimeZone, now: Date) -> String {
-    let tasks = todos.map { todo in
-      let entry = UTCTimestamp.format(todo.createdAt)
-      return Task(
-        uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
-        entry: entry, modified: UTCTimestamp.format(now),
-        scheduled: UTCTimestamp.format(todo.day.start(in: timeZone)),
-        end: todo.isDone ? UTCTimestamp.format(todo.doneAt ?? todo.day.start(in: timeZone)) : nil,
-        priority: code(todo.priority), project: todo.project,
-        tags: todo.tags.isEmpty ? nil : todo.tags,
-        annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })
+    var writer = ExportWriter(timeZone: timeZone, now: now)
+    var text = ""
+    for todo in todos { text += writer.next(todo) }
+    return text + writer.end()
+  }
+
+  /// Writes the export one task at a time (any number of todos in constant memory): the text
+  /// of ``next(_:)`` for each todo, then ``end()``, is exactly ``export(_:timeZone:now:)``.
+  public struct ExportWriter {
+    let timeZone: TimeZone
+    let modified: String
+    let encoder: JSONEncoder
+    var count = 0
+
+    public init(timeZone: TimeZone, now: Date) {
+      self.timeZone = timeZone
+      modified = UTCTimestamp.format(now)
+      encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let lines = tasks.map { String(decoding: (try? encoder.encode($0)) ?? Data("{}".utf8), as: UTF8.self) }
-    return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+
+    /// The text that puts `todo` into the array.
+    public mutating func next(_ todo: Todo) -> String {
+      defer { count += 1 }
+      return (count == 0 ? "[\n" : ",\n") + Taskwarrior.line(todo, timeZone: timeZone, modified: modified, encoder: encoder)
+    }
+
+    /// The text that closes the array.
+    public func end() -> String { count == 0 ? "[]\n" : "\n]\n" }
+  }
+
+  /// One todo as one line of JSON.
+  static func line(_ todo: Todo, timeZone: TimeZone, modified: String, encoder: JSONEncoder) -> String {
+    let entry = UTCTimestamp.format(todo.createdAt)
+    let task = Task(
+      uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
+      entry: entry, modified: modified,
+      scheduled: UTCTimestamp.format(todo.day.start(in: timeZone)),
+      end: todo.isDone ? UTCTimestamp.format(todo.doneAt ?? todo.day.start(in: timeZone)) : nil,
+      priority: code(todo.priority), project: todo.project,
+      tags: todo.tags.isEmpty ? nil : todo.tags,
+      annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })
+    return String(decoding: (try? encoder.encode(task)) ?? Data("{}".utf8), as: UTF8.self)
   }
 
   /// `H`, `M` or `L`.
