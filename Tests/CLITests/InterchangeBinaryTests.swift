@@ -297,6 +297,11 @@ import Testing
       let (code, kib) = try Self.peakMemory(["export", "--format", format], environment: env)
       #expect(code == 0, "\(format)")
       #expect(kib < 64 * 1024, "export --format \(format) peaked at \(kib / 1024) MB")
+      let path = folder.file("heavy.\(format)")
+      let (fileCode, fileKiB) = try Self.peakMemory(["export", "--format", format, "--output", path], environment: env)
+      #expect(fileCode == 0, "\(format) --output")
+      #expect(fileKiB < 64 * 1024, "export --format \(format) --output peaked at \(fileKiB / 1024) MB")
+      #expect(((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 40_000_000 || format == "todotxt")
     }
     let (code, kib) = try Self.peakMemory(["search", "task"], environment: env)
     #expect(code == 0)

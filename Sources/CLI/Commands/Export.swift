@@ -56,13 +56,26 @@ extension Ootd {
       let database = try global.openDatabase(environment, readOnly: true)
       let filter = TodoFilter(days: days, project: project)
       if let output {
-        // A file is replaced whole (AtomicFile), so its text is built first.
-        var text = ""
-        try write(database, filter, environment) { piece in
-          text += piece
-          return true
+        // A file is replaced whole (AtomicFile: a temporary file renamed over it), written as
+        // the todos are read.
+        try environment.writeFileStreamed(output) { writeText in
+          var chunk = ""
+          var failure: (any Error)? = nil
+          try write(database, filter, environment) { piece in
+            chunk += piece
+            guard chunk.utf8.count >= 65_536 else { return true }
+            do {
+              try writeText(chunk)
+            } catch {
+              failure = error
+              return false
+            }
+            chunk = ""
+            return true
+          }
+          if let failure { throw failure }
+          try writeText(chunk)
         }
-        try environment.writeFile(output, text)
         return
       }
       // Standard output gets the todos as they are read: any number in constant memory.
