@@ -25,12 +25,15 @@ public struct ImportedTodo: Hashable, Sendable {
   public var createdAt: Date?
   /// What the source had that no other field holds, or nil.
   public var notes: String?
+  /// Its tags (see ``Tag``), lowercased, sorted and without repeats. An update replaces the
+  /// todo's tags with these, as it replaces the notes.
+  public var tags: [String]
 
-  /// Creates an imported todo, validating its title and project name.
+  /// Creates an imported todo, validating its title, project name and tags.
   public init(
     uuid: String, title: String, priority: Priority, day: Day, dayIsDefault: Bool = false,
     isDone: Bool = false, doneAt: Date? = nil, project: String? = nil, createdAt: Date? = nil,
-    notes: String? = nil
+    notes: String? = nil, tags: [String] = []
   ) throws(CoreError) {
     self.uuid = uuid
     self.title = try Title.validate(title)
@@ -42,6 +45,9 @@ public struct ImportedTodo: Hashable, Sendable {
     self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
     self.createdAt = createdAt
     self.notes = notes
+    var valid: [String] = []
+    for tag in tags { valid.append(try Tag.validate(tag)) }
+    self.tags = Tag.normalized(valid)
   }
 }
 

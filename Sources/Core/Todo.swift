@@ -28,7 +28,8 @@ public struct Todo: Hashable, Sendable, Identifiable {
   /// still counts it as planned and not done (see ``CarryRecord``).
   public var carriedFrom: [Day] = []
   /// Free text kept with the todo: what an import could not map to another field (Taskwarrior
-  /// annotations, tags and user-defined attributes; todo.txt contexts and extra `key:value`s).
+  /// annotations, user-defined attributes and tags that are no ootd tags; todo.txt contexts
+  /// and projects that are no ootd tags, and extra `key:value`s).
   public var notes: String? = nil
   /// The GitHub issue or pull request it stands for (`ootd github issues`), or nil.
   public var github: GitHubLink? = nil

@@ -6,7 +6,7 @@ import Foundation
 /// Each todo has `UID` (its uuid), `DTSTAMP` (now), `CREATED`, `SUMMARY`, `STATUS`
 /// (`NEEDS-ACTION`, `COMPLETED`, or `CANCELLED` when dropped), `PRIORITY` (high → 1, mid → 5,
 /// low → 9, RFC 5545 §3.8.1.9), `DTSTART` and `DUE` (below), `COMPLETED` when done,
-/// `CATEGORIES` (project and block) and `DESCRIPTION` (notes). Lines end in CR LF, text is
+/// `CATEGORIES` (project, block, then the tags) and `DESCRIPTION` (notes). Lines end in CR LF, text is
 /// escaped, lines are folded at 75 octets.
 ///
 /// The day: a todo is planned for its day and overdue once the day is over, so `DTSTART` is
@@ -19,29 +19,39 @@ import Foundation
 public enum ICalendar {
   /// The whole calendar.
   public static func export(_ todos: [Todo], now: Date, productVersion: String) -> String {
-    var lines = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//ootd//ootd \(productVersion)//EN",
-    ]
-    let stamp = UTCTimestamp.format(now)
-    for todo in todos {
-      lines.append("BEGIN:VTODO")
-      lines.append("UID:\(todo.uuid)")
-      lines.append("DTSTAMP:\(stamp)")
-      lines.append("CREATED:\(UTCTimestamp.format(todo.createdAt))")
-      lines.append("SUMMARY:\(escape(todo.title))")
-      lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
-      lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
-      lines.append("DTSTART;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
-      lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day.adding(days: 1)))")
-      if todo.isDone, let doneAt = todo.doneAt {
-        lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
-      }
-      let categories = [todo.project, todo.block].compactMap { $0 }
-      if !categories.isEmpty { lines.append("CATEGORIES:" + categories.map(escape).joined(separator: ",")) }
-      if let notes = todo.notes { lines.append("DESCRIPTION:\(escape(notes))") }
-      lines.append("END:VTODO")
+    header(productVersion: productVersion)
+      + todos.map { vtodo($0, stamp: UTCTimestamp.format(now)) }.joined() + footer
+  }
+
+  /// The calendar's first lines; then one ``vtodo(_:stamp:)`` per todo, then ``footer``.
+  public static func header(productVersion: String) -> String {
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//ootd//ootd \(productVersion)//EN"]
+      .map { fold($0) + "\r\n" }.joined()
+  }
+
+  /// The calendar's last line.
+  public static let footer = "END:VCALENDAR\r\n"
+
+  /// One todo as a VTODO, its lines folded and ended by CR LF; `stamp` is the `DTSTAMP` value
+  /// (``UTCTimestamp/format(_:)`` of now).
+  public static func vtodo(_ todo: Todo, stamp: String) -> String {
+    var lines: [String] = []
+    lines.append("BEGIN:VTODO")
+    lines.append("UID:\(todo.uuid)")
+    lines.append("DTSTAMP:\(stamp)")
+    lines.append("CREATED:\(UTCTimestamp.format(todo.createdAt))")
+    lines.append("SUMMARY:\(escape(todo.title))")
+    lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
+    lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
+    lines.append("DTSTART;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
+    lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day.adding(days: 1)))")
+    if todo.isDone, let doneAt = todo.doneAt {
+      lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
     }
-    lines.append("END:VCALENDAR")
+    let categories = [todo.project, todo.block].compactMap { $0 } + todo.tags
+    if !categories.isEmpty { lines.append("CATEGORIES:" + categories.map(escape).joined(separator: ",")) }
+    if let notes = todo.notes { lines.append("DESCRIPTION:\(escape(notes))") }
+    lines.append("END:VTODO")
     return lines.map { fold($0) + "\r\n" }.joined()
   }
 

@@ -8,8 +8,9 @@ import Foundation
 /// → project; the day is `scheduled`, else `due`, else `end` (completed), else `entry`, as a
 /// day in the user's time zone; `completed` → done at `end`; `pending` and `waiting` → open;
 /// `deleted` tasks and `recurring` templates are skipped (their instances are imported);
-/// `entry` → created time; tags, annotations, `depends` and every other field (user-defined
-/// attributes included) are kept in the todo's notes as `key: value` lines.
+/// `entry` → created time; `tags` → tags (lowercased; a tag that is no ootd tag, see ``Tag``,
+/// stays in the notes as `tags: …`); annotations, `depends` and every other field
+/// (user-defined attributes included) are kept in the todo's notes as `key: value` lines.
 public enum Taskwarrior {
   /// Fields the mapping uses; every other field goes to the notes.
   static let mappedFields: Set<String> = [
@@ -116,8 +117,11 @@ public enum Taskwarrior {
       notes.append("project: \(name)")
       project = nil
     }
-    if let tags = object["tags"]?.strings, !tags.isEmpty {
-      notes.append("tags: " + tags.joined(separator: ", "))
+    var tags: [String] = []
+    if let all = object["tags"]?.strings, !all.isEmpty {
+      let (valid, others) = ImportTags.split(all)
+      tags = valid
+      if !others.isEmpty { notes.append("tags: " + others.joined(separator: ", ")) }
     }
     if case .array(let annotations)? = object["annotations"] {
       for annotation in annotations.compactMap(\.object) {
@@ -142,7 +146,7 @@ public enum Taskwarrior {
         uuid: rawUUID.lowercased(), title: description, priority: priority,
         day: Day(instant, in: timeZone), isDone: done, doneAt: done ? (end ?? instant) : nil,
         project: project, createdAt: entry,
-        notes: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+        notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: tags)
     } catch {
       throw InterchangeError("", "\(error)")
     }
@@ -186,6 +190,7 @@ public enum Taskwarrior {
     let end: String?
     let priority: String
     let project: String?
+    let tags: [String]?
     let annotations: [Annotation]?
 
     struct Annotation: Encodable {
@@ -195,22 +200,52 @@ public enum Taskwarrior {
   }
 
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
-  /// start of the day in `timeZone`; done → `completed` with `end`; notes → one annotation).
+  /// start of the day in `timeZone`; done → `completed` with `end`; tags → `tags`; notes → one
+  /// annotation).
   public static func export(_ todos: [Todo], timeZone: TimeZone, now: Date) -> String {
-    let tasks = todos.map { todo in
-      let entry = UTCTimestamp.format(todo.createdAt)
-      return Task(
-        uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
-        entry: entry, modified: UTCTimestamp.format(now),
-        scheduled: UTCTimestamp.format(todo.day.start(in: timeZone)),
-        end: todo.isDone ? UTCTimestamp.format(todo.doneAt ?? todo.day.start(in: timeZone)) : nil,
-        priority: code(todo.priority), project: todo.project,
-        annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })
+    var writer = ExportWriter(timeZone: timeZone, now: now)
+    var text = ""
+    for todo in todos { text += writer.next(todo) }
+    return text + writer.end()
+  }
+
+  /// Writes the export one task at a time (any number of todos in constant memory): the text
+  /// of ``next(_:)`` for each todo, then ``end()``, is exactly ``export(_:timeZone:now:)``.
+  public struct ExportWriter {
+    let timeZone: TimeZone
+    let modified: String
+    let encoder: JSONEncoder
+    var count = 0
+
+    public init(timeZone: TimeZone, now: Date) {
+      self.timeZone = timeZone
+      modified = UTCTimestamp.format(now)
+      encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let lines = tasks.map { String(decoding: (try? encoder.encode($0)) ?? Data("{}".utf8), as: UTF8.self) }
-    return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+
+    /// The text that puts `todo` into the array.
+    public mutating func next(_ todo: Todo) -> String {
+      defer { count += 1 }
+      return (count == 0 ? "[\n" : ",\n") + Taskwarrior.line(todo, timeZone: timeZone, modified: modified, encoder: encoder)
+    }
+
+    /// The text that closes the array.
+    public func end() -> String { count == 0 ? "[]\n" : "\n]\n" }
+  }
+
+  /// One todo as one line of JSON.
+  static func line(_ todo: Todo, timeZone: TimeZone, modified: String, encoder: JSONEncoder) -> String {
+    let entry = UTCTimestamp.format(todo.createdAt)
+    let task = Task(
+      uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
+      entry: entry, modified: modified,
+      scheduled: UTCTimestamp.format(todo.day.start(in: timeZone)),
+      end: todo.isDone ? UTCTimestamp.format(todo.doneAt ?? todo.day.start(in: timeZone)) : nil,
+      priority: code(todo.priority), project: todo.project,
+      tags: todo.tags.isEmpty ? nil : todo.tags,
+      annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })
+    return String(decoding: (try? encoder.encode(task)) ?? Data("{}".utf8), as: UTF8.self)
   }
 
   /// `H`, `M` or `L`.

@@ -114,7 +114,9 @@ public enum TodoTxt {
   }
 
   /// Reads a todo.txt file into a plan: the day is `due:`, else the creation date, else the
-  /// completion date, else `today`.
+  /// completion date, else `today`; the first `+project` (a valid project name) is the
+  /// project; further `+projects` and the `@contexts` are tags (those that are no ootd tag,
+  /// see ``Tag``, stay in the notes as `projects: …` / `contexts: …`).
   public static func plan(_ text: String, today: Day, timeZone: TimeZone) throws(InterchangeError)
     -> ImportPlan
   {
@@ -138,8 +140,11 @@ public enum TodoTxt {
         project = first
         otherProjects.removeFirst()
       }
-      if !otherProjects.isEmpty { notes.append("projects: " + otherProjects.map { "+" + $0 }.joined(separator: " ")) }
-      if !line.contexts.isEmpty { notes.append("contexts: " + line.contexts.map { "@" + $0 }.joined(separator: " ")) }
+      // Further projects and the contexts are tags; what is no ootd tag stays in the notes.
+      let (projectTags, projectOthers) = ImportTags.split(otherProjects)
+      let (contextTags, contextOthers) = ImportTags.split(line.contexts)
+      if !projectOthers.isEmpty { notes.append("projects: " + projectOthers.map { "+" + $0 }.joined(separator: " ")) }
+      if !contextOthers.isEmpty { notes.append("contexts: " + contextOthers.map { "@" + $0 }.joined(separator: " ")) }
       var title = line.title
       if title.isEmpty {
         // Nothing but projects and contexts: the whole text is the title.
@@ -167,7 +172,7 @@ public enum TodoTxt {
             day: day ?? today, dayIsDefault: day == nil, isDone: line.isDone,
             doneAt: line.completed.map { $0.start(in: timeZone) }, project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },
-            notes: notes.isEmpty ? nil : notes.joined(separator: "\n")))
+            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: projectTags + contextTags))
       } catch {
         throw InterchangeError(location, "\(error)")
       }
@@ -177,8 +182,8 @@ public enum TodoTxt {
 
   // MARK: - Export
 
-  /// `todos` as todo.txt lines: `x DONE CREATED title +project due:DAY pri:A` for done ones,
-  /// `(A) CREATED title +project due:DAY` for open ones (high → A, mid → B, low → C).
+  /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A` for done
+  /// ones, `(A) CREATED title +project @tag due:DAY` for open ones (high → A, mid → B, low → C).
   public static func export(_ todos: [Todo], timeZone: TimeZone) -> String {
     todos.map { line($0, timeZone: timeZone) + "\n" }.joined()
   }
@@ -191,6 +196,8 @@ public enum TodoTxt {
     let title = todo.title.split(whereSeparator: \.isNewline).joined(separator: " ")
     var words = [title]
     if let project = todo.project { words.append("+" + project) }
+    // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.
+    words.append(contentsOf: todo.tags.map { "@" + $0 })
     words.append("due:\(todo.day)")
     if todo.isDone {
       let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day).description

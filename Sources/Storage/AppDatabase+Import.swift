@@ -22,7 +22,8 @@ public struct ImportResult: Hashable, Sendable {
 extension AppDatabase {
   /// Applies an import plan as one change (one transaction, one journal entry, so `ootd undo`
   /// takes it back whole): each todo is created under its uuid, or, when a todo has that uuid,
-  /// updated in the fields that differ; missing projects are created. With `dryRun`, only
+  /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
+  /// projects are created. With `dryRun`, only
   /// counts what would happen. A todo whose day is only a default keeps its day on update.
   public func importTodos(_ plan: ImportPlan, dryRun: Bool = false, now: Date = Date())
     throws(StorageError) -> ImportResult
@@ -90,6 +91,7 @@ extension AppDatabase {
         "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
         "day": .text(todo.day.description), "done": .bool(todo.isDone),
         "project": .optional(projectUUID), "notes": .optional(todo.notes),
+        "tags": .optional(Tag.text(todo.tags)),
       ]
       if let record = existing[todo.uuid] {
         if todo.dayIsDefault { fields["day"] = nil }

@@ -222,8 +222,17 @@ public final class AppDatabase: Sendable {
 
   /// Refuses a path another local user could have pointed elsewhere: a symbolic link owned by
   /// another user (planted, e.g. in a shared folder), or a file in a world-writable folder
-  /// without the sticky bit (anyone may replace it there).
+  /// without the sticky bit (anyone may replace it there). Refuses too a `-wal` or `-shm`
+  /// beside it that is not a regular file (a folder, a link, a device): SQLite would fail on it
+  /// with a misleading "read-only" after creating the other one.
   private static func checkLocation(_ path: String) throws(StorageError) {
+    for suffix in ["-wal", "-shm"] {
+      var companion = stat()
+      if lstat(path + suffix, &companion) == 0, (companion.st_mode & S_IFMT) != S_IFREG {
+        let kind = (companion.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
+        throw .cannotOpen(path: path, reason: "its \(suffix) file is \(kind); move it away")
+      }
+    }
     var link = stat()
     if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid() {
       throw .cannotOpen(path: path, reason: "it is a symbolic link owned by another user")

@@ -166,6 +166,18 @@ struct UndoRedoTests {
     ) {
       $0.project("ootd") == nil && $0.todoList.allSatisfy { $0["project"] is NSNull }
     },
+    // An import is one change: its todos (with their tags) and the projects it created.
+    Row(setup: [["add", "existing +keep"]], command: ["import", "taskwarrior", InterchangeBinaryTests.fixture]) {
+      $0.todoList.count == 46 && $0.project("ootd.interchange") != nil
+        && $0.todoList.first { $0["title"] as? String == "Write the import parser" }?["tags"] as? [String] == ["cli", "swift"]
+    },
+    // A re-import puts back the tags the file has (todo 1 is the file's first task).
+    Row(
+      setup: [["import", "taskwarrior", InterchangeBinaryTests.fixture], ["edit", "1", "--tag", "local", "--untag", "cli"]],
+      command: ["import", "taskwarrior", InterchangeBinaryTests.fixture]
+    ) {
+      $0.todo(1)?["title"] as? String == "Write the import parser" && $0.todo(1)?["tags"] as? [String] == ["cli", "swift"]
+    },
   ]
 
   static func state(_ environment: [String: String]) throws -> State {

@@ -11,6 +11,7 @@ import Testing
       doneAt: Date(timeIntervalSince1970: 1_709_400_000), project: "work.client", block: "commit",
       createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000001")
     todo.notes = "line one\nline two"
+    todo.tags = ["bug", "회의"]
     let low = Todo(id: 2, title: "low", priority: .low, day: Day(iso: "2024-03-03")!,
                    createdAt: Date(timeIntervalSince1970: 0), uuid: "u2")
     let mid = Todo(id: 3, title: "mid", priority: .mid, day: Day(iso: "2024-03-03")!,
@@ -23,12 +24,14 @@ import Testing
     for expected in [
       "UID:a1b2c3d4-0000-4000-8000-000000000001", "DTSTAMP:20240303T210640Z",
       "SUMMARY:Write\\, test\\; ship\\\\done", "STATUS:COMPLETED", "PRIORITY:1", "DTSTART;VALUE=DATE:20240302", "DUE;VALUE=DATE:20240303",
-      "COMPLETED:20240302T172000Z", "CATEGORIES:work.client,commit", "DESCRIPTION:line one\\nline two",
+      "COMPLETED:20240302T172000Z", "CATEGORIES:work.client,commit,bug,회의", "DESCRIPTION:line one\\nline two",
       "PRIORITY:9", "PRIORITY:5", "STATUS:NEEDS-ACTION",
     ] {
       #expect(lines.contains(expected), "\(expected)")
     }
     #expect(lines.filter { $0 == "BEGIN:VTODO" }.count == 3)
+    // A todo with neither project, block nor tags has no CATEGORIES line.
+    #expect(lines.filter { $0.hasPrefix("CATEGORIES") }.count == 1)
   }
 
   @Test func foldingKeepsUTF8WholeAndLinesShort() {

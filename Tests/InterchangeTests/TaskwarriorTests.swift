@@ -26,7 +26,8 @@ import Testing
     #expect(parser.priority == .high)
     #expect(parser.project == "ootd.interchange")
     #expect(parser.day == Day(iso: "2026-03-02"))
-    #expect(parser.notes?.contains("tags: cli, swift") == true)
+    #expect(parser.tags == ["cli", "swift"])
+    #expect(parser.notes?.contains("tags:") == false)
     #expect(parser.notes?.contains("estimate: 3") == true)
     #expect(parser.notes?.contains("issue: GH-10") == true)
     let korean = try #require(byTitle["커밋 메시지 정리하기 🚀"]?.first)
@@ -83,6 +84,21 @@ import Testing
     #expect(todos[1].notes == "depends: a1b2c3d4-0000-4000-8000-000000000009")
   }
 
+  @Test(arguments: [
+    // (tags in the file, ootd tags, notes)
+    (#"["next","Work"]"#, ["next", "work"], nil as String?),
+    (#"["bug","bug","BUG"]"#, ["bug"], nil),
+    (#"["회의","🚀","2fa","a b","ok"]"#, ["ok", "회의"], "tags: 🚀, 2fa, a b"),
+    (#"[]"#, [], nil),
+  ])
+  func tagsBecomeTagsOrStayInNotes(tags: String, expected: [String], notes: String?) throws {
+    let text = #"{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"t","tags":"#
+      + tags + "}"
+    let todo = try #require(try plan(text).todos.first)
+    #expect(todo.tags == expected)
+    #expect(todo.notes == notes)
+  }
+
   @Test func duplicateUUIDKeepsTheLastObject() throws {
     let text = #"""
       [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"first"},
@@ -117,6 +133,7 @@ import Testing
       doneAt: Date(timeIntervalSince1970: 1_709_400_000), project: "work.client",
       createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000001")
     done.notes = "kept"
+    done.tags = ["bug", "회의"]
     let open = Todo(
       id: 2, title: "open", priority: .low, day: Day(iso: "2024-03-03")!,
       createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000002")
@@ -130,9 +147,12 @@ import Testing
     #expect(back.map(\.project) == ["work.client", nil])
     #expect(back[0].doneAt == done.doneAt)
     #expect(back[0].notes?.contains("kept") == true)
+    #expect(back.map(\.tags) == [["bug", "회의"], []])
     let objects = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]
     #expect(objects[0]["scheduled"] as? String == "20240301T150000Z")  // Seoul midnight in UTC
     #expect(objects[0]["status"] as? String == "completed")
     #expect(objects[1]["priority"] as? String == "L")
+    #expect(objects[0]["tags"] as? [String] == ["bug", "회의"])
+    #expect(objects[1]["tags"] == nil)  // no empty array: Taskwarrior omits it too
   }
 }

@@ -16,13 +16,14 @@ import Testing
     let title: String
     var project: String? = nil
     var notes: String? = nil
+    var tags: [String] = []
     var description: String { line }
   }
 
   static let cases: [Case] = [
     Case(line: "(A) Call Mom", done: false, priority: .high, day: "2026-03-10", title: "Call Mom"),
     Case(line: "(B) 2026-01-02 Write report +work.client @office due:2026-03-01", done: false, priority: .mid,
-         day: "2026-03-01", title: "Write report", project: "work.client", notes: "contexts: @office"),
+         day: "2026-03-01", title: "Write report", project: "work.client", tags: ["office"]),
     Case(line: "(C) low", done: false, priority: .low, day: "2026-03-10", title: "low"),
     Case(line: "(Z) lowest", done: false, priority: .low, day: "2026-03-10", title: "lowest"),
     Case(line: "x 2026-02-03 2026-02-01 Filed taxes +home pri:A", done: true, priority: .high,
@@ -40,7 +41,13 @@ import Testing
     Case(line: "Really gotta call Mom (A)", done: false, priority: .mid, day: "2026-03-10", title: "Really gotta call Mom (A)"),
     Case(line: "mail email@host about 2+2", done: false, priority: .mid, day: "2026-03-10", title: "mail email@host about 2+2"),
     Case(line: "2026-02-20 회의 준비 🚀 +회사 +extra @집", done: false, priority: .mid, day: "2026-02-20",
-         title: "회의 준비 🚀", project: "회사", notes: "projects: +extra\ncontexts: @집"),
+         title: "회의 준비 🚀", project: "회사", tags: ["extra", "집"]),
+    // Further +projects and @contexts are tags, lowercased; what is no ootd tag (starts with a
+    // digit, or has a character a tag cannot) stays in the notes as written.
+    Case(line: "plan +home +Garden @Phone @2go @a/b +9lives", done: false, priority: .mid, day: "2026-03-10",
+         title: "plan", project: "home", notes: "projects: +9lives\ncontexts: @2go @a/b", tags: ["garden", "phone"]),
+    // A first +project that is no project name is no project; it may still be a tag.
+    Case(line: "call @Phone @phone", done: false, priority: .mid, day: "2026-03-10", title: "call", tags: ["phone"]),
     Case(line: "meet at 10:30 t:2026-03-01", done: false, priority: .mid, day: "2026-03-10", title: "meet at 10:30 t:2026-03-01"),
     Case(line: "+onlyproject", done: false, priority: .mid, day: "2026-03-10", title: "+onlyproject", project: "onlyproject"),
   ]
@@ -55,6 +62,7 @@ import Testing
     #expect(todo.title == example.title)
     #expect(todo.project == example.project)
     #expect(todo.notes == example.notes)
+    #expect(todo.tags == example.tags)
   }
 
   @Test func crlfBlankLinesAndComments() throws {
@@ -92,18 +100,20 @@ import Testing
   @Test func exportRoundTrip() throws {
     let seoul = TimeZone(identifier: "Asia/Seoul")!
     let created = Date(timeIntervalSince1970: 1_709_000_000)
-    let todos = [
+    var todos = [
       Todo(id: 1, title: "회의 🚀", priority: .high, day: Day(iso: "2024-03-02")!, project: "work.client",
            createdAt: created, uuid: "u1"),
       Todo(id: 2, title: "done one", priority: .low, day: Day(iso: "2024-03-03")!, isDone: true,
            doneAt: Date(timeIntervalSince1970: 1_709_500_000), createdAt: created, uuid: "u2"),
       Todo(id: 3, title: "mid\nsplit", priority: .mid, day: Day(iso: "2024-03-04")!, createdAt: created, uuid: "u3"),
     ]
+    todos[0].tags = ["bug", "집"]
+    todos[2].tags = ["solo"]  // no project: a +solo would come back as the project
     let text = TodoTxt.export(todos, timeZone: seoul)
     #expect(text == """
-      (A) 2024-02-27 회의 🚀 +work.client due:2024-03-02
+      (A) 2024-02-27 회의 🚀 +work.client @bug @집 due:2024-03-02
       x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C
-      (B) 2024-02-27 mid split due:2024-03-04
+      (B) 2024-02-27 mid split @solo due:2024-03-04
 
       """)
     let back = try TodoTxt.plan(text, today: today, timeZone: seoul).todos
@@ -112,6 +122,7 @@ import Testing
     #expect(back.map(\.day) == todos.map(\.day))
     #expect(back.map(\.isDone) == [false, true, false])
     #expect(back.map(\.project) == ["work.client", nil, nil])
+    #expect(back.map(\.tags) == [["bug", "집"], [], ["solo"]])
     #expect(back.allSatisfy { $0.notes == nil })
   }
 }

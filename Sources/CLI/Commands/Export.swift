@@ -12,9 +12,9 @@ extension Ootd {
       abstract: "Write todos as Taskwarrior JSON, todo.txt, iCalendar (VTODO) or ootd JSON.",
       discussion: """
         Every todo, unless --from/--to or --project narrow it. Taskwarrior: the day is \
-        'scheduled', done → completed at 'end', notes → an annotation. todo.txt: high/mid/low → \
-        (A)/(B)/(C), the day as due:, the project as +project. iCalendar: PRIORITY 1/5/9, the \
-        day as DUE, project and block as CATEGORIES.
+        'scheduled', done → completed at 'end', tags → 'tags', notes → an annotation. todo.txt: \
+        high/mid/low → (A)/(B)/(C), the day as due:, the project as +project, tags as @tag. \
+        iCalendar: PRIORITY 1/5/9, the day as DUE, project, block and tags as CATEGORIES.
 
         Examples:
           ootd export --format taskwarrior | task import
@@ -54,19 +54,78 @@ extension Ootd {
         days = .range(try DayRange(from: first, to: last))
       }
       let database = try global.openDatabase(environment, readOnly: true)
-      let todos = try database.todos(matching: TodoFilter(days: days, project: project))
-      let text: String
-      switch format {
-      case .taskwarrior: text = Taskwarrior.export(todos, timeZone: environment.timeZone, now: environment.now)
-      case .todotxt: text = TodoTxt.export(todos, timeZone: environment.timeZone)
-      case .ical: text = ICalendar.export(todos, now: environment.now, productVersion: Ootd.version)
-      case .json: text = try JSONOutput.encode(todos.map { JSONOutput.TodoJSON($0, environment) }) + "\n"
-      }
+      let filter = TodoFilter(days: days, project: project)
       if let output {
-        try environment.writeFile(output, text)
-      } else {
+        // A file is replaced whole (AtomicFile: a temporary file renamed over it), written as
+        // the todos are read.
+        try environment.writeFileStreamed(output) { writeText in
+          var chunk = ""
+          var failure: (any Error)? = nil
+          try write(database, filter, environment) { piece in
+            chunk += piece
+            guard chunk.utf8.count >= 65_536 else { return true }
+            do {
+              try writeText(chunk)
+            } catch {
+              failure = error
+              return false
+            }
+            chunk = ""
+            return true
+          }
+          if let failure { throw failure }
+          try writeText(chunk)
+        }
+        return
+      }
+      // Standard output gets the todos as they are read: any number in constant memory.
+      var chunk = ""
+      func flush() {
+        guard !chunk.isEmpty else { return }
         // A file or a pipe gets the exact bytes; a terminal never gets a title's controls.
-        environment.output(environment.stdoutIsTerminal ? TerminalText.printableLines(text) : text)
+        environment.output(environment.stdoutIsTerminal ? TerminalText.printableLines(chunk) : chunk)
+        chunk = ""
+      }
+      try write(database, filter, environment) { piece in
+        chunk += piece
+        if chunk.utf8.count >= 65_536 { flush() }
+        return environment.outputFailed() == nil
+      }
+      flush()
+    }
+
+    /// Hands the export to `body` a piece at a time (the pieces in order are the whole
+    /// document; none splits a line end), reading the todos one at a time. `body` returns
+    /// false to stop (its output failed).
+    func write(
+      _ database: AppDatabase, _ filter: TodoFilter, _ environment: AppEnvironment,
+      _ body: (String) -> Bool
+    ) throws {
+      switch format {
+      case .taskwarrior:
+        var writer = Taskwarrior.ExportWriter(timeZone: environment.timeZone, now: environment.now)
+        try database.forEachTodo(matching: filter) { body(writer.next($0)) }
+        _ = body(writer.end())
+      case .todotxt:
+        try database.forEachTodo(matching: filter) { body(TodoTxt.line($0, timeZone: environment.timeZone) + "\n") }
+      case .ical:
+        guard body(ICalendar.header(productVersion: Ootd.version)) else { return }
+        let stamp = UTCTimestamp.format(environment.now)
+        try database.forEachTodo(matching: filter) { body(ICalendar.vtodo($0, stamp: stamp)) }
+        _ = body(ICalendar.footer)
+      case .json:
+        // The bytes of list --json (JSONOutput.encode's, then a line end), streamed.
+        try withoutActuallyEscaping(body) { body in
+          var failed = false
+          var writer = JSONStreamWriter(output: { text in if !failed { failed = !body(text) } })
+          writer.beginArray()
+          try database.forEachTodo(matching: filter) { todo in
+            JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+            return !failed
+          }
+          writer.endArray()
+          writer.finish()
+        }
       }
     }
   }

@@ -77,8 +77,9 @@ extension Ootd {
         discussion: """
           description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
           the day is scheduled, else due, else end (completed), else entry; completed → done; \
-          deleted tasks and recurring templates are skipped; tags, annotations and other fields \
-          are kept in the todo's notes.
+          deleted tasks and recurring templates are skipped; tags → tags (lowercased; one that \
+          is no ootd tag stays in the notes); annotations and other fields are kept in the \
+          todo's notes.
 
           Examples:
             task export | ootd import taskwarrior -
@@ -102,7 +103,7 @@ extension Ootd {
         discussion: """
           (A) → high, (B) → mid, (C)–(Z) → low, none → mid; the day is due:, else the creation \
           date, else today; 'x DATE' → done on DATE; the first +project → project; other \
-          projects and @contexts are kept in the todo's notes.
+          +projects and @contexts → tags (one that is no ootd tag stays in the notes).
 
           Examples:
             ootd import todotxt ~/todo.txt

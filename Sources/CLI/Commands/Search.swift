@@ -58,13 +58,20 @@ extension Ootd {
         try printTodosJSON(database, matching: filter, environment)
         return
       }
-      let todos = try database.todos(matching: filter)
+      // Streamed as list does (issue 11: constant memory for any number of matches).
       let renderer = TodoRenderer(environment, noColor: global.noColor)
-      var lines = renderer.days(todos, showProgress: false)
-      if todos.isEmpty {
-        lines.append(renderer.style.dim("No todos match '\(TerminalText.printable(text))'."))
+      let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+      var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: false) {
+        environment.output($0.map { $0 + "\n" }.joined())
       }
-      environment.output(lines.map { $0 + "\n" }.joined())
+      try database.forEachTodo(matching: filter) { todo in
+        list.add(todo)
+        return environment.outputFailed() == nil
+      }
+      list.finish()
+      if list.isEmpty {
+        environment.output(renderer.style.dim("No todos match '\(TerminalText.printable(text))'.") + "\n")
+      }
     }
   }
 }

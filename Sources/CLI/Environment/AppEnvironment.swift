@@ -45,6 +45,10 @@ struct AppEnvironment {
   var outputBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
   /// Replaces the file at a path with the given text (tests may capture it instead).
   var writeFile: (_ path: String, _ text: String) throws(CLIError) -> Void = AppEnvironment.writeAtomically
+  /// Replaces the file at a path with text handed over a piece at a time (an export of any
+  /// size in constant memory); see ``writeAtomically(_:producing:)``.
+  var writeFileStreamed: (_ path: String, _ produce: (_ write: (String) throws -> Void) throws -> Void) throws -> Void =
+    AppEnvironment.writeAtomically(_:producing:)
 
   /// The environment of this process.
   /// This process's environment variables, read once from `environ` (Foundation's

@@ -13,16 +13,37 @@ extension AppEnvironment {
   /// (`/dev/stdout`), are written directly: never replaced. Anything else (a folder, a socket)
   /// is refused. Throws ``CLIError/cannotWrite(path:reason:)`` with the reason.
   static func writeAtomically(_ path: String, _ text: String) throws(CLIError) {
+    do {
+      try writeAtomically(path, producing: { write in try write(text) })
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw .cannotWrite(path: path, reason: "\(error)")
+    }
+  }
+
+  /// Writes to `path` as ``writeAtomically(_:_:)`` does, the text handed over a piece at a time
+  /// by `produce` (any length in constant memory). When `produce` throws, a replaced file is
+  /// left as it was (the temporary file is removed) and the error is thrown.
+  static func writeAtomically(
+    _ path: String, producing produce: (_ write: (String) throws -> Void) throws -> Void
+  ) throws {
     var status = stat()
     if stat(path, &status) == 0 {
       switch status.st_mode & S_IFMT {
       case S_IFREG where !Self.namesAnOpenDescriptor(path): break
       case S_IFREG, S_IFIFO, S_IFCHR:
-        return try writeDirectly(path, text)
+        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+          throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        try produce { text in try write(text, to: descriptor, path: path) }
+        return
       case S_IFDIR:
-        throw .cannotWrite(path: path, reason: String(cString: strerror(EISDIR)))
+        throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(EISDIR)))
       default:
-        throw .cannotWrite(path: path, reason: "it is not a regular file")
+        throw CLIError.cannotWrite(path: path, reason: "it is not a regular file")
       }
     }
     let slash = path.lastIndex(of: "/")
@@ -31,12 +52,12 @@ extension AppEnvironment {
     var template = Array((folder + "/." + name + ".ootd-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
-      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
-    let temporary = String(cString: template)
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     fchmod(descriptor, 0o644)
-    do throws(CLIError) {
-      try write(text, to: descriptor, path: path)
+    do {
+      try produce { text in try write(text, to: descriptor, path: path) }
     } catch {
       close(descriptor)
       unlink(temporary)
@@ -46,7 +67,7 @@ extension AppEnvironment {
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw .cannotWrite(path: path, reason: reason)
+      throw CLIError.cannotWrite(path: path, reason: reason)
     }
   }
 
@@ -55,17 +76,6 @@ extension AppEnvironment {
   private static func namesAnOpenDescriptor(_ path: String) -> Bool {
     ["/dev/stdout", "/dev/stderr"].contains(path) || path.hasPrefix("/dev/fd/")
       || path.hasPrefix("/proc/self/fd/")
-  }
-
-  /// Writes `text` into the existing `path` (a FIFO, a device, standard output), never creating
-  /// or replacing it.
-  private static func writeDirectly(_ path: String, _ text: String) throws(CLIError) {
-    let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-    }
-    defer { close(descriptor) }
-    try write(text, to: descriptor, path: path)
   }
 
   /// Writes all of `text` to `descriptor`.
