@@ -132,37 +132,7 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 /// A row's fields as compact JSON text (`{"done":1,"title":"x"}`), sorted by name, for the
 /// create and delete operations of the journal.
 enum FieldsText {
-  static func encode(_ fields: Fields) -> String {
-    // Built as bytes: an import encodes thousands of rows, and small String appends are slow.
-    var bytes: [UInt8] = [UInt8(ascii: "{")]
-    bytes.reserveCapacity(256)
-    for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      appendQuoted(name, to: &bytes)
-      bytes.append(UInt8(ascii: ":"))
-      switch value {
-      case .null: bytes.append(contentsOf: "null".utf8)
-      case .integer(let integer): bytes.append(contentsOf: String(integer).utf8)
-      case .text(let string): appendQuoted(string, to: &bytes)
-      }
-    }
-    bytes.append(UInt8(ascii: "}"))
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// `text` as a JSON string literal, appended to `bytes`; copied whole when nothing needs an
-  /// escape.
-  private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-    var text = text
-    let plain = text.withUTF8 { utf8 in
-      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-      bytes.append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: utf8)
-      bytes.append(UInt8(ascii: "\""))
-      return true
-    }
-    if !plain { bytes.append(contentsOf: quoted(text).utf8) }
-  }
+  static func encode(_ fields: Fields) -> String { JSONText.object(fields) }
 
   static func decode(_ text: String) throws -> Fields {
     guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
@@ -177,24 +147,5 @@ enum FieldsText {
       }
     }
     return fields
-  }
-
-  /// `text` as a JSON string literal.
-  private static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@testable import Core
+
+/// The one encoder of journal field text and sync payloads: whatever it writes reads back as
+/// the same fields through Foundation's JSON parser, escapes included.
+@Suite struct JSONTextTests {
+  static let tricky: [String] = [
+    "", "plain", "quote \" and back\\slash", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}",
+    "한국어 🚀", "\u{7F}\u{85}\u{2028}", "\\u0041 is not A",
+  ]
+
+  @Test(arguments: tricky)
+  func quoted_readsBackAsTheSameString(_ text: String) throws {
+    let quoted = JSONText.quoted(text)
+    let decoded = try JSONSerialization.jsonObject(
+      with: Data("[\(quoted)]".utf8)) as? [String]
+    #expect(decoded == [text])
+    #expect(!quoted.unicodeScalars.dropFirst().dropLast().contains { $0.value < 0x20 })
+  }
+
+  @Test func object_isSortedByName_andReadsBack() throws {
+    let fields: Fields = ["title": .text("a \"b\"\n"), "done": .integer(1), "notes": .null]
+    let text = JSONText.object(fields)
+    #expect(text == #"{"done":1,"notes":null,"title":"a \"b\"\n"}"#)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(object["title"] as? String == "a \"b\"\n")
+    #expect(object["notes"] is NSNull)
+  }
+}
