@@ -150,15 +150,10 @@ extension GitHubClient {
       if (500...599).contains(response.status) {
         throw GitHubWriteUncertain(what: what, reason: "GitHub answered \(response.status)")
       }
-      guard [301, 302, 307, 308].contains(response.status) else { return response }
-      redirects += 1
-      guard redirects <= Self.maxRedirects else {
-        throw GitHubError.tooManyRedirects(Self.maxRedirects)
-      }
-      guard let location = response.headers["location"],
-        let target = URL(string: location, relativeTo: current)?.absoluteURL,
-        target.host != nil
-      else { throw GitHubError.invalidResponse("a redirect without a usable Location header") }
+      guard
+        let target = try redirectTarget(
+          of: response, from: current, statuses: [301, 302, 307, 308], redirects: &redirects)
+      else { return response }
       current = target
     }
   }

@@ -90,17 +90,31 @@ extension GitHubClient {
           "refusing a non-https URL on a non-loopback host (\(current.host ?? "?"))")
       }
       let response = try await transport.send(request(for: current, etag: etag))
-      guard [301, 302, 303, 307, 308].contains(response.status) else { return response }
-      redirects += 1
-      guard redirects <= Self.maxRedirects else {
-        throw GitHubError.tooManyRedirects(Self.maxRedirects)
-      }
-      guard let location = response.headers["location"],
-        let target = URL(string: location, relativeTo: current)?.absoluteURL,
-        target.host != nil
-      else { throw GitHubError.invalidResponse("a redirect without a usable Location header") }
+      guard
+        let target = try redirectTarget(
+          of: response, from: current, statuses: [301, 302, 303, 307, 308], redirects: &redirects)
+      else { return response }
       current = target
     }
+  }
+
+  /// Where a redirect `response` to a request for `current` leads, or nil when its status is
+  /// not one of `statuses`. Counts `redirects`, and refuses past ``maxRedirects`` or without a
+  /// usable `Location`. The one redirect rule of reads and writes (writes leave out 303, which
+  /// would turn them into a GET).
+  func redirectTarget(
+    of response: HTTPResponse, from current: URL, statuses: Set<Int>, redirects: inout Int
+  ) throws -> URL? {
+    guard statuses.contains(response.status) else { return nil }
+    redirects += 1
+    guard redirects <= Self.maxRedirects else {
+      throw GitHubError.tooManyRedirects(Self.maxRedirects)
+    }
+    guard let location = response.headers["location"],
+      let target = URL(string: location, relativeTo: current)?.absoluteURL,
+      target.host != nil
+    else { throw GitHubError.invalidResponse("a redirect without a usable Location header") }
+    return target
   }
 
   /// The request for `url`: fixed headers, plus the token only on the configured origin.
