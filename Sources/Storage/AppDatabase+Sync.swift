@@ -301,6 +301,10 @@ extension AppDatabase {
             kind: .nameTaken, entity: operation.entity, row: operation.row, field: "name",
             kept: .text(name), lost: .text(name), winner: operation.stamp, loser: operation.stamp))
         outcome.row.existence = nil
+        // The same name made on two machines is one project (or block) to its user: todos
+        // linked to the other machine's row link to this one here, so both machines list them
+        // under the same name.
+        try SyncState.set(db, LinkTranslation.aliasKey(operation.row), holder)
         return
       }
       try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
@@ -325,12 +329,21 @@ extension AppDatabase {
 
 /// The translation of a todo's links between this machine's form and the traveling form: the
 /// journal names a todo's block by name and its project by uuid; records name both by uuid
-/// (built-in blocks have the same uuid everywhere). A link to a row this machine does not
-/// have (deleted here) becomes none.
+/// (built-in blocks have the same uuid everywhere). A link to a row another machine made under
+/// a name this machine already had goes to this machine's row of that name (its alias, kept in
+/// `syncState`); a link to a row this machine does not have (deleted here) becomes none.
 struct LinkTranslation {
   let db: Database
 
   init(_ db: Database) { self.db = db }
+
+  /// The `syncState` key of the local row standing in for another machine's row `uuid`.
+  static func aliasKey(_ uuid: String) -> String { "alias:" + uuid }
+
+  /// `uuid`, or the local row standing in for it.
+  private func local(_ uuid: String) throws -> String {
+    try SyncState.text(db, Self.aliasKey(uuid)) ?? uuid
+  }
 
   func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
     try map(operation) { field, value in
@@ -349,10 +362,12 @@ struct LinkTranslation {
       case "block":
         guard RowID.isValid(text) else { return value }
         return .optional(
-          try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [text]))
+          try String.fetchOne(
+            db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [try local(text)]))
       case "project":
-        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [text])
-          == true ? value : .null
+        let uuid = try local(text)
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [uuid])
+          == true ? .text(uuid) : .null
       default: return value
       }
     }

@@ -87,6 +87,30 @@ struct SyncStoreTests {
     #expect(idle.pushed == 0 && idle.pulled == 0)
   }
 
+  @Test("a project and a block made under the same name on both machines: one to the user, todos linked alike")
+  func sameNameOnBoth() throws {
+    let server = FakeSyncServer()
+    let (a, b) = try { let m = try Self.machines(2); return (m[0], m[1]) }()
+    for machine in [a, b] {
+      try machine.addProject(try Project(name: "ootd"), now: fixedNow)
+      _ = try machine.addBlock(try TaskBlock(name: "gym", title: "Gym", priority: .low), now: fixedNow)
+    }
+    _ = try a.addTodo(try draft("Read", project: "ootd", block: "gym"), now: fixedNow)
+    _ = try b.addTodo(try draft("Write", project: "ootd", block: "gym"), now: fixedNow)
+    let first = try server.sync(a)
+    let second = try server.sync(b)
+    try server.sync(a)
+    #expect(first.conflicts.isEmpty)
+    #expect(second.conflicts.map(\.conflict.kind) == [.nameTaken, .nameTaken])
+    #expect(try shapes(a) == shapes(b))
+    for machine in [a, b] {
+      let todos = try allTodos(machine)
+      #expect(todos.count == 2)
+      #expect(todos.allSatisfy { $0.project == "ootd" && $0.block == "gym" })
+      #expect(try machine.projects(.all).filter { $0.project.name == "ootd" }.count == 1)
+    }
+  }
+
   @Test("ticked on one machine, retitled on the other: done and retitled on both, no conflict")
   func differentFields() throws {
     let server = FakeSyncServer()

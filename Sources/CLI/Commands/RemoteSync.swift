@@ -64,7 +64,7 @@ extension Ootd.RemoteCommand {
       case .editOfDeleted:
         return "\(subject): deleted on one machine, edited on another; it stays deleted"
       case .nameTaken:
-        return "\(subject): another \(conflict.entity) here has that name; not created here"
+        return "\(subject): made on two machines under one name; todos linked to either are linked to this machine's \(conflict.entity)"
       }
     }
   }
