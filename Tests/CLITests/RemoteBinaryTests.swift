@@ -141,6 +141,14 @@ struct RemoteBinaryTests {
     #expect(wrong.code == 1)
     #expect(wrong.stderr.contains("password authentication failed"))
     #expect(!(wrong.stdout + wrong.stderr).contains(secret))
+    // remote status refuses a URI holding a password as every other command does, rather than
+    // showing "Server: none".
+    let inURI = try BinaryTests.run(
+      ["remote", "status"],
+      environment: ["OOTD_DB": folder.file("db.sqlite"), "OOTD_REMOTE": "postgresql://\(world.alice):\(secret)@127.0.0.1:1/x"])
+    #expect(inURI.code == 64)
+    #expect(inURI.stderr.hasPrefix("ootd: error: the URI holds a password") && inURI.stdout.isEmpty)
+    #expect(!(inURI.stdout + inURI.stderr).contains(secret))
   }
 
   @Test("team create, invite, join, board and leave end to end; the board JSON has the contract's shape")
