@@ -86,6 +86,14 @@ struct RemoteBinaryTests {
   @Test("remote init creates the schema once; again it says up to date")
   func initIsIdempotent() throws {
     let world = try World(initialise: false)
+    // A person's role may not create the schema: one line saying who should run init.
+    let member = try world.run(as: world.alice, ["remote", "init"])
+    #expect(member.code == 1)
+    #expect(
+      member.stderr.hasPrefix("ootd: error: permission denied by the server: ")
+        && member.stderr.hasSuffix(
+          ": run 'ootd remote init' as a role allowed to create schemas and roles (the database's owner, with CREATEROLE)\n"),
+      "\(member.stderr)")
     let first = try world.run(as: PostgresCluster.admin, ["remote", "init"])
     #expect(first.code == 0, "\(first.stderr)")
     #expect(first.stdout.hasPrefix("Created the ootd schema (version \(RemoteSchema.currentVersion)) on postgresql://"))
