@@ -101,6 +101,16 @@ enum Redaction {
     return text
   }
 
+  /// A failed statement's message as one line without libpq's severity prefix: libpq writes
+  /// `ERROR:  text` (two spaces), which would otherwise reach the user as `…:  text`.
+  static func statementMessage(_ message: String, secrets: [String]) -> String {
+    var line = Substring(oneLine(message, secrets: secrets))
+    for prefix in ["ERROR:", "FATAL:"] where line.hasPrefix(prefix) {
+      line = line.dropFirst(prefix.count).trimmingCharacters(in: " \t")
+    }
+    return String(line)
+  }
+
   /// libpq's multi-line message as one line, scrubbed of `secrets`.
   static func oneLine(_ message: String, secrets: [String]) -> String {
     let line = message.split(whereSeparator: \.isNewline)

@@ -148,8 +148,7 @@ public final class PostgresConnection {
   }
 
   private func failure(message: String, sqlState: String) -> RemoteError {
-    let line = Redaction.oneLine(message, secrets: secrets)
-      .replacingOccurrences(of: "ERROR: ", with: "")
+    let line = Redaction.statementMessage(message, secrets: secrets)
     // A broken connection (class 08, or libpq's own message with no SQLSTATE once the socket
     // closed) is not the statement's fault.
     if ootd_pq_status(handle) != 0 || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") {

@@ -6,6 +6,9 @@ import GRDB
 public struct SyncStatus: Hashable, Sendable {
   /// This database's device id.
   public var device: String
+  /// Whether `device` is final: the first sync gives the database a new one, so before it the
+  /// id above is provisional and not worth showing.
+  public var deviceAssigned: Bool
   /// When the last sync completed, if one did.
   public var lastSync: Date?
   /// Whether this database has never pushed its rows (its first sync pushes all of them).
@@ -101,7 +104,7 @@ extension AppDatabase {
           JOIN journalChange c ON c.id = o.changeId WHERE o.id > ? AND c.remote = 0
           """, arguments: [syncing ? pushed : 0])
       return SyncStatus(
-        device: try Self.device(db),
+        device: try Self.device(db), deviceAssigned: syncing,
         lastSync: try SyncState.text(db, "lastSync").flatMap(Timestamp.date),
         firstSyncPending: try !syncing || SyncState.integer(db, "snapshotPending") == 1,
         waitingChanges: waiting?[0] ?? 0, waitingOperations: waiting?[1] ?? 0,

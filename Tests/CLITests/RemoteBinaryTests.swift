@@ -86,6 +86,14 @@ struct RemoteBinaryTests {
   @Test("remote init creates the schema once; again it says up to date")
   func initIsIdempotent() throws {
     let world = try World(initialise: false)
+    // A person's role may not create the schema: one line saying who should run init.
+    let member = try world.run(as: world.alice, ["remote", "init"])
+    #expect(member.code == 1)
+    #expect(
+      member.stderr.hasPrefix("ootd: error: permission denied by the server: ")
+        && member.stderr.hasSuffix(
+          ": run 'ootd remote init' as a role allowed to create schemas and roles (the database's owner, with CREATEROLE)\n"),
+      "\(member.stderr)")
     let first = try world.run(as: PostgresCluster.admin, ["remote", "init"])
     #expect(first.code == 0, "\(first.stderr)")
     #expect(first.stdout.hasPrefix("Created the ootd schema (version \(RemoteSchema.currentVersion)) on postgresql://"))
@@ -141,6 +149,14 @@ struct RemoteBinaryTests {
     #expect(wrong.code == 1)
     #expect(wrong.stderr.contains("password authentication failed"))
     #expect(!(wrong.stdout + wrong.stderr).contains(secret))
+    // remote status refuses a URI holding a password as every other command does, rather than
+    // showing "Server: none".
+    let inURI = try BinaryTests.run(
+      ["remote", "status"],
+      environment: ["OOTD_DB": folder.file("db.sqlite"), "OOTD_REMOTE": "postgresql://\(world.alice):\(secret)@127.0.0.1:1/x"])
+    #expect(inURI.code == 64)
+    #expect(inURI.stderr.hasPrefix("ootd: error: the URI holds a password") && inURI.stdout.isEmpty)
+    #expect(!(inURI.stdout + inURI.stderr).contains(secret))
   }
 
   @Test("team create, invite, join, board and leave end to end; the board JSON has the contract's shape")

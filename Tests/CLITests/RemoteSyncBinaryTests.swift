@@ -75,7 +75,15 @@ struct RemoteSyncBinaryTests {
     try m.run("a", "add", "Read the GRDB guide", "--project", "ootd", "--priority", "high")
     try m.run("b", "add", "Write the README", "--on", "tomorrow")
     try m.run("b", "add", "Solve BOJ 1753", "--block", "algorithm")
+    // Before its first sync a database has no device id worth showing: that sync assigns it.
+    let before = try m.run("a", "remote", "status", "--json")
+    let beforeJSON = try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any] ?? [:]
+    #expect(beforeJSON.keys.contains("device") && beforeJSON["device"] is NSNull)
+    #expect(try m.run("a", "remote", "status").stdout.contains("Device:     none yet (assigned at the first sync)"))
     let first = try m.sync("a")
+    let after = try m.run("a", "remote", "status", "--json")
+    let afterJSON = try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any] ?? [:]
+    #expect(afterJSON["device"] as? String == first["device"] as? String)
     #expect(first["pushed"] as? Int ?? 0 > 0)
     #expect(first["pulled"] as? Int == 0 && first["conflicts"] as? Int == 0)
     try m.sync("b")
@@ -106,6 +114,12 @@ struct RemoteSyncBinaryTests {
     #expect(json["waitingChanges"] as? Int == 0)
     #expect(json["lastSync"] is String)
     #expect((json["server"] as? String)?.contains(m.role) == true)
+    // The sync's line counts as status counts: one command is one change, with its row-level
+    // operations in brackets (ticking a todo writes several fields).
+    try m.run("a", "done", "1")
+    #expect(try m.run("a", "remote", "status").stdout.contains("To push:    1 change ("))
+    let line = try m.run("a", "remote", "sync")
+    #expect(line.code == 0 && line.stdout.hasPrefix("Pushed 1 change ("), "\(line.stdout)")
   }
 
   @Test("different fields merge; the same field keeps the later edit and --json lists the conflict")

@@ -43,7 +43,8 @@ struct ConnectionTests {
       try connection.query("SELECT * FROM no_such_table")
     } throws: { error in
       guard case .server(let state, let message) = error as? RemoteError else { return false }
-      return state == "42P01" && message.contains("no_such_table") && !message.contains("\n")
+      // libpq's "ERROR:  " prefix is gone, with both its spaces.
+      return state == "42P01" && message.hasPrefix("relation \"no_such_table\"") && !message.contains("\n")
     }
     #expect(try connection.query("SELECT 1").rows == [["1"]])
   }

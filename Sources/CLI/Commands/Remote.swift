@@ -88,7 +88,14 @@ extension Ootd.RemoteCommand {
       let access = try global.remoteAccess(environment)
       let connection = try access.connect()
       let before = try RemoteSchema.installedVersion(connection)
-      let applied = try RemoteSchema.migrate(connection)
+      let applied: [Int]
+      do {
+        applied = try RemoteSchema.migrate(connection)
+      } catch RemoteError.refused(let reason) {
+        // Typically a person's role (in ootd_member, without CREATE on the database).
+        throw RemoteError.refused(
+          "\(reason): run 'ootd remote init' as a role allowed to create schemas and roles (the database's owner, with CREATEROLE)")
+      }
       let version = RemoteSchema.currentVersion
       if applied.isEmpty {
         environment.print("The ootd schema on \(access.shown) is up to date (version \(version)).")

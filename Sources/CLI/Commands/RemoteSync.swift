@@ -43,8 +43,11 @@ extension Ootd.RemoteCommand {
         environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
         return
       }
-      var line = "Pushed \(Self.changes(summary.pushed)), pulled \(Self.changes(summary.pulled))"
-      if summary.pulled > 0 { line += " (\(group(summary.changed)) applied here)" }
+      // Counted as `remote status` counts: changes (journal entries, one a command) and their
+      // row-level operations, so "1 change waiting" is followed by "Pushed 1 change".
+      var line = "Pushed \(Self.changes(summary.pushedRecords, operations: summary.pushed))"
+      line += ", pulled \(Self.changes(summary.pulledRecords, operations: summary.pulled))"
+      if summary.pulled > 0 { line.removeLast(); line += ", \(group(summary.changed)) applied here)" }
       line += summary.conflicts.isEmpty ? "." : "; \(summary.conflicts.count == 1 ? "1 conflict" : "\(summary.conflicts.count) conflicts") resolved:"
       environment.print(line)
       for conflict in summary.conflicts {
@@ -52,7 +55,11 @@ extension Ootd.RemoteCommand {
       }
     }
 
-    static func changes(_ count: Int) -> String { count == 1 ? "1 change" : "\(group(count)) changes" }
+    /// `1 change (3 row-level)`; `0 changes` alone.
+    static func changes(_ count: Int, operations: Int) -> String {
+      let changes = count == 1 ? "1 change" : "\(group(count)) changes"
+      return operations == 0 ? changes : "\(changes) (\(group(operations)) row-level)"
+    }
 
     /// One line for a resolved conflict.
     static func describe(_ report: SyncConflictReport) -> String {
@@ -78,7 +85,8 @@ extension Ootd.RemoteCommand {
         Works offline: it does not contact the server. The URI is shown without a password.
 
         --json prints {"server", "device", "lastSync", "waitingChanges", "waitingOperations", \
-        "firstSync"}; server and lastSync are null when unset.
+        "firstSync"}; server, device and lastSync are null when unset (a database gets its \
+        device id at its first sync).
 
         Examples:
           ootd remote status
@@ -90,20 +98,29 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment, readOnly: true)
-      let shown = (try? RemoteAccess.resolve(environment, database: { database }))?.shown
+      // No server set is a status worth showing; a URI that every other command refuses (not a
+      // URI, a password in it) is refused here too rather than shown as "none".
+      let shown: String?
+      do {
+        shown = try RemoteAccess.resolve(environment, database: { database }).shown
+      } catch RemoteError.noServer {
+        shown = nil
+      }
       let status = try database.syncStatus()
       let lastSync = status.lastSync.map { ISO8601Timestamp.string($0) }
+      // Before the first sync the stored id is provisional: that sync replaces it.
+      let device = status.deviceAssigned ? status.device : nil
       if output.json {
         environment.output(
           try JSONOutput.encode(
             StatusJSON(
-              server: shown, device: status.device, lastSync: lastSync,
+              server: shown, device: device, lastSync: lastSync,
               waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
               firstSync: status.firstSyncPending)) + "\n")
         return
       }
       environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")
-      environment.print("Device:     \(status.device)")
+      environment.print("Device:     \(device ?? "none yet (assigned at the first sync)")")
       environment.print("Last sync:  \(lastSync ?? "never")")
       let waiting =
         status.firstSyncPending
@@ -157,7 +174,7 @@ struct SyncJSON: Encodable {
 /// `remote status --json`.
 struct StatusJSON: Encodable {
   let server: String?
-  let device: String
+  let device: String?
   let lastSync: String?
   let waitingChanges: Int
   let waitingOperations: Int
