@@ -162,11 +162,13 @@ extension AppDatabase {
           records: records, operations: count, throughOperation: pushed, throughClock: pushedClock,
           snapshot: true)
       }
+      // No DISTINCT in the subquery: with it SQLite walks the whole changeId index (every
+      // operation ever journaled) instead of the rowid range past the cursor.
       let changes = try Row.fetchAll(
         db,
         sql: """
           SELECT id, uuid, command, device FROM journalChange
-          WHERE remote = 0 AND id IN (SELECT DISTINCT changeId FROM journalOperation WHERE id > ?)
+          WHERE remote = 0 AND id IN (SELECT changeId FROM journalOperation WHERE id > ?)
           ORDER BY id
           """, arguments: [pushed])
       guard !changes.isEmpty else { return nil }
