@@ -1,25 +1,6 @@
 import Core
 import Foundation
 
-/// One journal operation as the server stores it: opaque to the server except for its identity.
-public struct RemoteRecord: Sendable, Equatable {
-  /// The operation's UUID (unique per owner; pushing it twice stores it once).
-  public var opID: String
-  /// The device that made it.
-  public var device: String
-  /// Its clock (the hybrid logical clock, as text).
-  public var clock: String
-  /// The operation itself, as text.
-  public var payload: String
-
-  public init(opID: String, device: String, clock: String, payload: String) {
-    self.opID = opID
-    self.device = device
-    self.clock = clock
-    self.payload = payload
-  }
-}
-
 /// A device of the connecting role, as the server remembers it.
 public struct RemoteDevice: Sendable, Equatable {
   public var device: String
@@ -86,7 +67,7 @@ public final class RemoteServer {
   /// (same op_id) is skipped, so pushing again after a failure never duplicates. Returns how many
   /// were new.
   @discardableResult
-  public func push(_ records: [RemoteRecord]) throws(RemoteError) -> Int {
+  public func push(_ records: [SyncRecord]) throws(RemoteError) -> Int {
     guard !records.isEmpty else { return 0 }
     do {
       return try connection.transaction { () throws -> Int in
@@ -121,7 +102,7 @@ public final class RemoteServer {
   /// The connection's role's operations stored after `seq`, oldest first, at most `limit`.
   /// Pass the last `seq` returned to read on; every operation is returned exactly once in seq
   /// order (pushes of one owner commit in seq order, see the schema's `ops_serialise`).
-  public func pull(after seq: Int64, limit: Int) throws(RemoteError) -> [(seq: Int64, record: RemoteRecord)] {
+  public func pull(after seq: Int64, limit: Int) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
     let rows = try connection.query(
       """
       SELECT seq, op_id, device, clock, payload FROM ootd.ops
@@ -130,7 +111,7 @@ public final class RemoteServer {
     return rows.rows.map { row in
       (
         seq: Int64(row[0] ?? "") ?? 0,
-        record: RemoteRecord(
+        record: SyncRecord(
           opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "")
       )
     }

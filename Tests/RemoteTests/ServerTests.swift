@@ -14,13 +14,8 @@ struct ServerFixture {
 
   init(initialise: Bool = true) throws {
     cluster = try PostgresCluster.shared()
-    database = try cluster.createDatabase()
-    alice = cluster.uniqueName("alice")
-    bob = cluster.uniqueName("bob")
-    stranger = cluster.uniqueName("stranger")
-    try cluster.createRole(alice, password: "pw-alice", member: true)
-    try cluster.createRole(bob, password: "pw-bob", member: true)
-    try cluster.createRole(stranger, password: "pw-stranger", member: false)
+    let cast = try cluster.castOfThree()
+    (database, alice, bob, stranger) = (cast.database, cast.alice, cast.bob, cast.stranger)
     if initialise {
       try RemoteSchema.migrate(PostgresConnection(uri: cluster.uri(database: database)))
     }
@@ -40,8 +35,8 @@ struct ServerFixture {
   }
 }
 
-func record(_ n: Int, device: String = "laptop") -> RemoteRecord {
-  RemoteRecord(
+func record(_ n: Int, device: String = "laptop") -> SyncRecord {
+  SyncRecord(
     opID: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!.uuidString.lowercased(),
     device: device, clock: "clock-\(n)", payload: "{\"n\":\(n)}")
 }
@@ -55,7 +50,7 @@ struct ServerTests {
     #expect(try alice.push((1...5).map { record($0) }) == 5)
     #expect(try alice.push((3...8).map { record($0) }) == 3)  // 3, 4, 5 already there
     var cursor: Int64 = 0
-    var pulled: [RemoteRecord] = []
+    var pulled: [SyncRecord] = []
     while true {
       let page = try alice.pull(after: cursor, limit: 3)
       if page.isEmpty { break }
@@ -77,7 +72,7 @@ struct ServerTests {
       "NULL", "", " leading and trailing ", "{}", "\"", "\\",
     ]
     let records = payloads.enumerated().map { index, payload in
-      RemoteRecord(opID: record(index).opID, device: "dev,ice \"1\"", clock: "c{\(index)}", payload: payload)
+      SyncRecord(opID: record(index).opID, device: "dev,ice \"1\"", clock: "c{\(index)}", payload: payload)
     }
     #expect(try alice.push(records) == payloads.count)
     #expect(try alice.pull(after: 0, limit: 100).map(\.record) == records)

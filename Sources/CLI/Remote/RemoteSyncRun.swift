@@ -49,9 +49,7 @@ struct RemoteSyncRun {
     while true {
       let page = try server.pull(after: try database.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
-      let result = try database.applyPulled(
-        page.map { ($0.seq, SyncRecord(opID: $0.record.opID, device: $0.record.device, clock: $0.record.clock, payload: $0.record.payload)) },
-        now: environment.now)
+      let result = try database.applyPulled(page, now: environment.now)
       summary.pulled += result.operations
       summary.pulledRecords += result.records
       summary.changed += result.changed
@@ -59,9 +57,7 @@ struct RemoteSyncRun {
       if page.count < Self.pullPage { break }
     }
     while let page = try database.pushPage() {
-      try server.push(page.records.map {
-        RemoteRecord(opID: $0.opID, device: $0.device, clock: $0.clock, payload: $0.payload)
-      })
+      try server.push(page.records)
       try database.markPushed(page)
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
