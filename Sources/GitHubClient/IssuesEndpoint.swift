@@ -125,10 +125,7 @@ extension GitHubClient {
     var current = url
     var redirects = 0
     while true {
-      guard configuration.isAllowedTarget(current) else {
-        throw GitHubError.invalidResponse(
-          "refusing a non-https URL on a non-loopback host (\(current.host ?? "?"))")
-      }
+      try refuseUnsafeTarget(current)
       var request = request(for: current, etag: nil)
       request.method = method
       request.body = body

@@ -85,16 +85,22 @@ extension GitHubClient {
     var current = url
     var redirects = 0
     while true {
-      guard configuration.isAllowedTarget(current) else {
-        throw GitHubError.invalidResponse(
-          "refusing a non-https URL on a non-loopback host (\(current.host ?? "?"))")
-      }
+      try refuseUnsafeTarget(current)
       let response = try await transport.send(request(for: current, etag: etag))
       guard
         let target = try redirectTarget(
           of: response, from: current, statuses: [301, 302, 303, 307, 308], redirects: &redirects)
       else { return response }
       current = target
+    }
+  }
+
+  /// Refuses a plain-HTTP URL on a host that is not loopback (the token would travel in clear):
+  /// checked before every request and every redirect, reads and writes alike.
+  func refuseUnsafeTarget(_ url: URL) throws {
+    guard configuration.isAllowedTarget(url) else {
+      throw GitHubError.invalidResponse(
+        "refusing a non-https URL on a non-loopback host (\(url.host ?? "?"))")
     }
   }
 
