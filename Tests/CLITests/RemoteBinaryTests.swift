@@ -19,13 +19,8 @@ struct RemoteBinaryTests {
 
     init(initialise: Bool = true) throws {
       cluster = try PostgresCluster.shared()
-      database = try cluster.createDatabase()
-      alice = cluster.uniqueName("alice")
-      bob = cluster.uniqueName("bob")
-      stranger = cluster.uniqueName("stranger")
-      try cluster.createRole(alice, password: "alice-pw-\(alice)", member: true)
-      try cluster.createRole(bob, password: "bob-pw-\(bob)", member: true)
-      try cluster.createRole(stranger, password: "stranger-pw", member: false)
+      let cast = try cluster.castOfThree()
+      (database, alice, bob, stranger) = (cast.database, cast.alice, cast.bob, cast.stranger)
       folder = try TemporaryFolder()
       if initialise {
         let result = try run(as: PostgresCluster.admin, ["remote", "init"])

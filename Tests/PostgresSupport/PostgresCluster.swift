@@ -226,6 +226,26 @@ public final class PostgresCluster: @unchecked Sendable {
     return name
   }
 
+  /// A new database and three new login roles for it: two members of `ootd_member` (alice and
+  /// bob) and a stranger outside it, each with a password of its own in the pgpass file. The
+  /// cast of the row-level-security tests of both the server and the binary.
+  public struct Cast: Sendable {
+    public let database: String
+    public let alice: String
+    public let bob: String
+    public let stranger: String
+  }
+
+  public func castOfThree() throws -> Cast {
+    let cast = Cast(
+      database: try createDatabase(), alice: uniqueName("alice"), bob: uniqueName("bob"),
+      stranger: uniqueName("stranger"))
+    try createRole(cast.alice, password: "\(cast.alice)-pw", member: true)
+    try createRole(cast.bob, password: "\(cast.bob)-pw", member: true)
+    try createRole(cast.stranger, password: "\(cast.stranger)-pw", member: false)
+    return cast
+  }
+
   /// Creates a login role with `password`, in `ootd_member` when `member` (creating that group
   /// role first if needed), and records its password in the pgpass file.
   public func createRole(_ name: String, password: String, member: Bool, createRoles: Bool = false) throws {
@@ -275,9 +295,11 @@ public final class PostgresCluster: @unchecked Sendable {
   // MARK: - Helpers
 
   private func writePassfile() throws {
+    // Held through the rename: two roles created at once must not each write a file that lacks
+    // the other's password (the later rename would win with a file missing one role).
     lock.lock()
+    defer { lock.unlock() }
     let lines = passwords.sorted { $0.key < $1.key }.map { "127.0.0.1:*:*:\($0.key):\($0.value)" }
-    lock.unlock()
     let text = lines.joined(separator: "\n") + "\n"
     let temporary = folder.appendingPathComponent("pgpass.tmp-\(UUID().uuidString.prefix(6))")
     FileManager.default.createFile(
