@@ -32,9 +32,19 @@ enum CommandRouter {
   ]
 
   /// The command `arguments` (global options already moved behind the subcommand) names.
-  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    if let command = HotPath.parse(arguments) ?? fastParse(arguments) { return command }
-    return try Ootd.parseAsRoot(arguments)
+  static func parse(_ arguments: [String]) throws -> Parsed {
+    if let command = HotPath.parse(arguments) ?? fastParse(arguments) { return .ootd(command) }
+    let command = try Ootd.parseAsRoot(arguments)
+    // Only argument-parser's answer needs a cast: each new (type, protocol) pair costs the
+    // runtime a scan of every conformance record in the binary (~0.4 M instructions).
+    if let command = command as? any OotdCommand { return .ootd(command) }
+    return .parserOnly(command)
+  }
+
+  /// A parsed command line: a command of ootd's, or one of argument-parser's own (`help`).
+  enum Parsed {
+    case ootd(any OotdCommand)
+    case parserOnly(any ParsableCommand)
   }
 
   /// The command parsed by its own type, or nil when only the full parser can answer.

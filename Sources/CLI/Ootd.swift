@@ -72,15 +72,16 @@ public struct Ootd: ParsableCommand {
       return finish(Ootd(), environment)
     }
     do {
-      let command = try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments))
-      if let command = command as? any OotdCommand {
+      switch try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments)) {
+      case .ootd(let command):
         try await command.run(in: environment)
-      } else {
-        var command = command
+        environment.afterSuccess.flush(environment)
+        return finish(command, environment)
+      case .parserOnly(var command):
         try command.run()
+        environment.afterSuccess.flush(environment)
+        return finish(command, environment)
       }
-      environment.afterSuccess.flush(environment)
-      return finish(command, environment)
     } catch {
       return report(error, environment)
     }

@@ -253,10 +253,10 @@ public final class AppDatabase: Sendable {
   private static func prepareFile(at path: String) throws(StorageError)
     -> (found: FileClaim.Found, madeFolders: [String])
   {
-    var isDirectory: ObjCBool = false
-    let manager = FileManager.default
-    if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-      if isDirectory.boolValue { throw .pathIsDirectory(path) }
+    // stat(2), not FileManager: its attribute dictionary costs every command ~0.5 M instructions.
+    var status = stat()
+    if stat(path, &status) == 0 {
+      if (status.st_mode & S_IFMT) == S_IFDIR { throw .pathIsDirectory(path) }
       guard access(path, W_OK) == 0 else {
         throw .cannotOpen(path: path, reason: "the file is read-only")
       }
@@ -264,13 +264,13 @@ public final class AppDatabase: Sendable {
       guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
         throw .cannotOpen(path: path, reason: "its folder is read-only")
       }
-      let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-      return (size == 0 ? .emptyFile : .database, [])
+      return (status.st_size == 0 ? .emptyFile : .database, [])
     }
+    let manager = FileManager.default
     let folder = folder(of: path)
     var madeFolders: [String] = []
     var missing = folder
-    while !missing.isEmpty && missing != "/" && !manager.fileExists(atPath: missing) {
+    while !missing.isEmpty && missing != "/" && access(missing, F_OK) != 0 {
       madeFolders.append(missing)
       missing = Self.folder(of: missing)
     }

@@ -143,7 +143,7 @@ import Testing
       var text = ""
       var writer = JSONStreamWriter(chunkSize: 7) { text += $0 }
       writer.beginObject()
-      writer.key(value)
+      writer.key(named: value)
       writer.string(value)
       writer.endObject()
       writer.finish()

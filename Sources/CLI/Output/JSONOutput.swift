@@ -306,7 +306,7 @@ enum JSONOutput {
       var priorities: [String: Tally] = [:]
       for entry in report.priorities { priorities[entry.priority.rawValue] = entry.tally }
       for (name, value) in priorities.sorted(by: { $0.key < $1.key }) {
-        writer.key(name)
+        writer.key(named: name)
         tally(value)
       }
       writer.endObject()

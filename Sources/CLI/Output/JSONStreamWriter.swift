@@ -13,7 +13,7 @@ struct JSONStreamWriter {
   private let chunkSize: Int
   /// UTF-8 bytes not yet written out. Bytes, not a `String`: appending small pieces to a
   /// `String` costs a hundred instructions each, and a listing appends millions.
-  private var buffer: [UInt8] = []
+  private let buffer: ByteBuffer
   /// The number of values written so far in each open array or object, outermost first.
   private var counts: [Int] = []
   /// A key was just written: the next value follows it on the same line.
@@ -22,7 +22,7 @@ struct JSONStreamWriter {
   init(chunkSize: Int = 65_536, output: @escaping (String) -> Void) {
     self.output = output
     self.chunkSize = chunkSize
-    buffer.reserveCapacity(chunkSize + 4096)
+    buffer = ByteBuffer(capacity: chunkSize + 4096)
   }
 
   /// A writer to `environment`'s standard output (as bytes when it takes them).
@@ -44,8 +44,18 @@ struct JSONStreamWriter {
   mutating func beginObject() { open(UInt8(ascii: "{")) }
   mutating func endObject() { close(UInt8(ascii: "}")) }
 
-  /// Starts the member `name` of the open object; its value comes next.
-  mutating func key(_ name: String) {
+  /// Starts the member `name` of the open object; its value comes next. `name` is one of the
+  /// contract's field names: plain ASCII, copied without escaping.
+  mutating func key(_ name: StaticString) {
+    separate()
+    buffer.append(UInt8(ascii: "\""))
+    append(name)
+    append("\" : ")
+    afterKey = true
+  }
+
+  /// Starts a member whose name comes from data (a dictionary's key); escaped as any string.
+  mutating func key(named name: String) {
     separate()
     appendString(name)
     append(" : ")
@@ -83,14 +93,14 @@ struct JSONStreamWriter {
     guard let value else { return append("null") }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
-    buffer.append(contentsOf: text.utf8)
+    buffer.append(text)
   }
 
   /// A number (or another single value, never an array or object) as `JSONOutput.encode`
   /// writes it alone.
   mutating func fragment(_ value: some Encodable) throws {
     separate()
-    buffer.append(contentsOf: try JSONOutput.encode(value).utf8)
+    buffer.append(try JSONOutput.encode(value))
   }
 
   /// Ends the document with a newline and writes out what is left.
@@ -100,20 +110,20 @@ struct JSONStreamWriter {
   }
 
   mutating func flush() {
-    guard !buffer.isEmpty else { return }
+    guard buffer.count > 0 else { return }
     if let outputBytes {
-      buffer.withUnsafeBufferPointer(outputBytes)
+      outputBytes(buffer.bytes)
     } else {
       // Chunks end between values, so they are whole UTF-8.
-      output(String(decoding: buffer, as: UTF8.self))
+      output(String(decoding: buffer.bytes, as: UTF8.self))
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.count = 0
   }
 
   // MARK: - Layout
 
   private mutating func append(_ text: StaticString) {
-    buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    buffer.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   private mutating func appendInteger(_ value: Int64) {
@@ -130,7 +140,7 @@ struct JSONStreamWriter {
         magnitude /= 10
         count += 1
       } while magnitude > 0
-      buffer.append(contentsOf: raw[(32 - count)...])
+      buffer.append(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[(32 - count)...]))
     }
   }
 
@@ -163,10 +173,7 @@ struct JSONStreamWriter {
 
   private mutating func newline(indent depth: Int) {
     buffer.append(0x0A)
-    for _ in 0..<depth {
-      buffer.append(0x20)
-      buffer.append(0x20)
-    }
+    buffer.append(repeating: 0x20, count: 2 * depth)
   }
 
   private mutating func flushIfFull() {
@@ -186,7 +193,7 @@ struct JSONStreamWriter {
     let plain = value.withUTF8 { bytes in
       Self.special.withUnsafeBufferPointer { special in
         for byte in bytes where special[Int(byte)] { return false }
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
         return true
       }
     }
@@ -205,11 +212,66 @@ struct JSONStreamWriter {
           append("\\u00")
           buffer.append(hex[Int(scalar.value >> 4)])
           buffer.append(hex[Int(scalar.value & 0xF)])
-        default: buffer.append(contentsOf: UTF8.encode(scalar)!)
+        default: for byte in UTF8.encode(scalar)! { buffer.append(byte) }
         }
       }
     }
     buffer.append(UInt8(ascii: "\""))
+  }
+}
+
+/// The writer's bytes: memory it owns, appended to through a pointer (a few instructions a byte,
+/// where `Array.append` checks uniqueness and capacity on every call: a third of a large
+/// listing's time).
+private final class ByteBuffer {
+  private(set) var start: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  var count = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    start = .allocate(capacity: self.capacity)
+  }
+
+  deinit { start.deallocate() }
+
+  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+  @inline(__always) private func reserve(_ more: Int) {
+    if count + more > capacity { grow(to: count + more) }
+  }
+
+  private func grow(to needed: Int) {
+    let larger = max(capacity * 2, needed)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    moved.update(from: start, count: count)
+    start.deallocate()
+    start = moved
+    capacity = larger
+  }
+
+  @inline(__always) func append(_ byte: UInt8) {
+    reserve(1)
+    start[count] = byte
+    count += 1
+  }
+
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    (start + count).update(from: base, count: bytes.count)
+    count += bytes.count
+  }
+
+  func append(repeating byte: UInt8, count repeats: Int) {
+    reserve(repeats)
+    (start + count).update(repeating: byte, count: repeats)
+    count += repeats
+  }
+
+  func append(_ text: String) {
+    var text = text
+    text.withUTF8 { append($0) }
   }
 }
 
