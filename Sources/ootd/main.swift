@@ -4,4 +4,4 @@ import CLI
 import Glibc
 #endif
 
-exit(await Ootd.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(Ootd.mainOnThisThread(arguments: Array(CommandLine.arguments.dropFirst())))
