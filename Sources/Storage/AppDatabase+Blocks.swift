@@ -154,7 +154,9 @@ extension AppDatabase {
 
   /// Routine blocks due on `day` whose planning for that day is not recorded yet.
   static func dueRoutineBlocks(_ db: Database, on day: Day) throws -> [BlockRecord] {
-    try BlockRecord.fetchAll(
+    // Rows, then records: `BlockRecord.fetchAll` would instantiate a cursor type whose first
+    // use scans the binary's conformance records, on every write.
+    try Row.fetchAll(
       try db.cachedStatement(
         sql: """
           SELECT * FROM block WHERE routine = 1 AND NOT EXISTS (
@@ -162,7 +164,7 @@ extension AppDatabase {
           ORDER BY priority, name
           """),
       arguments: [day.description]
-    ).filter { Recurrence(text: $0.recurrence)?.occurs(on: day) ?? false }
+    ).map { try BlockRecord(row: $0) }.filter { Recurrence(text: $0.recurrence)?.occurs(on: day) ?? false }
   }
 
   /// The one rule of routine planning, for `plan` and the automatic plan alike. Each routine

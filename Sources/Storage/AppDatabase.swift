@@ -311,7 +311,9 @@ public final class AppDatabase: Sendable {
       let (identity, superseded, complete) = try writer.read { db in
         let identity = try Self.identity(db)
         guard identity == .ootd else { return (identity, false, false) }
-        return (identity, try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+        let applied = try Self.appliedMigrations(db)
+        let known = Self.migrationIdentifiers
+        return (identity, !applied.isSubset(of: known), known.isSubset(of: applied))
       }
       switch identity {
       case .foreign:
@@ -354,6 +356,16 @@ public final class AppDatabase: Sendable {
     } catch {
       throw Self.map(error, path: path)
     }
+  }
+
+  /// The migrations applied to the file (GRDB's table), read through a row cursor: GRDB's
+  /// `appliedIdentifiers` fetches a `Set<String>` through a cursor type whose first use costs
+  /// every command a scan of the binary's conformance records.
+  private static func appliedMigrations(_ db: Database) throws -> Set<String> {
+    var applied: Set<String> = []
+    let rows = try Row.fetchCursor(db, sql: "SELECT identifier FROM grdb_migrations")
+    while let row = try rows.next() { applied.insert(row[0]) }
+    return applied
   }
 
   /// Whose file this is.

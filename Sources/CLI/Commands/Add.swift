@@ -92,9 +92,14 @@ extension Ootd {
         environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
       } else {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
-        let relative = [0: " (today)", 1: " (tomorrow)", -1: " (yesterday)"]
-        environment.print(
-          "Added #\(todo.id) for \(todo.day)\(relative[environment.today.distance(to: todo.day)] ?? "")")
+        let relative: String
+        switch environment.today.distance(to: todo.day) {
+        case 0: relative = " (today)"
+        case 1: relative = " (tomorrow)"
+        case -1: relative = " (yesterday)"
+        default: relative = ""
+        }
+        environment.print("Added #\(todo.id) for \(todo.day)\(relative)")
         environment.print(renderer.line(todo, idWidth: String(todo.id).count))
       }
     }

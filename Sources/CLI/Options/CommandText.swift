@@ -31,6 +31,11 @@ enum CommandText {
           || "-_./:=,+@%^".unicodeScalars.contains(scalar))
     }
     if safe { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    // By hand, not Foundation's replacingOccurrences: on Linux it goes through NSString.
+    var quoted = "'"
+    for character in word {
+      if character == "'" { quoted += "'\\''" } else { quoted.append(character) }
+    }
+    return quoted + "'"
   }
 }

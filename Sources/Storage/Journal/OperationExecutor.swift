@@ -86,25 +86,34 @@ enum OperationExecutor {
   /// The column a field is stored in; a field outside the closed list is refused, so journal
   /// text (which may come from another machine) never becomes SQL.
   private static func column(_ entity: Entity, _ field: String) throws -> String {
-    guard allowedFields[entity]!.contains(field) else {
+    guard allowedFields(entity).contains(field) else {
       throw StorageError.sqlite("corrupt journal: unknown field \(entity).\(field)")
     }
     return entity == .todo && field == "project" ? "projectId" : field
   }
 
   /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
-  static let allowedFields: [Entity: Set<String>] = [
-    .todo: ["id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
-      "dropped", "carriedFrom", "notes", "githubUrl", "githubState", "doneBy", "keepOpen", "tags",
-    ],
-    .project: [
-      "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
-      "archived", "createdAt",
-    ],
-    .block: [
-      "name", "title", "priority", "builtIn", "routine", "createdAt", "doneWhen", "doneWhenRepo",
-      "recurrence",
-    ],
+  /// (A switch, not a dictionary keyed by entity: its first use would cost every write a scan of
+  /// the binary's conformance records for `Entity: Hashable`.)
+  static func allowedFields(_ entity: Entity) -> Set<String> {
+    switch entity {
+    case .todo: todoFields
+    case .project: projectFields
+    case .block: blockFields
+    }
+  }
+
+  private static let todoFields: Set<String> = [
+    "id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
+    "dropped", "carriedFrom", "notes", "githubUrl", "githubState", "doneBy", "keepOpen", "tags",
+  ]
+  private static let projectFields: Set<String> = [
+    "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
+    "archived", "createdAt",
+  ]
+  private static let blockFields: Set<String> = [
+    "name", "title", "priority", "builtIn", "routine", "createdAt", "doneWhen", "doneWhenRepo",
+    "recurrence",
   ]
 
   /// The value to store for a field: a todo's project uuid becomes the project's local id.

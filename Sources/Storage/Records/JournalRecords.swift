@@ -76,7 +76,7 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
     let uuid: String = row[Columns.row]
     let old = FieldValue(row[Columns.oldValue] as DatabaseValue)
     let new = FieldValue(row[Columns.newValue] as DatabaseValue)
-    let allowed = OperationExecutor.allowedFields[entity]!
+    let allowed = OperationExecutor.allowedFields(entity)
     func checked(_ fields: Fields) throws -> Fields {
       guard fields.keys.allSatisfy(allowed.contains) else {
         throw StorageError.sqlite("corrupt journal operation \(row[Columns.id] as Int64)")
@@ -90,7 +90,7 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
       operation = JournalOperation(entity, row: uuid, .delete(try checked(FieldsText.decode(old.text ?? ""))))
     default:
       let field: String = row[Columns.field]
-      guard OperationExecutor.allowedFields[entity]!.contains(field) else {
+      guard OperationExecutor.allowedFields(entity).contains(field) else {
         throw StorageError.sqlite("corrupt journal operation \(row[Columns.id] as Int64)")
       }
       operation = JournalOperation(entity, row: uuid, .update(field: field, old: old, new: new))
