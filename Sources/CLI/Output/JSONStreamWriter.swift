@@ -14,8 +14,11 @@ struct JSONStreamWriter {
   /// UTF-8 bytes not yet written out. Bytes, not a `String`: appending small pieces to a
   /// `String` costs a hundred instructions each, and a listing appends millions.
   private let buffer: ByteBuffer
-  /// The number of values written so far in each open array or object, outermost first.
-  private var counts: [Int] = []
+  /// The number of values written so far in each open array or object but the innermost,
+  /// outermost first; the innermost's is `count`, and `depth` is how many are open.
+  private var outerCounts: [Int] = []
+  private var count = 0
+  private var depth = 0
   /// A key was just written: the next value follows it on the same line.
   private var afterKey = false
 
@@ -48,9 +51,7 @@ struct JSONStreamWriter {
   /// contract's field names: plain ASCII, copied without escaping.
   mutating func key(_ name: StaticString) {
     separate()
-    buffer.append(UInt8(ascii: "\""))
-    append(name)
-    append("\" : ")
+    buffer.appendKey(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     afterKey = true
   }
 
@@ -147,13 +148,16 @@ struct JSONStreamWriter {
   private mutating func open(_ bracket: UInt8) {
     separate()
     buffer.append(bracket)
-    counts.append(0)
+    if depth > 0 { outerCounts.append(count) }
+    count = 0
+    depth += 1
   }
 
   private mutating func close(_ bracket: UInt8) {
-    let count = counts.removeLast()
     if count == 0 { buffer.append(0x0A) }
-    newline(indent: counts.count)
+    depth -= 1
+    count = depth > 0 ? outerCounts.removeLast() : 0
+    newline(indent: depth)
     buffer.append(bracket)
     flushIfFull()
   }
@@ -165,10 +169,10 @@ struct JSONStreamWriter {
       afterKey = false
       return
     }
-    guard !counts.isEmpty else { return }
-    if counts[counts.count - 1] > 0 { buffer.append(UInt8(ascii: ",")) }
-    counts[counts.count - 1] += 1
-    newline(indent: counts.count)
+    guard depth > 0 else { return }
+    if count > 0 { buffer.append(UInt8(ascii: ",")) }
+    count += 1
+    newline(indent: depth)
   }
 
   private mutating func newline(indent depth: Int) {
@@ -250,20 +254,35 @@ private final class ByteBuffer {
     capacity = larger
   }
 
+  /// `"name" : `, reserved once.
+  @inline(__always) func appendKey(_ name: UnsafeBufferPointer<UInt8>) {
+    reserve(name.count + 5)
+    var at = start + count
+    at.pointee = UInt8(ascii: "\"")
+    at += 1
+    if let base = name.baseAddress { at.update(from: base, count: name.count) }
+    at += name.count
+    at[0] = UInt8(ascii: "\"")
+    at[1] = UInt8(ascii: " ")
+    at[2] = UInt8(ascii: ":")
+    at[3] = UInt8(ascii: " ")
+    count += name.count + 5
+  }
+
   @inline(__always) func append(_ byte: UInt8) {
     reserve(1)
     start[count] = byte
     count += 1
   }
 
-  func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     reserve(bytes.count)
     (start + count).update(from: base, count: bytes.count)
     count += bytes.count
   }
 
-  func append(repeating byte: UInt8, count repeats: Int) {
+  @inline(__always) func append(repeating byte: UInt8, count repeats: Int) {
     reserve(repeats)
     (start + count).update(repeating: byte, count: repeats)
     count += repeats
