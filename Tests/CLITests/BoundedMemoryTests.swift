@@ -1,0 +1,142 @@
+import Core
+import Foundation
+import Storage
+import Testing
+
+@testable import CLI
+
+/// Issue 11, item 10: every command stays under 64 MB peak memory whatever the database size.
+/// Commands that print a list of rows read them from the database cursor and write them as they
+/// go; these tests run the built binary over a large real database and measure its peak
+/// resident memory (``InterchangeBinaryTests/peakMemory(_:environment:output:)``).
+@Suite struct BoundedMemoryTests {
+  static let limitKiB = 64 * 1024
+
+  /// A database with the project `big`: 20,000 todos over 2,000 days, every third done, each
+  /// with a 2,000-character note and a tag (40 MB of notes), added in one transaction.
+  static let bigProject: Result<String, any Error> = Result {
+    let folder = NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())"
+    try? FileManager.default.removeItem(atPath: folder)
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())") }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/ootd.sqlite"
+    let database = try AppDatabase.open(path: path)
+    try database.addProject(try Project(name: "big", summary: "A long project"))
+    let first = try #require(Day(iso: "2020-01-01"))
+    let note = String(repeating: "n", count: 2000)
+    var drafts: [(todo: NewTodo, done: Bool)] = []
+    for index in 0..<20_000 {
+      var todo = try NewTodo(
+        title: "todo \(index)", priority: Priority.allCases[index % 3], day: first.adding(days: index / 10),
+        project: "big")
+      todo.notes = note
+      todo.tags = ["t\(index % 5)"]
+      drafts.append((todo, index % 3 == 0))
+    }
+    try database.addTodos(drafts)
+    return path
+  }
+
+  /// `project show` prints every todo of a 20,000-todo project, as text and as JSON, in well
+  /// under 64 MB (it loaded them all and built the whole document: 170+ MB here before).
+  @Test(arguments: [false, true])
+  func projectShow_manyTodos_completeInBoundedMemory(json: Bool) throws {
+    let path = try Self.bigProject.get()
+    let folder = try TemporaryFolder()
+    let output = folder.file("out")
+    let arguments = ["project", "show", "big"] + (json ? ["--json"] : [])
+    let (code, kib) = try InterchangeBinaryTests.peakMemory(
+      arguments, environment: ["OOTD_DB": path, "TZ": "UTC"], output: output)
+    #expect(code == 0)
+    #expect(kib < Self.limitKiB, "project show \(json ? "--json " : "")peaked at \(kib / 1024) MB")
+    let data = try Data(contentsOf: URL(fileURLWithPath: output))
+    if json {
+      let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      #expect(document["name"] as? String == "big")
+      #expect(document["total"] as? Int == 20_000)
+      #expect(document["done"] as? Int == 6_667)
+      #expect(document["commits"] is NSNull)
+      let todos = try #require(document["todos"] as? [[String: Any]])
+      #expect(todos.count == 20_000)
+      #expect(Set(todos.compactMap { $0["title"] as? String }).count == 20_000)
+      #expect(todos.allSatisfy { ($0["notes"] as? String)?.count == 2000 && $0["project"] as? String == "big" })
+      #expect(todos.first?["date"] as? String == "2020-01-01")
+      #expect(todos.last?["date"] as? String == "2025-06-22")
+    } else {
+      let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(lines.first == "big")
+      #expect(lines.filter { $0.hasPrefix("  [x] ") }.count == 6_667)
+      #expect(lines.filter { $0.hasPrefix("  [ ] ") }.count == 13_333)
+      #expect(lines.filter { $0.hasSuffix("  3/10 done  30%") || $0.hasSuffix("  4/10 done  40%") }.count == 2_000)
+      #expect(lines.contains("Wed 2020-01-01  4/10 done  40%"))
+      #expect(lines.contains { $0.hasSuffix("  todo 19999  @big +t4 2025-06-22") }, "\(lines.suffix(4))")
+      #expect(lines.last == "")
+      #expect(lines.dropLast().last?.hasPrefix("  [") == true)
+    }
+  }
+}
+
+/// `project show` prints, byte for byte, what it printed before it streamed (golden files
+/// recorded from the version that built the whole document): text plain and coloured at 60
+/// columns, JSON with commits null (no repository, never synced) and synced, todos with tags,
+/// notes, done, reopened, dropped, carried, a GitHub link's absence and an escape to neutralise.
+@Suite struct ProjectShowOutputTests {
+  static func harness() async throws -> Harness {
+    let h = try Harness()
+    for arguments in [
+      ["project", "add", "ootd", "--repo", "octo/ootd", "--desc", "Terminal todo tracker", "--tech", "swift,sqlite",
+       "--start", "2026-11-01", "--memo", "memo \u{9B}31m"],
+      ["project", "add", "quiet", "--repo", "octo/quiet"],
+      ["project", "add", "bare"],
+      ["add", "Write the README +docs", "--project", "ootd", "--tag", "x", "--note", "a note\nline \"two\"", "--on", "2026-11-20"],
+      ["add", "Ship 1.0", "-p", "high", "--project", "ootd"],
+      ["add", "Escape \u{1B}]0;PWN\u{07} and \u{9B}31m", "--project", "ootd", "--on", "tomorrow", "-p", "low"],
+      ["add", "Reopened", "--project", "ootd"],
+      ["add", "Dropped", "--project", "ootd", "--on", "2026-11-19"],
+      ["add", "Carried", "--project", "ootd", "--on", "2026-11-18"],
+      ["add", "Elsewhere"],
+      ["done", "2"], ["done", "4"], ["undone", "4"], ["drop", "5"], ["carry"],
+      ["add", "Late", "--project", "ootd", "--on", "2026-11-21", "-p", "high"],
+      ["add", "A rather long title that cannot fit in sixty columns, whatever happens", "--project", "ootd"],
+    ] {
+      let result = await h.run(arguments)
+      #expect(result.code == 0, "\(arguments): \(result.stderr)")
+    }
+    let database = try AppDatabase.open(path: h.databasePath)
+    let repository = try #require(RepositoryName("octo/ootd"))
+    let commits = (0..<3).map { index in
+      Commit(
+        sha: String(repeating: "\(index + 1)", count: 40), source: .gitHub(repository), authorLogin: "octo",
+        authorName: "Octo", authorEmail: "octo@example.com",
+        authorDate: h.now.addingTimeInterval(Double(-index) * 86_400 * 20),
+        committerDate: h.now.addingTimeInterval(Double(-index) * 86_400 * 20),
+        subject: "subject \(index) \u{9B}", htmlURL: nil, parentCount: 1)
+    }
+    try database.storeLocalCommits(
+      commits, recordedAs: ListingKey(repository: repository, author: "octo"), now: h.now)
+    return h
+  }
+
+  @Test func projectShow_printsWhatItPrintedBefore() async throws {
+    var h = try await Self.harness()
+    for name in ["ootd", "quiet", "bare"] {
+      for json in [false, true] {
+        let result = await h.run(["project", "show", name] + (json ? ["--json"] : []))
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        try Golden.check(Self.maskingUUIDs(result.stdout), "project-show-\(name).\(json ? "json" : "txt")")
+      }
+    }
+    h.terminal = true
+    h.variables["COLUMNS"] = "60"
+    let coloured = await h.run(["project", "show", "ootd"])
+    #expect(coloured.code == 0)
+    try Golden.check(coloured.stdout, "project-show-ootd-colour.txt")
+  }
+
+  /// `text` with each `"uuid" : "…"` value (random for each run) as `"uuid" : "UUID"`.
+  static func maskingUUIDs(_ text: String) -> String {
+    text.replacingOccurrences(
+      of: #""uuid" : "[0-9a-f-]{36}""#, with: #""uuid" : "UUID""#, options: .regularExpression)
+  }
+}
