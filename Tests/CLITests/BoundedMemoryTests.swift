@@ -140,3 +140,144 @@ import Testing
       of: #""uuid" : "[0-9a-f-]{36}""#, with: #""uuid" : "UUID""#, options: .regularExpression)
   }
 }
+
+/// The project writer prints the bytes the Encodable form printed through `JSONOutput.encode`
+/// before `project show` streamed: that form is kept here, as it was, as the oracle.
+@Suite struct ProjectJSONWriterTests {
+  /// `JSONOutput.ProjectJSON` as it was encoded before (with `todos` in `project show`).
+  struct OracleProject: Encodable {
+    let progress: ProjectProgress
+    var todos: [JSONOutput.TodoJSON]? = nil
+
+    enum CodingKeys: String, CodingKey {
+      case name, uuid, description, repo, path, start, end, tech, memo, archived, total, done, rate
+      case lastActivity, todos
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      let project = progress.project
+      try c.encode(project.name, forKey: .name)
+      try c.encode(project.uuid, forKey: .uuid)
+      try c.encode(project.summary, forKey: .description)
+      try c.encode(project.repository?.description, forKey: .repo)
+      try c.encode(project.localPath, forKey: .path)
+      try c.encode(project.start?.description, forKey: .start)
+      try c.encode(project.end?.description, forKey: .end)
+      try c.encode(project.tech, forKey: .tech)
+      try c.encode(project.memo, forKey: .memo)
+      try c.encode(project.isArchived, forKey: .archived)
+      try c.encode(progress.total, forKey: .total)
+      try c.encode(progress.done, forKey: .done)
+      try c.encode(progress.rate, forKey: .rate)
+      try c.encode(progress.lastActivity?.description, forKey: .lastActivity)
+      if let todos { try c.encode(todos, forKey: .todos) }
+    }
+  }
+
+  /// `ProjectCommits` as it was encoded.
+  struct OracleCommits: Encodable {
+    let commits: ProjectCommits
+
+    enum CodingKeys: String, CodingKey { case total, last30Days, latest, lastSync }
+    enum LatestKeys: String, CodingKey { case sha, date, subject }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(commits.commits.total, forKey: .total)
+      try c.encode(commits.last30Days, forKey: .last30Days)
+      if let latest = commits.commits.latest {
+        var l = c.nestedContainer(keyedBy: LatestKeys.self, forKey: .latest)
+        try l.encode(latest.sha, forKey: .sha)
+        try l.encode(ISO8601Timestamp.string(latest.authoredAt), forKey: .date)
+        try l.encode(latest.subject, forKey: .subject)
+      } else {
+        try c.encodeNil(forKey: .latest)
+      }
+      try c.encode(commits.commits.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
+    }
+  }
+
+  /// `project show --json` as it was encoded.
+  struct OracleShow: Encodable {
+    let project: OracleProject
+    let commits: ProjectCommits?
+
+    enum CodingKeys: String, CodingKey { case commits }
+
+    func encode(to encoder: any Encoder) throws {
+      try project.encode(to: encoder)
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(commits.flatMap { $0.isSynced ? OracleCommits(commits: $0) : nil }, forKey: .commits)
+    }
+  }
+
+  static func projects() throws -> [ProjectProgress] {
+    var full = try Project(
+      name: "work.client", summary: "say \"hi\" / \u{9B}31m", repository: RepositoryName("octo/ootd"),
+      localPath: "/home/me/src/ootd", start: Day(iso: "2026-01-02"), end: Day(iso: "2026-12-31"),
+      tech: ["swift", "sqlite", "日本語"], memo: "line\nbreak\u{7F}", isArchived: true)
+    full.uuid = "7c1e3c9e-1b5a-4a44-9b7f-5d8e2a1f0c11"
+    var bare = try Project(name: "bare")
+    bare.uuid = "00000000-0000-4000-8000-000000000000"
+    return [
+      ProjectProgress(project: full, total: 3, done: 2, lastActivity: Day(iso: "2026-11-20")),
+      ProjectProgress(project: full, total: 7, done: 0, lastActivity: nil),
+      ProjectProgress(project: bare, total: 0, done: 0, lastActivity: nil),
+    ]
+  }
+
+  static func commits() -> [ProjectCommits?] {
+    let sync = Date(timeIntervalSince1970: 1_790_000_000)
+    return [
+      nil,
+      ProjectCommits(commits: RepositoryCommits(total: 0, latest: nil, lastSyncAt: nil), last30Days: 0),
+      ProjectCommits(commits: RepositoryCommits(total: 0, latest: nil, lastSyncAt: sync), last30Days: 0),
+      ProjectCommits(
+        commits: RepositoryCommits(
+          total: 1234, latest: (sha: String(repeating: "ab", count: 20), authoredAt: sync, subject: "v1 \u{9B} \"q\""),
+          lastSyncAt: nil), last30Days: 12),
+    ]
+  }
+
+  @Test func project_matchesTheEncodableForm() throws {
+    for progress in try Self.projects() {
+      var text = ""
+      var writer = JSONStreamWriter(chunkSize: 16) { text += $0 }
+      JSONOutput.ProjectJSON(progress: progress).write(to: &writer)
+      writer.finish()
+      #expect(text == (try JSONOutput.encode(OracleProject(progress: progress))) + "\n")
+    }
+    // `project list --json`: an array of them.
+    var text = ""
+    var writer = JSONStreamWriter(chunkSize: 16) { text += $0 }
+    writer.beginArray()
+    for progress in try Self.projects() { JSONOutput.ProjectJSON(progress: progress).write(to: &writer) }
+    writer.endArray()
+    writer.finish()
+    #expect(text == (try JSONOutput.encode(try Self.projects().map { OracleProject(progress: $0) })) + "\n")
+  }
+
+  @Test func projectShow_matchesTheEncodableForm() throws {
+    let todos = JSONStreamWriterTests.todos()
+    for progress in try Self.projects() {
+      for commits in Self.commits() {
+        for shown in [[], todos] {
+          let json = shown.map {
+            JSONOutput.TodoJSON(todo: $0, today: JSONStreamWriterTests.today, timeZone: JSONStreamWriterTests.zone)
+          }
+          var text = ""
+          var writer = JSONStreamWriter(chunkSize: 100) { text += $0 }
+          JSONOutput.ProjectJSON(progress: progress).write(to: &writer, commits: commits) { writer in
+            writer.beginArray()
+            for todo in json { todo.write(to: &writer) }
+            writer.endArray()
+          }
+          writer.finish()
+          let oracle = OracleShow(project: OracleProject(progress: progress, todos: json), commits: commits)
+          #expect(text == (try JSONOutput.encode(oracle)) + "\n")
+        }
+      }
+    }
+  }
+}
