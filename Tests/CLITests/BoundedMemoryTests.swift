@@ -98,7 +98,10 @@ import Testing
       ["done", "2"], ["done", "4"], ["undone", "4"], ["drop", "5"], ["carry"],
       ["add", "Late", "--project", "ootd", "--on", "2026-11-21", "-p", "high"],
       ["add", "A rather long title that cannot fit in sixty columns, whatever happens", "--project", "ootd"],
-    ] {
+    ] + (0..<12).map { index in
+      // More overdue todos than a screen shows, over two days and every priority.
+      ["add", "old \(index)", "--on", "2026-11-1\(5 + index % 2)", "-p", ["low", "high", "mid"][index % 3]]
+    } {
       let result = await h.run(arguments)
       #expect(result.code == 0, "\(arguments): \(result.stderr)")
     }
@@ -132,6 +135,28 @@ import Testing
     let coloured = await h.run(["project", "show", "ootd"])
     #expect(coloured.code == 0)
     try Golden.check(coloured.stdout, "project-show-ootd-colour.txt")
+  }
+
+  /// The dashboard and the listings that now stream print what they printed when they held
+  /// whole lists (golden files recorded from that version).
+  @Test func dashboardAndListings_printWhatTheyPrintedBefore() async throws {
+    var h = try await Self.harness()
+    let commands: [(String, [String])] = [
+      ("today", ["today"]), ("today-json", ["today", "--json"]), ("list", ["list"]),
+      ("list-all", ["list", "--all"]), ("list-open", ["list", "--all", "--open"]), ("search", ["search", "e"]),
+    ]
+    for (name, arguments) in commands {
+      let result = await h.run(arguments)
+      #expect(result.code == 0, "\(result.stderr)")
+      try Golden.check(Self.maskingUUIDs(result.stdout), "stream-\(name).txt")
+    }
+    h.terminal = true
+    h.variables["COLUMNS"] = "60"
+    for (name, arguments) in [("today", ["today"]), ("list-all", ["list", "--all"])] {
+      let result = await h.run(arguments)
+      #expect(result.code == 0)
+      try Golden.check(result.stdout, "stream-\(name)-colour.txt")
+    }
   }
 
   /// `text` with each `"uuid" : "…"` value (random for each run) as `"uuid" : "UUID"`.
