@@ -37,6 +37,95 @@ import Testing
     return path
   }
 
+  /// Today's day, in UTC (the binaries run with TZ=UTC).
+  static var today: Day { Day(Date(), in: TimeZone(identifier: "UTC")!) }
+
+  /// A database as a 50,000-line todo.txt import without dates leaves it: 50,000 todos on
+  /// today, each in a project of its own (50,000 projects), every fourth done, with titles of
+  /// 100-odd characters; and 20,000 open todos of yesterday, overdue. Imported in one change.
+  static let bigDay: Result<String, any Error> = Result {
+    let folder = NSTemporaryDirectory() + "/ootd-big-day-\(getpid())"
+    try? FileManager.default.removeItem(atPath: folder)
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-big-day-\(getpid())") }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/ootd.sqlite"
+    let database = try AppDatabase.open(path: path)
+    let padding = String(repeating: "x", count: 90)
+    var todos: [ImportedTodo] = []
+    for index in 0..<50_000 {
+      todos.append(
+        try ImportedTodo(
+          uuid: String(format: "00000000-0000-4000-8000-%012d", index), title: "day todo \(index) \(padding)",
+          priority: Priority.allCases[index % 3], day: today, dayIsDefault: true, isDone: index % 4 == 0,
+          project: String(format: "p%06d", index), tags: ["t\(index % 7)"]))
+    }
+    for index in 0..<20_000 {
+      todos.append(
+        try ImportedTodo(
+          uuid: String(format: "00000000-0000-4000-9000-%012d", index), title: "late todo \(index) \(padding)",
+          priority: Priority.allCases[index % 3], day: today.adding(days: -1)))
+    }
+    _ = try database.importTodos(ImportPlan(todos: todos))
+    return path
+  }
+
+  /// Runs `arguments` on the big day's database with the output to a file; expects exit 0 and
+  /// a peak under 64 MB, and returns what was printed.
+  func boundedRun(_ arguments: [String]) throws -> String {
+    let path = try Self.bigDay.get()
+    let folder = try TemporaryFolder()
+    let output = folder.file("out")
+    let (code, kib) = try InterchangeBinaryTests.peakMemory(
+      arguments, environment: ["OOTD_DB": path, "TZ": "UTC"], output: output)
+    #expect(code == 0, "\(arguments)")
+    #expect(kib < Self.limitKiB, "\(arguments.joined(separator: " ")) peaked at \(kib / 1024) MB")
+    return try String(contentsOfFile: output, encoding: .utf8)
+  }
+
+  /// The dashboard, `list` and `search` over a day of 50,000 todos: every todo printed, under
+  /// 64 MB (they held the whole day: 68, 181, 64 and 65 MB here before, with shorter titles).
+  @Test func aDayOf50000Todos_isPrintedInBoundedMemory() throws {
+    let heading = "\(Self.today.weekday.shortName) \(Self.today) · today  12500/50000 done  25%"
+    for arguments in [["today"], ["list"], ["list", "--all"]] {
+      let lines = try boundedRun(arguments).split(separator: "\n", omittingEmptySubsequences: false)
+      #expect(lines.contains { $0 == heading }, "\(arguments)")
+      #expect(lines.filter { $0.contains(" day todo ") }.count == 50_000, "\(arguments)")
+      #expect(lines.filter { $0.hasPrefix("  [x] ") }.count == 12_500, "\(arguments)")
+      if arguments == ["list", "--all"] {
+        #expect(lines.filter { $0.contains(" late todo ") }.count == 20_000)
+      } else {
+        // The overdue section: the 10 most recent, and how many more.
+        #expect(lines.contains { $0.hasPrefix("Overdue  1000+ open todos from earlier days") })
+        #expect(lines.filter { $0.contains(" late todo ") }.count == 10)
+      }
+    }
+    let found = try boundedRun(["search", "todo 1"]).split(separator: "\n")
+    #expect(found.filter { $0.contains(" day todo 1") }.count == 11_111)
+    #expect(found.filter { $0.contains(" late todo 1") }.count == 11_111)
+    let json = try boundedRun(["today", "--json"])
+    let dashboard = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let todos = try #require(dashboard["todos"] as? [[String: Any]])
+    #expect(todos.count == 50_000)
+    #expect(todos.filter { $0["done"] as? Bool == true }.count == 12_500)
+    #expect((dashboard["overdue"] as? [[String: Any]])?.count == 20_000)
+    #expect(dashboard["total"] as? Int == 50_000)
+    #expect(dashboard["done"] as? Int == 12_500)
+  }
+
+  /// `project list` of 50,000 projects (what an import of as many `+project` names makes):
+  /// all of them, under 64 MB (82 MB text, 171 MB JSON here before).
+  @Test func fiftyThousandProjects_areListedInBoundedMemory() throws {
+    let lines = try boundedRun(["project", "list"]).split(separator: "\n")
+    #expect(lines.count == 50_001)
+    #expect(lines.first?.hasPrefix("NAME     REPOSITORY  PROGRESS") == true)
+    #expect(lines[1].hasPrefix("p000000  -           1/1 done 100%  \(Self.today)"))
+    #expect(lines.last == "p049999  -           0/1 done   0%  -")
+    let json = try boundedRun(["project", "list", "--json"])
+    let projects = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    #expect(projects.count == 50_000)
+    #expect(Set(projects.compactMap { $0["name"] as? String }).count == 50_000)
+  }
+
   /// `project show` prints every todo of a 20,000-todo project, as text and as JSON, in well
   /// under 64 MB (it loaded them all and built the whole document: 170+ MB here before).
   @Test(arguments: [false, true])

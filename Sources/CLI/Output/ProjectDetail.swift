@@ -37,13 +37,13 @@ struct ProjectDetail {
       environment.output($0.map { $0 + "\n" }.joined())
     }
     var first = true
-    try database.forEachTodo(matching: filter) { todo in
+    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       // A blank line between the fields and the first day.
       if first { environment.output("\n") }
       first = false
-      list.add(todo)
+      try list.add(todo, counts: counter.counts(on:))
       return environment.outputFailed() == nil
-    }
+    })
     list.finish()
   }
 
