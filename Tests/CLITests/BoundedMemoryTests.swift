@@ -395,3 +395,145 @@ import Testing
     }
   }
 }
+
+/// `TodoRenderer.DayList` prints what grouping whole days prints, whatever the number of todos
+/// it may hold and however the output is cut: a table of hold limits, with and without figures.
+@Suite struct DayListTests {
+  /// Days of 0 to 7 todos, some done, some dropped, one day of 23.
+  static func todos() -> [Todo] {
+    let first = Day(year: 2026, month: 11, day: 1)!
+    var todos: [Todo] = []
+    var id: Int64 = 1
+    for (offset, count) in [3, 1, 0, 7, 23, 2, 1].enumerated() where count > 0 {
+      for index in 0..<count {
+        var todo = Todo(
+          id: id, title: "todo \(id)", priority: Priority.allCases[index % 3], day: first.adding(days: offset),
+          isDone: (index + offset) % 3 == 0, createdAt: Date(timeIntervalSince1970: 0), uuid: "u\(id)")
+        todo.isDropped = index == 4
+        todos.append(todo)
+        id += 1
+      }
+    }
+    return todos.sorted(by: Todo.listOrder)
+  }
+
+  /// The days as they were printed when each was held whole: a blank line between days, the
+  /// heading counted from the day's todos, then its lines.
+  static func wholeDays(_ todos: [Todo], _ renderer: TodoRenderer, showProgress: Bool) -> [String] {
+    let idWidth = todos.map { String($0.id).count }.max() ?? 1
+    var lines: [String] = []
+    for day in Set(todos.map(\.day)).sorted() {
+      let group = todos.filter { $0.day == day }
+      if !lines.isEmpty { lines.append("") }
+      lines += renderer.dayHeading(day, todos: group, showProgress: showProgress)
+      lines += group.map { renderer.line($0, idWidth: idWidth) }
+    }
+    return lines
+  }
+
+  @Test(arguments: [1, 2, 3, 5, 22, 23, 24, 1000])
+  func streamed_matchesWholeDays(holdLimit: Int) throws {
+    let todos = Self.todos()
+    let renderer = TodoRenderer(style: Style(colored: true), today: Day(year: 2026, month: 11, day: 4)!)
+    for showProgress in [true, false] {
+      var lines: [String] = []
+      var outputs = 0
+      var asked: [Day] = []
+      var list = TodoRenderer.DayList(
+        renderer: renderer, idWidth: 2, showProgress: showProgress, holdLimit: holdLimit
+      ) {
+        lines += $0
+        outputs += 1
+      }
+      for todo in todos {
+        list.add(todo) { day in
+          asked.append(day)
+          let group = todos.filter { $0.day == day }
+          return (done: group.count { $0.isDone }, total: group.count)
+        }
+      }
+      list.finish()
+      #expect(lines == Self.wholeDays(todos, renderer, showProgress: showProgress), "\(holdLimit) \(showProgress)")
+      #expect(!list.isEmpty)
+      // Figures are asked only for a day longer than the limit, once.
+      let long = Set(todos.map(\.day)).filter { day in todos.count { $0.day == day } >= holdLimit }
+      #expect(asked == (showProgress ? long.sorted() : []), "\(holdLimit) \(showProgress)")
+      // Nothing waits longer than the limit: a long day comes out in several pieces.
+      if holdLimit < 23 { #expect(outputs > 6) }
+    }
+  }
+
+  @Test func noTodos_printNothing() {
+    var lines: [String] = []
+    var list = TodoRenderer.DayList(
+      renderer: TodoRenderer(style: Style(colored: true), today: Day(year: 2026, month: 11, day: 4)!),
+      idWidth: 1, showProgress: true) { lines += $0 }
+    list.finish()
+    #expect(lines.isEmpty)
+    #expect(list.isEmpty)
+  }
+}
+
+/// `today --json`, written a value at a time, prints the bytes its former Encodable form (kept
+/// here as it was, as the oracle) printed through `JSONOutput.encode`.
+@Suite struct DashboardJSONWriterTests {
+  struct OracleDashboard: Encodable {
+    let date: Day
+    let todos: [Todo]
+    let overdue: [Todo]
+    let facts: DashboardFacts
+    let timeZone: TimeZone
+
+    enum CodingKeys: String, CodingKey {
+      case date, todos, overdue, total, done, rate, streak, commits, currentStreak, carried
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      let json = { (todo: Todo) in JSONOutput.TodoJSON(todo: todo, today: date, timeZone: timeZone) }
+      try c.encode(date.description, forKey: .date)
+      try c.encode(todos.map(json), forKey: .todos)
+      try c.encode(overdue.map(json), forKey: .overdue)
+      try c.encode(facts.today.total, forKey: .total)
+      try c.encode(facts.today.done, forKey: .done)
+      try c.encode(facts.today.rate, forKey: .rate)
+      try c.encode(facts.streak, forKey: .streak)
+      try c.encode(facts.streak, forKey: .currentStreak)
+      try c.encode(facts.today.carried, forKey: .carried)
+      try c.encode(facts.commits, forKey: .commits)
+    }
+  }
+
+  @Test func dashboard_matchesTheEncodableForm() throws {
+    let all = JSONStreamWriterTests.todos()
+    let today = JSONStreamWriterTests.today
+    let zone = JSONStreamWriterTests.zone
+    let facts = [
+      DashboardFacts(today: Tally(total: 0, done: 0), streakBefore: 0),
+      DashboardFacts(today: Tally(total: 3, done: 3, carried: 1), streakBefore: 4, commits: 0, lastSync: Date()),
+      DashboardFacts(today: Tally(total: 7, done: 2), streakBefore: 2, commits: 12),
+    ]
+    for fact in facts {
+      for (todos, overdue) in [([Todo](), [Todo]()), (all.filter { $0.day == today }, all.filter { $0.day < today }), (all, all)] {
+        var text = ""
+        var writer = JSONStreamWriter(chunkSize: 50) { text += $0 }
+        let dashboard = DashboardJSON(date: today, facts: fact, timeZone: zone)
+        dashboard.write(
+          to: &writer,
+          overdue: { writer in
+            writer.beginArray()
+            for todo in overdue { dashboard.todo(todo).write(to: &writer) }
+            writer.endArray()
+          },
+          todos: { writer in
+            writer.beginArray()
+            for todo in todos { dashboard.todo(todo).write(to: &writer) }
+            writer.endArray()
+          })
+        writer.finish()
+        let oracle = OracleDashboard(date: today, todos: todos, overdue: overdue, facts: fact, timeZone: zone)
+        #expect(text == (try JSONOutput.encode(oracle)) + "\n")
+      }
+    }
+  }
+}
