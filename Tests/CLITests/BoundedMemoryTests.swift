@@ -112,6 +112,23 @@ import Testing
     #expect(dashboard["done"] as? Int == 12_500)
   }
 
+  /// Adding a block's todo to that day checks the day for a second todo of the block without
+  /// loading the day (it loaded all 50,000: 78 MB here before).
+  @Test func addingABlockTodoToABigDay_staysBounded() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("ootd.sqlite")
+    try FileManager.default.copyItem(atPath: try Self.bigDay.get(), toPath: path)
+    for round in 1...2 {
+      let result = try BinaryTests.run(["add", "--block", "algorithm"], environment: ["OOTD_DB": path, "TZ": "UTC"])
+      #expect(result.code == 0, "\(result.stderr)")
+      #expect(result.stderr.contains("now has 2 todos from block 'algorithm'") == (round == 2), "\(result.stderr)")
+    }
+    let (code, kib) = try InterchangeBinaryTests.peakMemory(
+      ["add", "--block", "algorithm"], environment: ["OOTD_DB": path, "TZ": "UTC"])
+    #expect(code == 0)
+    #expect(kib < Self.limitKiB, "add --block peaked at \(kib / 1024) MB")
+  }
+
   /// `project list` of 50,000 projects (what an import of as many `+project` names makes):
   /// all of them, under 64 MB (82 MB text, 171 MB JSON here before).
   @Test func fiftyThousandProjects_areListedInBoundedMemory() throws {
