@@ -190,6 +190,12 @@ public struct RepositoryCommits: Hashable, Sendable {
   /// When the repository last finished syncing.
   public var lastSyncAt: Date?
 
+  public init(total: Int, latest: (sha: String, authoredAt: Date, subject: String)?, lastSyncAt: Date?) {
+    self.total = total
+    self.latest = latest
+    self.lastSyncAt = lastSyncAt
+  }
+
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.total == rhs.total && lhs.lastSyncAt == rhs.lastSyncAt
       && lhs.latest?.sha == rhs.latest?.sha

@@ -25,15 +25,24 @@ extension AppDatabase {
   /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
   /// projects are created. With `dryRun`, only
   /// counts what would happen. A todo whose day is only a default keeps its day on update.
-  public func importTodos(_ plan: ImportPlan, dryRun: Bool = false, now: Date = Date())
+  public func importTodos(_ plan: consuming ImportPlan, dryRun: Bool = false, now: Date = Date())
     throws(StorageError) -> ImportResult
   {
     let result: ImportResult
+    // Taken out when applied (the transaction's body runs once), so that the plan is gone
+    // before the journal entry is written: the caller hands it over and keeps no copy.
+    var pending = consume plan
     if dryRun {
-      result = try read { db in try Self.applyImport(db, recorder: nil, plan, now: now) }
+      result = try read { db in
+        let plan = pending
+        pending = ImportPlan()
+        return try Self.applyImport(db, recorder: nil, plan, now: now)
+      }
     } else {
       result = try change(now: now) { recorder in
-        try Self.applyImport(recorder.db, recorder: recorder, plan, now: now)
+        let plan = pending
+        pending = ImportPlan()
+        return try Self.applyImport(recorder.db, recorder: recorder, plan, now: now)
       }
       if result.added + result.updated > 1000 {
         // Fold a large write-ahead log into the database now, not in the next command.

@@ -17,6 +17,19 @@ extension AppDatabase {
   public func projects(_ selection: ProjectSelection = .active) throws(StorageError)
     -> [ProjectProgress]
   {
+    var projects: [ProjectProgress] = []
+    try forEachProject(selection) { project in
+      projects.append(project)
+      return true
+    }
+    return projects
+  }
+
+  /// The projects of ``projects(_:)``, in its order, handed to `body` one at a time as they are
+  /// read, so that any number of them takes constant memory. `body` returns false to stop early.
+  public func forEachProject(
+    _ selection: ProjectSelection = .active, _ body: (ProjectProgress) -> Bool
+  ) throws(StorageError) {
     try read { db in
       let filter: String
       switch selection {
@@ -24,7 +37,7 @@ extension AppDatabase {
       case .archived: filter = "WHERE project.archived = 1"
       case .all: filter = ""
       }
-      return try Self.progress(db, filter: filter, [])
+      try Self.forEachProgress(db, filter: filter, [], body)
     }
   }
 
@@ -103,6 +116,19 @@ extension AppDatabase {
   static func progress(_ db: Database, filter: String, _ arguments: StatementArguments) throws
     -> [ProjectProgress]
   {
+    var projects: [ProjectProgress] = []
+    try forEachProgress(db, filter: filter, arguments) { project in
+      projects.append(project)
+      return true
+    }
+    return projects
+  }
+
+  /// The projects `filter` selects with their progress, by name, read from a cursor.
+  static func forEachProgress(
+    _ db: Database, filter: String, _ arguments: StatementArguments,
+    _ body: (ProjectProgress) throws -> Bool
+  ) throws {
     let sql = """
       SELECT project.*,
         (SELECT count(*) FROM todo WHERE todo.projectId = project.id) AS total,
@@ -111,11 +137,13 @@ extension AppDatabase {
           AS lastActivity
       FROM project \(filter) ORDER BY project.name COLLATE NOCASE
       """
-    return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try rows.next() {
       let last: String? = row["lastActivity"]
-      return ProjectProgress(
+      let progress = ProjectProgress(
         project: try ProjectRecord(row: row).project(), total: row["total"], done: row["done"],
         lastActivity: last.flatMap(Day.init(iso:)))
+      guard try body(progress) else { return }
     }
   }
 }

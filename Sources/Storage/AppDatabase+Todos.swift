@@ -23,6 +23,40 @@ extension AppDatabase {
     }
   }
 
+  /// As ``forEachTodo(matching:_:)``, with a ``DayCounter`` that counts the listing's todos of
+  /// a day on the snapshot being read: what a day's heading says before the day's todos when the
+  /// day is too long to hold in memory. An error `body` throws ends the listing.
+  public func forEachTodo(
+    matching filter: TodoFilter, withDayCounts body: (Todo, DayCounter) throws -> Bool
+  ) throws(StorageError) {
+    try read { db in
+      let (clause, arguments) = try Self.condition(db, filter)
+      let counter = DayCounter(db: db, clause: clause, arguments: arguments)
+      try TodoRecord.forEach(db, where: clause, arguments) { record in try body(record.todo(), counter) }
+    }
+  }
+
+  /// Counts the todos of a listing (``forEachTodo(matching:withDayCounts:)``) on one day, only
+  /// while the listing is read.
+  public struct DayCounter {
+    let db: Database
+    let clause: String
+    let arguments: StatementArguments
+
+    /// How many of the listing's todos are planned on `day`, and how many of them are done.
+    public func counts(on day: Day) throws -> (done: Int, total: Int) {
+      var arguments = self.arguments
+      arguments += [day.description]
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT count(*), coalesce(sum(todo.done), 0) FROM \(TodoRecord.source)
+          WHERE (\(clause)) AND todo.day = ?
+          """, arguments: arguments)
+      return (done: row?[1] ?? 0, total: row?[0] ?? 0)
+    }
+  }
+
   /// The largest id among the todos that match `filter` (nil when none does): the width of the
   /// id column of a streamed list.
   public func largestTodoID(matching filter: TodoFilter) throws(StorageError) -> Int64? {
@@ -83,9 +117,21 @@ extension AppDatabase {
 
   /// Open todos planned before `day`, oldest first.
   public func overdueTodos(before day: Day) throws(StorageError) -> [Todo] {
+    var todos: [Todo] = []
+    try forEachOverdueTodo(before: day) { todo in
+      todos.append(todo)
+      return true
+    }
+    return todos
+  }
+
+  /// The todos of ``overdueTodos(before:)``, in its order, handed to `body` one at a time as
+  /// they are read (constant memory for any number); `body` returns false to stop early.
+  public func forEachOverdueTodo(before day: Day, _ body: (Todo) -> Bool) throws(StorageError) {
     try read { db in
-      try TodoRecord.todos(
-        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description])
+      try TodoRecord.forEach(
+        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description]
+      ) { record in try body(record.todo()) }
     }
   }
 
@@ -102,16 +148,21 @@ extension AppDatabase {
         arguments: [day.description, countLimit]) ?? 0
       guard count > 0, limit > 0 else { return ([], count) }
       // The day of the limit-th most recent overdue todo, read from the partial index alone;
-      // then only the todos from that day on are loaded and ranked (not years of them).
+      // then only the todos from that day on are ranked, and only `limit` of them loaded (a
+      // day of a 100,000-line import is not).
       let boundary = try String.fetchOne(
         db,
         sql: "SELECT day FROM todo WHERE done = 0 AND dropped = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
         arguments: [day.description, min(limit, count) - 1]) ?? day.description
       let recent = try TodoRecord.todos(
-        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day >= ? AND todo.day < ?",
-        [boundary, day.description])
-      let newest = recent.sorted { ($0.day, $1.priority.rank, $1.id) > ($1.day, $0.priority.rank, $0.id) }
-      return (Array(newest.prefix(limit)).sorted(by: Todo.listOrder), count)
+        db,
+        where: """
+          todo.id IN (
+            SELECT id FROM todo WHERE done = 0 AND dropped = 0 AND day >= ? AND day < ?
+            ORDER BY day DESC, priority, id LIMIT ?)
+          """,
+        [boundary, day.description, limit])
+      return (recent, count)
     }
   }
 

@@ -257,16 +257,20 @@ import Testing
   /// Runs the built binary with standard output to /dev/null and returns its exit code and its
   /// own peak resident memory in KiB. Python starts it and reads `ru_maxrss` of its children:
   /// Linux keeps the high-water mark across `exec`, so a child spawned straight from this large
-  /// test process would report the test's own memory.
-  static func peakMemory(_ arguments: [String], environment: [String: String]) throws -> (code: Int32, kib: Int) {
+  /// test process would report the test's own memory. Standard output goes to the file
+  /// `output` when given (to check what was printed), else to /dev/null.
+  static func peakMemory(
+    _ arguments: [String], environment: [String: String], output: String? = nil
+  ) throws -> (code: Int32, kib: Int) {
     let script = """
       import resource, subprocess, sys, os
       env = dict(os.environ); env.update(dict(a.split("=", 1) for a in sys.argv[1].split("\\n") if a))
-      code = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, env=env).returncode
+      out = open(sys.argv[2], "wb") if sys.argv[2] else subprocess.DEVNULL
+      code = subprocess.run(sys.argv[3:], stdout=out, env=env).returncode
       print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
       """
     let variables = environment.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
-    let result = python(script, [variables, BinaryTests.binary] + arguments)
+    let result = python(script, [variables, output ?? "", BinaryTests.binary] + arguments)
     try #require(result.code == 0, "python3 could not measure: \(result.stderr)")
     let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     try #require(fields.count == 2, "\(result.stdout)")

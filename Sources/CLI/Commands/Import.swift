@@ -52,16 +52,22 @@ extension Ootd {
         return data
       }
 
-      /// Applies `plan` (or counts it, with `--dry-run`) and prints what happened.
-      func apply(_ plan: () throws(InterchangeError) -> ImportPlan, _ environment: AppEnvironment) throws {
-        let parsed: ImportPlan
+      /// Reads the input and plans the import with `parse`. The input's bytes (and any text
+      /// made of them) are gone once the plan is made: only the plan is held while importing.
+      func plan(_ environment: AppEnvironment, _ parse: (Data) throws -> ImportPlan) throws -> ImportPlan {
+        let data = try read(environment)
         do {
-          parsed = try plan()
-        } catch {
+          return try parse(data)
+        } catch let error as InterchangeError {
           throw CLIError.invalidValue(error.description)
         }
+      }
+
+      /// Applies `parsed` (or counts it, with `--dry-run`) and prints what happened. The plan is
+      /// handed over to storage, which lets go of it before writing the journal entry.
+      func apply(_ parsed: consuming ImportPlan, _ environment: AppEnvironment) throws {
         let database = try global.openDatabase(environment)
-        let result = try database.importTodos(parsed, dryRun: dryRun, now: environment.now)
+        let result = try database.importTodos(consume parsed, dryRun: dryRun, now: environment.now)
         if output.json {
           environment.output(try JSONOutput.encode(ImportJSON(result: result, dryRun: dryRun)) + "\n")
           return
@@ -89,10 +95,10 @@ extension Ootd {
       @OptionGroup var options: Options
 
       func run(in environment: AppEnvironment) throws {
-        let data = try options.read(environment)
-        try options.apply({ () throws(InterchangeError) in
+        let plan = try options.plan(environment) { data in
           try Taskwarrior.plan(data, timeZone: environment.timeZone)
-        }, environment)
+        }
+        try options.apply(consume plan, environment)
       }
     }
 
@@ -113,13 +119,13 @@ extension Ootd {
       @OptionGroup var options: Options
 
       func run(in environment: AppEnvironment) throws {
-        let data = try options.read(environment)
-        guard let text = String(data: data, encoding: .utf8) else {
-          throw CLIError.invalidValue("input: not UTF-8 text")
+        let plan = try options.plan(environment) { data in
+          guard let text = String(data: data, encoding: .utf8) else {
+            throw CLIError.invalidValue("input: not UTF-8 text")
+          }
+          return try TodoTxt.plan(text, today: environment.today, timeZone: environment.timeZone)
         }
-        try options.apply({ () throws(InterchangeError) in
-          try TodoTxt.plan(text, today: environment.today, timeZone: environment.timeZone)
-        }, environment)
+        try options.apply(consume plan, environment)
       }
     }
   }

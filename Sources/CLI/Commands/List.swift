@@ -51,10 +51,10 @@ extension Ootd {
       var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: unfiltered) {
         environment.output($0.map { $0 + "\n" }.joined())
       }
-      try database.forEachTodo(matching: filter) { todo in
-        list.add(todo)
+      try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+        try list.add(todo, counts: counter.counts(on:))
         return environment.outputFailed() == nil
-      }
+      })
       list.finish()
       var lines: [String] = []
       if list.isEmpty {

@@ -49,7 +49,7 @@ extension Ootd {
       try database.addProject(project, now: environment.now)
       let added = try database.project(named: project.name)
       if output.json {
-        environment.output(try JSONOutput.encode(JSONOutput.ProjectJSON(progress: added)) + "\n")
+        JSONOutput.ProjectJSON.print(added, environment)
       } else {
         environment.print(TerminalText.printable("Added project \(project.name)" + (project.repository.map { " (\($0))" } ?? "")))
       }
@@ -81,20 +81,46 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let projects = try global.openDatabase(environment, readOnly: true).projects(
-        all ? .all : archived ? .archived : .active)
+      let database = try global.openDatabase(environment, readOnly: true)
+      let selection: AppDatabase.ProjectSelection = all ? .all : archived ? .archived : .active
+      // Projects are streamed from the database to the output: constant memory for any number
+      // (an import makes one for each name it meets).
       if output.json {
-        environment.output(try JSONOutput.encode(projects.map { JSONOutput.ProjectJSON(progress: $0) }) + "\n")
+        var writer = JSONStreamWriter(environment)
+        writer.beginArray()
+        try database.forEachProject(selection) { progress in
+          JSONOutput.ProjectJSON(progress: progress).write(to: &writer)
+          return environment.outputFailed() == nil
+        }
+        writer.endArray()
+        writer.finish()
         return
       }
       let style = environment.style(noColor: global.noColor)
-      guard !projects.isEmpty else {
+      let table = ProjectTable(style: style)
+      // A first pass measures the columns, a second writes the rows.
+      var widths = ProjectTable.Widths()
+      var count = 0
+      try database.forEachProject(selection) { progress in
+        widths.measure(table.cells(progress))
+        count += 1
+        return true
+      }
+      guard count > 0 else {
         environment.print(style.dim(
           archived ? "No archived projects." : "No projects yet. Add one: ootd project add NAME --repo OWNER/NAME"))
         return
       }
-      let table = ProjectTable(style: style)
-      environment.output(table.render(projects).map { $0 + "\n" }.joined())
+      var text = table.header(widths) + "\n"
+      try database.forEachProject(selection) { progress in
+        text += table.line(table.cells(progress), widths) + "\n"
+        if text.utf8.count >= 65_536 {
+          environment.output(text)
+          text = ""
+        }
+        return environment.outputFailed() == nil
+      }
+      environment.output(text)
     }
   }
 
@@ -117,15 +143,15 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment, readOnly: true)
       let progress = try database.project(named: name)
-      let todos = try database.todos(matching: TodoFilter(days: .all, project: progress.project.name))
       let commits = try progress.project.commitRepository.map {
         try ProjectCommits.load($0, database: database, environment: environment)
       }
-      let detail = ProjectDetail(progress: progress, todos: todos, commits: commits)
-      environment.output(
-        output.json
-          ? try detail.json(environment)
-          : detail.text(style: environment.style(noColor: global.noColor), environment))
+      let detail = ProjectDetail(progress: progress, commits: commits, database: database)
+      if output.json {
+        try detail.printJSON(environment)
+      } else {
+        try detail.printText(style: environment.style(noColor: global.noColor), environment)
+      }
     }
   }
 
@@ -163,8 +189,7 @@ extension Ootd {
         try fields.apply(to: &project, environment)
       }
       if output.json {
-        environment.output(
-          try JSONOutput.encode(JSONOutput.ProjectJSON(progress: try database.project(named: updated.name))) + "\n")
+        JSONOutput.ProjectJSON.print(try database.project(named: updated.name), environment)
       } else {
         environment.print(TerminalText.printable("Updated project \(updated.name)"))
       }

@@ -22,24 +22,17 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let today = environment.today
       let database = try global.openDatabaseShowingToday(environment)
-      let todos = try database.todos(matching: TodoFilter(days: .range(DayRange(day: today))))
-      let facts = try DashboardFacts.load(
-        today, todos: todos, database: database, timeZone: environment.timeZone)
+      let facts = try DashboardFacts.load(today, database: database, timeZone: environment.timeZone)
+      // Today's todos (and, in JSON, the overdue ones) are streamed from the database to the
+      // output: constant memory for any number.
       if output.json {
-        let overdue = try database.overdueTodos(before: today)
-        environment.output(
-          try JSONOutput.encode(
-            DashboardJSON(
-              date: today, todos: todos, overdue: overdue, facts: facts,
-              timeZone: environment.timeZone)
-          ) + "\n")
+        try DashboardJSON(date: today, facts: facts, timeZone: environment.timeZone).print(database, environment)
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       let overdue = try renderer.overdueSection(database, before: today, limit: 10)
-      environment.output(
-        DashboardText(renderer: renderer, timeZone: environment.timeZone)
-          .render(today, todos: todos, overdue: overdue, facts: facts))
+      try DashboardText(renderer: renderer, timeZone: environment.timeZone)
+        .print(today, database: database, overdue: overdue, facts: facts, environment)
     }
   }
 }

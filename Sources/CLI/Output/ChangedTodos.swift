@@ -31,8 +31,12 @@ extension TodoRenderer {
 func warnAboutPlacement(_ todos: [Todo], _ database: AppDatabase, _ environment: AppEnvironment) throws {
   for todo in todos {
     guard let block = todo.block else { continue }
-    let same = try database.todos(matching: TodoFilter(days: .range(DayRange(day: todo.day))))
-      .filter { $0.block?.lowercased() == block.lowercased() }
+    // Read one at a time, keeping only the block's: a day of any number of todos.
+    var same: [Todo] = []
+    try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: todo.day)))) { other in
+      if other.block?.lowercased() == block.lowercased() { same.append(other) }
+      return true
+    }
     guard same.count > 1 else { continue }
     environment.printError(TerminalText.printable(
       "ootd: note: \(todo.day) now has \(same.count) todos from block '\(block)' (\(same.map { "#\($0.id)" }.joined(separator: ", "))); 'ootd rm \(todo.id)' or 'ootd undo' takes this one back"))

@@ -14,11 +14,9 @@ struct DashboardFacts {
   /// When commits were last synced.
   var lastSync: Date? = nil
 
-  /// The facts of `today`, whose todos are `todos`: the streak before it and, once commits are
-  /// synced, today's commits by the saved login (a cheap EXISTS check otherwise).
-  static func load(
-    _ today: Day, todos: [Todo], database: AppDatabase, timeZone: TimeZone
-  ) throws -> DashboardFacts {
+  /// The facts of `today`: the streak before it and, once commits are synced, today's commits
+  /// by the saved login (a cheap EXISTS check otherwise).
+  static func load(_ today: Day, database: AppDatabase, timeZone: TimeZone) throws -> DashboardFacts {
     // Today's tally as the report counts it: todos carried away from today still count.
     let counts = try database.achievementCounts(in: DayRange(day: today))
     var facts = DashboardFacts(
@@ -72,54 +70,105 @@ struct DashboardFacts {
 /// "currentStreak","carried","commits"}`; `currentStreak` (and `streak`, its older name) counts
 /// perfect days before today, plus today once it is perfect, as `report --json` does for a range
 /// ending today; `carried` counts todos moved away from today (included in `total`); `commits`
-/// is today's commit count, null until commits are synced.
-struct DashboardJSON: Encodable {
+/// is today's commit count, null until commits are synced. Written a value at a time, keys
+/// sorted as `JSONOutput.encode` sorts them, with `todos` and `overdue` streamed from the
+/// database: a day of any number of todos in constant memory.
+struct DashboardJSON {
   let date: Day
-  let todos: [Todo]
-  let overdue: [Todo]
   let facts: DashboardFacts
   let timeZone: TimeZone
 
-  enum CodingKeys: String, CodingKey {
-    case date, todos, overdue, total, done, rate, streak, commits, currentStreak, carried
+  /// Writes the dashboard; `overdue` and `todos` write those arrays of todos (see ``todo(_:)``).
+  func write(
+    to writer: inout JSONStreamWriter, overdue: (inout JSONStreamWriter) throws -> Void,
+    todos: (inout JSONStreamWriter) throws -> Void
+  ) rethrows {
+    writer.beginObject()
+    writer.key("carried")
+    writer.integer(facts.today.carried)
+    writer.key("commits")
+    writer.integer(facts.commits)
+    writer.key("currentStreak")
+    writer.integer(facts.streak)
+    writer.key("date")
+    writer.string(date.description)
+    writer.key("done")
+    writer.integer(facts.today.done)
+    writer.key("overdue")
+    try overdue(&writer)
+    writer.key("rate")
+    writer.double(facts.today.rate)
+    writer.key("streak")
+    writer.integer(facts.streak)
+    writer.key("todos")
+    try todos(&writer)
+    writer.key("total")
+    writer.integer(facts.today.total)
+    writer.endObject()
   }
 
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    let json = { (todo: Todo) in JSONOutput.TodoJSON(todo: todo, today: date, timeZone: timeZone) }
-    try c.encode(date.description, forKey: .date)
-    try c.encode(todos.map(json), forKey: .todos)
-    try c.encode(overdue.map(json), forKey: .overdue)
-    try c.encode(facts.today.total, forKey: .total)
-    try c.encode(facts.today.done, forKey: .done)
-    try c.encode(facts.today.rate, forKey: .rate)
-    try c.encode(facts.streak, forKey: .streak)
-    try c.encode(facts.streak, forKey: .currentStreak)
-    try c.encode(facts.today.carried, forKey: .carried)
-    try c.encode(facts.commits, forKey: .commits)
+  /// A todo as the dashboard shows it: overdue against its day, done on a day of its zone.
+  func todo(_ todo: Todo) -> JSONOutput.TodoJSON {
+    JSONOutput.TodoJSON(todo: todo, today: date, timeZone: timeZone)
+  }
+
+  /// Prints the dashboard of `date` from `database`.
+  func print(_ database: AppDatabase, _ environment: AppEnvironment) throws {
+    var writer = JSONStreamWriter(environment)
+    try write(
+      to: &writer,
+      overdue: { writer in
+        writer.beginArray()
+        try database.forEachOverdueTodo(before: date) { todo in
+          self.todo(todo).write(to: &writer)
+          return environment.outputFailed() == nil
+        }
+        writer.endArray()
+      },
+      todos: { writer in
+        writer.beginArray()
+        try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: date)))) { todo in
+          self.todo(todo).write(to: &writer)
+          return environment.outputFailed() == nil
+        }
+        writer.endArray()
+      })
+    writer.finish()
   }
 }
 
 /// The dashboard as text: today's heading and todos (or how to plan some), the overdue
-/// section, the streak line and, once synced, today's commits.
+/// section, the streak line and, once synced, today's commits. Today's todos are streamed from
+/// the database (a day of a 100,000-line import included).
 struct DashboardText {
   let renderer: TodoRenderer
   let timeZone: TimeZone
 
-  func render(_ today: Day, todos: [Todo], overdue: [String], facts: DashboardFacts) -> String {
-    var lines = renderer.dayHeading(today, todos: todos)
-    if todos.isEmpty {
+  func print(
+    _ today: Day, database: AppDatabase, overdue: [String], facts: DashboardFacts,
+    _ environment: AppEnvironment
+  ) throws {
+    let filter = TodoFilter(days: .range(DayRange(day: today)))
+    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+    var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: true) {
+      environment.output(renderer.fitting($0).map { $0 + "\n" }.joined())
+    }
+    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+      try list.add(todo, counts: counter.counts(on:))
+      return environment.outputFailed() == nil
+    })
+    list.finish()
+    var lines: [String] = []
+    if list.isEmpty {
+      lines = renderer.dayHeading(today, todos: [])
       lines.append(renderer.style.dim(
         "  Nothing planned yet. Try: ootd add \"...\" --priority high, ootd add --block algorithm, or ootd plan"))
-    } else {
-      let idWidth = todos.map { String($0.id).count }.max() ?? 1
-      lines += todos.map { renderer.line($0, idWidth: idWidth) }
     }
     lines += overdue
     lines += ["", facts.line(renderer.style)]
     if let commits = facts.line(commitsWith: renderer.style, timeZone: timeZone) {
       lines.append(commits)
     }
-    return renderer.fitting(lines).map { $0 + "\n" }.joined()
+    environment.output(renderer.fitting(lines).map { $0 + "\n" }.joined())
   }
 }

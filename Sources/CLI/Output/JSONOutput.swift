@@ -123,34 +123,87 @@ enum JSONOutput {
   }
 
   /// A project with its progress: `{"name","uuid","description","repo","path","start","end","tech",
-  /// "memo","archived","total","done","rate","lastActivity"}`, plus `todos` in `project show`.
-  struct ProjectJSON: Encodable {
+  /// "memo","archived","total","done","rate","lastActivity"}`, plus `commits` and `todos` in
+  /// `project show`. Written by one writer for every command that prints a project (`project
+  /// add/edit/list/show --json`), keys sorted as `JSONOutput.encode` sorts them, so `project show`
+  /// can stream its todos (any number of them in constant memory) in the same document shape.
+  struct ProjectJSON {
     let progress: ProjectProgress
-    var todos: [TodoJSON]? = nil
 
-    enum CodingKeys: String, CodingKey {
-      case name, uuid, description, repo, path, start, end, tech, memo, archived, total, done, rate
-      case lastActivity, todos
+    /// Writes the project as one JSON object.
+    func write(to writer: inout JSONStreamWriter) {
+      writeHead(to: &writer, showsCommits: false, commits: nil)
+      writeTail(to: &writer)
     }
 
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
+    /// Writes the project as `project show` does: with its repository's `commits` (null without
+    /// a repository or before it was synced) and `todos`, an array that `todos` writes.
+    func write(
+      to writer: inout JSONStreamWriter, commits: ProjectCommits?,
+      todos: (inout JSONStreamWriter) throws -> Void
+    ) rethrows {
+      writeHead(to: &writer, showsCommits: true, commits: commits)
+      writer.key("todos")
+      try todos(&writer)
+      writeTail(to: &writer)
+    }
+
+    /// The members before `todos`; `commits` when `showsCommits`.
+    private func writeHead(
+      to writer: inout JSONStreamWriter, showsCommits: Bool, commits: ProjectCommits?
+    ) {
       let project = progress.project
-      try c.encode(project.name, forKey: .name)
-      try c.encode(project.uuid, forKey: .uuid)
-      try c.encode(project.summary, forKey: .description)
-      try c.encode(project.repository?.description, forKey: .repo)
-      try c.encode(project.localPath, forKey: .path)
-      try c.encode(project.start?.description, forKey: .start)
-      try c.encode(project.end?.description, forKey: .end)
-      try c.encode(project.tech, forKey: .tech)
-      try c.encode(project.memo, forKey: .memo)
-      try c.encode(project.isArchived, forKey: .archived)
-      try c.encode(progress.total, forKey: .total)
-      try c.encode(progress.done, forKey: .done)
-      try c.encode(progress.rate, forKey: .rate)
-      try c.encode(progress.lastActivity?.description, forKey: .lastActivity)
-      if let todos { try c.encode(todos, forKey: .todos) }
+      writer.beginObject()
+      writer.key("archived")
+      writer.bool(project.isArchived)
+      if showsCommits {
+        writer.key("commits")
+        if let commits, commits.isSynced {
+          commits.write(to: &writer)
+        } else {
+          writer.null()
+        }
+      }
+      writer.key("description")
+      writer.string(project.summary)
+      writer.key("done")
+      writer.integer(progress.done)
+      writer.key("end")
+      writer.string(project.end?.description)
+      writer.key("lastActivity")
+      writer.string(progress.lastActivity?.description)
+      writer.key("memo")
+      writer.string(project.memo)
+      writer.key("name")
+      writer.string(project.name)
+      writer.key("path")
+      writer.string(project.localPath)
+      writer.key("rate")
+      writer.double(progress.rate)
+      writer.key("repo")
+      writer.string(project.repository?.description)
+      writer.key("start")
+      writer.string(project.start?.description)
+      writer.key("tech")
+      writer.beginArray()
+      for tech in project.tech { writer.string(tech) }
+      writer.endArray()
+    }
+
+    /// The members after `todos`, and the end of the object.
+    private func writeTail(to writer: inout JSONStreamWriter) {
+      writer.key("total")
+      writer.integer(progress.total)
+      writer.key("uuid")
+      writer.string(progress.project.uuid)
+      writer.endObject()
+    }
+
+    /// Prints `project add/edit --json`: the one project.
+    static func print(_ progress: ProjectProgress, _ environment: AppEnvironment) {
+      var writer = JSONStreamWriter(environment)
+      ProjectJSON(progress: progress).write(to: &writer)
+      writer.finish()
     }
   }
 

@@ -3,7 +3,7 @@ import Foundation
 import Storage
 
 /// The commits of a project's repository, as `ootd project show` prints them.
-struct ProjectCommits: Encodable {
+struct ProjectCommits {
   let commits: RepositoryCommits
   /// Commits in the last 30 days (today included), by author date in the user's zone.
   let last30Days: Int
@@ -22,23 +22,30 @@ struct ProjectCommits: Encodable {
       last30Days: recent.total)
   }
 
-  enum CodingKeys: String, CodingKey { case total, last30Days, latest, lastSync }
-  enum LatestKeys: String, CodingKey { case sha, date, subject }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(commits.total, forKey: .total)
-    try c.encode(last30Days, forKey: .last30Days)
+  /// Writes `{"last30Days","lastSync","latest":{"date","sha","subject"} or null,"total"}`, keys
+  /// sorted (`project show --json`'s `commits`).
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("last30Days")
+    writer.integer(last30Days)
+    writer.key("lastSync")
+    writer.string(commits.lastSyncAt.map { ISO8601Timestamp.string($0) })
+    writer.key("latest")
     if let latest = commits.latest {
-      var l = c.nestedContainer(keyedBy: LatestKeys.self, forKey: .latest)
-      try l.encode(latest.sha, forKey: .sha)
-      try l.encode(ISO8601Timestamp.string(latest.authoredAt), forKey: .date)
-      try l.encode(latest.subject, forKey: .subject)
+      writer.beginObject()
+      writer.key("date")
+      writer.string(ISO8601Timestamp.string(latest.authoredAt))
+      writer.key("sha")
+      writer.string(latest.sha)
+      writer.key("subject")
+      writer.string(latest.subject)
+      writer.endObject()
     } else {
-      try c.encodeNil(forKey: .latest)
+      writer.null()
     }
-    try c.encode(
-      commits.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
+    writer.key("total")
+    writer.integer(commits.total)
+    writer.endObject()
   }
 
   /// Whether the repository was ever synced: never synced, it has no commit figures (the text
@@ -59,20 +66,5 @@ struct ProjectCommits: Encodable {
       text += "; synced \(syncStamp(lastSync, timeZone: timeZone))"
     }
     return text
-  }
-}
-
-/// `project show --json`: the project's fields and todos, plus `commits` (null without a
-/// repository, or when it was never synced).
-struct ProjectShowJSON: Encodable {
-  let project: JSONOutput.ProjectJSON
-  let commits: ProjectCommits?
-
-  enum CodingKeys: String, CodingKey { case commits }
-
-  func encode(to encoder: any Encoder) throws {
-    try project.encode(to: encoder)
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(commits.flatMap { $0.isSynced ? $0 : nil }, forKey: .commits)
   }
 }

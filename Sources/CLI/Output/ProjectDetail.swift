@@ -2,23 +2,53 @@ import Core
 import Foundation
 import Storage
 
-/// `ootd project show` as text: the project's fields, its progress and commits, then its todos
-/// by day.
+/// `ootd project show`: the project's fields, its progress and commits, then its todos by day.
+/// The todos are read from the database one at a time and printed as they come (text and
+/// JSON), so a project of any size takes constant memory.
 struct ProjectDetail {
   let progress: ProjectProgress
-  let todos: [Todo]
   let commits: ProjectCommits?
+  let database: AppDatabase
+
+  /// The project's todos, in list order.
+  private var filter: TodoFilter { TodoFilter(days: .all, project: progress.project.name) }
 
   /// `ootd project show --json`: the project, its todos and its commits.
-  func json(_ environment: AppEnvironment) throws -> String {
-    let items = todos.map { JSONOutput.TodoJSON($0, environment) }
-    return try JSONOutput.encode(
-      ProjectShowJSON(
-        project: JSONOutput.ProjectJSON(progress: progress, todos: items), commits: commits))
-      + "\n"
+  func printJSON(_ environment: AppEnvironment) throws {
+    var writer = JSONStreamWriter(environment)
+    let todos = { (writer: inout JSONStreamWriter) throws in
+      writer.beginArray()
+      try database.forEachTodo(matching: filter) { todo in
+        JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+        return environment.outputFailed() == nil
+      }
+      writer.endArray()
+    }
+    try JSONOutput.ProjectJSON(progress: progress).write(to: &writer, commits: commits, todos: todos)
+    writer.finish()
   }
 
-  func text(style: Style, _ environment: AppEnvironment) -> String {
+  /// The project as text: its fields, then its todos under day headings.
+  func printText(style: Style, _ environment: AppEnvironment) throws {
+    environment.output(fields(style: style, environment).map { $0 + "\n" }.joined())
+    let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
+    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+    var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: true) {
+      environment.output($0.map { $0 + "\n" }.joined())
+    }
+    var first = true
+    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+      // A blank line between the fields and the first day.
+      if first { environment.output("\n") }
+      first = false
+      try list.add(todo, counts: counter.counts(on:))
+      return environment.outputFailed() == nil
+    })
+    list.finish()
+  }
+
+  /// The name line and one line per field that has a value.
+  private func fields(style: Style, _ environment: AppEnvironment) -> [String] {
     let project = progress.project
     var lines = [style.bold(project.name) + (project.isArchived ? style.dim("  (archived)") : "")]
     func field(_ label: String, _ value: String?) {
@@ -37,8 +67,6 @@ struct ProjectDetail {
     field("progress", ProjectTable(style: style).progressText(progress))
     field("last active", progress.lastActivity?.description)
     field("commits", commits?.text(timeZone: environment.timeZone, now: environment.now))
-    let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
-    if !todos.isEmpty { lines += [""] + renderer.days(todos) }
-    return lines.map { $0 + "\n" }.joined()
+    return lines
   }
 }

@@ -1,9 +1,13 @@
 import Core
 import Storage
 
-/// The project table of `project list`.
+/// The project table of `project list`: one row per project, columns as wide as their widest
+/// cell. Widths are measured on a first pass over the projects and the rows written on a
+/// second, so a table of any length is printed in constant memory.
 struct ProjectTable {
   let style: Style
+
+  static let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
 
   func progressText(_ progress: ProjectProgress) -> String {
     guard let rate = progress.rate else { return "no todos" }
@@ -11,25 +15,33 @@ struct ProjectTable {
     return "\(progress.done)/\(progress.total) done \(percent)"
   }
 
-  func render(_ projects: [ProjectProgress]) -> [String] {
-    let rows = projects.map { p in
-      [
-        p.project.name + (p.project.isArchived ? " (archived)" : ""),
-        p.project.repository?.description ?? "-",
-        progressText(p),
-        p.lastActivity?.description ?? "-",
-        p.project.tech.joined(separator: ","),
-      ].map(TerminalText.printable)
+  /// The row's cells, made safe for a terminal.
+  func cells(_ p: ProjectProgress) -> [String] {
+    [
+      p.project.name + (p.project.isArchived ? " (archived)" : ""),
+      p.project.repository?.description ?? "-",
+      progressText(p),
+      p.lastActivity?.description ?? "-",
+      p.project.tech.joined(separator: ","),
+    ].map(TerminalText.printable)
+  }
+
+  /// The column widths: the widest cell of each column, headers included.
+  struct Widths {
+    private(set) var columns = ProjectTable.headers.map(DisplayWidth.of)
+
+    mutating func measure(_ cells: [String]) {
+      for (index, cell) in cells.enumerated() { columns[index] = max(columns[index], DisplayWidth.of(cell)) }
     }
-    let headers = ["NAME", "REPOSITORY", "PROGRESS", "LAST ACTIVE", "TECH"]
-    let widths = headers.indices.map { column in
-      ([headers[column]] + rows.map { $0[column] }).map(DisplayWidth.of).max() ?? 0
-    }
-    func format(_ cells: [String]) -> String {
-      cells.enumerated().map { index, cell in
-        index == cells.count - 1 ? cell : DisplayWidth.padRight(cell, to: widths[index])
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    }
-    return [style.bold(format(headers))] + rows.map(format)
+  }
+
+  /// The bold header line.
+  func header(_ widths: Widths) -> String { style.bold(line(Self.headers, widths)) }
+
+  /// One row, its cells padded to `widths` (the last one as it is).
+  func line(_ cells: [String], _ widths: Widths) -> String {
+    cells.enumerated().map { index, cell in
+      index == cells.count - 1 ? cell : DisplayWidth.padRight(cell, to: widths.columns[index])
+    }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
   }
 }

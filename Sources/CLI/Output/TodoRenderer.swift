@@ -98,6 +98,11 @@ struct TodoRenderer {
   /// it never wraps mid-phrase: what does not fit goes on the next lines, indented, between
   /// its parts (`Sun 2026-11-22` / `  yesterday` / `  4/4 done  100%` at 24 columns).
   func dayHeading(_ day: Day, todos: [Todo], showProgress: Bool = true) -> [String] {
+    dayHeading(day, done: todos.filter(\.isDone).count, total: todos.count, showProgress: showProgress)
+  }
+
+  /// ``dayHeading(_:todos:showProgress:)`` for a day of `total` todos, `done` of them done.
+  func dayHeading(_ day: Day, done: Int, total: Int, showProgress: Bool = true) -> [String] {
     var parts = [(separator: "", text: style.bold("\(day.weekday.shortName) \(day)"))]
     switch day.distance(to: today) {
     case 0: parts.append((" · ", style.bold("today")))
@@ -105,8 +110,8 @@ struct TodoRenderer {
     case -1: parts.append((" · ", style.bold("tomorrow")))
     default: break
     }
-    if !todos.isEmpty && showProgress {
-      parts.append(("  ", progress(done: todos.filter(\.isDone).count, total: todos.count)))
+    if total > 0 && showProgress {
+      parts.append(("  ", progress(done: done, total: total)))
     }
     var lines: [String] = []
     var line = ""
@@ -140,41 +145,103 @@ struct TodoRenderer {
     return lines
   }
 
-  /// ``days(_:showProgress:)`` for todos read one at a time in list order: each day's lines go
-  /// to `output` when the next day begins, so only one day is held at a time.
+  /// ``days(_:showProgress:)`` for todos read one at a time in list order, in bounded memory.
+  /// Without progress, each day's heading is written at its first todo and each todo as it
+  /// comes. With progress, a day's todos are held until the next day begins (the heading
+  /// counts them first), but never more than `holdLimit`: a longer day asks `counts` for its
+  /// figures (``AppDatabase/DayCounter``) and is written as it is read.
   struct DayList {
     let renderer: TodoRenderer
     /// The width of the largest id of the whole list.
     let idWidth: Int
     let showProgress: Bool
     let output: ([String]) -> Void
+    /// The most todos of one day held to count them for the heading.
+    let holdLimit: Int
+    /// The todos of the current day not written yet.
     private var group: [Todo] = []
+    /// Lines not handed to `output` yet: a heading waits for its first todos, so a day goes
+    /// out in one piece.
+    private var pending: [String] = []
+    /// The day whose heading is written (its todos go straight to the output).
+    private var openDay: Day?
     /// Whether no todo was added.
     private(set) var isEmpty = true
 
-    init(renderer: TodoRenderer, idWidth: Int, showProgress: Bool, output: @escaping ([String]) -> Void) {
+    init(
+      renderer: TodoRenderer, idWidth: Int, showProgress: Bool, holdLimit: Int = 1000,
+      output: @escaping ([String]) -> Void
+    ) {
       self.renderer = renderer
       self.idWidth = idWidth
       self.showProgress = showProgress
+      self.holdLimit = holdLimit
       self.output = output
     }
 
-    mutating func add(_ todo: Todo) {
-      if let last = group.last, last.day != todo.day { writeDay() }
-      group.append(todo)
+    /// Adds the next todo; a day is held whole to count it.
+    mutating func add(_ todo: Todo) { _ = place(todo) }
+
+    /// Adds the next todo; `counts` gives the figures of a day longer than `holdLimit`, which
+    /// is then written as it is read.
+    mutating func add(_ todo: Todo, counts: (Day) throws -> (done: Int, total: Int)) rethrows {
+      guard place(todo) else { return }
+      let figures = try counts(todo.day)
+      writeHeading(todo.day, done: figures.done, total: figures.total)
+      writeLines()
     }
 
-    /// Writes the last day.
-    mutating func finish() { writeDay() }
+    /// Files `todo`; true when its day is held and has reached `holdLimit` todos.
+    private mutating func place(_ todo: Todo) -> Bool {
+      if let day = openDay {
+        if day == todo.day {
+          group.append(todo)
+          if group.count >= holdLimit { writeLines() }
+          return false
+        }
+        writeLines()
+        openDay = nil
+      } else if let last = group.last, last.day != todo.day {
+        writeDay()
+      }
+      if !showProgress {
+        // No figures in the heading: it goes out at once.
+        writeHeading(todo.day, done: 0, total: 0)
+        group.append(todo)
+        return false
+      }
+      group.append(todo)
+      return group.count >= holdLimit
+    }
 
+    /// Writes what is left.
+    mutating func finish() {
+      if openDay != nil { writeLines() } else { writeDay() }
+    }
+
+    /// Writes the held day: its heading, counted from its todos, and its todos.
     private mutating func writeDay() {
       guard let day = group.first?.day else { return }
-      var lines = isEmpty ? [] : [""]
-      lines += renderer.dayHeading(day, todos: group, showProgress: showProgress)
-      lines += group.map { renderer.line($0, idWidth: idWidth) }
-      output(lines)
-      group.removeAll(keepingCapacity: true)
+      writeHeading(day, done: group.count { $0.isDone }, total: group.count)
+      writeLines()
+      openDay = nil
+    }
+
+    /// Writes a day's heading (after a blank line, but for the first day); its todos follow.
+    private mutating func writeHeading(_ day: Day, done: Int, total: Int) {
+      if !isEmpty { pending.append("") }
+      pending += renderer.dayHeading(day, done: done, total: total, showProgress: showProgress)
       isEmpty = false
+      openDay = day
+    }
+
+    /// Writes the held todos of the open day, after what is pending.
+    private mutating func writeLines() {
+      for todo in group { pending.append(renderer.line(todo, idWidth: idWidth)) }
+      group.removeAll(keepingCapacity: true)
+      guard !pending.isEmpty else { return }
+      output(pending)
+      pending.removeAll(keepingCapacity: true)
     }
   }
 
