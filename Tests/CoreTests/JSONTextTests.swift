@@ -28,4 +28,25 @@ import Testing
     #expect(object["title"] as? String == "a \"b\"\n")
     #expect(object["notes"] is NSNull)
   }
+
+  @Test(arguments: tricky)
+  func fields_readBackWhatObjectWrote(_ text: String) throws {
+    let fields: Fields = [text: .text(text), "n": .integer(-9_223_372_036_854_775_808), "z": .null, "one": .integer(1)]
+    #expect(JSONText.fields(JSONText.object(fields)) == fields)
+  }
+
+  /// ootd's fields are null, integers and strings: anything else (a boolean, a real, an
+  /// exponent, a nested value, not an object, two values, broken text) is refused, not guessed.
+  @Test(arguments: [
+    #"{"a":true}"#, #"{"a":1.5}"#, #"{"a":1.0}"#, #"{"a":1e3}"#, #"{"a":[1]}"#, #"{"a":{"b":1}}"#,
+    #"["a"]"#, #""a""#, #"{"a":1} {"b":2}"#, #"{"a":"#, "", #"{"a":99999999999999999999}"#,
+  ])
+  func fields_refuseWhatObjectNeverWrites(_ text: String) {
+    #expect(JSONText.fields(text) == nil)
+  }
+
+  @Test func fields_ofAnEmptyObject_areEmpty() {
+    #expect(JSONText.fields("{}") == [:])
+    #expect(JSONText.fields(" {\n} ") == [:])
+  }
 }

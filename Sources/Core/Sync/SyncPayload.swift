@@ -63,33 +63,29 @@ public enum SyncPayload {
   /// The operations of a payload made by `device`; throws ``CoreError`` when it is not one.
   public static func decode(_ payload: String, device: String) throws -> Batch {
     func bad(_ why: String) -> CoreError { .invalidSyncRecord(why) }
-    guard
-      let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
-      let version = object["v"] as? Int
+    guard let values = try? JSONReader.values(payload.utf8), values.count == 1,
+      let object = values[0].value.object,
+      case .number(let versionText)? = object["v"], let version = Int(versionText)
     else { throw bad("not JSON") }
     guard version == Self.version else { throw bad("version \(version); update ootd") }
-    let command = object["command"] as? String ?? ""
-    guard let ops = object["ops"] as? [[String: Any]] else { throw bad("no operations") }
+    let command = object["command"]?.string ?? ""
+    guard case .array(let ops)? = object["ops"] else { throw bad("no operations") }
     var operations: [SyncOperation] = []
     operations.reserveCapacity(ops.count)
     for op in ops {
-      guard
-        let entity = (op["entity"] as? String).flatMap(Entity.init(rawValue:)),
-        let row = op["row"] as? String, RowID.isValid(row),
-        let clock = (op["clock"] as? NSNumber)?.int64Value
+      guard let op = op.object,
+        let entity = op["entity"]?.string.flatMap(Entity.init(rawValue:)),
+        let row = op["row"]?.string, RowID.isValid(row),
+        case .number(let clockText)? = op["clock"], let clock = Int64(clockText)
       else { throw bad("an operation without entity, row or clock") }
       let kind: SyncOperation.Kind
-      switch op["action"] as? String {
+      switch op["action"]?.string {
       case "create":
-        guard let raw = op["fields"] as? [String: Any] else { throw bad("a creation without fields") }
-        var fields: Fields = [:]
-        for (name, value) in raw {
-          guard let value = fieldValue(value) else { throw bad("field \(name)") }
-          fields[name] = value
-        }
+        guard let raw = op["fields"]?.object, let fields = JSONText.fields(raw)
+        else { throw bad("a creation without fields") }
         kind = .create(fields)
       case "update":
-        guard let field = op["field"] as? String, let value = fieldValue(op["value"] ?? NSNull())
+        guard let field = op["field"]?.string, let value = JSONText.fieldValue(op["value"] ?? .null)
         else { throw bad("an update without field") }
         kind = .update(field: field, value: value)
       case "delete": kind = .delete
@@ -98,19 +94,6 @@ public enum SyncPayload {
       operations.append(SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device)))
     }
     return Batch(command: command, operations: operations)
-  }
-
-  private static func fieldValue(_ value: Any) -> FieldValue? {
-    switch value {
-    case is NSNull: return .null
-    case let string as String: return .text(string)
-    case let number as NSNumber:
-      // Booleans and reals never appear in ootd's fields: refuse them rather than guess.
-      let integer = number.int64Value
-      guard number.doubleValue == Double(integer) else { return nil }
-      return .integer(integer)
-    default: return nil
-    }
   }
 }
 
@@ -134,6 +117,37 @@ public enum JSONText {
     }
     bytes.append(UInt8(ascii: "}"))
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The fields of an object ``object(_:)`` wrote, or nil when it is not one (a member that is
+  /// not null, an integer or a string: booleans and reals never appear in ootd's fields, so
+  /// they are refused rather than guessed at).
+  public static func fields(_ text: String) -> Fields? {
+    guard let values = try? JSONReader.values(text.utf8), values.count == 1,
+      let object = values[0].value.object
+    else { return nil }
+    return fields(object)
+  }
+
+  /// The fields of a parsed object, or nil when a member is not a field value.
+  public static func fields(_ object: JSONObject) -> Fields? {
+    var fields: Fields = [:]
+    for (name, value) in object.members {
+      guard let value = fieldValue(value) else { return nil }
+      fields[name] = value
+    }
+    return fields
+  }
+
+  /// A parsed value as a field value: null, an integer (written without fraction or exponent)
+  /// or a string; nil for anything else.
+  public static func fieldValue(_ value: JSONValue) -> FieldValue? {
+    switch value {
+    case .null: return .null
+    case .string(let text): return .text(text)
+    case .number(let text): return Int64(text).map(FieldValue.integer)
+    default: return nil
+    }
   }
 
   /// One value: `null`, an integer or a string.

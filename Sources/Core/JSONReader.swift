@@ -1,7 +1,7 @@
-/// A JSON value as the importers read it. Numbers keep the text they were written with (a
+/// A JSON value as ootd reads it (imports, the journal's fields, sync payloads). Numbers keep the text they were written with (a
 /// user-defined attribute `"estimate": 3` goes to the notes as `3`, not `3.0`); an object keeps
 /// its members in file order.
-enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
   case null
   case bool(Bool)
   case number(String)
@@ -10,13 +10,13 @@ enum JSONValue: Hashable, Sendable {
   case object(JSONObject)
 
   /// The text, when this is a string.
-  var string: String? {
+  public var string: String? {
     if case .string(let text) = self { return text }
     return nil
   }
 
   /// The strings, when this is an array of strings only.
-  var strings: [String]? {
+  public var strings: [String]? {
     guard case .array(let values) = self else { return nil }
     var strings: [String] = []
     for value in values {
@@ -27,20 +27,20 @@ enum JSONValue: Hashable, Sendable {
   }
 
   /// Whether this is an array.
-  var isArray: Bool {
+  public var isArray: Bool {
     if case .array = self { return true }
     return false
   }
 
   /// The object, when this is one.
-  var object: JSONObject? {
+  public var object: JSONObject? {
     if case .object(let object) = self { return object }
     return nil
   }
 
   /// Compact JSON text with object keys sorted (the notes' form of a value that is not a
   /// string): `["a","b"]`, `{"k":1}`.
-  var compactText: String {
+  public var compactText: String {
     var text = ""
     write(to: &text)
     return text
@@ -92,29 +92,32 @@ enum JSONValue: Hashable, Sendable {
 
 /// A JSON object's members in file order. A key written twice means its last value, as in
 /// most JSON readers.
-struct JSONObject: Hashable, Sendable {
-  var members: [(key: String, value: JSONValue)]
+public struct JSONObject: Hashable, Sendable {
+  public var members: [(key: String, value: JSONValue)]
+
+  /// An object with these members, in this order.
+  public init(members: [(key: String, value: JSONValue)]) { self.members = members }
 
   /// The value of `key` (its last occurrence), or nil when absent.
-  subscript(key: String) -> JSONValue? {
+  public subscript(key: String) -> JSONValue? {
     for member in members.reversed() where member.key == key { return member.value }
     return nil
   }
 
   /// Each key once (with its last value), sorted.
-  var uniqueMembersSortedByKey: [(key: String, value: JSONValue)] {
+  public var uniqueMembersSortedByKey: [(key: String, value: JSONValue)] {
     var seen: Set<String> = []
     var unique: [(key: String, value: JSONValue)] = []
     for member in members.reversed() where seen.insert(member.key).inserted { unique.append(member) }
     return unique.sorted { $0.key < $1.key }
   }
 
-  static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     lhs.members.count == rhs.members.count
       && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
   }
 
-  func hash(into hasher: inout Hasher) {
+  public func hash(into hasher: inout Hasher) {
     for member in members {
       hasher.combine(member.key)
       hasher.combine(member.value)
@@ -123,19 +126,19 @@ struct JSONObject: Hashable, Sendable {
 }
 
 /// A JSON syntax error: what was wrong, and where (1-based line and column, in bytes).
-struct JSONSyntaxError: Error, Equatable {
-  let problem: String
-  let line: Int
-  let column: Int
+public struct JSONSyntaxError: Error, Equatable {
+  public let problem: String
+  public let line: Int
+  public let column: Int
 
-  var description: String { "\(problem) at line \(line), column \(column)" }
+  public var description: String { "\(problem) at line \(line), column \(column)" }
 }
 
 /// Reads JSON (RFC 8259) from UTF-8 bytes: one pass, no Foundation. A document is read as a
 /// sequence of top-level values separated by white space, which covers a JSON array, one
 /// object, and one object per line (JSON Lines) alike; each value comes with the line it
 /// starts on. Nesting is limited (``maximumDepth``), so hostile input cannot exhaust the stack.
-struct JSONReader {
+public struct JSONReader {
   static let maximumDepth = 512
 
   private let bytes: UnsafeBufferPointer<UInt8>
@@ -148,7 +151,7 @@ struct JSONReader {
   private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
   /// Every top-level value of `data`, with the 1-based line each starts on.
-  static func values(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+  public static func values(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
     let result: Result<[(line: Int, value: JSONValue)], JSONSyntaxError>? = data.withContiguousStorageIfAvailable { buffer in
       var reader = JSONReader(buffer)
       return Result { () throws(JSONSyntaxError) in try reader.readAll() }
@@ -207,7 +210,7 @@ struct JSONReader {
   }
 
   /// JSON's white space: space, tab, line feed, carriage return.
-  static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+  public static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
   private mutating func skipSpace() {
     while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
