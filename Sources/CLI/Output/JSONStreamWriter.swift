@@ -176,8 +176,7 @@ struct JSONStreamWriter {
   }
 
   private mutating func newline(indent depth: Int) {
-    buffer.append(0x0A)
-    buffer.append(repeating: 0x20, count: 2 * depth)
+    buffer.appendNewline(indent: 2 * depth)
   }
 
   private mutating func flushIfFull() {
@@ -282,10 +281,12 @@ private final class ByteBuffer {
     count += bytes.count
   }
 
-  @inline(__always) func append(repeating byte: UInt8, count repeats: Int) {
-    reserve(repeats)
-    (start + count).update(repeating: byte, count: repeats)
-    count += repeats
+  /// A line feed and `spaces` spaces, reserved once.
+  @inline(__always) func appendNewline(indent spaces: Int) {
+    reserve(spaces + 1)
+    start[count] = 0x0A
+    (start + count + 1).update(repeating: 0x20, count: spaces)
+    count += spaces + 1
   }
 
   func append(_ text: String) {
