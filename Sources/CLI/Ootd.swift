@@ -72,16 +72,27 @@ public struct Ootd: ParsableCommand {
       return finish(Ootd(), environment)
     }
     do {
-      switch try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments)) {
-      case .ootd(let command):
-        try await command.run(in: environment)
-        environment.afterSuccess.flush(environment)
-        return finish(command, environment)
-      case .parserOnly(var command):
-        try command.run()
-        environment.afterSuccess.flush(environment)
-        return finish(command, environment)
+      let command: any ParsableCommand
+      do {
+        switch try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments)) {
+        case .ootd(let ootdCommand):
+          command = ootdCommand
+          try await ootdCommand.run(in: environment)
+        case .parserOnly(var parserCommand):
+          command = parserCommand
+          try parserCommand.run()
+        }
+      } catch {
+        // A failed command's databases are closed (an unused new file given back) before the
+        // error is reported.
+        environment.openDatabases.closeAll()
+        throw error
       }
+      environment.openDatabases.closeAll()
+      environment.afterSuccess.flush(environment)
+      let code = finish(command, environment)
+      environment.openDatabases.closeAll()  // a change taken back opened its database again
+      return code
     } catch {
       return report(error, environment)
     }

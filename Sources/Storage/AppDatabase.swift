@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -77,13 +78,25 @@ public final class AppDatabase: Sendable {
   /// A file this process made (or found empty) and nobody has written to since it was migrated
   /// is given back: removed with the folders made for it (or emptied again), so a command that
   /// failed leaves no database behind.
-  deinit {
-    guard let claim, let unusedMark else { return }
-    claim.giveBack(path) {
-      guard try WriteMark.read(writer) == unusedMark else { return false }
-      try (writer as? DatabaseQueue)?.close()
-      return true
+  deinit { close() }
+
+  /// Whether ``close()`` ran.
+  private let closed = Mutex(false)
+
+  /// What releasing the database does, now: gives the file back when nothing was written to a
+  /// file this database created (see ``open(path:command:givesBackUnused:routineDay:)``), else
+  /// closes the connection (which folds the write-ahead log into the file). Once closed, every
+  /// read or write throws. Closing twice does nothing.
+  public func close() {
+    guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+    if let claim, let unusedMark {
+      claim.giveBack(path) {
+        guard try WriteMark.read(writer) == unusedMark else { return false }
+        try (writer as? DatabaseQueue)?.close()
+        return true
+      }
     }
+    try? (writer as? DatabaseQueue)?.close()
   }
 
   /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
@@ -287,7 +300,7 @@ public final class AppDatabase: Sendable {
     guard descriptor >= 0 else {
       throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
-    close(descriptor)
+    Glibc.close(descriptor)
     return (.nothing, madeFolders)
   }
 

@@ -52,10 +52,13 @@ struct GlobalOptions: ParsableArguments {
     let command = CommandText.from(environment.arguments)
     if readOnly {
       guard Self.holdsADatabase(path) else { return try AppDatabase.inMemory(command: command) }
-      return try AppDatabase.openForReading(path: path, command: command)
+      let database = try AppDatabase.openForReading(path: path, command: command)
+      environment.openDatabases.keep(database)
+      return database
     }
     let database = try AppDatabase.open(
       path: path, command: command, givesBackUnused: true, routineDay: environment.today)
+    environment.openDatabases.keep(database)
     if let folder = database.madeFolders.last, db != nil || environment.variables["OOTD_DB"] != nil {
       // A typo in --db or OOTD_DB must not silently start an empty tracker; said only once the
       // command succeeded and the file is still there (a failed command gives it back).
