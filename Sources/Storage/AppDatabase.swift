@@ -78,25 +78,32 @@ public final class AppDatabase: Sendable {
   /// A file this process made (or found empty) and nobody has written to since it was migrated
   /// is given back: removed with the folders made for it (or emptied again), so a command that
   /// failed leaves no database behind.
-  deinit { close() }
+  deinit {
+    // Released without ``close()``: give an unused file back; the connection closes with its
+    // queue (which another AppDatabase may share, e.g. the one that checked the file).
+    if !closed.withLock({ $0 }) { giveBackIfUnused() }
+  }
 
   /// Whether ``close()`` ran.
   private let closed = Mutex(false)
 
   /// What releasing the database does, now: gives the file back when nothing was written to a
-  /// file this database created (see ``open(path:command:givesBackUnused:routineDay:)``), else
-  /// closes the connection (which folds the write-ahead log into the file). Once closed, every
-  /// read or write throws. Closing twice does nothing.
+  /// file this database created (see ``open(path:command:givesBackUnused:routineDay:)``), and
+  /// closes the connection (which folds the write-ahead log into the file). Once closed, the
+  /// database must not be used. Closing twice does nothing.
   public func close() {
     guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
-    if let claim, let unusedMark {
-      claim.giveBack(path) {
-        guard try WriteMark.read(writer) == unusedMark else { return false }
-        try (writer as? DatabaseQueue)?.close()
-        return true
-      }
-    }
+    giveBackIfUnused()
     try? (writer as? DatabaseQueue)?.close()
+  }
+
+  private func giveBackIfUnused() {
+    guard let claim, let unusedMark else { return }
+    claim.giveBack(path) {
+      guard try WriteMark.read(writer) == unusedMark else { return false }
+      try (writer as? DatabaseQueue)?.close()
+      return true
+    }
   }
 
   /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
