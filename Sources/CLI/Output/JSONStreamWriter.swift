@@ -49,6 +49,7 @@ struct JSONStreamWriter {
 
   /// Starts the member `name` of the open object; its value comes next. `name` is one of the
   /// contract's field names: plain ASCII, copied without escaping.
+  @inline(__always)
   mutating func key(_ name: StaticString) {
     separate()
     buffer.appendKey(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -123,6 +124,7 @@ struct JSONStreamWriter {
 
   // MARK: - Layout
 
+  @inline(__always)
   private mutating func append(_ text: StaticString) {
     buffer.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
@@ -164,6 +166,7 @@ struct JSONStreamWriter {
 
   /// What goes before a value or a key: nothing after a key, else the comma of the previous
   /// element, a newline and the indentation of the open container.
+  @inline(__always)
   private mutating func separate() {
     if afterKey {
       afterKey = false
@@ -175,6 +178,7 @@ struct JSONStreamWriter {
     newline(indent: depth)
   }
 
+  @inline(__always)
   private mutating func newline(indent depth: Int) {
     buffer.appendNewline(indent: 2 * depth)
   }
