@@ -52,9 +52,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       return "'\(path)' was written by a newer ootd (unknown migration \(unknown.joined(separator: ", "))); upgrade ootd"
     case .todosNotFound(let ids):
       // Echo a few ids, not all of them: a command may name thousands.
-      let shown = 5
-      var list = ids.prefix(shown).map(String.init).joined(separator: ", ")
-      if ids.count > shown { list += " and \(ids.count - shown) more" }
+      let list = ShortList.text(ids.map(String.init))
       return ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)"
     case .projectNotFound(let name):
       return "no project named '\(name)' (see 'ootd project list --all')"

@@ -137,6 +137,20 @@ import Testing
     #expect(directory.code == 1)
   }
 
+  /// An import that creates many projects names a few and says how many more (the text once
+  /// listed all of them on one line); --json still lists every one.
+  @Test func manyCreatedProjects_areShortenedInTheSummary() throws {
+    let text = (1...40).map { "2026-03-01 Task \($0) +proj\($0)" }.joined(separator: "\n") + "\n"
+    let dry = try BinaryTests.run(["import", "todotxt", "-", "--dry-run", "--json"], environment: env, stdin: text)
+    #expect(dry.code == 0, "\(dry.stderr)")
+    let counts = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+    #expect((counts["projects"] as? [String])?.count == 40)
+    let imported = try BinaryTests.run(["import", "todotxt", "-"], environment: env, stdin: text)
+    #expect(imported.code == 0, "\(imported.stderr)")
+    let line = imported.stdout.split(separator: "\n").first { $0.hasPrefix("Created projects: ") }
+    #expect(line == "Created projects: proj1, proj2, proj3, proj4, proj5 and 35 more")
+  }
+
   @Test func todoTxtImport_fromStdin_repeatable_andExportRoundTrip() throws {
     let text = "(A) 2026-03-01 Pay rent +home @bank\r\nx 2026-03-02 2026-03-01 Filed taxes +work.client pri:B\r\n\r\n# comment\r\n(b) 회의 🚀 due:2026-03-04\r\n"
     let first = try #require(try BinaryTests.run(["import", "todotxt", "-", "--json"], environment: env, stdin: text))

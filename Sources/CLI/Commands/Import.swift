@@ -165,7 +165,10 @@ enum ImportSummary {
       lines.append("  skipped \(n): \(reason)")
     }
     if !result.projects.isEmpty {
-      lines.append((dryRun ? "Would create projects: " : "Created projects: ") + result.projects.joined(separator: ", "))
+      // A few names and how many more: an import can create thousands (--json lists them all).
+      lines.append(
+        (dryRun ? "Would create projects: " : "Created projects: ")
+          + TerminalText.printable(ShortList.text(result.projects)))
     }
     if dryRun { lines.append("Dry run: nothing was changed.") }
     return lines.joined(separator: "\n")
