@@ -47,17 +47,10 @@ extension Ootd {
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       let unfiltered = filters.isEmpty && grep == nil
-      let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
-      var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: unfiltered) {
-        environment.output($0.map { $0 + "\n" }.joined())
-      }
-      try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
-        try list.add(todo, counts: counter.counts(on:))
-        return environment.outputFailed() == nil
-      })
-      list.finish()
+      let printed = try renderer.printDays(
+        database, matching: filter, showProgress: unfiltered, fitted: false, environment)
       var lines: [String] = []
-      if list.isEmpty {
+      if !printed {
         lines.append(
           unfiltered
             ? emptyMessage(days, today: today, style: renderer.style)

@@ -148,18 +148,11 @@ struct DashboardText {
     _ today: Day, database: AppDatabase, overdue: [String], facts: DashboardFacts,
     _ environment: AppEnvironment
   ) throws {
-    let filter = TodoFilter(days: .range(DayRange(day: today)))
-    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
-    var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: true) {
-      environment.output(renderer.fitting($0).map { $0 + "\n" }.joined())
-    }
-    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
-      try list.add(todo, counts: counter.counts(on:))
-      return environment.outputFailed() == nil
-    })
-    list.finish()
+    let printed = try renderer.printDays(
+      database, matching: TodoFilter(days: .range(DayRange(day: today))), showProgress: true,
+      fitted: true, environment)
     var lines: [String] = []
-    if list.isEmpty {
+    if !printed {
       lines = renderer.dayHeading(today, todos: [])
       lines.append(renderer.style.dim(
         "  Nothing planned yet. Try: ootd add \"...\" --priority high, ootd add --block algorithm, or ootd plan"))

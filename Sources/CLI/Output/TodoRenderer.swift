@@ -1,4 +1,5 @@
 import Core
+import Storage
 
 /// Renders todos for people: one aligned line per todo, grouped by day.
 struct TodoRenderer {
@@ -262,5 +263,27 @@ struct TodoRenderer {
       lines.append(style.dim("  … and \(more) older ('ootd list --open --to yesterday')"))
     }
     return lines
+  }
+}
+
+extension TodoRenderer {
+  /// Prints the todos `filter` selects as days (``DayList``: a heading, with the day's figures
+  /// when `showProgress`, then its todos), streamed from the database: constant memory for any
+  /// number of todos. `fitted` wraps lines wider than the terminal. Returns whether any todo
+  /// was printed.
+  func printDays(
+    _ database: AppDatabase, matching filter: TodoFilter, showProgress: Bool, fitted: Bool,
+    _ environment: AppEnvironment
+  ) throws -> Bool {
+    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+    var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines in
+      environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.joined())
+    }
+    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+      try list.add(todo, counts: counter.counts(on:))
+      return environment.outputFailed() == nil
+    })
+    list.finish()
+    return !list.isEmpty
   }
 }
