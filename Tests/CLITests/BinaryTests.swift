@@ -6,7 +6,8 @@ import Testing
 @Suite struct BinaryTests {
   static let binary: String = {
     let environmentPath = ProcessInfo.processInfo.environment["OOTD_BINARY"] ?? ""
-    if !environmentPath.isEmpty { return environmentPath }
+    // Relative to where the tests were started (children may run elsewhere).
+    if !environmentPath.isEmpty { return URL(fileURLWithPath: environmentPath).standardizedFileURL.path }
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var folder = executable.deletingLastPathComponent()
     // The test runner lives in .build/<triple>/debug/ootdPackageTests.xctest (or inside it).
