@@ -273,14 +273,18 @@ enum JSONOutput {
     /// Writes the report as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the
     /// tests compare both): a year of days without building the document through JSONEncoder.
     func write(to writer: inout JSONStreamWriter) {
-      func tally(_ tally: Tally) {
-        writer.beginObject()
+      // A tally's members, in the sorted order every object that carries them keeps.
+      func tallyMembers(_ tally: Tally) {
         writer.key("done")
         writer.integer(tally.done)
         writer.key("rate")
         writer.double(tally.rate)
         writer.key("total")
         writer.integer(tally.total)
+      }
+      func tally(_ tally: Tally) {
+        writer.beginObject()
+        tallyMembers(tally)
         writer.endObject()
       }
       writer.beginObject()
@@ -296,12 +300,7 @@ enum JSONOutput {
         writer.beginObject()
         writer.key("days")
         writer.integer(days)
-        writer.key("done")
-        writer.integer(tally.done)
-        writer.key("rate")
-        writer.double(tally.rate)
-        writer.key("total")
-        writer.integer(tally.total)
+        tallyMembers(tally)
         writer.endObject()
       }
       writer.key("bestWeekday")
@@ -333,12 +332,7 @@ enum JSONOutput {
         writer.integer(commits?.syncedCount(on: day.day))
         writer.key("date")
         writer.string(day.day.description)
-        writer.key("done")
-        writer.integer(day.tally.done)
-        writer.key("rate")
-        writer.double(day.tally.rate)
-        writer.key("total")
-        writer.integer(day.tally.total)
+        tallyMembers(day.tally)
         writer.endObject()
       }
       writer.endArray()
@@ -377,12 +371,7 @@ enum JSONOutput {
         writer.beginObject()
         writer.key("activeDays")
         writer.integer(entry.activeDays)
-        writer.key("done")
-        writer.integer(entry.tally.done)
-        writer.key("rate")
-        writer.double(entry.tally.rate)
-        writer.key("total")
-        writer.integer(entry.tally.total)
+        tallyMembers(entry.tally)
         writer.key("weekday")
         writer.string(entry.weekday.shortName)
         writer.endObject()
