@@ -142,13 +142,9 @@ extension AppDatabase {
   static func planDueRoutine(_ db: Database, on day: Day, now: Date) throws -> [String] {
     // The common case, every command of a day once it is planned: one indexed query.
     guard !(try dueRoutineBlocks(db, on: day)).isEmpty else { return [] }
-    let recorder = ChangeRecorder(db)
+    let recorder = ChangeRecorder(db, command: automaticPlanCommand, now: now)
     let uuids = try planRoutine(recorder, on: day, now: now, automatic: true)
-    if !recorder.operations.isEmpty {
-      _ = try record(
-        db, kind: .change, command: automaticPlanCommand, operations: recorder.operations,
-        target: nil, now: now)
-    }
+    try recorder.finish()
     return uuids
   }
 

@@ -80,13 +80,13 @@ extension AppDatabase {
       var created: [String] = []
       var updated: [String] = []
       func noteUpdate(_ uuid: String, _ before: Int) {
-        if recorder.operations.count > before, !updated.contains(uuid) { updated.append(uuid) }
+        if recorder.count > before, !updated.contains(uuid) { updated.append(uuid) }
       }
       for check in checks {
         switch check {
         case .found(let linkedURL, let issue):
           guard let record = try Self.linkedRecord(db, url: linkedURL) else { continue }
-          let before = recorder.operations.count
+          let before = recorder.count
           var new: Fields = [:]
           if issue.url != linkedURL, try Self.linkedRecord(db, url: issue.url) == nil {
             new["githubUrl"] = .text(issue.url)
@@ -105,7 +105,7 @@ extension AppDatabase {
           guard let record = try Self.linkedRecord(db, url: linkedURL) else { continue }
           let note = "GitHub: \(linkedURL) is gone (deleted, or no longer visible)"
           guard !(record.notes ?? "").contains(note) else { continue }
-          let before = recorder.operations.count
+          let before = recorder.count
           let notes = [record.notes, note].compactMap { $0 }.joined(separator: "\n")
           try recorder.update(.todo, row: record.uuid, "notes", from: .optional(record.notes), to: .text(notes))
           noteUpdate(record.uuid, before)
@@ -113,7 +113,7 @@ extension AppDatabase {
       }
       for issue in open {
         if let record = try Self.linkedRecord(db, url: issue.url) {
-          let before = recorder.operations.count
+          let before = recorder.count
           try recorder.update(
             .todo, row: record.uuid, current: record.fields, to: Self.issueFields(record, issue, now: now))
           noteUpdate(record.uuid, before)

@@ -16,13 +16,9 @@ extension AppDatabase {
   func change<T>(now: Date, _ body: (ChangeRecorder) throws -> T) throws(StorageError) -> T {
     try write { db in
       if let routineDay { _ = try Self.planDueRoutine(db, on: routineDay, now: now) }
-      let recorder = ChangeRecorder(db)
+      let recorder = ChangeRecorder(db, command: command, now: now)
       let result = try body(recorder)
-      if !recorder.operations.isEmpty {
-        _ = try Self.record(
-          db, kind: .change, command: command, operations: recorder.operations, target: nil,
-          now: now)
-      }
+      try recorder.finish()
       return result
     }
   }
@@ -38,11 +34,12 @@ extension AppDatabase {
     clocks: [Int64]? = nil, now: Date = Date()
   ) throws(StorageError) {
     try write { db in
-      let recorder = ChangeRecorder(db)
-      for operation in operations { try recorder.apply(operation) }
-      _ = try Self.record(
-        db, kind: .change, command: command, operations: recorder.operations, target: nil, now: now,
-        device: device, clocks: clocks)
+      let recorder = ChangeRecorder(db, command: command, now: now, device: device)
+      for (index, operation) in operations.enumerated() {
+        recorder.remoteClock = clocks?[index]
+        try recorder.apply(operation)
+      }
+      try recorder.finish(always: true)
     }
   }
 
@@ -79,8 +76,9 @@ extension AppDatabase {
   }
 
   /// Undoes or redoes the change `target` (a query over this machine's own entries) selects: applies its
-  /// operations inverted (undo) or again (redo), each checked against the row as it is, flips
-  /// the change's state, and records the step as a journal entry of its own.
+  /// operations inverted and last first (undo) or again (redo), each checked against the row
+  /// as it is, flips the change's state, and records the step as a journal entry of its own.
+  /// The operations are read a batch at a time: a step of a million rows holds a thousand.
   private func step(_ kind: JournalEntry.Kind, now: Date, target query: String)
     throws(StorageError) -> JournalStep
   {
@@ -90,20 +88,29 @@ extension AppDatabase {
         let target = try JournalChangeRecord.fetchOne(
           db, sql: query)
       else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
-      let recorded = try Self.operations(db, change: target.id)
-      let operations = undo ? JournalOperation.inverse(of: recorded) : recorded
-      try Self.reapply(db, operations, of: target, verb: undo ? "undo" : "redo")
+      let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
+      try Self.forEachOperation(db, of: target.id, backwards: undo) { operation in
+        do {
+          try recorder.apply(undo ? operation.inverse : operation, checked: true)
+        } catch let error as JournalConflictError {
+          throw StorageError.journalConflict(
+            try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
+        }
+      }
       try db.execute(
         sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
         arguments: [undo, undo, target.id])
       // Described in the change's own order: the same rows, in the order the user named them.
-      let described = undo ? recorded.map(\.inverse) : recorded
-      let effect = ChangeSummary.describe(described, names: try Self.names(db, described))
-      _ = try Self.record(
-        db, kind: kind, command: command, operations: operations, target: target.id, now: now,
+      var summary = ChangeSummary.Builder()
+      try Self.forEachOperation(db, of: target.id, backwards: false) { operation in
+        summary.add(undo ? operation.inverse : operation)
+      }
+      let effect = summary.text(names: try recorder.names(summary.namedRows, change: target.id, inverted: undo))
+      try recorder.finish(
         summary: undo
           ? ChangeSummary.undid(target.command, effect: effect)
-          : ChangeSummary.redid(target.command, effect: effect))
+          : ChangeSummary.redid(target.command, effect: effect),
+        always: true)
       var entry = target.entry
       entry.isUndone = undo
       return JournalStep(entry: entry, effect: effect)
@@ -119,26 +126,23 @@ extension AppDatabase {
     }
   }
 
-  /// The operations of one journal entry, in the order they were applied.
-  public func operations(ofChange id: Int64) throws(StorageError) -> [JournalOperation] {
-    try read { db in try Self.operations(db, change: id) }
-  }
-
   // MARK: - Helpers
 
-  /// Applies operations checking each against the row as it is, so that a row changed since
-  /// (by a change that is not undone) stops the whole undo or redo instead of being overwritten.
-  private static func reapply(
-    _ db: Database, _ operations: [JournalOperation], of target: JournalChangeRecord, verb: String
+  /// Calls `body` with each operation of change `id`, in the order they were applied (or the
+  /// reverse), reading them a thousand at a time; `body` may write to the journal meanwhile.
+  private static func forEachOperation(
+    _ db: Database, of id: Int64, backwards: Bool, _ body: (JournalOperation) throws -> Void
   ) throws {
-    let recorder = ChangeRecorder(db)
-    for operation in operations {
-      do {
-        try recorder.apply(operation, checked: true)
-      } catch let error as JournalConflictError {
-        throw StorageError.journalConflict(
-          try conflictMessage(db, error, target: target, verb: verb))
-      }
+    let sql =
+      backwards
+      ? "SELECT * FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT 1000"
+      : "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT 1000"
+    var after: Int64 = backwards ? .max : .min
+    while true {
+      let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after])
+      guard let last = rows.last else { return }
+      after = last[JournalOperationRecord.Columns.id]
+      for row in rows { try body(try JournalOperationRecord(row: row).operation) }
     }
   }
 
@@ -181,98 +185,11 @@ extension AppDatabase {
     return "cannot \(verb) '\(target.command)' (change \(target.id)): \(what); nothing was changed"
   }
 
-  /// Writes a journal entry and its operations, stamping each operation with the next value
-  /// of this database's hybrid clock (``HybridClock``: never going back) and its device id.
-  ///
-  /// An entry from another machine (`device` given) keeps the operations' own clock values
-  /// (`clocks`), moves this machine's clock past them, and is marked remote: it is never pushed.
-  /// Once this database syncs, each local operation also stamps the fields it sets
-  /// (``syncStamp``), so that later merges order it correctly.
-  static func record(
-    _ db: Database, kind: JournalEntry.Kind, command: String, operations: [JournalOperation],
-    target: Int64?, now: Date, summary: String? = nil, device: String? = nil, clocks: [Int64]? = nil
-  ) throws -> Int64 {
-    let remote = device != nil
-    let device = try device ?? Self.device(db)
-    let summary = try summary ?? ChangeSummary.describe(operations, names: names(db, operations))
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: [
-      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target, remote,
-    ])
-    let changeID = db.lastInsertedRowID
-    let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
-    let start = HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
-    let syncing = try !remote && SyncState.isSyncing(db)
-    var latest = last
-    for (index, operation) in operations.enumerated() {
-      let clock = clocks.map { $0[index] } ?? start + Int64(index)
-      latest = max(latest, clock)
-      try JournalOperationRecord.insert(db, operation, changeID: changeID, clock: clock, device: device)
-      if syncing { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: device)) }
-    }
-    if !operations.isEmpty {
-      try db.execute(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'", arguments: [latest])
-    }
-    if kind == .change, !remote {
-      // A new change ends what could be redone, as in every editor.
-      try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
-    }
-    if changeID % 100 == 0, changeID > journalDepth {
-      var cut = changeID - journalDepth
-      // Operations not yet pushed to the sync server are never pruned.
-      if let unpushed = try SyncState.firstUnpushedChange(db) { cut = min(cut, unpushed - 1) }
-      // Redo replays undone changes in the reverse order of their undos: once any link of that
-      // chain is pruned, nothing can be redone safely any more.
-      let breaksRedo = try Bool.fetchOne(
-        db,
-        sql: """
-          SELECT EXISTS (SELECT 1 FROM journalChange WHERE redoable = 1 AND (id <= ? OR id IN (
-            SELECT target FROM journalChange WHERE kind = 'undo' AND id <= ?)))
-          """, arguments: [cut, cut]) ?? false
-      if breaksRedo { try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1") }
-      try db.execute(sql: "DELETE FROM journalChange WHERE id <= ?", arguments: [cut])
-    }
-    return changeID
-  }
-
   /// This database's device id.
   static func device(_ db: Database) throws -> String {
     guard let device = try String.fetchOne(
       try db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'device'"))
     else { throw StorageError.sqlite("the journal has no device id") }
     return device
-  }
-
-  /// The operations of change `id`, in order.
-  static func operations(_ db: Database, change id: Int64) throws -> [JournalOperation] {
-    try JournalOperationRecord.fetchAll(
-      db, sql: "SELECT * FROM journalOperation WHERE changeId = ? ORDER BY id", arguments: [id]
-    ).map(\.operation)
-  }
-
-  /// The names (todo titles, project and block names) of the rows `operations` touch or link
-  /// to, from the operations themselves or else from the rows as they are now.
-  static func names(_ db: Database, _ operations: [JournalOperation]) throws -> [String: String] {
-    var names: [String: String] = [:]
-    for operation in operations {
-      if let name = operation.knownName { names[operation.row] = names[operation.row] ?? name }
-    }
-    for operation in operations where names[operation.row] == nil {
-      names[operation.row] = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
-        operation.entity.nameField]?.text
-    }
-    for operation in operations where operation.entity == .todo {
-      if case .update("project", let old, let new) = operation.action {
-        for uuid in [old.text, new.text].compactMap({ $0 }) where names[uuid] == nil {
-          names[uuid] = try String.fetchOne(
-            db, sql: "SELECT name FROM project WHERE uuid = ?", arguments: [uuid])
-        }
-      }
-    }
-    return names
   }
 }

@@ -254,16 +254,14 @@ extension AppDatabase {
         }
         result.records += 1
         result.operations += batch.operations.count
-        let recorder = ChangeRecorder(db)
-        var clocks: [Int64] = []
+        let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
         for remote in batch.operations {
           clock = HybridClock.receive(last: clock, remote: remote.stamp.clock)
           let operation = try links.incoming(remote)
           let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
           var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
-          let applied = recorder.operations.count
+          recorder.remoteClock = remote.stamp.clock
           try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
-          clocks += Array(repeating: remote.stamp.clock, count: recorder.operations.count - applied)
           try SyncState.write(db, operation.row, before: before, after: outcome.row)
           for conflict in outcome.conflicts {
             let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
@@ -272,12 +270,8 @@ extension AppDatabase {
             result.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
           }
         }
-        result.changed += recorder.operations.count
-        if !recorder.operations.isEmpty {
-          _ = try Self.record(
-            db, kind: .change, command: batch.command, operations: recorder.operations, target: nil,
-            now: now, device: record.device, clocks: clocks)
-        }
+        result.changed += recorder.count
+        try recorder.finish()
       }
       try db.execute(
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])

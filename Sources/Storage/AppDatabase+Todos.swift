@@ -23,6 +23,18 @@ extension AppDatabase {
     }
   }
 
+  /// Calls `body` with each todo of `ids` that exists, in listing order (day, priority, id),
+  /// reading them from the cursor, until it returns false.
+  public func forEachTodo(ids: [Int64], _ body: (Todo) throws -> Bool) throws(StorageError) {
+    guard !ids.isEmpty else { return }
+    try read { db in
+      try TodoRecord.forEach(
+        db, where: "todo.id IN (SELECT value FROM json_each(?))",
+        ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+      ) { record in try body(record.todo()) }
+    }
+  }
+
   /// As ``forEachTodo(matching:_:)``, with a ``DayCounter`` that counts the listing's todos of
   /// a day on the snapshot being read: what a day's heading says before the day's todos when the
   /// day is too long to hold in memory. An error `body` throws ends the listing.
@@ -348,39 +360,54 @@ extension AppDatabase {
   /// Moves overdue todos (open, planned before `today`) to `target`: all of them, or only
   /// those of `ids` (which must all exist) that are overdue. A todo made from a task block stays
   /// where it is when `target` already has a todo from that block (so a routine block is never
-  /// planned twice a day). Returns what moved and what stayed as such a duplicate.
+  /// planned twice a day). Returns the ids of what moved and of what stayed as such a duplicate,
+  /// each in the order the overdue todos are listed (``forEachTodo(ids:_:)`` reads them).
+  ///
+  /// All overdue todos are read a thousand at a time: carrying a million holds a thousand.
   public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day, now: Date = Date())
-    throws(StorageError) -> (moved: [Todo], duplicates: [Todo])
+    throws(StorageError) -> (moved: [Int64], duplicates: [Int64])
   {
     do { try CarryRecord.checkCarryTarget(target, today: today) } catch { throw .invalidValue(error) }
     return try change(now: now) { recorder in
       let db = recorder.db
-      let candidates: [TodoRecord]
-      if let ids {
-        candidates = try Self.existingRecords(db, ids: ids).filter {
-          !$0.done && !$0.dropped && $0.day < today.description
-        }
-      } else {
-        candidates = try TodoRecord.fetchAll(
-          db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [today.description])
-      }
       var plannedBlocks = Set(
         try String.fetchAll(
           db, sql: "SELECT lower(block) FROM todo WHERE day = ? AND block IS NOT NULL",
           arguments: [target.description]))
       var moved: [Int64] = []
-      var duplicates: [Todo] = []
-      for record in candidates where record.day != target.description {
+      var duplicates: [Int64] = []
+      func carry(_ record: TodoRecord) throws {
+        guard record.day != target.description else { return }
         if let block = record.block?.lowercased() {
           guard plannedBlocks.insert(block).inserted else {
-            duplicates.append(try record.todo())
-            continue
+            duplicates.append(record.id)
+            return
           }
         }
         try Self.move(recorder, record, to: target, today: today)
         moved.append(record.id)
       }
-      return (try Self.existingTodos(db, ids: moved), duplicates)
+      if let ids {
+        for record in try Self.existingRecords(db, ids: ids).sorted(by: { $0.listOrder < $1.listOrder })
+        where !record.done && !record.dropped && record.day < today.description {
+          try carry(record)
+        }
+        return (moved, duplicates)
+      }
+      // Past the last todo read, in listing order: a moved todo leaves the overdue days and a
+      // kept one stays behind the mark, so no todo is read twice.
+      var last: (day: String, priority: Int, id: Int64) = ("", .min, .min)
+      while true {
+        let batch = try TodoRecord.fetchAll(
+          db,
+          where: """
+            todo.done = 0 AND todo.dropped = 0 AND todo.day < ?
+              AND (todo.day, todo.priority, todo.id) > (?, ?, ?)
+            """, [today.description, last.day, last.priority, last.id], cached: true, limit: 1000)
+        guard let end = batch.last else { return (moved, duplicates) }
+        last = end.listOrder
+        for record in batch { try carry(record) }
+      }
     }
   }
 

@@ -101,6 +101,54 @@ struct ChangeSummaryTests {
     #expect(ChangeSummary.describe(operations, names: names) == "5 todos done ('t0', 't1', 't2' and 2 more)")
   }
 
+  @Test("a row is counted once per clause, however its operations interleave with others'")
+  func rowsCountedOnce() {
+    let rows = (0..<3).map { "0000000\($0)-0000-4000-8000-000000000000" }
+    let names = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, "p\($0)") })
+    // Project edits of rows 0, 1, 0, 2, 1: three projects edited; the text key "x" counts too.
+    let edits = [0, 1, 0, 2, 1].map {
+      JournalOperation(.project, row: rows[$0], .update(field: "memo", old: .null, new: .text("m\($0)")))
+    }
+    #expect(ChangeSummary.describe(edits, names: names) == "edited 3 projects ('p0', 'p1', 'p2')")
+    let textRows = ["x", "x", "y"].map { JournalOperation(.block, row: $0, .update(field: "title", old: .null, new: .text("t"))) }
+    #expect(ChangeSummary.describe(textRows, names: ["x": "a", "y": "b"]) == "edited 2 blocks ('a', 'b')")
+  }
+
+  @Test("uuids that differ only in where their dashes are are different rows")
+  func dashPlacement() {
+    let a = "00000000-0000-4000-8000-000000000001"
+    let b = "0000000-00000-4000-8000-000000000001"
+    let operations = [a, b].map { JournalOperation(.project, row: $0, .update(field: "memo", old: .null, new: .text("m"))) }
+    #expect(ChangeSummary.describe(operations, names: [a: "a", b: "b"]) == "edited 2 projects ('a', 'b')")
+  }
+
+  @Test("past twelve clauses the line says how many more changes there are")
+  func manyClauses() {
+    let days = (1...15).map { String(format: "2026-11-%02d", $0) }
+    let operations = days.enumerated().map { index, day in
+      JournalOperation(.todo, row: "0000000\(index % 10)-0000-4000-8000-00000000000\(index / 10)",
+        .update(field: "day", old: .text("2026-12-01"), new: .text(day)))
+    }
+    let text = ChangeSummary.describe(operations, names: [:])
+    #expect(text.hasPrefix("1 todo moved to 2026-11-01 ('?'); 1 todo moved to 2026-11-02 ('?')"))
+    #expect(text.hasSuffix("1 todo moved to 2026-11-12 ('?'); and 3 more changes"))
+    #expect(text.components(separatedBy: "; ").count == ChangeSummary.listedClauses + 1)
+  }
+
+  @Test("the builder names only the rows its line shows")
+  func namedRows() {
+    let rows = (0..<5).map { "0000000\($0)-0000-4000-8000-000000000000" }
+    let project = "cccccccc-cccc-4ccc-8ccc-cccccccccccc"
+    var builder = ChangeSummary.Builder()
+    for row in rows {
+      builder.add(JournalOperation(.todo, row: row, .update(field: "project", old: .null, new: .text(project))))
+    }
+    #expect(builder.namedRows == Array(rows.prefix(3)) + [project])
+    let names = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, "t\($0)") })
+    #expect(builder.text(names: names.merging([project: "ootd"]) { $1 })
+      == "5 todos linked to project ootd ('t0', 't1', 't2' and 2 more)")
+  }
+
   @Test("undo and redo lines name the command")
   func undoLine() {
     #expect(ChangeSummary.undid("done 12 13", effect: "2 todos open again ('a', 'b')")

@@ -61,6 +61,30 @@ struct JournalStoreTests {
     #expect(try allTodos(database).map(\.title) == ["C"])
   }
 
+  @Test("undo and redo of a change longer than a read batch apply every operation and say so")
+  func stepsOverManyBatches() throws {
+    // Given 1,500 todos on three past days, carried in one change of 3,000 operations
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "carry")
+    let days = ["2026-11-01", "2026-11-02", "2026-11-03"]
+    try database.addTodos(
+      try (0..<1500).map { (try draft("t\($0)", on: days[$0 % 3]), false) }, now: fixedNow)
+    let before = try allTodos(database)
+    let moved = try database.carryOver(today: day("2026-11-22"), to: day("2026-11-22"), now: fixedNow).moved
+    #expect(moved.count == 1500)
+    // When undone: every todo is back on its day, and the line counts them by day
+    let undone = try database.undo(now: fixedNow)
+    #expect(try allTodos(database) == before)
+    #expect(undone.effect == "500 todos moved to 2026-11-01 ('t0', 't3', 't6' and 497 more); "
+      + "500 todos moved to 2026-11-02 ('t1', 't4', 't7' and 497 more); "
+      + "500 todos moved to 2026-11-03 ('t2', 't5', 't8' and 497 more)")
+    // And redone: every one on the 22nd again
+    let redone = try database.redo(now: fixedNow)
+    #expect(try allTodos(database).allSatisfy { $0.day == day("2026-11-22") })
+    #expect(redone.effect == "1500 todos moved to 2026-11-22 ('t0', 't3', 't6' and 1497 more)")
+    #expect(try database.journal(limit: 1).first?.summary == "Redid 'carry': " + redone.effect)
+  }
+
   @Test("another device's changes are not undone from here; this device's are")
   func undoOnlyLocal() throws {
     let database = try AppDatabase.inMemory(command: "add mine")

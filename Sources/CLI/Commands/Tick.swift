@@ -272,16 +272,13 @@ extension Ootd {
       }
       let result = try database.carryOver(ids: ids.isEmpty ? nil : ids, today: today, to: target, now: environment.now)
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            CarryJSON(
-              to: target, carried: result.moved.map { JSONOutput.TodoJSON($0, environment) },
-              kept: result.duplicates.map { JSONOutput.TodoJSON($0, environment) })) + "\n")
+        try printCarryJSON(database, to: target, carried: result.moved, kept: result.duplicates, environment)
         return
       }
-      for todo in result.duplicates {
+      try database.forEachTodo(ids: result.duplicates) { todo in
         environment.printError(
-          "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(todo.block ?? "")'; 'ootd drop \(todo.id)' gives it up")
+          "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(TerminalText.printable(todo.block ?? ""))'; 'ootd drop \(todo.id)' gives it up")
+        return true
       }
       if result.moved.isEmpty {
         if !result.duplicates.isEmpty {
@@ -298,25 +295,31 @@ extension Ootd {
         return
       }
       try printTodos(
-        result.moved, verb: "Carried", suffix: " to \(target)", json: false,
-        noColor: global.noColor, environment)
+        database, ids: result.moved, verb: "Carried", suffix: " to \(target)", noColor: global.noColor,
+        environment)
+    }
+
+    /// `{"carried": [todos], "kept": [todos], "to"}`, streamed from the database.
+    private func printCarryJSON(
+      _ database: AppDatabase, to target: Day, carried: [Int64], kept: [Int64], _ environment: AppEnvironment
+    ) throws {
+      var writer = JSONStreamWriter(environment)
+      writer.beginObject()
+      for (key, ids) in [("carried", carried), ("kept", kept)] {
+        writer.key(named: key)
+        writer.beginArray()
+        try database.forEachTodo(ids: ids) { todo in
+          JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+          return environment.outputFailed() == nil
+        }
+        writer.endArray()
+      }
+      writer.key("to")
+      writer.string(target.description)
+      writer.endObject()
+      writer.finish()
     }
   }
 }
 
-/// `ootd carry --json`: `{"to", "carried": [todos], "kept": [todos]}`; `kept` lists overdue
-/// todos left where they are because the day already has a todo from their block.
-struct CarryJSON: Encodable {
-  let to: Day
-  let carried: [JSONOutput.TodoJSON]
-  let kept: [JSONOutput.TodoJSON]
 
-  enum CodingKeys: String, CodingKey { case to, carried, kept }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(to.description, forKey: .to)
-    try c.encode(carried, forKey: .carried)
-    try c.encode(kept, forKey: .kept)
-  }
-}

@@ -17,6 +17,22 @@ func printTodos(
   for line in TodoRenderer(environment, noColor: noColor).changed(todos) { environment.print(line) }
 }
 
+/// Prints changed todos read back from the database by id, as ``printTodos(_:verb:suffix:json:noColor:_:)``
+/// prints them as text, streamed: any number of todos takes constant memory.
+func printTodos(
+  _ database: AppDatabase, ids: [Int64], verb: String, suffix: String = "", noColor: Bool,
+  _ environment: AppEnvironment
+) throws {
+  let noun = ids.count == 1 ? "todo" : "todos"
+  environment.print("\(verb) \(ids.count) \(noun)\(suffix):")
+  let renderer = TodoRenderer(environment, noColor: noColor)
+  let idWidth = String(ids.max() ?? 0).count
+  try database.forEachTodo(ids: ids) { todo in
+    environment.print(renderer.line(todo, idWidth: idWidth, showDay: true))
+    return environment.outputFailed() == nil
+  }
+}
+
 extension TodoRenderer {
   /// Todos a command changed (or is about to), one aligned line each, with their days.
   func changed(_ todos: [Todo]) -> [String] {

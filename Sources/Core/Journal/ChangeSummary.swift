@@ -6,107 +6,166 @@
 public enum ChangeSummary {
   /// How many titles a summary lists before it says "and N more".
   public static let listedNames = 3
+  /// How many clauses a summary spells out before it says how many more there are (an undone
+  /// carry moves todos back to as many days as they came from).
+  public static let listedClauses = 12
 
   /// One line for `operations`; `names` maps row uuids (todos, projects, blocks) to names.
   public static func describe(_ operations: [JournalOperation], names: [String: String]) -> String {
-    var clauses: [Clause] = []
-    var clauseIndex: [String: Int] = [:]
-    func add(_ key: String, _ text: @escaping (Int, Names) -> String, row: String) {
-      // Linear in the operations: an import of 100,000 todos is one change.
-      if let index = clauseIndex[key] {
-        if clauses[index].seen.insert(row).inserted { clauses[index].rows.append(row) }
-      } else {
-        clauseIndex[key] = clauses.count
-        clauses.append(Clause(key: key, rows: [row], seen: [row], text: text))
-      }
-    }
-    for operation in operations {
+    var builder = Builder()
+    for operation in operations { builder.add(operation) }
+    return builder.text(names: names)
+  }
+
+  /// Builds the line of a change one operation at a time, keeping only what the line shows
+  /// (each clause's first rows and its count), so that a change of a million operations is
+  /// described without holding them. The caller then looks up the names of ``namedRows`` and
+  /// asks for the ``text(names:)``.
+  public struct Builder: Sendable {
+    private var clauses: [Clause] = []
+    private var clauseIndex: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds the next operation of the change.
+    public mutating func add(_ operation: JournalOperation) {
       let row = operation.row
       switch (operation.entity, operation.action) {
       case (.todo, .create(let fields)):
         let done = fields["done"] == .integer(1)
-        add(done ? "todo+done" : "todo+", { count, names in "added \(todos(count)) \(names)" + (done ? " as done" : "") }, row: row)
+        add(done ? "todo+done" : "todo+", row: row) { count, names, _ in
+          "added \(todos(count)) \(names)" + (done ? " as done" : "")
+        }
       case (.todo, .delete):
-        add("todo-", { count, names in "deleted \(todos(count)) \(names)" }, row: row)
+        add("todo-", row: row) { count, names, _ in "deleted \(todos(count)) \(names)" }
       case (.todo, .update(let field, let old, let new)):
         switch field {
         case "done":
           if new == .integer(1) {
-            add("done", { count, names in "\(todos(count)) done \(names)" }, row: row)
+            add("done", row: row) { count, names, _ in "\(todos(count)) done \(names)" }
           } else {
-            add("open", { count, names in "\(todos(count)) open again \(names)" }, row: row)
+            add("open", row: row) { count, names, _ in "\(todos(count)) open again \(names)" }
           }
-        case "doneAt", "createdAt", "id", "doneBy", "keepOpen":
-          continue
+        case "doneAt", "createdAt", "id", "doneBy", "keepOpen", "carriedFrom":
+          return
         case "githubState":
           let closed = new.text == "closed"
-          add(closed ? "github:closed" : "github:open", { count, names in
+          add(closed ? "github:closed" : "github:open", row: row) { count, names, _ in
             "\(todos(count)) \(closed ? "closed" : "open again") on GitHub \(names)"
-          }, row: row)
+          }
         case "day":
           let target = new.text ?? "?"
-          add("day:\(target)", { count, names in "\(todos(count)) moved to \(target) \(names)" }, row: row)
+          add("day:\(target)", row: row) { count, names, _ in "\(todos(count)) moved to \(target) \(names)" }
         case "title":
           let from = old.text ?? ""
-          add("title", { count, names in
+          add("title", row: row) { count, names, _ in
             count == 1 ? "retitled '\(from)' to '\(names.first ?? "")'" : "retitled \(todos(count)) \(names)"
-          }, row: row)
+          }
         case "priority":
           let level = new.integer.flatMap { Priority(rank: Int($0)) }?.rawValue ?? "?"
-          add("priority:\(level)", { count, names in "\(todos(count)) now \(level) priority \(names)" }, row: row)
+          add("priority:\(level)", row: row) { count, names, _ in
+            "\(todos(count)) now \(level) priority \(names)"
+          }
         case "project":
           if let project = new.text {
-            let name = names[project] ?? "a project"
-            add("link:\(project)", { count, names in "\(todos(count)) linked to project \(name) \(names)" }, row: row)
+            add("link:\(project)", row: row, naming: project) { count, names, all in
+              "\(todos(count)) linked to project \(all[project] ?? "a project") \(names)"
+            }
           } else {
-            add("unlink", { count, names in "\(todos(count)) unlinked from their project \(names)" }, row: row)
+            add("unlink", row: row) { count, names, _ in "\(todos(count)) unlinked from their project \(names)" }
           }
         case "block":
-          add("block", { count, names in "\(todos(count)) changed block \(names)" }, row: row)
+          add("block", row: row) { count, names, _ in "\(todos(count)) changed block \(names)" }
         default:
-          add("todo:\(field)", { count, names in "\(todos(count)) changed \(field) \(names)" }, row: row)
+          add("todo:\(field)", row: row) { count, names, _ in "\(todos(count)) changed \(field) \(names)" }
         }
       case (let entity, .create):
-        add("\(entity)+", { _, names in "added \(names.counted(entity))" }, row: row)
+        add("\(entity)+", row: row) { _, names, _ in "added \(names.counted(entity))" }
       case (let entity, .delete):
-        add("\(entity)-", { _, names in "deleted \(names.counted(entity))" }, row: row)
+        add("\(entity)-", row: row) { _, names, _ in "deleted \(names.counted(entity))" }
       case (let entity, .update(let field, let old, let new)):
         switch (entity, field) {
         case (.project, "archived"):
           let verb = new == .integer(1) ? "archived" : "unarchived"
-          add("archive:\(verb)", { _, names in "\(verb) \(names.counted(entity))" }, row: row)
+          add("archive:\(verb)", row: row) { _, names, _ in "\(verb) \(names.counted(entity))" }
         case (.block, "routine"):
           let verb = new == .integer(1) ? "added to the routine" : "taken out of the routine"
-          add("routine:\(verb)", { _, names in "\(names.counted(entity)) \(verb)" }, row: row)
+          add("routine:\(verb)", row: row) { _, names, _ in "\(names.counted(entity)) \(verb)" }
         case (_, "name"):
           let from = old.text ?? ""
-          add("rename:\(row)", { _, names in "renamed \(entity) '\(from)' to '\(names.first ?? "")'" }, row: row)
+          add("rename:\(row)", row: row) { _, names, _ in
+            "renamed \(entity) '\(from)' to '\(names.first ?? "")'"
+          }
         case (_, "createdAt"), (_, "id"):
-          continue
+          return
         default:
-          add("\(entity)~", { _, names in "edited \(names.counted(entity))" }, row: row)
+          add("\(entity)~", row: row) { _, names, _ in "edited \(names.counted(entity))" }
         }
       }
     }
-    guard !clauses.isEmpty else { return "no change" }
-    return clauses.map { clause in
-      clause.text(clause.rows.count, Names(clause.rows.map { names[$0] ?? "?" }))
-    }.joined(separator: "; ")
+
+    /// The rows whose names the line shows: each spelled-out clause's first rows and the
+    /// projects todos were linked to.
+    public var namedRows: [String] {
+      var rows: [String] = []
+      var seen: Set<String> = []
+      for clause in clauses.prefix(listedClauses) {
+        for row in clause.rows + (clause.naming.map { [$0] } ?? []) where seen.insert(row).inserted {
+          rows.append(row)
+        }
+      }
+      return rows
+    }
+
+    /// The line, with `names` of (at least) the ``namedRows``.
+    public func text(names: [String: String]) -> String {
+      guard !clauses.isEmpty else { return "no change" }
+      var parts = clauses.prefix(listedClauses).map { clause in
+        clause.text(clause.count, Names(clause.rows.map { names[$0] ?? "?" }, count: clause.count), names)
+      }
+      if clauses.count > listedClauses {
+        let more = clauses.count - listedClauses
+        parts.append("and \(more) more \(more == 1 ? "change" : "changes")")
+      }
+      return parts.joined(separator: "; ")
+    }
+
+    private mutating func add(
+      _ key: String, row: String, naming: String? = nil,
+      _ text: @escaping @Sendable (Int, Names, [String: String]) -> String
+    ) {
+      // Linear in the operations: an import of 100,000 todos is one change.
+      guard let index = clauseIndex[key] else {
+        clauseIndex[key] = clauses.count
+        // Only the clauses the line spells out count their rows.
+        let shown = clauses.count < listedClauses
+        clauses.append(Clause(rows: [row], count: 1, seen: shown ? [RowKey(row)] : [], naming: naming, text: text))
+        return
+      }
+      guard index < listedClauses, clauses[index].seen.insert(RowKey(row)).inserted else { return }
+      clauses[index].count += 1
+      if clauses[index].rows.count < listedNames { clauses[index].rows.append(row) }
+    }
   }
 
-  /// The names of a clause's rows: printed as `('a', 'b', 'c')` or `('a', 'b', 'c' and 2 more)`.
+  /// The names of a clause's first rows and how many rows it has: printed as `('a', 'b', 'c')`
+  /// or `('a', 'b', 'c' and 2 more)`.
   struct Names: CustomStringConvertible {
-    let all: [String]
-    init(_ all: [String]) { self.all = all }
-    var first: String? { all.first }
+    let shown: [String]
+    let count: Int
+    init(_ shown: [String], count: Int) {
+      self.shown = shown
+      self.count = count
+    }
+    var first: String? { shown.first }
     var description: String {
-      let shown = all.prefix(listedNames).map { "'\($0)'" }.joined(separator: ", ")
-      let more = all.count > listedNames ? " and \(all.count - listedNames) more" : ""
-      return "(\(shown)\(more))"
+      let listed = shown.prefix(listedNames).map { "'\($0)'" }.joined(separator: ", ")
+      let more = count > listedNames ? " and \(count - listedNames) more" : ""
+      return "(\(listed)\(more))"
     }
     /// `project 'ootd'` for one row, `2 projects ('a', 'b')` for more.
     func counted(_ entity: Entity) -> String {
-      all.count == 1 ? "\(entity) '\(all[0])'" : "\(noun(entity, all.count)) \(self)"
+      count == 1 ? "\(entity) '\(shown[0])'" : "\(noun(entity, count)) \(self)"
     }
   }
 
@@ -116,11 +175,44 @@ public enum ChangeSummary {
     count == 1 ? "\(entity)" : "\(count) \(entity == .project ? "projects" : "\(entity)s")"
   }
 
-  private struct Clause {
-    let key: String
+  private struct Clause: Sendable {
+    /// The first ``listedNames`` rows.
     var rows: [String]
-    var seen: Set<String>
-    let text: (Int, Names) -> String
+    /// How many distinct rows (counted only for clauses the line spells out).
+    var count: Int
+    /// The rows seen so far, to count each once.
+    var seen: Set<RowKey>
+    /// A further row whose name the line shows (the project todos were linked to).
+    let naming: String?
+    let text: @Sendable (Int, Names, [String: String]) -> String
+  }
+
+  /// A row uuid as the 16 bytes it spells (a tenth of the memory of the text, for the sets
+  /// of a change of a million rows); any other text as it is.
+  private enum RowKey: Hashable, Sendable {
+    case uuid(UInt64, UInt64)
+    case text(String)
+
+    init(_ row: String) {
+      var high: UInt64 = 0
+      var low: UInt64 = 0
+      var digits = 0
+      for (offset, byte) in row.utf8.enumerated() {
+        let value: UInt8
+        switch (offset, byte) {
+        case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")):
+          continue
+        case (_, UInt8(ascii: "0")...UInt8(ascii: "9")): value = byte - UInt8(ascii: "0")
+        case (_, UInt8(ascii: "a")...UInt8(ascii: "f")): value = byte - UInt8(ascii: "a") + 10
+        default:
+          self = .text(row)
+          return
+        }
+        if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+        digits += 1
+      }
+      self = digits == 32 && row.utf8.count == 36 ? .uuid(high, low) : .text(row)
+    }
   }
 }
 

@@ -3,16 +3,57 @@ import Foundation
 import GRDB
 
 /// The one write path for todos, projects and blocks: each change is applied through here, one
-/// row-level operation at a time, and collected so that the command's journal entry records
-/// exactly what happened, in the same transaction.
+/// row-level operation at a time, and written to the journal as it is applied, in the same
+/// transaction, so that the command's journal entry records exactly what happened.
+///
+/// Nothing of the operations stays in memory but the summary's few names and counts
+/// (``ChangeSummary/Builder``): a change of a million rows takes the memory of one. The entry's
+/// `journalChange` row is written before its first operation and completed by ``finish(summary:always:)``;
+/// a change that applies nothing leaves no entry.
 final class ChangeRecorder {
   let db: Database
-  /// The operations applied so far, in order.
-  private(set) var operations: [JournalOperation] = []
+  /// How many operations were applied so far.
+  private(set) var count = 0
+  /// For an entry from another machine: the clock value of the operations applied next (nil:
+  /// consecutive values after this machine's clock, as for a local change).
+  var remoteClock: Int64?
+
+  private let kind: JournalEntry.Kind
+  private let command: String
+  private let target: Int64?
+  private let now: Date
+  /// The other machine's device id, for an entry made there.
+  private let remoteDevice: String?
   /// Project uuid → local id, as looked up by the operations so far.
   private var projectIDs: [String: Int64] = [:]
+  private var summary = ChangeSummary.Builder()
+  private var entry: Entry?
 
-  init(_ db: Database) { self.db = db }
+  /// The journal entry being written, once the first operation is applied.
+  private struct Entry {
+    let id: Int64
+    let device: String
+    /// The clock value of the first local operation.
+    let start: Int64
+    /// The highest clock value written so far (this machine's clock, at first).
+    var latest: Int64
+    /// Whether each local operation stamps the fields it sets for sync merges.
+    let stamps: Bool
+  }
+
+  /// A recorder for one journal entry of `kind`: `command` as typed; `target`, the change an
+  /// undo or redo steps; `device`, the other machine's id for an entry made there.
+  init(
+    _ db: Database, kind: JournalEntry.Kind = .change, command: String, target: Int64? = nil,
+    now: Date, device: String? = nil
+  ) {
+    self.db = db
+    self.kind = kind
+    self.command = command
+    self.target = target
+    self.now = now
+    self.remoteDevice = device
+  }
 
   /// Creates a row with a new uuid (or `uuid`), returning the uuid.
   @discardableResult
@@ -41,9 +82,100 @@ final class ChangeRecorder {
     try apply(JournalOperation(entity, row: row, .delete(fields)))
   }
 
-  /// Applies an operation and records it.
+  /// Applies an operation and writes it to the journal. With `checked`, a row that is not as
+  /// the operation expects throws ``JournalConflictError`` instead.
   func apply(_ operation: JournalOperation, checked: Bool = false) throws {
-    operations.append(
-      try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs))
+    let applied = try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs)
+    var entry = try self.entry ?? begin()
+    let clock = remoteClock ?? entry.start + Int64(count)
+    entry.latest = max(entry.latest, clock)
+    self.entry = entry
+    try JournalOperationRecord.insert(db, applied, changeID: entry.id, clock: clock, device: entry.device)
+    if entry.stamps { try SyncState.stampLocal(db, applied, Stamp(clock: clock, device: entry.device)) }
+    if kind == .change { summary.add(applied) }
+    count += 1
+  }
+
+  /// Completes the journal entry: its summary (`summary`, or the line describing the
+  /// operations), this machine's clock, the end of what could be redone, and the pruning of
+  /// old entries. Writes nothing when nothing was applied, unless `always` (an undo of a change
+  /// without operations is still an entry). Returns the entry's id.
+  @discardableResult
+  func finish(summary given: String? = nil, always: Bool = false) throws -> Int64? {
+    guard count > 0 || always else { return nil }
+    let entry = try self.entry ?? begin()
+    let text = try given ?? summary.text(names: names(summary.namedRows, change: entry.id, inverted: false))
+    try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
+      .execute(arguments: [text, entry.id])
+    if count > 0 {
+      try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
+        .execute(arguments: [entry.latest])
+    }
+    if kind == .change, remoteDevice == nil {
+      // A new change ends what could be redone, as in every editor.
+      try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
+    }
+    try Self.prune(db, after: entry.id)
+    return entry.id
+  }
+
+  /// Writes the entry's `journalChange` row (its summary comes last) and reads the clock.
+  private func begin() throws -> Entry {
+    let device = try remoteDevice ?? AppDatabase.device(db)
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
+        VALUES (?, ?, ?, ?, ?, '', ?, ?)
+        """
+    ).execute(arguments: [
+      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, target, remoteDevice != nil,
+    ])
+    let id = db.lastInsertedRowID
+    let last = try Int64.fetchOne(
+      try db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'clock'")) ?? 0
+    let start = HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+    let stamps = try remoteDevice == nil && SyncState.isSyncing(db)
+    let entry = Entry(id: id, device: device, start: start, latest: last, stamps: stamps)
+    self.entry = entry
+    return entry
+  }
+
+  /// The names (todo titles, project and block names) of `rows`, as the operations of change
+  /// `change` (taken back, when `inverted`) first name them, else as the rows are now.
+  func names(_ rows: [String], change: Int64, inverted: Bool) throws -> [String: String] {
+    var names: [String: String] = [:]
+    for row in rows {
+      let operations = try JournalOperationRecord.fetchAll(
+        db, sql: "SELECT * FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id",
+        arguments: [row, change])
+      names[row] = operations.lazy.compactMap { (inverted ? $0.operation.inverse : $0.operation).knownName }.first
+      guard names[row] == nil else { continue }
+      for entity in Entity.allCases {
+        if let name = try OperationExecutor.currentFields(db, entity, row: row)?[entity.nameField]?.text {
+          names[row] = name
+          break
+        }
+      }
+    }
+    return names
+  }
+
+  /// Every hundredth entry, deletes the entries older than the journal's depth
+  /// (``AppDatabase/journalDepth``), keeping those not yet pushed to the sync server.
+  private static func prune(_ db: Database, after changeID: Int64) throws {
+    guard changeID % 100 == 0, changeID > AppDatabase.journalDepth else { return }
+    var cut = changeID - AppDatabase.journalDepth
+    // Operations not yet pushed to the sync server are never pruned.
+    if let unpushed = try SyncState.firstUnpushedChange(db) { cut = min(cut, unpushed - 1) }
+    // Redo replays undone changes in the reverse order of their undos: once any link of that
+    // chain is pruned, nothing can be redone safely any more.
+    let breaksRedo = try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT EXISTS (SELECT 1 FROM journalChange WHERE redoable = 1 AND (id <= ? OR id IN (
+          SELECT target FROM journalChange WHERE kind = 'undo' AND id <= ?)))
+        """, arguments: [cut, cut]) ?? false
+    if breaksRedo { try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1") }
+    try db.execute(sql: "DELETE FROM journalChange WHERE id <= ?", arguments: [cut])
   }
 }

@@ -18,11 +18,13 @@ enum OperationExecutor {
   static func currentFields(_ db: Database, _ entity: Entity, row: String) throws -> Fields? {
     switch entity {
     case .todo:
-      return try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [row]).first?.fields
+      return try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [row], cached: true).first?.fields
     case .project:
-      return try ProjectRecord.fetchOne(db, sql: "SELECT * FROM project WHERE uuid = ?", arguments: [row])?.fields
+      return try ProjectRecord.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM project WHERE uuid = ?"), arguments: [row])?.fields
     case .block:
-      return try BlockRecord.fetchOne(db, sql: "SELECT * FROM block WHERE uuid = ?", arguments: [row])?.fields
+      return try BlockRecord.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM block WHERE uuid = ?"), arguments: [row])?.fields
     }
   }
 

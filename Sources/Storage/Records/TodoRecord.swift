@@ -57,6 +57,9 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var projectName: String?
   var projectUUID: String?
 
+  /// Where the todo comes in a listing: by day, then priority, then id.
+  var listOrder: (day: String, priority: Int, id: Int64) { (day, priority, id) }
+
   /// Where each column of ``selection`` is in a row: looked up once per query instead of by
   /// name in every row (which was a tenth of a 100,000-todo listing).
   struct Layout {
@@ -172,29 +175,32 @@ struct TodoRecord: FetchableRecord, TableRecord {
   }
 
   /// The todos matching an SQL condition, ordered by day, priority (high first), then id.
-  static func fetchAll(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
-    throws -> [TodoRecord]
-  {
+  static func fetchAll(
+    _ db: Database, where clause: String, _ arguments: StatementArguments = [], cached: Bool = false,
+    limit: Int? = nil
+  ) throws -> [TodoRecord] {
     var records: [TodoRecord] = []
-    try forEach(db, where: clause, arguments) { record in
+    try forEach(db, where: clause, arguments, cached: cached, limit: limit) { record in
       records.append(record)
       return true
     }
     return records
   }
 
-  /// The records of ``fetchAll(_:where:_:)`` handed to `body` one at a time, until it returns
-  /// false.
+  /// The records of ``fetchAll(_:where:_:cached:limit:)`` handed to `body` one at a time,
+  /// until it returns false: the first `limit` of them, when given. `cached` keeps the compiled
+  /// statement for the next call with the same clause (for a lookup repeated per row, whose
+  /// `body` runs no query of its own).
   static func forEach(
-    _ db: Database, where clause: String, _ arguments: StatementArguments = [],
-    _ body: (TodoRecord) throws -> Bool
+    _ db: Database, where clause: String, _ arguments: StatementArguments = [], cached: Bool = false,
+    limit: Int? = nil, _ body: (TodoRecord) throws -> Bool
   ) throws {
     let sql = """
       SELECT \(selection) FROM \(source) WHERE \(clause)
-      ORDER BY todo.day, todo.priority, todo.id
+      ORDER BY todo.day, todo.priority, todo.id\(limit.map { " LIMIT \($0)" } ?? "")
       """
     // A cursor reuses one row buffer: no copy of each row as fetchAll makes.
-    let statement = try db.makeStatement(sql: sql)
+    let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
     let layout = try Layout(statement)
     let rows = try Row.fetchCursor(statement, arguments: arguments)
     while let row = try rows.next() {
