@@ -112,6 +112,56 @@ import Testing
     #expect(dashboard["done"] as? Int == 12_500)
   }
 
+  /// A database of 60,000 open overdue todos, 100 on each of the 600 days before today, with
+  /// titles of 60-odd characters: what a long-neglected list carries. Imported in one change.
+  static let manyOverdue: Result<String, any Error> = Result {
+    let folder = NSTemporaryDirectory() + "/ootd-many-overdue-\(getpid())"
+    try? FileManager.default.removeItem(atPath: folder)
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-many-overdue-\(getpid())") }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/ootd.sqlite"
+    let database = try AppDatabase.open(path: path)
+    let padding = String(repeating: "x", count: 50)
+    let todos = try (0..<60_000).map { index in
+      try ImportedTodo(
+        uuid: String(format: "00000000-0000-4000-a000-%012d", index), title: "overdue \(index) \(padding)",
+        priority: Priority.allCases[index % 3], day: today.adding(days: -1 - index / 100))
+    }
+    _ = try database.importTodos(ImportPlan(todos: todos))
+    return path
+  }
+
+  /// Carrying 60,000 overdue todos, undoing and redoing that carry, and the carry's JSON: each
+  /// under 64 MB (the journal held every operation, and carry every todo: 100+ MB here before).
+  @Test func carryingSixtyThousandTodos_andUndoingIt_staysBounded() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("ootd.sqlite")
+    try FileManager.default.copyItem(atPath: try Self.manyOverdue.get(), toPath: path)
+    let output = folder.file("out")
+    func run(_ arguments: [String]) throws -> String {
+      let (code, kib) = try InterchangeBinaryTests.peakMemory(
+        arguments, environment: ["OOTD_DB": path, "TZ": "UTC"], output: output)
+      #expect(code == 0, "\(arguments)")
+      #expect(kib < Self.limitKiB, "\(arguments.joined(separator: " ")) peaked at \(kib / 1024) MB")
+      return try String(contentsOfFile: output, encoding: .utf8)
+    }
+    let carried = try run(["carry"]).split(separator: "\n")
+    #expect(carried.first == "Carried 60000 todos to \(Self.today):")
+    #expect(carried.filter { $0.contains(" overdue ") && $0.hasSuffix(" \(Self.today)") }.count == 60_000)
+    let undone = try run(["undo"])
+    // Back to each of the 600 days, the oldest first, as carry took them.
+    #expect(undone.hasPrefix("Undid 'carry': 100 todos moved to \(Self.today.adding(days: -600)) ('overdue 59"))
+    #expect(undone.hasSuffix("; and 588 more changes\n"), "\(undone.suffix(200))")
+    let redone = try run(["redo"])
+    #expect(redone.hasPrefix("Redid 'carry': 60000 todos moved to \(Self.today) ('overdue "))
+    _ = try run(["undo"])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(try run(["carry", "--json"]).utf8)) as? [String: Any])
+    #expect((json["carried"] as? [[String: Any]])?.count == 60_000)
+    #expect((json["kept"] as? [Any])?.isEmpty == true)
+    #expect(json["to"] as? String == Self.today.description)
+  }
+
   /// Adding a block's todo to that day checks the day for a second todo of the block without
   /// loading the day (it loaded all 50,000: 78 MB here before).
   @Test func addingABlockTodoToABigDay_staysBounded() throws {
