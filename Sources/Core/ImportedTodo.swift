@@ -70,3 +70,18 @@ public struct ImportPlan: Hashable, Sendable {
   /// Counts one item left out for `reason`.
   public mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
 }
+
+/// Where a reader of an import file hands the todos as it reads them: a whole ``ImportPlan``,
+/// or storage applying them a batch at a time (so that a file of any length is imported in the
+/// memory of a batch).
+public protocol ImportSink {
+  /// The next todo of the file (at most one per uuid).
+  mutating func add(_ todo: ImportedTodo) throws
+  /// Counts one item left out for `reason`.
+  mutating func skip(_ reason: String)
+}
+
+extension ImportPlan: ImportSink {
+  /// Appends the todo.
+  public mutating func add(_ todo: ImportedTodo) { todos.append(todo) }
+}

@@ -164,13 +164,83 @@ public struct JSONReader {
     }
   }
 
-  private mutating func readAll() throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
-    var values: [(line: Int, value: JSONValue)] = []
+  /// One item of an input read by ``forEachItem(_:_:)``.
+  public struct Item {
+    /// The 1-based index of an element of a top-level array, or nil for a top-level value.
+    public let element: Int?
+    /// The line the value starts on (for an element, the line its array starts on).
+    public let line: Int
+    /// The value.
+    public let value: JSONValue
+    /// Where the value starts in the input (for ``value(_:at:)``).
+    public let offset: Int
+  }
+
+  /// Reads `bytes` one item at a time, holding only that item: the elements of an array that
+  /// opens the input, then every top-level value after it (all of them, when the input does not
+  /// open with an array). A syntax error anywhere is thrown when the reading gets there.
+  public static func forEachItem(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (Item) throws -> Void
+  ) throws {
+    var reader = JSONReader(bytes)
+    try reader.skipByteOrderMark()
+    if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "[") {
+      let line = reader.lineOf(reader.position)
+      try reader.enter()
+      reader.position += 1
+      reader.skipSpace()
+      var index = 0
+      if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "]") {
+        reader.position += 1
+        reader.depth -= 1
+      } else {
+        elements: while true {
+          reader.skipSpace()
+          let offset = reader.position
+          let value = try reader.value()
+          index += 1
+          try body(Item(element: index, line: line, value: value, offset: offset))
+          reader.skipSpace()
+          guard reader.position < bytes.count else { throw reader.unexpected() }
+          switch bytes[reader.position] {
+          case UInt8(ascii: ","): reader.position += 1
+          case UInt8(ascii: "]"):
+            reader.position += 1
+            reader.depth -= 1
+            break elements
+          default: throw reader.error("expected ',' or ']'")
+          }
+        }
+      }
+      reader.skipSpace()
+    }
+    while reader.position < bytes.count {
+      let offset = reader.position
+      let line = reader.lineOf(offset)
+      try body(Item(element: nil, line: line, value: try reader.value(), offset: offset))
+      reader.skipSpace()
+    }
+  }
+
+  /// The value that starts at `offset` of `bytes` (an ``Item/offset``).
+  public static func value(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError) -> JSONValue {
+    var reader = JSONReader(bytes)
+    reader.position = offset
+    return try reader.value()
+  }
+
+  /// Skips white space and a byte order mark that opens the input.
+  private mutating func skipByteOrderMark() throws(JSONSyntaxError) {
     skipSpace()
     if position + 3 <= bytes.count, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF, position == 0 {
-      position = 3  // a byte order mark
+      position = 3
       skipSpace()
     }
+  }
+
+  private mutating func readAll() throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
+    var values: [(line: Int, value: JSONValue)] = []
+    try skipByteOrderMark()
     while position < bytes.count {
       let start = lineOf(position)
       values.append((start, try value()))

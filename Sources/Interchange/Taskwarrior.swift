@@ -18,64 +18,102 @@ public enum Taskwarrior {
     "annotations", "depends", "id", "urgency", "modified",
   ]
 
-  /// Splits the input into JSON objects: an array, one object, or one object per line. Each
-  /// object comes with where it is (`object N` in an array or alone, `line N` otherwise).
-  static func objects(_ data: Data) throws(InterchangeError) -> [(location: String, object: JSONObject)] {
-    let values: [(line: Int, value: JSONValue)]
-    do {
-      values = try JSONReader.values(data)
-    } catch {
-      // An array (or one object) is one document; in JSON Lines the line says where.
-      let isDocument = data.first(where: { !JSONReader.isSpace($0) }) == UInt8(ascii: "[")
-      throw InterchangeError(isDocument ? "input" : "line \(error.line)", "invalid JSON (\(error.description))")
-    }
-    if values.count == 1, case .array(let elements) = values[0].value {
-      var result: [(String, JSONObject)] = []
-      result.reserveCapacity(elements.count)
-      for (index, element) in elements.enumerated() {
-        guard let object = element.object else {
-          throw InterchangeError("object \(index + 1)", "not a JSON object")
-        }
-        result.append(("object \(index + 1)", object))
-      }
-      return result
-    }
-    if values.count == 1, let object = values[0].value.object { return [("object 1", object)] }
-    var result: [(String, JSONObject)] = []
-    for (line, value) in values {
-      guard let object = value.object else {
-        throw InterchangeError("line \(line)", value.isArray ? "expected one JSON object per line, or a single array" : "not a JSON object")
-      }
-      result.append(("line \(line)", object))
-    }
-    return result
-  }
-
   /// Reads a `task export` into a plan: todos by their Taskwarrior uuid (a uuid that appears
   /// twice keeps its last object), deleted tasks and recurring templates counted as skipped.
   public static func plan(_ data: Data, timeZone: TimeZone) throws(InterchangeError) -> ImportPlan {
     var plan = ImportPlan()
-    var indexByUUID: [String: Int] = [:]
-    for (location, object) in try objects(data) {
-      let todo: ImportedTodo?
-      do {
-        todo = try map(object, timeZone: timeZone, plan: &plan)
-      } catch {
-        throw InterchangeError(location, error.problem)
-      }
-      guard let todo else { continue }
-      if let index = indexByUUID[todo.uuid] {
-        plan.todos[index] = todo
-      } else {
-        indexByUUID[todo.uuid] = plan.todos.count
-        plan.todos.append(todo)
-      }
+    do {
+      try read(data, timeZone: timeZone, into: &plan)
+    } catch let error as InterchangeError {
+      throw error
+    } catch {
+      // ImportPlan's add never throws.
     }
     return plan
   }
 
-  /// One task as an imported todo, or nil when it is skipped (counted in `plan`).
-  static func map(_ object: JSONObject, timeZone: TimeZone, plan: inout ImportPlan)
+  /// Reads a `task export` as ``plan(_:timeZone:)`` does, handing each todo to `sink` as it
+  /// is read: the input is read twice, once to check it and find the uuids that appear more
+  /// than once, then object by object, so only one object is held at a time. A uuid met again
+  /// keeps the place of its first object and the fields of its last (skipped ones aside).
+  /// Rethrows what `sink` throws.
+  public static func read(_ data: Data, timeZone: TimeZone, into sink: inout some ImportSink) throws {
+    try data.withUnsafeBytes { raw in
+      try read(raw.bindMemory(to: UInt8.self), timeZone: timeZone, into: &sink)
+    }
+  }
+
+  private static func read(
+    _ bytes: UnsafeBufferPointer<UInt8>, timeZone: TimeZone, into sink: inout some ImportSink
+  ) throws {
+    // First pass: the syntax, the shape, and where each object starts.
+    var items: [(offset: Int, location: Int)] = []
+    var elements = 0
+    var values = 0
+    var shape: InterchangeError?
+    // The index of each uuid's first object, and of the objects that repeat it.
+    var first: [String: Int] = [:]
+    var repeats: [String: [Int]] = [:]
+    do {
+      try JSONReader.forEachItem(bytes) { item in
+        if let index = item.element {
+          elements += 1
+          if item.value.object == nil { shape = shape ?? InterchangeError("object \(index)", "not a JSON object") }
+        } else {
+          values += 1
+          if item.value.object == nil {
+            let problem = item.value.isArray ? "expected one JSON object per line, or a single array" : "not a JSON object"
+            shape = shape ?? InterchangeError("line \(item.line)", problem)
+          }
+        }
+        if let uuid = item.value.object?["uuid"]?.string?.lowercased() {
+          if first[uuid] == nil { first[uuid] = items.count } else { repeats[uuid, default: []].append(items.count) }
+        }
+        items.append((item.offset, item.element ?? item.line))
+      }
+    } catch let error as JSONSyntaxError {
+      // An array (or one object) is one document; in JSON Lines the line says where.
+      let isDocument = bytes.first(where: { !JSONReader.isSpace($0) }) == UInt8(ascii: "[")
+      throw InterchangeError(isDocument ? "input" : "line \(error.line)", "invalid JSON (\(error.description))")
+    }
+    if elements > 0, values > 0 {
+      // An array and more: JSON Lines whose first line is an array.
+      throw InterchangeError("line \(items[0].location)", "expected one JSON object per line, or a single array")
+    }
+    if let shape { throw shape }
+    first = [:]
+    func location(_ item: (offset: Int, location: Int)) -> String {
+      elements > 0 ? "object \(item.location)" : values == 1 ? "object 1" : "line \(item.location)"
+    }
+    func object(_ item: (offset: Int, location: Int)) throws -> JSONObject {
+      // The first pass read it whole: an object.
+      try JSONReader.value(bytes, at: item.offset).object ?? JSONObject(members: [])
+    }
+    // Second pass: object by object.
+    var placed: Set<String> = []
+    for (index, item) in items.enumerated() {
+      let todo: ImportedTodo?
+      do {
+        todo = try map(try object(item), timeZone: timeZone, sink: &sink)
+      } catch let error as InterchangeError {
+        throw InterchangeError(location(item), error.problem)
+      }
+      guard var todo else { continue }
+      if let others = repeats[todo.uuid] {
+        guard placed.insert(todo.uuid).inserted else { continue }
+        // The fields of the last object with this uuid that is not skipped (one that does not
+        // map stops the import when its turn comes).
+        var ignored = ImportPlan()
+        for later in others where later > index {
+          if let other = try? map(try object(items[later]), timeZone: timeZone, sink: &ignored) { todo = other }
+        }
+      }
+      try sink.add(todo)
+    }
+  }
+
+  /// One task as an imported todo, or nil when it is skipped (counted in `sink`).
+  static func map(_ object: JSONObject, timeZone: TimeZone, sink: inout some ImportSink)
     throws(InterchangeError) -> ImportedTodo?
   {
     guard let description = object["description"]?.string else {
@@ -88,10 +126,10 @@ public enum Taskwarrior {
     switch status {
     case "pending", "waiting", "completed": break
     case "deleted":
-      plan.skip("deleted task")
+      sink.skip("deleted task")
       return nil
     case "recurring":
-      plan.skip("recurring template (its instances are imported)")
+      sink.skip("recurring template (its instances are imported)")
       return nil
     default: throw InterchangeError("", "unknown status '\(status)'")
     }

@@ -121,6 +121,19 @@ public enum TodoTxt {
     -> ImportPlan
   {
     var plan = ImportPlan()
+    do {
+      try read(text, today: today, timeZone: timeZone, into: &plan)
+    } catch let error as InterchangeError {
+      throw error
+    } catch {
+      // A plan never throws.
+    }
+    return plan
+  }
+
+  /// Reads a todo.txt file as ``plan(_:today:timeZone:)`` does, handing each todo to `sink` as
+  /// soon as its line is read; rethrows what `sink` throws.
+  public static func read(_ text: String, today: Day, timeZone: TimeZone, into sink: inout some ImportSink) throws {
     var seen: [String: Int] = [:]
     // Split on LF, CR LF and lone CR alike.
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
@@ -151,7 +164,7 @@ public enum TodoTxt {
         title = line.text
       }
       if title.trimmingCharacters(in: .whitespaces).isEmpty {
-        plan.skip("line without a description")
+        sink.skip("line without a description")
         continue
       }
       let priority: Priority
@@ -165,19 +178,19 @@ public enum TodoTxt {
       seen[identity] = repeatCount + 1
       let key = repeatCount == 0 ? identity : identity + "#\(repeatCount)"
       let day = line.due ?? line.created ?? line.completed
+      let todo: ImportedTodo
       do {
-        plan.todos.append(
-          try ImportedTodo(
+        todo = try ImportedTodo(
             uuid: RowID.nameBased(key, namespace: namespace), title: title, priority: priority,
             day: day ?? today, dayIsDefault: day == nil, isDone: line.isDone,
             doneAt: line.completed.map { $0.start(in: timeZone) }, project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },
-            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: projectTags + contextTags))
+            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: projectTags + contextTags)
       } catch {
         throw InterchangeError(location, "\(error)")
       }
+      try sink.add(todo)
     }
-    return plan
   }
 
   // MARK: - Export

@@ -23,109 +23,162 @@ extension AppDatabase {
   /// Applies an import plan as one change (one transaction, one journal entry, so `ootd undo`
   /// takes it back whole): each todo is created under its uuid, or, when a todo has that uuid,
   /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
-  /// projects are created. With `dryRun`, only
-  /// counts what would happen. A todo whose day is only a default keeps its day on update.
+  /// projects are created. With `dryRun`, only counts what would happen. A todo whose day is
+  /// only a default keeps its day on update.
   public func importTodos(_ plan: consuming ImportPlan, dryRun: Bool = false, now: Date = Date())
     throws(StorageError) -> ImportResult
   {
+    let plan = consume plan
+    do {
+      return try importTodos(dryRun: dryRun, now: now) { writer in
+        for (reason, count) in plan.skipped { writer.result.skipped[reason, default: 0] += count }
+        for todo in plan.todos { try writer.add(todo) }
+      }
+    } catch let error as StorageError {
+      throw error
+    } catch {
+      throw .sqlite("\(error)")
+    }
+  }
+
+  /// Imports what `read` hands to its ``ImportWriter`` as one change, as
+  /// ``importTodos(_:dryRun:now:)`` does, a batch of 500 todos at a time: a file of any length
+  /// is imported in the memory of a batch. An error `read` throws is rethrown as it is, and
+  /// nothing is changed.
+  public func importTodos(
+    dryRun: Bool = false, now: Date = Date(), _ read: (inout ImportWriter) throws -> Void
+  ) throws -> ImportResult {
+    // The reader's own error, kept apart from storage's while the transaction rolls back.
+    var failure: (any Error)?
+    func run(_ db: Database, _ recorder: ChangeRecorder?) throws -> ImportResult {
+      var writer = try ImportWriter(db, recorder: recorder, now: now)
+      do {
+        try read(&writer)
+      } catch {
+        failure = error
+        throw error
+      }
+      try writer.flush()
+      return writer.result
+    }
     let result: ImportResult
-    // Taken out when applied (the transaction's body runs once), so that the plan is gone
-    // before the journal entry is written: the caller hands it over and keeps no copy.
-    var pending = consume plan
-    if dryRun {
-      result = try read { db in
-        let plan = pending
-        pending = ImportPlan()
-        return try Self.applyImport(db, recorder: nil, plan, now: now)
+    do {
+      if dryRun {
+        result = try self.read { db in try run(db, nil) }
+      } else {
+        result = try change(now: now) { recorder in try run(recorder.db, recorder) }
       }
-    } else {
-      result = try change(now: now) { recorder in
-        let plan = pending
-        pending = ImportPlan()
-        return try Self.applyImport(recorder.db, recorder: recorder, plan, now: now)
-      }
-      if result.added + result.updated > 1000 {
-        // Fold a large write-ahead log into the database now, not in the next command.
-        do {
-          try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        } catch {
-          throw Self.map(error, path: path)
-        }
+    } catch {
+      throw failure ?? error
+    }
+    if !dryRun, result.added + result.updated > 1000 {
+      // Fold a large write-ahead log into the database now, not in the next command.
+      do {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+      } catch {
+        throw Self.map(error, path: path)
       }
     }
     return result
   }
+}
 
-  /// Counts, and with a recorder applies, an import plan.
-  static func applyImport(_ db: Database, recorder: ChangeRecorder?, _ plan: ImportPlan, now: Date)
-    throws -> ImportResult
-  {
-    var result = ImportResult()
-    result.skipped = plan.skipped
-    let timestamp = Timestamp.text(now)
-    // Projects by lowercased name → uuid (names are unique regardless of case).
-    var projects: [String: String] = [:]
+/// Applies (or, without a recorder, counts) the todos of an import a batch at a time, inside
+/// the import's transaction: ``AppDatabase/importTodos(dryRun:now:_:)`` hands it to the reader
+/// of the file.
+public struct ImportWriter: ImportSink {
+  /// What the import did so far.
+  public internal(set) var result = ImportResult()
+  private let db: Database
+  private let recorder: ChangeRecorder?
+  private let now: Date
+  private let timestamp: String
+  /// Projects by lowercased name → uuid (names are unique regardless of case).
+  private var projects: [String: String] = [:]
+  /// The todos read but not yet applied, and their uuids.
+  private var batch: [ImportedTodo] = []
+  private var batchUUIDs: Set<String> = []
+  static let batchSize = 500
+
+  init(_ db: Database, recorder: ChangeRecorder?, now: Date) throws {
+    self.db = db
+    self.recorder = recorder
+    self.now = now
+    timestamp = Timestamp.text(now)
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
       projects[(row["name"] as String).lowercased()] = row["uuid"]
     }
-    // The todos the plan names, by uuid (one query per 500 uuids, not one per todo).
+  }
+
+  /// Takes the next todo of the file.
+  public mutating func add(_ todo: ImportedTodo) throws {
+    // A uuid met again within the batch (a reader hands each uuid once) waits for the first.
+    if batchUUIDs.contains(todo.uuid) || batch.count >= Self.batchSize { try flush() }
+    batch.append(todo)
+    batchUUIDs.insert(todo.uuid)
+  }
+
+  /// Counts one item of the file left out for `reason`.
+  public mutating func skip(_ reason: String) { result.skipped[reason, default: 0] += 1 }
+
+  /// Applies the batch: creates each todo, or updates the one that has its uuid.
+  mutating func flush() throws {
+    guard !batch.isEmpty else { return }
+    // The todos the batch names, by uuid, in one query.
     var existing: [String: TodoRecord] = [:]
-    let uuids = plan.todos.map(\.uuid)
-    for start in stride(from: 0, to: uuids.count, by: 500) {
-      let chunk = Array(uuids[start..<min(start + 500, uuids.count)])
-      let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-      for record in try TodoRecord.fetchAll(db, where: "todo.uuid IN (\(marks))", StatementArguments(chunk)) {
-        existing[record.uuid] = record
-      }
+    let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
+    for record in try TodoRecord.fetchAll(db, where: "todo.uuid IN (\(marks))", StatementArguments(batch.map(\.uuid))) {
+      existing[record.uuid] = record
     }
-    for todo in plan.todos {
-      var projectUUID: String? = nil
-      if let name = todo.project {
-        if let known = projects[name.lowercased()] {
-          projectUUID = known
-        } else {
-          let uuid = RowID.random()
-          if let recorder {
-            try recorder.create(
-              .project,
-              ["name": .text(name), "tech": .text(""), "archived": .bool(false), "createdAt": .text(timestamp)],
-              uuid: uuid)
-          }
-          projects[name.lowercased()] = uuid
-          projectUUID = uuid
-          result.projects.append(name)
-        }
-      }
-      var fields: Fields = [
-        "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
-        "day": .text(todo.day.description), "done": .bool(todo.isDone),
-        "project": .optional(projectUUID), "notes": .optional(todo.notes),
-        "tags": .optional(Tag.text(todo.tags)),
-      ]
-      if let record = existing[todo.uuid] {
-        if todo.dayIsDefault { fields["day"] = nil }
-        // Keep the recorded time of a todo that stays done; set or clear it when that changes.
-        if todo.isDone != record.done {
-          fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
-          if todo.isDone { fields["dropped"] = .bool(false) }
-        } else if todo.isDone, let doneAt = todo.doneAt {
-          fields["doneAt"] = .text(Timestamp.text(doneAt))
-        }
-        let current = record.fields
-        let differs = fields.contains { current[$0.key] ?? .null != $0.value }
-        if differs {
-          result.updated += 1
-          try recorder?.update(.todo, row: record.uuid, current: current, to: fields)
-        } else {
-          result.unchanged += 1
-        }
+    for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
+    batch.removeAll(keepingCapacity: true)
+    batchUUIDs.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func apply(_ todo: ImportedTodo, existing record: TodoRecord?) throws {
+    var projectUUID: String? = nil
+    if let name = todo.project {
+      if let known = projects[name.lowercased()] {
+        projectUUID = known
       } else {
-        fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
-        fields["createdAt"] = .text(Timestamp.text(todo.createdAt ?? now))
-        result.added += 1
-        try recorder?.create(.todo, fields, uuid: todo.uuid)
+        let uuid = RowID.random()
+        try recorder?.create(
+          .project,
+          ["name": .text(name), "tech": .text(""), "archived": .bool(false), "createdAt": .text(timestamp)],
+          uuid: uuid)
+        projects[name.lowercased()] = uuid
+        projectUUID = uuid
+        result.projects.append(name)
       }
     }
-    return result
+    var fields: Fields = [
+      "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
+      "day": .text(todo.day.description), "done": .bool(todo.isDone),
+      "project": .optional(projectUUID), "notes": .optional(todo.notes),
+      "tags": .optional(Tag.text(todo.tags)),
+    ]
+    if let record {
+      if todo.dayIsDefault { fields["day"] = nil }
+      // Keep the recorded time of a todo that stays done; set or clear it when that changes.
+      if todo.isDone != record.done {
+        fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
+        if todo.isDone { fields["dropped"] = .bool(false) }
+      } else if todo.isDone, let doneAt = todo.doneAt {
+        fields["doneAt"] = .text(Timestamp.text(doneAt))
+      }
+      let current = record.fields
+      let differs = fields.contains { current[$0.key] ?? .null != $0.value }
+      if differs {
+        result.updated += 1
+        try recorder?.update(.todo, row: record.uuid, current: current, to: fields)
+      } else {
+        result.unchanged += 1
+      }
+    } else {
+      fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
+      fields["createdAt"] = .text(Timestamp.text(todo.createdAt ?? now))
+      result.added += 1
+      try recorder?.create(.todo, fields, uuid: todo.uuid)
+    }
   }
 }

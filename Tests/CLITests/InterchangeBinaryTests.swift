@@ -326,6 +326,34 @@ import Testing
     #expect(kib < 64 * 1024, "search peaked at \(kib / 1024) MB")
   }
 
+  /// An import is applied a batch at a time as the file is read, without a plan of the whole
+  /// file or a journal held in memory: 50,000 todo.txt lines import, import again (all
+  /// unchanged) and, exported to Taskwarrior, import into a new database, each under 64 MB
+  /// (the whole plan and journal took 100+ MB here before at this size).
+  @Test func largeImports_areAppliedInBoundedMemory() throws {
+    let lines = (0..<50_000).map {
+      "(B) 2026-0\(1 + $0 % 9)-1\($0 % 10) todo number \($0) with a few words +p\($0 % 40) @c\($0 % 3) due:2026-12-0\(1 + $0 % 9)"
+    }
+    let file = folder.file("big.txt")
+    try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    for (round, expected) in [(1, "Imported: 50000 todos added, 0 updated, 0 unchanged"), (2, "Imported: 0 todos added, 0 updated, 50000 unchanged")] {
+      let output = folder.file("import-\(round).txt")
+      let (code, kib) = try Self.peakMemory(["import", "todotxt", file], environment: env, output: output)
+      #expect(code == 0)
+      #expect(kib < 64 * 1024, "import todotxt (round \(round)) peaked at \(kib / 1024) MB")
+      #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix(expected))
+    }
+    let export = folder.file("big.json")
+    #expect(try run(["export", "--format", "taskwarrior", "--output", export]).code == 0)
+    var other = env
+    other["OOTD_DB"] = folder.file("other.sqlite")
+    let output = folder.file("import-taskwarrior.txt")
+    let (code, kib) = try Self.peakMemory(["import", "taskwarrior", export], environment: other, output: output)
+    #expect(code == 0)
+    #expect(kib < 64 * 1024, "import taskwarrior peaked at \(kib / 1024) MB")
+    #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Imported: 50000 todos added"))
+  }
+
   /// The streamed export to standard output is the same document as the one written to a file
   /// (past many 64 KB chunks), in every format, the time stamps aside.
   @Test func exportToStandardOutput_sameBytesAsTheFile() throws {

@@ -52,22 +52,18 @@ extension Ootd {
         return data
       }
 
-      /// Reads the input and plans the import with `parse`. The input's bytes (and any text
-      /// made of them) are gone once the plan is made: only the plan is held while importing.
-      func plan(_ environment: AppEnvironment, _ parse: (Data) throws -> ImportPlan) throws -> ImportPlan {
-        let data = try read(environment)
+      /// Imports (or, with `--dry-run`, counts) what `parse` hands to the writer as it reads the
+      /// input, as one change, and prints what happened. Malformed input changes nothing.
+      func importing(
+        _ environment: AppEnvironment, _ parse: (inout ImportWriter) throws -> Void
+      ) throws {
+        let database = try global.openDatabase(environment)
+        let result: ImportResult
         do {
-          return try parse(data)
+          result = try database.importTodos(dryRun: dryRun, now: environment.now, parse)
         } catch let error as InterchangeError {
           throw CLIError.invalidValue(error.description)
         }
-      }
-
-      /// Applies `parsed` (or counts it, with `--dry-run`) and prints what happened. The plan is
-      /// handed over to storage, which lets go of it before writing the journal entry.
-      func apply(_ parsed: consuming ImportPlan, _ environment: AppEnvironment) throws {
-        let database = try global.openDatabase(environment)
-        let result = try database.importTodos(consume parsed, dryRun: dryRun, now: environment.now)
         if output.json {
           environment.output(try JSONOutput.encode(ImportJSON(result: result, dryRun: dryRun)) + "\n")
           return
@@ -95,10 +91,10 @@ extension Ootd {
       @OptionGroup var options: Options
 
       func run(in environment: AppEnvironment) throws {
-        let plan = try options.plan(environment) { data in
-          try Taskwarrior.plan(data, timeZone: environment.timeZone)
+        let data = try options.read(environment)
+        try options.importing(environment) { writer in
+          try Taskwarrior.read(data, timeZone: environment.timeZone, into: &writer)
         }
-        try options.apply(consume plan, environment)
       }
     }
 
@@ -119,13 +115,13 @@ extension Ootd {
       @OptionGroup var options: Options
 
       func run(in environment: AppEnvironment) throws {
-        let plan = try options.plan(environment) { data in
-          guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIError.invalidValue("input: not UTF-8 text")
-          }
-          return try TodoTxt.plan(text, today: environment.today, timeZone: environment.timeZone)
+        // The text, not the bytes as well, is held while importing.
+        guard let text = String(data: try options.read(environment), encoding: .utf8) else {
+          throw CLIError.invalidValue("input: not UTF-8 text")
         }
-        try options.apply(consume plan, environment)
+        try options.importing(environment) { writer in
+          try TodoTxt.read(text, today: environment.today, timeZone: environment.timeZone, into: &writer)
+        }
       }
     }
   }
