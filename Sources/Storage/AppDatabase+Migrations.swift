@@ -118,6 +118,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v10-remote-sync", migrate: AppDatabase.syncMigration)
 
+    migrator.registerMigration("v11-lean-indexes", migrate: AppDatabase.leanIndexMigration)
+
     return migrator
   }
 }

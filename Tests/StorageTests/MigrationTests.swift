@@ -1,8 +1,9 @@
 import Core
 import Foundation
 import GRDB
-import Storage
 import Testing
+
+@testable import Storage
 
 /// Frozen copies of released schemas. Never edit these: they are what users' files look like.
 enum ReleasedSchema {
@@ -19,6 +20,7 @@ enum ReleasedSchema {
     "v9-github-listing",
     "v10-remote-settings",
     "v10-remote-sync",
+    "v11-lean-indexes",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
@@ -330,6 +332,55 @@ struct MigrationTests {
     _ = try database.setDone(ids: [2], done: true, now: fixedNow)
     _ = try database.undo(now: fixedNow)
     #expect(try allTodos(database) == todos)
+  }
+
+  @Test("v11-lean-indexes: a v10 database keeps its todos, lists and counts them as before, and undoes")
+  func leanIndexesMigrateAVersion10Database() throws {
+    // Given a database migrated up to v10, with todos on two days, one in a project
+    let scratch = Scratch()
+    let path = scratch.path()
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try AppDatabase.migrator.migrate(queue, upTo: "v10-remote-sync")
+      try queue.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO project (name, createdAt, uuid) VALUES ('ootd', '2026-11-01 00:00:00', '00000000-0000-4000-8000-0000000000aa');
+            INSERT INTO todo (title, priority, day, done, projectId, createdAt, uuid) VALUES
+              ('a', 2, '2026-11-21', 1, 1, '2026-11-01 00:00:00', '00000000-0000-4000-8000-000000000001'),
+              ('b', 0, '2026-11-21', 0, NULL, '2026-11-01 00:00:00', '00000000-0000-4000-8000-000000000002'),
+              ('c', 0, '2026-11-22', 1, NULL, '2026-11-01 00:00:00', '00000000-0000-4000-8000-000000000003'),
+              ('d', 1, '2026-11-22', 0, 1, '2026-11-01 00:00:00', '00000000-0000-4000-8000-000000000004');
+            """)
+      }
+    }
+    // When this ootd opens it
+    let database = try AppDatabase.open(path: path)
+    // Then the indexes are the lean ones and the file is sound
+    let (indexes, integrity) = try withRawDatabase(path) { db in
+      (
+        try String.fetchAll(
+          db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('todo', 'journalChange')"),
+        try String.fetchAll(db, sql: "PRAGMA integrity_check")
+      )
+    }
+    #expect(!indexes.contains("todo_on_day_priority") && !indexes.contains("journalChange_on_device_undone"))
+    #expect(indexes.contains("todo_on_day_priority_done") && indexes.contains("todo_on_project_day"))
+    #expect(integrity == ["ok"])
+    // And lists, project lists and counts read the same todos in the same order
+    #expect(try allTodos(database).map(\.title) == ["b", "a", "c", "d"])
+    #expect(try database.todos(matching: TodoFilter(days: .all, project: "ootd")).map(\.title) == ["a", "d"])
+    let range = try DayRange(from: day("2026-11-21"), to: day("2026-11-22"))
+    let report = AchievementReport(range: range, counts: try database.achievementCounts(in: range))
+    #expect(report.days.map(\.tally) == [Tally(total: 2, done: 1), Tally(total: 2, done: 1)])
+    let project = AchievementReport(range: range, counts: try database.achievementCounts(in: range, project: "ootd"))
+    #expect(project.days.map(\.tally) == [Tally(total: 1, done: 1), Tally(total: 1, done: 0)])
+    // And a change made now undoes and redoes
+    let added = try database.addTodo(try draft("e", project: "ootd"), now: fixedNow)
+    _ = try database.undo(now: fixedNow)
+    #expect(try database.todos(matching: TodoFilter(days: .all, project: "ootd")).map(\.title) == ["a", "d"])
+    _ = try database.redo(now: fixedNow)
+    #expect(try database.todos(ids: [added.id]) == [added])
   }
 
   @Test("v9-github-listing: an old sync state becomes the default branch's listing state, so an interrupted sync still resumes")
