@@ -51,9 +51,10 @@ public enum Taskwarrior {
     var elements = 0
     var values = 0
     var shape: InterchangeError?
-    // The index of each uuid's first object, and of the objects that repeat it.
-    var first: [String: Int] = [:]
-    var repeats: [String: [Int]] = [:]
+    // The uuids met, and the indexes of the objects that repeat one (by the uuid's 16 bytes:
+    // an object without a valid uuid stops the import anyway).
+    var met: Set<UInt128> = []
+    var repeats: [UInt128: [Int]] = [:]
     do {
       try JSONReader.forEachItem(bytes) { item in
         if let index = item.element {
@@ -66,8 +67,8 @@ public enum Taskwarrior {
             shape = shape ?? InterchangeError("line \(item.line)", problem)
           }
         }
-        if let uuid = item.value.object?["uuid"]?.string?.lowercased() {
-          if first[uuid] == nil { first[uuid] = items.count } else { repeats[uuid, default: []].append(items.count) }
+        if let text = item.value.object?["uuid"]?.string, let uuid = RowID.bits(text.lowercased()) {
+          if !met.insert(uuid).inserted { repeats[uuid, default: []].append(items.count) }
         }
         items.append((item.offset, item.element ?? item.line))
       }
@@ -81,7 +82,7 @@ public enum Taskwarrior {
       throw InterchangeError("line \(items[0].location)", "expected one JSON object per line, or a single array")
     }
     if let shape { throw shape }
-    first = [:]
+    met = []
     func location(_ item: (offset: Int, location: Int)) -> String {
       elements > 0 ? "object \(item.location)" : values == 1 ? "object 1" : "line \(item.location)"
     }
@@ -90,7 +91,7 @@ public enum Taskwarrior {
       try JSONReader.value(bytes, at: item.offset).object ?? JSONObject(members: [])
     }
     // Second pass: object by object.
-    var placed: Set<String> = []
+    var placed: Set<UInt128> = []
     for (index, item) in items.enumerated() {
       let todo: ImportedTodo?
       do {
@@ -99,8 +100,8 @@ public enum Taskwarrior {
         throw InterchangeError(location(item), error.problem)
       }
       guard var todo else { continue }
-      if let others = repeats[todo.uuid] {
-        guard placed.insert(todo.uuid).inserted else { continue }
+      if let uuid = RowID.bits(todo.uuid), let others = repeats[uuid] {
+        guard placed.insert(uuid).inserted else { continue }
         // The fields of the last object with this uuid that is not skipped (one that does not
         // map stops the import when its turn comes).
         var ignored = ImportPlan()

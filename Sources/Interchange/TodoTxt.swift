@@ -134,9 +134,19 @@ public enum TodoTxt {
   /// Reads a todo.txt file as ``plan(_:today:timeZone:)`` does, handing each todo to `sink` as
   /// soon as its line is read; rethrows what `sink` throws.
   public static func read(_ text: String, today: Day, timeZone: TimeZone, into sink: inout some ImportSink) throws {
-    var seen: [String: Int] = [:]
-    // Split on LF, CR LF and lone CR alike.
-    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    // How many lines had each identity so far, keyed by the identity's uuid (16 bytes, not the
+    // text): a repeated line gets the uuid of `identity#N`.
+    var seen: [UInt128: Int] = [:]
+    // Split on LF, CR LF and lone CR alike, one line at a time.
+    let lines = sequence(state: Substring(text) as Substring?) { state -> Substring? in
+      guard let rest = state else { return nil }
+      guard let end = rest.firstIndex(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+        state = nil
+        return rest
+      }
+      state = rest[rest.index(after: end)...]
+      return rest[..<end]
+    }
     for (index, raw) in lines.enumerated() {
       let location = "line \(index + 1)"
       let parsed: Line?
@@ -174,14 +184,16 @@ public enum TodoTxt {
       default: priority = .low
       }
       let identity = identity(line)
-      let repeatCount = seen[identity, default: 0]
-      seen[identity] = repeatCount + 1
-      let key = repeatCount == 0 ? identity : identity + "#\(repeatCount)"
+      let first = RowID.nameBased(identity, namespace: namespace)
+      let seenKey = RowID.bits(first) ?? 0
+      let repeatCount = seen[seenKey, default: 0]
+      seen[seenKey] = repeatCount + 1
+      let uuid = repeatCount == 0 ? first : RowID.nameBased(identity + "#\(repeatCount)", namespace: namespace)
       let day = line.due ?? line.created ?? line.completed
       let todo: ImportedTodo
       do {
         todo = try ImportedTodo(
-            uuid: RowID.nameBased(key, namespace: namespace), title: title, priority: priority,
+            uuid: uuid, title: title, priority: priority,
             day: day ?? today, dayIsDefault: day == nil, isDone: line.isDone,
             doneAt: line.completed.map { $0.start(in: timeZone) }, project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },

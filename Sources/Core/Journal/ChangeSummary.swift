@@ -190,29 +190,10 @@ public enum ChangeSummary {
   /// A row uuid as the 16 bytes it spells (a tenth of the memory of the text, for the sets
   /// of a change of a million rows); any other text as it is.
   private enum RowKey: Hashable, Sendable {
-    case uuid(UInt64, UInt64)
+    case uuid(UInt128)
     case text(String)
 
-    init(_ row: String) {
-      var high: UInt64 = 0
-      var low: UInt64 = 0
-      var digits = 0
-      for (offset, byte) in row.utf8.enumerated() {
-        let value: UInt8
-        switch (offset, byte) {
-        case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")):
-          continue
-        case (_, UInt8(ascii: "0")...UInt8(ascii: "9")): value = byte - UInt8(ascii: "0")
-        case (_, UInt8(ascii: "a")...UInt8(ascii: "f")): value = byte - UInt8(ascii: "a") + 10
-        default:
-          self = .text(row)
-          return
-        }
-        if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
-        digits += 1
-      }
-      self = digits == 32 && row.utf8.count == 36 ? .uuid(high, low) : .text(row)
-    }
+    init(_ row: String) { self = RowID.bits(row).map(RowKey.uuid) ?? .text(row) }
   }
 }
 

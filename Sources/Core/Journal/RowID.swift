@@ -57,17 +57,27 @@ public enum RowID {
   }
 
   /// Whether `text` is a lowercase 8-4-4-4-12 hex uuid.
-  public static func isValid(_ text: String) -> Bool {
-    let utf8 = Array(text.utf8)
-    guard utf8.count == 36 else { return false }
-    for (index, byte) in utf8.enumerated() {
-      if [8, 13, 18, 23].contains(index) {
-        guard byte == UInt8(ascii: "-") else { return false }
-      } else {
-        guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+  public static func isValid(_ text: String) -> Bool { bits(text) != nil }
+
+  /// The 128 bits a lowercase 8-4-4-4-12 hex uuid spells, or nil for any other text: a key a
+  /// tenth the size of the text, for sets and tables of a million rows.
+  public static func bits(_ text: String) -> UInt128? {
+    var value: UInt128 = 0
+    var count = 0
+    for byte in text.utf8 {
+      switch (count, byte) {
+      case (8, UInt8(ascii: "-")), (13, UInt8(ascii: "-")), (18, UInt8(ascii: "-")), (23, UInt8(ascii: "-")):
+        break
+      case (0..<36, UInt8(ascii: "0")...UInt8(ascii: "9")) where ![8, 13, 18, 23].contains(count):
+        value = value << 4 | UInt128(byte - UInt8(ascii: "0"))
+      case (0..<36, UInt8(ascii: "a")...UInt8(ascii: "f")) where ![8, 13, 18, 23].contains(count):
+        value = value << 4 | UInt128(byte - UInt8(ascii: "a") + 10)
+      default:
+        return nil
       }
+      count += 1
     }
-    return true
+    return count == 36 ? value : nil
   }
 }
 
