@@ -139,10 +139,12 @@ public enum ChangeSummary {
         clauseIndex[key] = clauses.count
         // Only the clauses the line spells out count their rows.
         let shown = clauses.count < listedClauses
-        clauses.append(Clause(rows: [row], count: 1, seen: shown ? [RowKey(row)] : [], naming: naming, text: text))
+        var clause = Clause(rows: [row], count: 1, naming: naming, text: text)
+        if shown { clause.seen.insert(row) }
+        clauses.append(clause)
         return
       }
-      guard index < listedClauses, clauses[index].seen.insert(RowKey(row)).inserted else { return }
+      guard index < listedClauses, clauses[index].seen.insert(row) else { return }
       clauses[index].count += 1
       if clauses[index].rows.count < listedNames { clauses[index].rows.append(row) }
     }
@@ -181,19 +183,23 @@ public enum ChangeSummary {
     /// How many distinct rows (counted only for clauses the line spells out).
     var count: Int
     /// The rows seen so far, to count each once.
-    var seen: Set<RowKey>
+    var seen = RowSet()
     /// A further row whose name the line shows (the project todos were linked to).
     let naming: String?
     let text: @Sendable (Int, Names, [String: String]) -> String
   }
 
-  /// A row uuid as the 16 bytes it spells (a tenth of the memory of the text, for the sets
-  /// of a change of a million rows); any other text as it is.
-  private enum RowKey: Hashable, Sendable {
-    case uuid(UInt128)
-    case text(String)
+  /// A set of rows that keeps a uuid as the 16 bytes it spells (a tenth of the memory of its
+  /// text, for a change of a million rows), and any other row id as text.
+  struct RowSet: Sendable {
+    private var uuids: Set<UInt128> = []
+    private var others: Set<String> = []
 
-    init(_ row: String) { self = RowID.bits(row).map(RowKey.uuid) ?? .text(row) }
+    /// Adds `row`, returning whether it was new.
+    mutating func insert(_ row: String) -> Bool {
+      if let bits = RowID.bits(row) { return uuids.insert(bits).inserted }
+      return others.insert(row).inserted
+    }
   }
 }
 
