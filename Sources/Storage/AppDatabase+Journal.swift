@@ -89,7 +89,7 @@ extension AppDatabase {
           db, sql: query)
       else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
       let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
-      try Self.forEachOperation(db, of: target.id, backwards: undo) { operation in
+      func apply(_ operation: JournalOperation) throws {
         do {
           try recorder.apply(undo ? operation.inverse : operation, checked: true)
         } catch let error as JournalConflictError {
@@ -97,15 +97,29 @@ extension AppDatabase {
             try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
         }
       }
+      // Described in the change's own order: the same rows, in the order the user named them.
+      var summary = ChangeSummary.Builder()
+      let names: [String: String]
+      // A change of a few operations is read once; a bigger one a batch at a time, twice.
+      let first = try Self.operations(db, of: target.id, after: .min, backwards: false).map(\.operation)
+      if first.count < Self.operationBatch {
+        for operation in undo ? first.reversed() : first { try apply(operation) }
+        let described = undo ? first.map(\.inverse) : first
+        for operation in described { summary.add(operation) }
+        names = try recorder.names(summary.namedRows) { row in
+          described.lazy.filter { $0.row == row }.compactMap(\.knownName).first
+        }
+      } else {
+        try Self.forEachOperation(db, of: target.id, backwards: undo, apply)
+        try Self.forEachOperation(db, of: target.id, backwards: false) { operation in
+          summary.add(undo ? operation.inverse : operation)
+        }
+        names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
+      }
       try db.execute(
         sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
         arguments: [undo, undo, target.id])
-      // Described in the change's own order: the same rows, in the order the user named them.
-      var summary = ChangeSummary.Builder()
-      try Self.forEachOperation(db, of: target.id, backwards: false) { operation in
-        summary.add(undo ? operation.inverse : operation)
-      }
-      let effect = summary.text(names: try recorder.names(summary.namedRows, change: target.id, inverted: undo))
+      let effect = summary.text(names: names)
       try recorder.finish(
         summary: undo
           ? ChangeSummary.undid(target.command, effect: effect)
@@ -133,16 +147,29 @@ extension AppDatabase {
   private static func forEachOperation(
     _ db: Database, of id: Int64, backwards: Bool, _ body: (JournalOperation) throws -> Void
   ) throws {
-    let sql =
-      backwards
-      ? "SELECT * FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT 1000"
-      : "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT 1000"
     var after: Int64 = backwards ? .max : .min
     while true {
-      let rows = try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after])
-      guard let last = rows.last else { return }
-      after = last[JournalOperationRecord.Columns.id]
-      for row in rows { try body(try JournalOperationRecord(row: row).operation) }
+      let batch = try operations(db, of: id, after: after, backwards: backwards)
+      for (_, operation) in batch { try body(operation) }
+      guard batch.count == operationBatch, let last = batch.last else { return }
+      after = last.id
+    }
+  }
+
+  /// How many operations are read at a time.
+  static let operationBatch = 1000
+
+  /// The next ``operationBatch`` operations of change `id` after the one with id `after`
+  /// (before it, `backwards`), with their ids.
+  private static func operations(_ db: Database, of id: Int64, after: Int64, backwards: Bool) throws
+    -> [(id: Int64, operation: JournalOperation)]
+  {
+    let sql =
+      backwards
+      ? "SELECT * FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT ?"
+      : "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT ?"
+    return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after, operationBatch]).map {
+      (id: $0[JournalOperationRecord.Columns.id], operation: try JournalOperationRecord(row: $0).operation)
     }
   }
 

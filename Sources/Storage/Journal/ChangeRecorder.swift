@@ -3,13 +3,16 @@ import Foundation
 import GRDB
 
 /// The one write path for todos, projects and blocks: each change is applied through here, one
-/// row-level operation at a time, and written to the journal as it is applied, in the same
-/// transaction, so that the command's journal entry records exactly what happened.
+/// row-level operation at a time, and recorded in the same transaction, so that the command's
+/// journal entry records exactly what happened.
 ///
-/// Nothing of the operations stays in memory but the summary's few names and counts
-/// (``ChangeSummary/Builder``): a change of a million rows takes the memory of one. The entry's
-/// `journalChange` row is written before its first operation and completed by ``finish(summary:always:)``;
-/// a change that applies nothing leaves no entry.
+/// A change of a few operations (up to ``heldOperations``, what a command typed by hand makes)
+/// is written whole by ``finish(summary:always:)``: one `journalChange` row with its summary,
+/// then the operations. A bigger one (an import, a carry of years of todos) is written as it is
+/// applied: the entry's row first, each operation as it comes, the summary last; nothing of its
+/// operations stays in memory but the summary's few names and counts
+/// (``ChangeSummary/Builder``), so a change of a million rows takes the memory of a thousand.
+/// A change that applies nothing leaves no entry.
 final class ChangeRecorder {
   let db: Database
   /// How many operations were applied so far.
@@ -27,7 +30,13 @@ final class ChangeRecorder {
   /// Project uuid → local id, as looked up by the operations so far.
   private var projectIDs: [String: Int64] = [:]
   private var summary = ChangeSummary.Builder()
+  /// The operations applied so far with their clock values from another machine, while there
+  /// are at most ``heldOperations`` of them: the entry is then written whole at the end.
+  private var held: [(operation: JournalOperation, clock: Int64?)]? = []
+  /// The entry, once written.
   private var entry: Entry?
+  /// How many operations are held before the entry is written and they are written as they come.
+  static let heldOperations = 1000
 
   /// The journal entry being written, once the first operation is applied.
   private struct Entry {
@@ -82,18 +91,24 @@ final class ChangeRecorder {
     try apply(JournalOperation(entity, row: row, .delete(fields)))
   }
 
-  /// Applies an operation and writes it to the journal. With `checked`, a row that is not as
-  /// the operation expects throws ``JournalConflictError`` instead.
+  /// Applies an operation and records it. With `checked`, a row that is not as the operation
+  /// expects throws ``JournalConflictError`` instead.
   func apply(_ operation: JournalOperation, checked: Bool = false) throws {
     let applied = try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs)
-    var entry = try self.entry ?? begin()
-    let clock = remoteClock ?? entry.start + Int64(count)
-    entry.latest = max(entry.latest, clock)
-    self.entry = entry
-    try JournalOperationRecord.insert(db, applied, changeID: entry.id, clock: clock, device: entry.device)
-    if entry.stamps { try SyncState.stampLocal(db, applied, Stamp(clock: clock, device: entry.device)) }
     if kind == .change { summary.add(applied) }
     count += 1
+    if held != nil, count <= Self.heldOperations {
+      held?.append((applied, remoteClock))
+      return
+    }
+    if let waiting = held {
+      // Past the few a command makes: the entry is written now, and the operations as they come.
+      held = nil
+      let entry = try begin(summary: "")
+      for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+    }
+    guard let entry else { return }
+    try write(applied, index: count - 1, clock: remoteClock, entry)
   }
 
   /// Completes the journal entry: its summary (`summary`, or the line describing the
@@ -103,13 +118,23 @@ final class ChangeRecorder {
   @discardableResult
   func finish(summary given: String? = nil, always: Bool = false) throws -> Int64? {
     guard count > 0 || always else { return nil }
-    let entry = try self.entry ?? begin()
-    let text = try given ?? summary.text(names: names(summary.namedRows, change: entry.id, inverted: false))
-    try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
-      .execute(arguments: [text, entry.id])
+    let entry: Entry
+    if let waiting = held {
+      // A change of a few operations: one row with its summary, then the operations.
+      let text = try given ?? summary.text(names: names(summary.namedRows) { row in
+        waiting.lazy.filter { $0.operation.row == row }.compactMap(\.operation.knownName).first
+      })
+      entry = try begin(summary: text)
+      for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+    } else {
+      entry = try self.entry ?? begin(summary: "")
+      let text = try given ?? summary.text(names: names(summary.namedRows, change: entry.id, inverted: false))
+      try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
+        .execute(arguments: [text, entry.id])
+    }
     if count > 0 {
       try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
-        .execute(arguments: [entry.latest])
+        .execute(arguments: [self.entry?.latest ?? entry.start])
     }
     if kind == .change, remoteDevice == nil {
       // A new change ends what could be redone, as in every editor.
@@ -119,16 +144,25 @@ final class ChangeRecorder {
     return entry.id
   }
 
-  /// Writes the entry's `journalChange` row (its summary comes last) and reads the clock.
-  private func begin() throws -> Entry {
+  /// Writes the operation applied `index`-th as a row of the entry, with its clock value.
+  private func write(_ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry) throws {
+    let clock = remote ?? entry.start + Int64(index)
+    let latest = max(self.entry?.latest ?? clock, clock)
+    self.entry?.latest = latest
+    try JournalOperationRecord.insert(db, operation, changeID: entry.id, clock: clock, device: entry.device)
+    if entry.stamps { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
+  }
+
+  /// Writes the entry's `journalChange` row and reads the clock.
+  private func begin(summary: String) throws -> Entry {
     let device = try remoteDevice ?? AppDatabase.device(db)
     try db.cachedStatement(
       sql: """
         INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
-        VALUES (?, ?, ?, ?, ?, '', ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, target, remoteDevice != nil,
+      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target, remoteDevice != nil,
     ])
     let id = db.lastInsertedRowID
     let last = try Int64.fetchOne(
@@ -140,15 +174,28 @@ final class ChangeRecorder {
     return entry
   }
 
-  /// The names (todo titles, project and block names) of `rows`, as the operations of change
-  /// `change` (taken back, when `inverted`) first name them, else as the rows are now.
+  /// The names of `rows` as the operations of change `change` (taken back, when `inverted`)
+  /// first name them, else as the rows are now.
   func names(_ rows: [String], change: Int64, inverted: Bool) throws -> [String: String] {
+    // Rows, then records: `JournalOperationRecord.fetchAll` would instantiate a cursor type
+    // whose first use scans the binary's conformance records.
+    let statement = try db.cachedStatement(
+      sql: "SELECT * FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
+    return try names(rows) { row in
+      for found in try Row.fetchAll(statement, arguments: [row, change]) {
+        let operation = try JournalOperationRecord(row: found).operation
+        if let name = (inverted ? operation.inverse : operation).knownName { return name }
+      }
+      return nil
+    }
+  }
+
+  /// The names (todo titles, project and block names) of `rows`: the one `known` gives (the
+  /// first an operation of the change gives the row), else the row's as it is now.
+  func names(_ rows: [String], known: (String) throws -> String?) throws -> [String: String] {
     var names: [String: String] = [:]
     for row in rows {
-      let operations = try JournalOperationRecord.fetchAll(
-        db, sql: "SELECT * FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id",
-        arguments: [row, change])
-      names[row] = operations.lazy.compactMap { (inverted ? $0.operation.inverse : $0.operation).knownName }.first
+      names[row] = try known(row)
       guard names[row] == nil else { continue }
       for entity in Entity.allCases {
         if let name = try OperationExecutor.currentFields(db, entity, row: row)?[entity.nameField]?.text {
