@@ -206,18 +206,21 @@ extension AppDatabase {
 
   /// Creates many todos in one transaction and one journal entry (demo data, imports,
   /// benchmarks).
-  public func addTodos(_ drafts: [(todo: NewTodo, done: Bool)], now: Date = Date())
+  public func addTodos(_ drafts: some Sequence<(todo: NewTodo, done: Bool)>, now: Date = Date())
     throws(StorageError)
   {
-    try change(now: now) { recorder in
+    let count = try change(now: now) { recorder in
       var projects: [String: String] = [:]
+      var count = 0
       for draft in drafts {
         try Self.insert(recorder, draft.todo, done: draft.done, now: now, projects: &projects)
+        count += 1
       }
+      return count
     }
     // A large import leaves a large write-ahead log: fold it into the database now rather than
     // in the middle of the user's next command.
-    if drafts.count > 1000 {
+    if count > 1000 {
       do {
         try writer.writeWithoutTransaction { db in
           try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")

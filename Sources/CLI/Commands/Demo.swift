@@ -76,8 +76,8 @@ extension Ootd {
       for project in DemoData.projects() where !existing.contains(project.name.lowercased()) {
         try database.addProject(project, now: environment.now)
       }
-      let drafts = DemoData.todos(today: today, days: days, count: todos ?? days * 5, seed: seed)
-      try database.addTodos(drafts, now: environment.now)
+      let count = todos ?? days * 5
+      try database.addTodos(DemoData.todos(today: today, days: days, count: count, seed: seed), now: environment.now)
       if quiet {
         environment.print(TerminalText.printable(path))
         return
@@ -86,7 +86,7 @@ extension Ootd {
       let renderer = TodoRenderer(style: style, today: today, width: environment.lineWidth)
       let week = try database.todos(
         matching: TodoFilter(days: .range(try DayRange(from: today.adding(days: -6), to: today.adding(days: 1)))))
-      var lines = [style.dim("Demo database with \(drafts.count) todos over \(days) days: \(path)"), ""]
+      var lines = [style.dim("Demo database with \(count) todos over \(days) days: \(path)"), ""]
       lines += renderer.days(week)
       lines += try renderer.overdueSection(database, before: today, limit: 5)
       lines += [
