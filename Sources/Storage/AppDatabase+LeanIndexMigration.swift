@@ -22,6 +22,13 @@ extension AppDatabase {
   /// - `journalChange_on_device_undone` goes: no query filters journal entries by device since
   ///   undo looks for this machine's changes by `remote = 0` (`journalChange_on_remote_undone`).
   ///
+  /// - `todo_open_on_day (day) WHERE done = 0` also holds `dropped` and `done` (SQLite counts a
+  ///   partial index as covering only for the columns it holds): the overdue todos every listing
+  ///   and the dashboard count and rank (`done = 0 AND dropped = 0 AND day < ?`) are then read from
+  ///   the index alone, where each was a lookup in the table (`list` 12.2 M → 10.5 M instructions
+  ///   on 100,000 todos, the dashboard 13.0 M → 11.3 M); the perfect-day streak still finds the
+  ///   last day with an open or dropped todo in it.
+  ///
   /// An `add` without a project now writes 12 pages instead of 16.
   static func leanIndexMigration(_ db: Database) throws {
     try db.execute(
@@ -35,6 +42,8 @@ extension AppDatabase {
         DROP INDEX journalChange_on_target;
         CREATE INDEX journalChange_on_target ON journalChange(target) WHERE target IS NOT NULL;
         DROP INDEX journalChange_on_device_undone;
+        DROP INDEX todo_open_on_day;
+        CREATE INDEX todo_open_on_day ON todo(day, dropped, done) WHERE done = 0;
         """)
   }
 }

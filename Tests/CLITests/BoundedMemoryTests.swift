@@ -12,14 +12,24 @@ import Testing
 @Suite struct BoundedMemoryTests {
   static let limitKiB = 64 * 1024
 
+  /// This process's folder of fixture databases, removed when it exits.
+  static let fixtures: String = {
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())") }
+    return NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())"
+  }()
+
+  /// The path of a new fixture database `name` (`ootd.sqlite` in a folder of its own).
+  static func fixtureDatabase(_ name: String) throws -> String {
+    let folder = fixtures + "/" + name
+    try? FileManager.default.removeItem(atPath: folder)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder + "/ootd.sqlite"
+  }
+
   /// A database with the project `big`: 20,000 todos over 2,000 days, every third done, each
   /// with a 2,000-character note and a tag (40 MB of notes), added in one transaction.
   static let bigProject: Result<String, any Error> = Result {
-    let folder = NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())"
-    try? FileManager.default.removeItem(atPath: folder)
-    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-bounded-memory-\(getpid())") }
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/ootd.sqlite"
+    let path = try fixtureDatabase("big-project")
     let database = try AppDatabase.open(path: path)
     try database.addProject(try Project(name: "big", summary: "A long project"))
     let first = try #require(Day(iso: "2020-01-01"))
@@ -44,11 +54,7 @@ import Testing
   /// today, each in a project of its own (50,000 projects), every fourth done, with titles of
   /// 100-odd characters; and 20,000 open todos of yesterday, overdue. Imported in one change.
   static let bigDay: Result<String, any Error> = Result {
-    let folder = NSTemporaryDirectory() + "/ootd-big-day-\(getpid())"
-    try? FileManager.default.removeItem(atPath: folder)
-    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-big-day-\(getpid())") }
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/ootd.sqlite"
+    let path = try fixtureDatabase("big-day")
     let database = try AppDatabase.open(path: path)
     let padding = String(repeating: "x", count: 90)
     var todos: [ImportedTodo] = []
@@ -115,11 +121,7 @@ import Testing
   /// A database of 60,000 open overdue todos, 100 on each of the 600 days before today, with
   /// titles of 60-odd characters: what a long-neglected list carries. Imported in one change.
   static let manyOverdue: Result<String, any Error> = Result {
-    let folder = NSTemporaryDirectory() + "/ootd-many-overdue-\(getpid())"
-    try? FileManager.default.removeItem(atPath: folder)
-    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/ootd-many-overdue-\(getpid())") }
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/ootd.sqlite"
+    let path = try fixtureDatabase("many-overdue")
     let database = try AppDatabase.open(path: path)
     let padding = String(repeating: "x", count: 50)
     let todos = try (0..<60_000).map { index in

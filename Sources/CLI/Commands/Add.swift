@@ -84,7 +84,7 @@ extension Ootd {
       let todo = try database.addTodo(
         draft, done: done, now: environment.now, timeZone: environment.timeZone)
       if todo.block != nil { try warnAboutPlacement([todo], database, environment) }
-      if let project, try database.project(named: project).project.isArchived {
+      if let project, try database.isArchived(project: project) {
         environment.printError(TerminalText.printable(
           "ootd: note: project '\(project)' is archived ('ootd project unarchive \(project)' brings it back)"))
       }

@@ -17,6 +17,8 @@ final class ChangeRecorder {
   let db: Database
   /// How many operations were applied so far.
   private(set) var count = 0
+  /// The operation applied last, as applied (a creation with the local id the row got).
+  private(set) var lastApplied: JournalOperation?
   /// For an entry from another machine: the clock value of the operations applied next (nil:
   /// consecutive values after this machine's clock, as for a local change).
   var remoteClock: Int64?
@@ -38,7 +40,8 @@ final class ChangeRecorder {
   /// How many operations are held before the entry is written and they are written as they come.
   static let heldOperations = 1000
 
-  /// The journal entry being written, once the first operation is applied.
+  /// The journal entry, once its row is written (at the end, or at the first operation past
+  /// ``heldOperations``).
   private struct Entry {
     let id: Int64
     let device: String
@@ -95,6 +98,7 @@ final class ChangeRecorder {
   /// expects throws ``JournalConflictError`` instead.
   func apply(_ operation: JournalOperation, checked: Bool = false) throws {
     let applied = try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs)
+    lastApplied = applied
     if kind == .change { summary.add(applied) }
     count += 1
     if held != nil, count <= Self.heldOperations {
@@ -104,8 +108,7 @@ final class ChangeRecorder {
     if let waiting = held {
       // Past the few a command makes: the entry is written now, and the operations as they come.
       held = nil
-      let entry = try begin(summary: "")
-      for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+      try write(waiting, try begin(summary: ""))
     }
     guard let entry else { return }
     try write(applied, index: count - 1, clock: remoteClock, entry)
@@ -125,7 +128,7 @@ final class ChangeRecorder {
         waiting.lazy.filter { $0.operation.row == row }.compactMap(\.operation.knownName).first
       })
       entry = try begin(summary: text)
-      for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+      try write(waiting, entry)
     } else {
       entry = try self.entry ?? begin(summary: "")
       let text = try given ?? summary.text(names: names(summary.namedRows, change: entry.id, inverted: false))
@@ -134,7 +137,7 @@ final class ChangeRecorder {
     }
     if count > 0 {
       try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
-        .execute(arguments: [self.entry?.latest ?? entry.start])
+        .execute(arguments: [(self.entry ?? entry).latest])
     }
     if kind == .change, remoteDevice == nil {
       // A new change ends what could be redone, as in every editor.
@@ -142,6 +145,11 @@ final class ChangeRecorder {
     }
     try Self.prune(db, after: entry.id)
     return entry.id
+  }
+
+  /// Writes the held operations, the first ones of the change, as rows of the entry.
+  private func write(_ waiting: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry) throws {
+    for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
   }
 
   /// Writes the operation applied `index`-th as a row of the entry, with its clock value.

@@ -161,6 +161,34 @@ struct TodoRecord: FetchableRecord, TableRecord {
     return todo
   }
 
+  /// The row a journal creation made: `fields` as it recorded them (with the id the row got),
+  /// the columns it did not set at their defaults, and the project's name.
+  init(uuid: String, created fields: Fields, projectName: String?) throws {
+    guard let id = fields["id"]?.integer, let title = fields["title"]?.text,
+      let priority = fields["priority"]?.integer, let day = fields["day"]?.text,
+      let createdAt = fields["createdAt"]?.text
+    else { throw StorageError.sqlite("incomplete todo creation \(uuid)") }
+    self.id = id
+    self.uuid = uuid
+    self.title = title
+    self.priority = Int(priority)
+    self.day = day
+    done = fields["done"] == .integer(1)
+    doneAt = fields["doneAt"]?.text
+    block = fields["block"]?.text
+    self.createdAt = createdAt
+    dropped = fields["dropped"] == .integer(1)
+    carriedFrom = fields["carriedFrom"]?.text
+    notes = fields["notes"]?.text
+    githubURL = fields["githubUrl"]?.text
+    githubState = fields["githubState"]?.text
+    doneBy = fields["doneBy"]?.text
+    keepOpen = fields["keepOpen"] == .integer(1)
+    tags = fields["tags"]?.text
+    self.projectName = projectName
+    projectUUID = fields["project"]?.text
+  }
+
   /// The row as the change journal records it (the project by uuid, never by local id).
   var fields: Fields {
     [
