@@ -16,6 +16,10 @@ extension Ootd.Done: ChangeShownInOutput {
   var databaseOptions: GlobalOptions { options.global }
 }
 
+extension Ootd.Carry: ChangeShownInOutput {
+  var databaseOptions: GlobalOptions { global }
+}
+
 extension Ootd.Block.AddBlock: ChangeShownInOutput {
   var databaseOptions: GlobalOptions { global }
 }

@@ -159,6 +159,18 @@ public enum Notes {
 }
 
 /// The rule for todo and block titles.
+/// Text as SQLite keeps it whole.
+public enum StoredText {
+  /// `text` with each NUL replaced by U+FFFD. A NUL ends C strings: SQLite reads text back up to
+  /// it, so the rest would be lost (and a re-import would find the title changed every time).
+  /// Git allows NUL in names and messages and GitHub passes it on as `\u0000`; a Taskwarrior
+  /// export or a todo.txt line may hold one too.
+  public static func replacingNUL(_ text: String) -> String {
+    guard text.utf8.contains(0) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
+  }
+}
+
 public enum Title {
   /// The longest title accepted, in characters.
   public static let maximumLength = 500
@@ -166,7 +178,7 @@ public enum Title {
   /// Trims surrounding white space and rejects blank or over-long titles. Inner text (quotes,
   /// SQL-looking text, emoji, any script) is kept exactly.
   public static func validate(_ text: String) throws(CoreError) -> String {
-    let trimmed = trimmingWhiteSpace(text)
+    let trimmed = trimmingWhiteSpace(StoredText.replacingNUL(text))
     guard !trimmed.isEmpty else { throw .emptyTitle }
     guard trimmed.count <= maximumLength else { throw .titleTooLong(limit: maximumLength) }
     return trimmed

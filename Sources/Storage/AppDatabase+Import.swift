@@ -71,14 +71,7 @@ extension AppDatabase {
     } catch {
       throw failure ?? error
     }
-    if !dryRun, result.added + result.updated > 1000 {
-      // Fold a large write-ahead log into the database now, not in the next command.
-      do {
-        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-      } catch {
-        throw Self.map(error, path: path)
-      }
-    }
+    if !dryRun { try checkpointAfterWriting(result.added + result.updated) }
     return result
   }
 }

@@ -102,13 +102,11 @@ extension AppDatabase {
       let names: [String: String]
       // A change of a few operations is read once; a bigger one a batch at a time, twice.
       let first = try Self.operations(db, of: target.id, after: .min, backwards: false).map(\.operation)
-      if first.count < Self.operationBatch {
+      if first.count < Self.batch {
         for operation in undo ? first.reversed() : first { try apply(operation) }
         let described = undo ? first.map(\.inverse) : first
         for operation in described { summary.add(operation) }
-        names = try recorder.names(summary.namedRows) { row in
-          described.lazy.filter { $0.row == row }.compactMap(\.knownName).first
-        }
+        names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
       } else {
         try Self.forEachOperation(db, of: target.id, backwards: undo, apply)
         try Self.forEachOperation(db, of: target.id, backwards: false) { operation in
@@ -149,17 +147,29 @@ extension AppDatabase {
   ) throws {
     var after: Int64 = backwards ? .max : .min
     while true {
-      let batch = try operations(db, of: id, after: after, backwards: backwards)
-      for (_, operation) in batch { try body(operation) }
-      guard batch.count == operationBatch, let last = batch.last else { return }
+      let read = try operations(db, of: id, after: after, backwards: backwards)
+      for (_, operation) in read { try body(operation) }
+      guard read.count == batch, let last = read.last else { return }
       after = last.id
     }
   }
 
-  /// How many operations are read at a time.
-  static let operationBatch = 1000
+  /// How many rows a command of any size reads, holds or writes at a time (operations of a
+  /// change, overdue todos to carry, todos to unlink): a million take the memory of this many.
+  static let batch = 1000
 
-  /// The next ``operationBatch`` operations of change `id` after the one with id `after`
+  /// Folds the write-ahead log of a change of `rows` rows into the database now, when it is
+  /// large, rather than in the middle of the user's next command.
+  func checkpointAfterWriting(_ rows: Int) throws(StorageError) {
+    guard rows > Self.batch else { return }
+    do {
+      try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// The next ``batch`` operations of change `id` after the one with id `after`
   /// (before it, `backwards`), with their ids.
   private static func operations(_ db: Database, of id: Int64, after: Int64, backwards: Bool) throws
     -> [(id: Int64, operation: JournalOperation)]
@@ -168,7 +178,7 @@ extension AppDatabase {
       backwards
       ? "SELECT * FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT ?"
       : "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT ?"
-    return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after, operationBatch]).map {
+    return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after, batch]).map {
       (id: $0[JournalOperationRecord.Columns.id], operation: try JournalOperationRecord(row: $0).operation)
     }
   }

@@ -115,9 +115,9 @@ extension AppDatabase {
   public func removeProject(named name: String, now: Date = Date()) throws(StorageError) -> Int {
     try change(now: now) { recorder in
       let record = try ProjectRecord.named(recorder.db, name)
-      // A thousand at a time, in listing order: an unlinked todo leaves the project's todos.
+      // A batch at a time, in listing order: an unlinked todo leaves the project's todos.
       let linked = try recorder.db.cachedStatement(
-        sql: "SELECT uuid FROM todo WHERE projectId = ? ORDER BY day, priority, id LIMIT 1000")
+        sql: "SELECT uuid FROM todo WHERE projectId = ? ORDER BY day, priority, id LIMIT \(Self.batch)")
       var count = 0
       while case let uuids = try String.fetchAll(linked, arguments: [record.id]), !uuids.isEmpty {
         for uuid in uuids {

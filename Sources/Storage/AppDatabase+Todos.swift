@@ -226,17 +226,7 @@ extension AppDatabase {
       }
       return count
     }
-    // A large import leaves a large write-ahead log: fold it into the database now rather than
-    // in the middle of the user's next command.
-    if count > 1000 {
-      do {
-        try writer.writeWithoutTransaction { db in
-          try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-      } catch {
-        throw Self.map(error, path: path)
-      }
-    }
+    try checkpointAfterWriting(count)
   }
 
   /// Ticks (`done: true`) or unticks todos. All ids must exist, or nothing changes.
@@ -405,7 +395,7 @@ extension AppDatabase {
         }
         return (moved, duplicates)
       }
-      // Past the last todo read, in listing order: a moved todo leaves the overdue days and a
+      // A batch at a time, past the last todo read, in listing order: a moved todo leaves the overdue days and a
       // kept one stays behind the mark, so no todo is read twice.
       var last: (day: String, priority: Int, id: Int64) = ("", .min, .min)
       while true {
@@ -414,7 +404,7 @@ extension AppDatabase {
           where: """
             todo.done = 0 AND todo.dropped = 0 AND todo.day < ?
               AND (todo.day, todo.priority, todo.id) > (?, ?, ?)
-            """, [today.description, last.day, last.priority, last.id], cached: true, limit: 1000)
+            """, [today.description, last.day, last.priority, last.id], cached: true, limit: Self.batch)
         guard let end = batch.last else { return (moved, duplicates) }
         last = end.listOrder
         for record in batch { try carry(record) }

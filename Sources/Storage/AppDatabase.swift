@@ -547,8 +547,11 @@ final class FileClaim: Sendable {
   /// Removes the file (or empties it again) and the folders made for it, when no other ootd
   /// process holds it and `unused` (run under the exclusive lock) confirms nothing was written.
   func giveBack(_ path: String, unused: () throws -> Bool) {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, Self.sameFile(descriptor, path) else { return }
-    guard (try? unused()) == true else { return }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+    // Shared again when the file stays: held exclusively, it would keep this process's own next
+    // open of it (a change taken back when its output failed) waiting for ever.
+    defer { flock(descriptor, LOCK_SH) }
+    guard Self.sameFile(descriptor, path), (try? unused()) == true else { return }
     for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
     switch found {
     case .nothing:

@@ -326,6 +326,25 @@ import Testing
     #expect(kib < 64 * 1024, "search peaked at \(kib / 1024) MB")
   }
 
+  /// A NUL in an imported title or note is kept as U+FFFD (SQLite reads text up to a NUL): the
+  /// rest of the text is stored, and importing the file again changes nothing (it was cut at the
+  /// NUL, and every import "updated" it again).
+  @Test func nulInImportedText_isKept_andAReimportChangesNothing() throws {
+    let tasks = #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20260101T000000Z","description":"a\u0000b"}]"#
+    for (format, input, title) in [("todotxt", "line\u{0}nul\n", "line\u{FFFD}nul"), ("taskwarrior", tasks, "a\u{FFFD}b")] {
+      let folder = try TemporaryFolder()
+      let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+      let first = try BinaryTests.run(["import", format, "-"], environment: env, stdin: input)
+      #expect(first.code == 0, "\(first.stderr)")
+      #expect(first.stdout.hasPrefix("Imported: 1 todo added"), "\(format): \(first.stdout)")
+      let again = try BinaryTests.run(["import", format, "-"], environment: env, stdin: input)
+      #expect(again.stdout.hasPrefix("Imported: 0 todos added, 0 updated, 1 unchanged"), "\(format): \(again.stdout)")
+      let listed = try BinaryTests.run(["list", "--all", "--json"], environment: env)
+      let todos = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+      #expect(todos.map { $0["title"] as? String } == [title], "\(format)")
+    }
+  }
+
   /// An import is applied a batch at a time as the file is read, without a plan of the whole
   /// file or a journal held in memory: 50,000 todo.txt lines import, import again (all
   /// unchanged) and, exported to Taskwarrior, import into a new database, each under 64 MB

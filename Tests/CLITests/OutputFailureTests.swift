@@ -27,6 +27,30 @@ import Testing
     #expect(try Self.todosJSON(env).map { $0["title"] as? String } == ["keep"])
   }
 
+  /// On a database the command itself created, the take-back opens the file again: it once
+  /// waited for ever on the lock its own first open still held exclusively.
+  @Test func add_toANewDatabase_withUnwritableOutput_failsAndStoresNothing() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("new/ootd.sqlite")]
+    let result = try Self.toFullDisk(["add", "x", "--json"], env)
+    #expect(result.code == 1)
+    #expect(result.stderr.hasSuffix("; the change was undone\n"), "\(result.stderr)")
+    #expect(try Self.todosJSON(env).isEmpty)
+  }
+
+  @Test(arguments: [["carry"], ["carry", "--json"]])
+  func carry_withUnwritableOutput_leavesTheTodosOnTheirDays(arguments: [String]) throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    for title in ["a", "b"] {
+      #expect(try BinaryTests.run(["add", title, "--on", "2026-01-0\(title == "a" ? 1 : 2)"], environment: env).code == 0)
+    }
+    let result = try Self.toFullDisk(arguments, env)
+    #expect(result.code == 1)
+    #expect(result.stderr.hasSuffix("; the change was undone\n"), "\(result.stderr)")
+    #expect(try Self.todosJSON(env).map { $0["date"] as? String } == ["2026-01-01", "2026-01-02"])
+  }
+
   @Test func done_withUnwritableOutput_leavesTheTodoOpen() throws {
     let folder = try TemporaryFolder()
     let env = ["OOTD_DB": folder.file("ootd.sqlite")]

@@ -48,22 +48,14 @@ struct CommitDTO: Decodable {
     return Commit(
       sha: sha,
       source: source,
-      authorLogin: author?.login.map(Self.keepingText),
-      authorName: Self.keepingText(commit.author?.name ?? ""),
-      authorEmail: Self.keepingText(commit.author?.email ?? ""),
+      authorLogin: author?.login.map(StoredText.replacingNUL),
+      authorName: StoredText.replacingNUL(commit.author?.name ?? ""),
+      authorEmail: StoredText.replacingNUL(commit.author?.email ?? ""),
       authorDate: authorDate,
       committerDate: committerDate,
-      subject: Self.keepingText(Commit.subject(ofMessage: commit.message ?? "")),
+      subject: StoredText.replacingNUL(Commit.subject(ofMessage: commit.message ?? "")),
       htmlURL: htmlURL.flatMap { URL(string: $0) },
       parentCount: parents?.count ?? 0
     )
-  }
-
-  /// `text` with each NUL replaced by U+FFFD. Git allows NUL in names and messages and GitHub
-  /// passes it on as `\u0000`, but a NUL ends C strings (SQLite stores text up to it): replaced,
-  /// the rest of the text is kept.
-  static func keepingText(_ text: String) -> String {
-    guard text.utf8.contains(0) else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
   }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// row-level operation at a time, and recorded in the same transaction, so that the command's
 /// journal entry records exactly what happened.
 ///
-/// A change of a few operations (up to ``heldOperations``, what a command typed by hand makes)
+/// A change of a few operations (up to ``AppDatabase/batch``, what a command typed by hand makes)
 /// is written whole by ``finish(summary:always:)``: one `journalChange` row with its summary,
 /// then the operations. A bigger one (an import, a carry of years of todos) is written as it is
 /// applied: the entry's row first, each operation as it comes, the summary last; nothing of its
@@ -33,15 +33,13 @@ final class ChangeRecorder {
   private var projectIDs: [String: Int64] = [:]
   private var summary = ChangeSummary.Builder()
   /// The operations applied so far with their clock values from another machine, while there
-  /// are at most ``heldOperations`` of them: the entry is then written whole at the end.
+  /// are at most ``AppDatabase/batch`` of them: the entry is then written whole at the end.
   private var held: [(operation: JournalOperation, clock: Int64?)]? = []
   /// The entry, once written.
   private var entry: Entry?
-  /// How many operations are held before the entry is written and they are written as they come.
-  static let heldOperations = 1000
 
   /// The journal entry, once its row is written (at the end, or at the first operation past
-  /// ``heldOperations``).
+  /// ``AppDatabase/batch``).
   private struct Entry {
     let id: Int64
     let device: String
@@ -101,7 +99,7 @@ final class ChangeRecorder {
     lastApplied = applied
     if kind == .change { summary.add(applied) }
     count += 1
-    if held != nil, count <= Self.heldOperations {
+    if held != nil, count <= AppDatabase.batch {
       held?.append((applied, remoteClock))
       return
     }
@@ -125,7 +123,7 @@ final class ChangeRecorder {
     if let waiting = held {
       // A change of a few operations: one row with its summary, then the operations.
       let text = try given ?? summary.text(names: names(summary.namedRows) { row in
-        waiting.lazy.filter { $0.operation.row == row }.compactMap(\.operation.knownName).first
+        Self.knownName(of: row, in: waiting.lazy.map(\.operation))
       })
       entry = try begin(summary: text)
       try write(waiting, entry)
@@ -196,6 +194,11 @@ final class ChangeRecorder {
       }
       return nil
     }
+  }
+
+  /// The name (title or name) the first of `operations` that names `row` gives it.
+  static func knownName(of row: String, in operations: some Sequence<JournalOperation>) -> String? {
+    operations.lazy.filter { $0.row == row }.compactMap(\.knownName).first
   }
 
   /// The names (todo titles, project and block names) of `rows`: the one `known` gives (the
