@@ -50,6 +50,7 @@ public enum Taskwarrior {
     var items: [(offset: Int, location: Int)] = []
     var elements = 0
     var values = 0
+    var arrayLine = 1
     var shape: InterchangeError?
     // The uuids met, and the indexes of the objects that repeat one (by the uuid's 16 bytes:
     // an object without a valid uuid stops the import anyway).
@@ -58,6 +59,7 @@ public enum Taskwarrior {
     do {
       try JSONReader.forEachItem(bytes) { item in
         if let index = item.element {
+          if elements == 0 { arrayLine = item.line }
           elements += 1
           if item.value.object == nil { shape = shape ?? InterchangeError("object \(index)", "not a JSON object") }
         } else {
@@ -79,7 +81,7 @@ public enum Taskwarrior {
     }
     if elements > 0, values > 0 {
       // An array and more: JSON Lines whose first line is an array.
-      throw InterchangeError("line \(items[0].location)", "expected one JSON object per line, or a single array")
+      throw InterchangeError("line \(arrayLine)", "expected one JSON object per line, or a single array")
     }
     if let shape { throw shape }
     met = []

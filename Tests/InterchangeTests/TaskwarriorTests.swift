@@ -114,6 +114,7 @@ import Testing
     ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"lost\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]", "object 1: unknown status 'lost'"),
     ("{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}\n{\"uuid\": nope}\n", "line 2: invalid JSON"),
     ("[{\"uuid\":", "input: invalid JSON"),
+    ("\n\n[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]\n{\"a\":1}\n", "line 3: expected one JSON object per line, or a single array"),
     ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"   \"}]", "object 1: "),
   ])
   func malformedInputNamesThePlace(input: String, message: String) throws {
