@@ -188,29 +188,14 @@ public struct JSONReader {
       let line = reader.lineOf(reader.position)
       try reader.enter()
       reader.position += 1
-      reader.skipSpace()
+      var state = ArrayState.opened
       var index = 0
-      if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "]") {
-        reader.position += 1
-        reader.depth -= 1
-      } else {
-        elements: while true {
-          reader.skipSpace()
-          let offset = reader.position
-          let value = try reader.value()
-          index += 1
-          try body(Item(element: index, line: line, value: value, offset: offset))
-          reader.skipSpace()
-          guard reader.position < bytes.count else { throw reader.unexpected() }
-          switch bytes[reader.position] {
-          case UInt8(ascii: ","): reader.position += 1
-          case UInt8(ascii: "]"):
-            reader.position += 1
-            reader.depth -= 1
-            break elements
-          default: throw reader.error("expected ',' or ']'")
-          }
-        }
+      while true {
+        reader.skipSpace()
+        let offset = reader.position
+        guard let value = try reader.nextElement(&state) else { break }
+        index += 1
+        try body(Item(element: index, line: line, value: value, offset: offset))
       }
       reader.skipSpace()
     }
@@ -365,26 +350,40 @@ public struct JSONReader {
     try enter()
     position += 1
     var values: [JSONValue] = []
+    var state = ArrayState.opened
+    while let value = try nextElement(&state) { values.append(value) }
+    return values
+  }
+
+  /// Where the reading of an array is: just after its `[`, among its elements, or past its `]`.
+  private enum ArrayState { case opened, inside, closed }
+
+  /// The next element of the array being read (its `[` read and ``enter()`` called), or nil once
+  /// its `]` is read: one element at a time, for ``array()`` and ``forEachItem(_:_:)``.
+  private mutating func nextElement(_ state: inout ArrayState) throws(JSONSyntaxError) -> JSONValue? {
+    guard state != .closed else { return nil }
     skipSpace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-      position += 1
-      depth -= 1
-      return values
-    }
-    while true {
-      skipSpace()
-      values.append(try value())
-      skipSpace()
-      guard position < bytes.count else { throw unexpected() }
-      switch bytes[position] {
-      case UInt8(ascii: ","): position += 1
-      case UInt8(ascii: "]"):
+    if state == .opened {
+      state = .inside
+      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
         position += 1
         depth -= 1
-        return values
-      default: throw error("expected ',' or ']'")
+        state = .closed
+        return nil
       }
     }
+    let element = try value()
+    skipSpace()
+    guard position < bytes.count else { throw unexpected() }
+    switch bytes[position] {
+    case UInt8(ascii: ","): position += 1
+    case UInt8(ascii: "]"):
+      position += 1
+      depth -= 1
+      state = .closed
+    default: throw error("expected ',' or ']'")
+    }
+    return element
   }
 
   /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as written.
