@@ -101,15 +101,17 @@ extension AppDatabase {
       var summary = ChangeSummary.Builder()
       let names: [String: String]
       // A change of a few operations is read once; a bigger one a batch at a time, twice.
-      let first = try Self.operations(db, of: target.id, after: .min, backwards: false).map(\.operation)
+      let first = try Self.operations(db, of: target.id, after: .min, backwards: false)
       if first.count < Self.batch {
-        for operation in undo ? first.reversed() : first { try apply(operation) }
-        let described = undo ? first.map(\.inverse) : first
+        let operations = first.map(\.operation)
+        for operation in undo ? operations.reversed() : operations { try apply(operation) }
+        let described = undo ? operations.map(\.inverse) : operations
         for operation in described { summary.add(operation) }
         names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
       } else {
-        try Self.forEachOperation(db, of: target.id, backwards: undo, apply)
-        try Self.forEachOperation(db, of: target.id, backwards: false) { operation in
+        // The first batch, read already, starts each pass that goes forwards.
+        try Self.forEachOperation(db, of: target.id, backwards: undo, startingWith: undo ? nil : first, apply)
+        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { operation in
           summary.add(undo ? operation.inverse : operation)
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
@@ -141,16 +143,18 @@ extension AppDatabase {
   // MARK: - Helpers
 
   /// Calls `body` with each operation of change `id`, in the order they were applied (or the
-  /// reverse), reading them a thousand at a time; `body` may write to the journal meanwhile.
+  /// reverse), reading them a thousand at a time (the first thousand being `first`, when they
+  /// were read already); `body` may write to the journal meanwhile.
   private static func forEachOperation(
-    _ db: Database, of id: Int64, backwards: Bool, _ body: (JournalOperation) throws -> Void
+    _ db: Database, of id: Int64, backwards: Bool,
+    startingWith first: [(id: Int64, operation: JournalOperation)]? = nil,
+    _ body: (JournalOperation) throws -> Void
   ) throws {
-    var after: Int64 = backwards ? .max : .min
+    var read = try first ?? operations(db, of: id, after: backwards ? .max : .min, backwards: backwards)
     while true {
-      let read = try operations(db, of: id, after: after, backwards: backwards)
       for (_, operation) in read { try body(operation) }
       guard read.count == batch, let last = read.last else { return }
-      after = last.id
+      read = try operations(db, of: id, after: last.id, backwards: backwards)
     }
   }
 
