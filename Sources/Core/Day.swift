@@ -44,7 +44,7 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   }
 
   /// The day on which `instant` falls in `timeZone`.
-  public init(_ instant: Date, in timeZone: TimeZone) {
+  public init(_ instant: Date, in timeZone: some ZoneRules) {
     let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
       + timeZone.secondsFromGMT(for: instant)
     ordinal = Int((Double(seconds) / 86_400).rounded(.down))
@@ -91,7 +91,7 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
 
   /// The first instant of this day in `timeZone` (local midnight, or the moment clocks jump
   /// forward when a daylight-saving change skips midnight).
-  public func start(in timeZone: TimeZone) -> Date {
+  public func start(in timeZone: some ZoneRules) -> Date {
     let guess = Date(timeIntervalSince1970: Double(ordinal) * 86_400)
     let offset = timeZone.secondsFromGMT(for: guess)
     let candidate = guess.addingTimeInterval(Double(-offset))

@@ -115,7 +115,7 @@ public enum IssueTodoRule {
 
   /// The day a new todo for `issue` is planned for: its milestone's due day in `timeZone` when
   /// that is after `today`, else `today` (a past due day would only make it overdue at once).
-  public static func day(_ issue: GitHubIssue, today: Day, timeZone: TimeZone) -> Day {
+  public static func day(_ issue: GitHubIssue, today: Day, timeZone: any ZoneRules) -> Day {
     guard let due = issue.milestoneDueOn else { return today }
     return max(today, Day(due, in: timeZone))
   }

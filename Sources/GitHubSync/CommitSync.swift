@@ -300,7 +300,7 @@ public struct CommitSync: Sendable {
     return (targets, nil)
   }
 
-  static let utc = TimeZone(identifier: "UTC")!
+  static let utc = ZoneInfo.utc
 
   /// How a repository holding a merged pull request of the user was found.
   public static let foundByPullRequest = "pull request"

@@ -20,7 +20,7 @@ public enum Taskwarrior {
 
   /// Reads a `task export` into a plan: todos by their Taskwarrior uuid (a uuid that appears
   /// twice keeps its last object), deleted tasks and recurring templates counted as skipped.
-  public static func plan(_ data: Data, timeZone: TimeZone) throws(InterchangeError) -> ImportPlan {
+  public static func plan(_ data: Data, timeZone: any ZoneRules) throws(InterchangeError) -> ImportPlan {
     var plan = ImportPlan()
     do {
       try read(data, timeZone: timeZone, into: &plan)
@@ -37,14 +37,14 @@ public enum Taskwarrior {
   /// than once, then object by object, so only one object is held at a time. A uuid met again
   /// keeps the place of its first object and the fields of its last (skipped ones aside).
   /// Rethrows what `sink` throws.
-  public static func read(_ data: Data, timeZone: TimeZone, into sink: inout some ImportSink) throws {
+  public static func read(_ data: Data, timeZone: any ZoneRules, into sink: inout some ImportSink) throws {
     try data.withUnsafeBytes { raw in
       try read(raw.bindMemory(to: UInt8.self), timeZone: timeZone, into: &sink)
     }
   }
 
   private static func read(
-    _ bytes: UnsafeBufferPointer<UInt8>, timeZone: TimeZone, into sink: inout some ImportSink
+    _ bytes: UnsafeBufferPointer<UInt8>, timeZone: any ZoneRules, into sink: inout some ImportSink
   ) throws {
     // First pass: the syntax, the shape, and where each object starts.
     var items: [(offset: Int, location: Int)] = []
@@ -116,7 +116,7 @@ public enum Taskwarrior {
   }
 
   /// One task as an imported todo, or nil when it is skipped (counted in `sink`).
-  static func map(_ object: JSONObject, timeZone: TimeZone, sink: inout some ImportSink)
+  static func map(_ object: JSONObject, timeZone: any ZoneRules, sink: inout some ImportSink)
     throws(InterchangeError) -> ImportedTodo?
   {
     guard let description = object["description"]?.string else {
@@ -243,7 +243,7 @@ public enum Taskwarrior {
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
   /// start of the day in `timeZone`; done → `completed` with `end`; tags → `tags`; notes → one
   /// annotation).
-  public static func export(_ todos: [Todo], timeZone: TimeZone, now: Date) -> String {
+  public static func export(_ todos: [Todo], timeZone: any ZoneRules, now: Date) -> String {
     var writer = ExportWriter(timeZone: timeZone, now: now)
     var text = ""
     for todo in todos { text += writer.next(todo) }
@@ -253,12 +253,12 @@ public enum Taskwarrior {
   /// Writes the export one task at a time (any number of todos in constant memory): the text
   /// of ``next(_:)`` for each todo, then ``end()``, is exactly ``export(_:timeZone:now:)``.
   public struct ExportWriter {
-    let timeZone: TimeZone
+    let timeZone: any ZoneRules
     let modified: String
     let encoder: JSONEncoder
     var count = 0
 
-    public init(timeZone: TimeZone, now: Date) {
+    public init(timeZone: any ZoneRules, now: Date) {
       self.timeZone = timeZone
       modified = UTCTimestamp.format(now)
       encoder = JSONEncoder()
@@ -276,7 +276,7 @@ public enum Taskwarrior {
   }
 
   /// One todo as one line of JSON.
-  static func line(_ todo: Todo, timeZone: TimeZone, modified: String, encoder: JSONEncoder) -> String {
+  static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String, encoder: JSONEncoder) -> String {
     let entry = UTCTimestamp.format(todo.createdAt)
     let task = Task(
       uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",

@@ -117,7 +117,7 @@ public enum TodoTxt {
   /// completion date, else `today`; the first `+project` (a valid project name) is the
   /// project; further `+projects` and the `@contexts` are tags (those that are no ootd tag,
   /// see ``Tag``, stay in the notes as `projects: …` / `contexts: …`).
-  public static func plan(_ text: String, today: Day, timeZone: TimeZone) throws(InterchangeError)
+  public static func plan(_ text: String, today: Day, timeZone: any ZoneRules) throws(InterchangeError)
     -> ImportPlan
   {
     var plan = ImportPlan()
@@ -133,7 +133,7 @@ public enum TodoTxt {
 
   /// Reads a todo.txt file as ``plan(_:today:timeZone:)`` does, handing each todo to `sink` as
   /// soon as its line is read; rethrows what `sink` throws.
-  public static func read(_ text: String, today: Day, timeZone: TimeZone, into sink: inout some ImportSink) throws {
+  public static func read(_ text: String, today: Day, timeZone: any ZoneRules, into sink: inout some ImportSink) throws {
     // How many lines had each identity so far, keyed by the identity's uuid (16 bytes, not the
     // text): a repeated line gets the uuid of `identity#N`.
     var seen: [UInt128: Int] = [:]
@@ -209,12 +209,12 @@ public enum TodoTxt {
 
   /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A` for done
   /// ones, `(A) CREATED title +project @tag due:DAY` for open ones (high → A, mid → B, low → C).
-  public static func export(_ todos: [Todo], timeZone: TimeZone) -> String {
+  public static func export(_ todos: [Todo], timeZone: any ZoneRules) -> String {
     todos.map { line($0, timeZone: timeZone) + "\n" }.joined()
   }
 
   /// One todo as a todo.txt line.
-  public static func line(_ todo: Todo, timeZone: TimeZone) -> String {
+  public static func line(_ todo: Todo, timeZone: any ZoneRules) -> String {
     let letter = ["A", "B", "C"][todo.priority.rank]
     let created = Day(todo.createdAt, in: timeZone).description
     // A title is one line; line ends inside it would start new tasks.

@@ -106,7 +106,7 @@ extension AppDatabase {
   /// on that day yet. Running it twice adds nothing the second time. Returns the todos it added.
   /// With `timeZone`, those of blocks with a `commits` rule are done at once when their day
   /// already has a commit (as ``addTodo(_:done:now:timeZone:)`` does).
-  public func planRoutine(on day: Day, now: Date = Date(), timeZone: TimeZone? = nil)
+  public func planRoutine(on day: Day, now: Date = Date(), timeZone: (any ZoneRules)? = nil)
     throws(StorageError) -> [Todo]
   {
     try change(now: now) { recorder in

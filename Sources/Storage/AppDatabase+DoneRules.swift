@@ -10,7 +10,7 @@ extension AppDatabase {
   /// of a sync says "not this one" as `ootd undone` does), stays open; dropped todos and days
   /// after `today` are left alone. Returns the todos ticked.
   @discardableResult
-  public func tickBlocksByCommits(today: Day, timeZone: TimeZone, now: Date = Date())
+  public func tickBlocksByCommits(today: Day, timeZone: any ZoneRules, now: Date = Date())
     throws(StorageError) -> [Todo]
   {
     try change(now: now) { recorder in
@@ -37,7 +37,7 @@ extension AppDatabase {
   /// ``tickBlocksByCommits(today:timeZone:now:)`` inside a change, for every candidate or only
   /// the todos `onlyUUIDs` names (a todo just added).
   static func tickByCommits(
-    _ recorder: ChangeRecorder, today: Day, timeZone: TimeZone, onlyUUIDs: [String]?
+    _ recorder: ChangeRecorder, today: Day, timeZone: any ZoneRules, onlyUUIDs: [String]?
   ) throws -> [Todo] {
     let db = recorder.db
     var clause = """

@@ -73,7 +73,7 @@ extension AppDatabase {
   ///   `owner/repo#N`); a deleted one's todo is left as it is, with a note saying so.
   public func importIssues(
     open: [GitHubIssue], checks: [IssueCheck], rules: LabelPriorityRules, today: Day,
-    timeZone: TimeZone, now: Date = Date()
+    timeZone: any ZoneRules, now: Date = Date()
   ) throws(StorageError) -> IssueImport {
     try change(now: now) { recorder in
       let db = recorder.db

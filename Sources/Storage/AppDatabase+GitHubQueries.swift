@@ -26,7 +26,7 @@ extension AppDatabase {
   /// read in order from a covering index. Either way slots or instants are mapped onto local
   /// days here, exactly, daylight-saving changes included.
   public func commitCalendar(
-    _ range: DayRange, timeZone: TimeZone, filter: CommitFilter = CommitFilter()
+    _ range: DayRange, timeZone: any ZoneRules, filter: CommitFilter = CommitFilter()
   ) throws(StorageError) -> CommitCalendar {
     // Local day starts as UTC seconds: boundaries[i] is the start of day i of the range.
     let boundaries = (0...range.count).map {
@@ -91,7 +91,7 @@ extension AppDatabase {
   /// Without an author filter, whole UTC days inside the range come from the per-day totals and
   /// only the partial days at both ends are counted commit by commit.
   public func commitsByRepository(
-    _ range: DayRange, timeZone: TimeZone, filter: CommitFilter = CommitFilter()
+    _ range: DayRange, timeZone: any ZoneRules, filter: CommitFilter = CommitFilter()
   ) throws(StorageError) -> [RepositoryCommitCount] {
     let lower = Self.seconds(range.from.start(in: timeZone))
     let upper = Self.seconds(range.to.adding(days: 1).start(in: timeZone))

@@ -192,7 +192,7 @@ extension AppDatabase {
   /// (in that zone) is done at once, in the same change (`doneBy: commits`).
   @discardableResult
   public func addTodo(
-    _ draft: NewTodo, done: Bool = false, now: Date = Date(), timeZone: TimeZone? = nil
+    _ draft: NewTodo, done: Bool = false, now: Date = Date(), timeZone: (any ZoneRules)? = nil
   ) throws(StorageError) -> Todo {
     try change(now: now) { recorder in
       let uuid = try Self.insert(recorder, draft, done: done, now: now)
@@ -273,7 +273,7 @@ extension AppDatabase {
   public func editTodos(ids: [Int64], _ changes: TodoChanges, today: Day? = nil, now: Date = Date())
     throws(StorageError) -> [Todo]
   {
-    let today = today ?? Day(now, in: .current)
+    let today = today ?? Day(now, in: TimeZone.current)
     return try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
       if let day = changes.day {

@@ -81,7 +81,7 @@ struct CommandRouterTests {
     let zone = AppEnvironment.systemTimeZone()
     let now = Date()
     #expect(zone.secondsFromGMT(for: now) == TimeZone.current.secondsFromGMT(for: now))
-    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") == TimeZone.current)
+    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)
   }
 
   static func describe(_ value: Any) -> String {

@@ -247,8 +247,8 @@ struct DayTimeZoneTests {
 
   @Test("a fraction of a second before 1970 still belongs to 1969-12-31")
   func negativeFractionRoundsDown() {
-    #expect(Day(Date(timeIntervalSince1970: -0.5), in: .gmt).description == "1969-12-31")
-    #expect(Day(Date(timeIntervalSince1970: 86_399.999), in: .gmt).description == "1970-01-01")
+    #expect(Day(Date(timeIntervalSince1970: -0.5), in: TimeZone.gmt).description == "1969-12-31")
+    #expect(Day(Date(timeIntervalSince1970: 86_399.999), in: TimeZone.gmt).description == "1970-01-01")
   }
 
   @Test(

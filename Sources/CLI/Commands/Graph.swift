@@ -59,7 +59,7 @@ extension Ootd {
         throw ValidationError(
           "'\(repo)' is not a repository: use OWNER/NAME, e.g. groue/GRDB.swift")
       }
-      if let tz, TimeZone(identifier: tz) == nil {
+      if let tz, AppEnvironment.zone(named: tz) == nil {
         throw ValidationError("'\(tz)' is not a time zone: use an IANA name such as Europe/Paris")
       }
       if csv && output.json { throw ValidationError("give --json or --csv, not both") }
@@ -67,7 +67,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let zone = tz.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
+      let zone = tz.flatMap { AppEnvironment.zone(named: $0) } ?? environment.timeZone
       let today = Day(environment.now, in: zone)
       let days = try range.range(today: today)
       let database = try global.openDatabase(environment, readOnly: true)

@@ -140,7 +140,7 @@ extension Ootd {
     /// synced", never "0 commits"): the earliest among them; nil when one covered its whole
     /// history or none is known (commits read from local clones).
     static func syncedFrom(
-      _ states: [RepositorySyncState], repository: RepositoryName?, timeZone: TimeZone
+      _ states: [RepositorySyncState], repository: RepositoryName?, timeZone: any ZoneRules
     ) -> Day? {
       let shown = states.filter {
         $0.lastSyncAt != nil && (repository == nil || $0.repository == repository)

@@ -18,7 +18,7 @@ struct AppEnvironment {
   /// The current instant.
   var now: Date
   /// The user's time zone (`TZ`, else the system's).
-  var timeZone: TimeZone
+  var timeZone: any ZoneRules
   /// Whether standard output is a terminal.
   var stdoutIsTerminal: Bool
   /// Whether standard input is a terminal (we may ask questions).

@@ -1,35 +1,90 @@
+import Core
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The user's time zone.
+/// The user's time zone, read from the system's compiled zones (`/etc/localtime`,
+/// `/usr/share/zoneinfo`) as `date` reads them. Foundation's `TimeZone` is only the fallback for a
+/// name the system has no file for: creating one loads ICU's zone tables, which cost every command
+/// ~0.6 M instructions and ~75 page faults (BENCHMARKS.md).
 extension AppEnvironment {
+  /// Where the system keeps its compiled zones.
+  static let zoneFolder = "/usr/share/zoneinfo"
+
   /// The zone named by `TZ` (with or without a leading `:`), else the system's zone.
-  static func userTimeZone(_ variables: [String: String]) -> TimeZone {
+  static func userTimeZone(_ variables: [String: String]) -> any ZoneRules {
     if var name = variables["TZ"], !name.isEmpty {
       if name.hasPrefix(":") { name.removeFirst() }
-      if let zone = TimeZone(identifier: name) { return zone }
-      if name == "UTC" || name == "UTC0" { return TimeZone(secondsFromGMT: 0)! }
+      if let zone = zone(named: name) { return zone }
+      if name == "UTC" || name == "UTC0" { return ZoneInfo.utc }
     }
     return systemTimeZone()
   }
 
-  /// The zone `/etc/localtime` links to (`…/zoneinfo/Asia/Seoul`), by name: Foundation's
-  /// `TimeZone.current` spends 0.9 M instructions finding the same zone. Falls back to it when the
-  /// file is not such a link.
-  static func systemTimeZone(localtime: String = "/etc/localtime") -> TimeZone {
+  /// The zone of an IANA name (`Europe/Paris`): the system's file for it, else ICU's data, else
+  /// nil (not a zone).
+  static func zone(named name: String, folder: String = zoneFolder) -> (any ZoneRules)? {
+    if isZoneName(name), let bytes = readZoneFile(folder + "/" + name),
+      let zone = ZoneInfo(identifier: name, tzif: bytes)
+    {
+      return zone
+    }
+    return TimeZone(identifier: name)
+  }
+
+  /// The zone `/etc/localtime` is: its rules from the file, its name from the link's target
+  /// (`…/zoneinfo/Asia/Seoul`). Falls back to Foundation's `TimeZone.current` when the file is
+  /// not such a link or cannot be read.
+  static func systemTimeZone(localtime: String = "/etc/localtime") -> any ZoneRules {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink(localtime, &buffer, buffer.count - 1)
     if count > 0 {
       let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if let range = target.range(of: "zoneinfo/"),
-        let zone = TimeZone(identifier: String(target[range.upperBound...]))
-      {
-        return zone
+      if let range = target.range(of: "zoneinfo/") {
+        let name = String(target[range.upperBound...])
+        if let bytes = readZoneFile(localtime), let zone = ZoneInfo(identifier: name, tzif: bytes) {
+          return zone
+        }
+        if let zone = TimeZone(identifier: name) { return zone }
       }
     }
     return TimeZone.current
+  }
+
+  /// Whether `name` can name a file below the zone folder: relative, with parts of letters,
+  /// digits, `.`, `_`, `+` and `-`, none of them `.` or `..`.
+  static func isZoneName(_ name: String) -> Bool {
+    guard !name.isEmpty, name.utf8.count <= 255 else { return false }
+    return name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+      !part.isEmpty && part != "." && part != ".."
+        && part.utf8.allSatisfy { byte in
+          (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte)
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+            || byte == UInt8(ascii: "-")
+        }
+    }
+  }
+
+  /// The bytes of a regular file of at most 1 MB (a zone file is a few KB), or nil.
+  static func readZoneFile(_ path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 1 << 20
+    else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+    var filled = 0
+    while filled < bytes.count {
+      let read = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if read < 0, errno == EINTR { continue }
+      guard read > 0 else { return nil }
+      filled += read
+    }
+    return bytes
   }
 }

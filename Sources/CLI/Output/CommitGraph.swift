@@ -7,7 +7,7 @@ struct CommitGraphReport: Encodable {
   let calendar: CommitCalendar
   let author: String?
   let repository: RepositoryName?
-  let timeZone: TimeZone
+  let timeZone: any ZoneRules
   let today: Day
   let repositories: [RepositoryCommitCount]
   let lastSync: Date?
@@ -15,7 +15,7 @@ struct CommitGraphReport: Encodable {
   /// The graph of `range` from the synced commits: `user`'s (default: the saved login, else
   /// everyone's), only `repository`'s when given, by author day in `timeZone`.
   static func load(
-    _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: TimeZone, today: Day,
+    _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: any ZoneRules, today: Day,
     includeForks: Bool = false, database: AppDatabase
   ) throws -> CommitGraphReport {
     let author = try user ?? database.gitHubSetting(.login)
@@ -141,7 +141,7 @@ struct CommitGraphReport: Encodable {
 }
 
 /// "Last synced 2026-11-22 09:41 (3 hours ago)", or how to sync when nothing ever was.
-func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: TimeZone) -> String {
+func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: any ZoneRules) -> String {
   guard let lastSync else { return "Never synced with GitHub: run 'ootd sync'." }
   let seconds = max(0, now.timeIntervalSince(lastSync))
   let ago: String

@@ -16,7 +16,7 @@ struct DashboardFacts {
 
   /// The facts of `today`: the streak before it and, once commits are synced, today's commits
   /// by the saved login (a cheap EXISTS check otherwise).
-  static func load(_ today: Day, database: AppDatabase, timeZone: TimeZone) throws -> DashboardFacts {
+  static func load(_ today: Day, database: AppDatabase, timeZone: any ZoneRules) throws -> DashboardFacts {
     // Today's tally as the report counts it: todos carried away from today still count.
     let counts = try database.achievementCounts(in: DayRange(day: today))
     var facts = DashboardFacts(
@@ -33,7 +33,7 @@ struct DashboardFacts {
   }
 
   /// `Commits today: 3 (synced 2026-11-22 09:41)`, or nil before the first sync.
-  func line(commitsWith style: Style, timeZone: TimeZone) -> String? {
+  func line(commitsWith style: Style, timeZone: any ZoneRules) -> String? {
     guard let commits else { return nil }
     let synced = lastSync.map { style.dim(" (synced \(syncStamp($0, timeZone: timeZone)))") } ?? ""
     return "Commits today: \(commits)" + synced
@@ -76,7 +76,7 @@ struct DashboardFacts {
 struct DashboardJSON {
   let date: Day
   let facts: DashboardFacts
-  let timeZone: TimeZone
+  let timeZone: any ZoneRules
 
   /// Writes the dashboard; `overdue` and `todos` write those arrays of todos (see ``todo(_:)``).
   func write(
@@ -142,7 +142,7 @@ struct DashboardJSON {
 /// the database (a day of a 100,000-line import included).
 struct DashboardText {
   let renderer: TodoRenderer
-  let timeZone: TimeZone
+  let timeZone: any ZoneRules
 
   func print(
     _ today: Day, database: AppDatabase, overdue: [String], facts: DashboardFacts,

@@ -27,7 +27,7 @@ struct DoctorReport: Encodable {
   var states: [RepositorySyncState]
   var forks: Set<String>
   var problem: String?
-  var timeZone: TimeZone
+  var timeZone: any ZoneRules
 
   /// What a token's scopes hide, one sentence each.
   /// `emailsRead`: `GET /user/emails` answered, so the scopes hide no e-mail whatever they say

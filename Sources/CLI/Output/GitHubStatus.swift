@@ -11,7 +11,7 @@ struct StatusReport: Encodable {
   let problem: String?
   let states: [RepositorySyncState]
   let counts: [String: Int]
-  let timeZone: TimeZone
+  let timeZone: any ZoneRules
   let now: Date
   /// The user's saved label → priority rules for `ootd github issues` (over the built-in ones).
   let labelRules: LabelPriorityRules

@@ -35,14 +35,14 @@ enum JSONOutput {
   struct TodoJSON: Encodable {
     let todo: Todo
     let today: Day
-    let timeZone: TimeZone
+    let timeZone: any ZoneRules
 
     /// `todo` as the user sees it: overdue against their today, times in their zone.
     init(_ todo: Todo, _ environment: AppEnvironment) {
       self.init(todo: todo, today: environment.today, timeZone: environment.timeZone)
     }
 
-    init(todo: Todo, today: Day, timeZone: TimeZone) {
+    init(todo: Todo, today: Day, timeZone: any ZoneRules) {
       self.todo = todo
       self.today = today
       self.timeZone = timeZone

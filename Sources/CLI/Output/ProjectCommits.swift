@@ -53,7 +53,7 @@ struct ProjectCommits {
   var isSynced: Bool { commits.lastSyncAt != nil || commits.total > 0 }
 
   /// `1,234 synced, 12 in the last 30 days; latest 2025-10-02 "v7.8.0" (abc1234)`.
-  func text(timeZone: TimeZone, now: Date) -> String {
+  func text(timeZone: any ZoneRules, now: Date) -> String {
     guard isSynced else {
       return "not synced yet (ootd sync)"
     }

@@ -15,7 +15,7 @@ struct ReportRenderer {
   /// When commits were last synced, said under the summary.
   var lastSync: Date? = nil
   /// The zone `lastSync` is shown in.
-  var timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
+  var timeZone: any ZoneRules = ZoneInfo.utc
 
   /// Ranges up to this many days get one row per day; longer ones one row per week.
   static let dailyRowLimit = 62

@@ -1,0 +1,61 @@
+import Core
+import Foundation
+import Testing
+
+@testable import CLI
+
+/// The user's zone comes from the system's zone files (`TZ`, `/etc/localtime`), not from ICU.
+@Suite("The user's time zone")
+struct UserTimeZoneTests {
+  @Test(
+    "TZ names a zone file, with or without a leading colon",
+    arguments: [("Asia/Seoul", 32_400), (":Asia/Seoul", 32_400), ("America/St_Johns", -12_600), ("UTC", 0)])
+  func tzNamesAZoneFile(tz: String, januaryOffset: Int) throws {
+    let zone = AppEnvironment.userTimeZone(["TZ": tz])
+    let info = try #require(zone as? ZoneInfo, "\(tz) was not read from its zone file")
+    #expect(info.identifier == (tz.hasPrefix(":") ? String(tz.dropFirst()) : tz))
+    #expect(zone.secondsFromGMT(for: try instant("2026-01-15T12:00:00Z")) == januaryOffset)
+  }
+
+  @Test(
+    "a TZ that is not a zone name falls back to the system's zone",
+    arguments: ["../../../etc/passwd", "/etc/passwd", "Asia/../Asia/Seoul", "Not/AZone", ""])
+  func otherTZFallsBack(tz: String) {
+    let zone = AppEnvironment.userTimeZone(["TZ": tz])
+    #expect(zone.identifier == AppEnvironment.systemTimeZone().identifier)
+    #expect(AppEnvironment.zone(named: tz) == nil || tz == "Asia/../Asia/Seoul")
+  }
+
+  @Test("a file below the zone folder that is not a zone file is not a zone")
+  func plantedFileIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zones-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("not a zone\n".utf8).write(to: folder.appendingPathComponent("Planted"))
+    #expect(AppEnvironment.zone(named: "Planted", folder: folder.path) == nil)
+    // A real zone's file copied there is read from there.
+    let seoul = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Asia/Seoul"))
+    try seoul.write(to: folder.appendingPathComponent("Mine"))
+    let mine = try #require(AppEnvironment.zone(named: "Mine", folder: folder.path) as? ZoneInfo)
+    #expect(mine.secondsFromGMT(for: Date(timeIntervalSince1970: 1_800_000_000)) == 32_400)
+  }
+
+  @Test("/etc/localtime as a link into zoneinfo gives that zone, named after the link")
+  func localtimeLink() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localtime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let link = folder.appendingPathComponent("localtime").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Asia/Kathmandu")
+    let zone = try #require(AppEnvironment.systemTimeZone(localtime: link) as? ZoneInfo)
+    #expect(zone.identifier == "Asia/Kathmandu")
+    #expect(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_800_000_000)) == 20_700)
+  }
+
+  /// Parses an ISO 8601 instant such as `2026-11-22T23:30:00Z`.
+  func instant(_ text: String) throws -> Date {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return try #require(formatter.date(from: text))
+  }
+}
