@@ -18,6 +18,19 @@ struct UserTimeZoneTests {
   }
 
   @Test(
+    "TZ as a POSIX rule, as glibc reads it",
+    arguments: [
+      ("KST-9", 32_400, 32_400), ("<+0545>-5:45", 20_700, 20_700), ("UTC0", 0, 0),
+      ("EST5EDT,M3.2.0,M11.1.0", -18_000, -14_400), ("AEST-10AEDT,M10.1.0,M4.1.0/3", 39_600, 36_000),
+    ])
+  func tzAsAPosixRule(tz: String, januaryOffset: Int, julyOffset: Int) throws {
+    let zone = AppEnvironment.userTimeZone(["TZ": tz])
+    #expect(zone.identifier == tz)
+    #expect(zone.secondsFromGMT(for: try instant("2026-01-15T12:00:00Z")) == januaryOffset)
+    #expect(zone.secondsFromGMT(for: try instant("2026-07-15T12:00:00Z")) == julyOffset)
+  }
+
+  @Test(
     "a TZ that is not a zone name falls back to the system's zone",
     arguments: ["../../../etc/passwd", "/etc/passwd", "Asia/../Asia/Seoul", "Not/AZone", ""])
   func otherTZFallsBack(tz: String) {

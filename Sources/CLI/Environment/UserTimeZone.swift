@@ -13,12 +13,14 @@ extension AppEnvironment {
   /// Where the system keeps its compiled zones.
   static let zoneFolder = "/usr/share/zoneinfo"
 
-  /// The zone named by `TZ` (with or without a leading `:`), else the system's zone.
+  /// The zone named by `TZ` (with or without a leading `:`), or given by it as a POSIX rule
+  /// (`KST-9`, `EST5EDT,M3.2.0,M11.1.0`, as glibc reads it), else the system's zone.
   static func userTimeZone(_ variables: [String: String]) -> any ZoneRules {
     if var name = variables["TZ"], !name.isEmpty {
       if name.hasPrefix(":") { name.removeFirst() }
       if let zone = zone(named: name) { return zone }
-      if name == "UTC" || name == "UTC0" { return ZoneInfo.utc }
+      if let rule = PosixZoneRule(name) { return ZoneInfo(identifier: name, rule: rule) }
+      if name == "UTC" { return ZoneInfo.utc }
     }
     return systemTimeZone()
   }

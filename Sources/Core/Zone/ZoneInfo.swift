@@ -27,6 +27,15 @@ public struct ZoneInfo: ZoneRules, Hashable {
     rule = nil
   }
 
+  /// A zone given by a POSIX rule alone, as `TZ=KST-9` or `TZ=EST5EDT,M3.2.0,M11.1.0` give one.
+  public init(identifier: String, rule: PosixZoneRule) {
+    self.identifier = identifier
+    transitions = []
+    offsets = []
+    initialOffset = rule.standardOffset
+    self.rule = rule
+  }
+
   /// Reads a TZif file (version 1, 2, 3 or 4); nil when `bytes` is not a well-formed one, or one
   /// with leap seconds (`right/…` zones, whose instants are not POSIX seconds).
   public init?(identifier: String, tzif bytes: [UInt8]) {
