@@ -56,15 +56,19 @@ struct AppEnvironment {
   /// `ProcessInfo.environment` costs 1.4 M instructions, a tenth of an `ootd add`). The first
   /// definition of a name wins, as `getenv` has it.
   static func processVariables() -> [String: String] {
-    var variables: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let text = String(cString: pointer)
-      if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-        let name = String(text[..<equals])
-        if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    // Sized once: growing a dictionary rehashes every name again.
+    var variables: [String: String] = Dictionary(minimumCapacity: count)
+    for index in 0..<count {
+      let bytes = UnsafeRawPointer(environ[index]!).assumingMemoryBound(to: UInt8.self)
+      let length = strlen(environ[index]!)
+      let entry = UnsafeBufferPointer(start: bytes, count: length)
+      guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
+      let name = String(decoding: UnsafeBufferPointer(rebasing: entry[..<equals]), as: UTF8.self)
+      if variables[name] == nil {
+        variables[name] = String(decoding: UnsafeBufferPointer(rebasing: entry[(equals + 1)...]), as: UTF8.self)
       }
-      entry += 1
     }
     return variables
   }
