@@ -413,7 +413,7 @@ enum SyncState {
   }
 
   /// Whether syncing, as an SQL expression: the first sync recorded its floor.
-  static let syncingCondition = "EXISTS (SELECT 1 FROM syncState WHERE key = 'floor' AND value IS NOT NULL)"
+  static let syncingCondition = "(SELECT value IS NOT NULL FROM syncState WHERE key = 'floor')"
 
   /// The first local journal entry with an operation not yet pushed, once syncing.
   static func firstUnpushedChange(_ db: Database) throws -> Int64? {
