@@ -124,8 +124,7 @@ extension AppDatabase {
   /// dashboard and a list of today run before showing the day. Returns the todos it added.
   @discardableResult
   public func planDueRoutine(on day: Day, now: Date = Date()) throws(StorageError) -> [Todo] {
-    let due = try read { db in try !Self.dueRoutineBlocks(db, on: day).isEmpty }
-    guard due else { return [] }
+    guard try readStatement({ db in try Self.hasDueRoutine(db, on: day) }) else { return [] }
     return try write { db in
       let uuids = try Self.planDueRoutine(db, on: day, now: now)
       return try Self.todos(db, uuids: uuids)
@@ -140,8 +139,8 @@ extension AppDatabase {
   /// Within a write transaction: plans `day`'s routine blocks that the routine has not planned
   /// on that day yet, recording them as a journal entry of their own (before the command's).
   static func planDueRoutine(_ db: Database, on day: Day, now: Date) throws -> [String] {
-    // The common case, every command of a day once it is planned: one indexed query.
-    guard !(try dueRoutineBlocks(db, on: day)).isEmpty else { return [] }
+    // The common case, every command of a day once it is planned: one small indexed query.
+    guard try hasDueRoutine(db, on: day) else { return [] }
     let recorder = ChangeRecorder(db, command: automaticPlanCommand, now: now)
     let uuids = try planRoutine(recorder, on: day, now: now, automatic: true)
     try recorder.finish()
@@ -153,14 +152,34 @@ extension AppDatabase {
     // Rows, then records: `BlockRecord.fetchAll` would instantiate a cursor type whose first
     // use scans the binary's conformance records, on every write.
     try Row.fetchAll(
-      try db.cachedStatement(
-        sql: """
-          SELECT * FROM block WHERE routine = 1 AND NOT EXISTS (
-            SELECT 1 FROM routinePlan WHERE routinePlan.block = block.uuid AND routinePlan.day = ?)
-          ORDER BY priority, name
-          """),
+      try db.cachedStatement(sql: "SELECT * FROM block WHERE \(unplannedRoutine) ORDER BY priority, name"),
       arguments: [day.description]
-    ).map { try BlockRecord(row: $0) }.filter { Recurrence(text: $0.recurrence)?.occurs(on: day) ?? false }
+    ).map { try BlockRecord(row: $0) }.filter { occurs($0.recurrence, on: day) }
+  }
+
+  /// Whether ``dueRoutineBlocks(_:on:)`` finds any, reading only the recurrences: what every
+  /// command asks, and the answer is almost always no (the statement of whole blocks costs
+  /// every command twice the instructions to prepare and read).
+  static func hasDueRoutine(_ db: Database, on day: Day) throws -> Bool {
+    let rows = try Row.fetchCursor(
+      db.cachedStatement(sql: "SELECT recurrence FROM block WHERE \(unplannedRoutine)"),
+      arguments: [day.description])
+    while let row = try rows.next() {
+      if occurs(row[0], on: day) { return true }
+    }
+    return false
+  }
+
+  /// The routine blocks whose planning for the day (the argument) is not recorded yet, as an
+  /// SQL condition on `block`.
+  private static let unplannedRoutine = """
+    routine = 1 AND NOT EXISTS (
+      SELECT 1 FROM routinePlan WHERE routinePlan.block = block.uuid AND routinePlan.day = ?)
+    """
+
+  /// Whether a routine block of `recurrence` (nil: daily) is due on `day`.
+  private static func occurs(_ recurrence: String?, on day: Day) -> Bool {
+    Recurrence(text: recurrence)?.occurs(on: day) ?? false
   }
 
   /// The one rule of routine planning, for `plan` and the automatic plan alike. Each routine

@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
   /// True when at least one commit is cached.
   public func hasCommits() throws(StorageError) -> Bool {
-    try read { db in
+    try readStatement { db in
       try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM githubCommit)") ?? false
     }
   }

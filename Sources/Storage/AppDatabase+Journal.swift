@@ -228,9 +228,13 @@ extension AppDatabase {
 
   /// This database's device id.
   static func device(_ db: Database) throws -> String {
-    guard let device = try String.fetchOne(
-      try db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'device'"))
-    else { throw StorageError.sqlite("the journal has no device id") }
+    guard let device = try String.fetchOne(try db.cachedStatement(sql: deviceQuery)) else { throw noDevice }
     return device
   }
+
+  /// The query of this database's device id (also part of a bigger statement).
+  static let deviceQuery = "SELECT value FROM journalSetting WHERE key = 'device'"
+
+  /// The error of a journal without a device id.
+  static let noDevice = StorageError.sqlite("the journal has no device id")
 }

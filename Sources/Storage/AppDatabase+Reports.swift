@@ -84,7 +84,8 @@ extension AppDatabase {
       arguments += [project]
     }
     var result: [(day: Day, priority: Priority)] = []
-    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Cached: the dashboard asks twice (its counts, and the streak), in two transactions.
+    let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try rows.next() {
       guard let priority = Priority(rank: row[1]) else { continue }
       for day in CarryRecord.days(row[0] as String?) { result.append((day, priority)) }

@@ -409,8 +409,11 @@ enum SyncState {
 
   /// Whether this database has started syncing (its changes are stamped from then on).
   static func isSyncing(_ db: Database) throws -> Bool {
-    try integer(db, "floor") != nil
+    try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(syncingCondition)")) ?? false
   }
+
+  /// Whether syncing, as an SQL expression: the first sync recorded its floor.
+  static let syncingCondition = "(SELECT value IS NOT NULL FROM syncState WHERE key = 'floor')"
 
   /// The first local journal entry with an operation not yet pushed, once syncing.
   static func firstUnpushedChange(_ db: Database) throws -> Int64? {

@@ -474,8 +474,9 @@ extension AppDatabase {
     guard !ids.isEmpty else { return [] }
     let unique = Array(Set(ids))
     let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
+    // Cached: a command reads its todos again after changing them.
     let records = try TodoRecord.fetchAll(
-      db, where: "todo.id IN (\(placeholders))", StatementArguments(unique))
+      db, where: "todo.id IN (\(placeholders))", StatementArguments(unique), cached: true)
     let found = Set(records.map(\.id))
     let missing = unique.filter { !found.contains($0) }.sorted()
     if !missing.isEmpty { throw StorageError.todosNotFound(missing) }

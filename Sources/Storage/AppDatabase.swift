@@ -327,13 +327,25 @@ public final class AppDatabase: Sendable {
   private func checkIdentityAndMigrate(readOnly: Bool = false) throws(StorageError) {
     let migrator = Self.migrator
     do {
-      // One read answers everything an up-to-date database needs: the common case.
-      let (identity, superseded, complete) = try writer.read { db in
-        let identity = try Self.identity(db)
-        guard identity == .ootd else { return (identity, false, false) }
-        let applied = try Self.appliedMigrations(db)
-        let known = Self.migrationIdentifiers
-        return (identity, !applied.isSubset(of: known), known.isSubset(of: applied))
+      // Two statements answer everything an up-to-date database needs, the common case, outside
+      // any transaction (which would cost every command two more statements to prepare): once
+      // a file carries ootd's id it keeps it, and its migrations only grow, so reading them
+      // after the id gives what one snapshot taken then would.
+      let known = Self.migrationIdentifiers
+      let (identity, superseded, complete) = try writer.unsafeRead { db in
+        if try Self.carriesOotdID(db) {
+          let applied = try Self.appliedMigrations(db)
+          return (Identity.ootd, !applied.isSubset(of: known), known.isSubset(of: applied))
+        }
+        // Not (yet) ootd's: look closer, in one transaction.
+        return try db.readOnly {
+          var identity = Identity.fresh
+          try db.inTransaction(.deferred) {
+            identity = try Self.identity(db)
+            return .commit
+          }
+          return (identity, false, false)
+        }
       }
       switch identity {
       case .foreign:
@@ -388,13 +400,23 @@ public final class AppDatabase: Sendable {
     return applied
   }
 
+  /// The file's `PRAGMA application_id` (the statement is kept: ``identity(_:)`` may ask again).
+  private static func storedApplicationID(_ db: Database) throws -> Int32 {
+    try Int32.fetchOne(db.cachedStatement(sql: "PRAGMA application_id")) ?? 0
+  }
+
+  /// Whether the file carries ootd's application id.
+  private static func carriesOotdID(_ db: Database) throws -> Bool {
+    try storedApplicationID(db) == applicationID
+  }
+
   /// Whose file this is.
   enum Identity { case fresh, ootd, foreign }
 
   /// An ootd file carries our application id; a fresh one has no id and nothing in it (or only
   /// the empty migrations table GRDB creates first); anything else belongs to another program.
   static func identity(_ db: Database) throws -> Identity {
-    let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+    let appID = try storedApplicationID(db)
     if appID == applicationID { return .ootd }
     if appID != 0 { return .foreign }
     let objects = try String.fetchAll(
@@ -465,6 +487,17 @@ public final class AppDatabase: Sendable {
   func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
     do {
       return try writer.write { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// Runs `body`, which runs a single statement, outside any transaction, mapping errors to
+  /// ``StorageError``: one statement reads one snapshot by itself, and skips the `BEGIN` and
+  /// `COMMIT` that ``read(_:)`` prepares. For a body of several statements, use ``read(_:)``.
+  func readStatement<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.unsafeRead { db in try body(db) }
     } catch {
       throw Self.map(error, path: path)
     }

@@ -113,6 +113,39 @@ struct TagsNotesRoutineStoreTests {
     #expect(again.map(\.uuid) == (how == "rm" ? [planned[0].uuid] : []))
   }
 
+  @Test("the check run before each command plans only when a routine block is due and unplanned")
+  func dueCheck() throws {
+    let scratch = Scratch()
+    do {
+      // Only a block due on Tuesdays and Thursdays is in the routine, with another not due today.
+      let setup = try AppDatabase.open(path: scratch.path())
+      _ = try setup.setRoutine(named: "blog", true, recurrence: .weekdays([.tuesday, .thursday]), now: fixedNow)
+      _ = try setup.setRoutine(named: "english", true, recurrence: .every(days: 3, from: today.adding(days: 1)), now: fixedNow)
+    }
+    let monday = try routineDatabase(scratch)
+    let entries = try monday.journal(limit: 10).count
+    // On a Monday both are unplanned but neither is due: nothing is planned nor written,
+    // through the read path (the dashboard's) and the write path (any change) alike
+    #expect(try monday.planDueRoutine(on: today, now: fixedNow).isEmpty)
+    try monday.addTodo(try draft("Read", on: "2026-11-23"), now: fixedNow)
+    #expect(try allTodos(monday).map(\.title) == ["Read"])
+    #expect(try monday.journal(limit: 10).count == entries + 1)
+    monday.close()
+    // On the Tuesday both are due: the read path plans them, once
+    let tuesday = today.adding(days: 1)
+    let database = try routineDatabase(scratch, today: tuesday)
+    #expect(try database.planDueRoutine(on: tuesday, now: fixedNow).compactMap(\.block).sorted() == ["blog", "english"])
+    #expect(try database.planDueRoutine(on: tuesday, now: fixedNow).isEmpty)
+    try database.addTodo(try draft("Write", on: "2026-11-24"), now: fixedNow)
+    #expect(try database.journal(limit: 10).map(\.command).prefix(2) == ["", "plan (automatic)"])
+    // The Wednesday, no block is due; the Thursday, blog only, planned by the first change
+    let thursday = today.adding(days: 3)
+    let later = try routineDatabase(scratch, today: thursday)
+    #expect(try later.planDueRoutine(on: today.adding(days: 2), now: fixedNow).isEmpty)
+    try later.addTodo(try draft("Ship", on: "2026-11-26"), now: fixedNow)
+    #expect(try later.todos(matching: TodoFilter(days: .range(DayRange(day: thursday)))).compactMap(\.block) == ["blog"])
+  }
+
   @Test("a routine todo moved to another day is not planned again on its day")
   func movedStaysPlanned() throws {
     let scratch = Scratch()

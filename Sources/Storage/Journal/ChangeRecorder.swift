@@ -161,7 +161,15 @@ final class ChangeRecorder {
 
   /// Writes the entry's `journalChange` row and reads the clock.
   private func begin(summary: String) throws -> Entry {
-    let device = try remoteDevice ?? AppDatabase.device(db)
+    // One statement reads all the entry needs: this machine's device id, the clock, and whether
+    // syncing (each a statement of its own, it cost every write two more to prepare).
+    let settings = try Row.fetchOne(
+      db.cachedStatement(
+        sql: """
+          SELECT (\(AppDatabase.deviceQuery)), (SELECT value FROM journalSetting WHERE key = 'clock'),
+            \(SyncState.syncingCondition)
+          """))
+    guard let device = remoteDevice ?? settings?[0] as String? else { throw AppDatabase.noDevice }
     try db.cachedStatement(
       sql: """
         INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
@@ -171,10 +179,9 @@ final class ChangeRecorder {
       RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target, remoteDevice != nil,
     ])
     let id = db.lastInsertedRowID
-    let last = try Int64.fetchOne(
-      try db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'clock'")) ?? 0
+    let last = settings?[1] as Int64? ?? 0
     let start = HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
-    let stamps = try remoteDevice == nil && SyncState.isSyncing(db)
+    let stamps = remoteDevice == nil && (settings?[2] as Bool?) == true
     let entry = Entry(id: id, device: device, start: start, latest: last, stamps: stamps)
     self.entry = entry
     return entry
@@ -209,7 +216,7 @@ final class ChangeRecorder {
       names[row] = try known(row)
       guard names[row] == nil else { continue }
       for entity in Entity.allCases {
-        if let name = try OperationExecutor.currentFields(db, entity, row: row)?[entity.nameField]?.text {
+        if let name = try OperationExecutor.currentName(db, entity, row: row) {
           names[row] = name
           break
         }

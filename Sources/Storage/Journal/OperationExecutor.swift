@@ -28,6 +28,15 @@ enum OperationExecutor {
     }
   }
 
+  /// The name (a todo's title, a project's or block's name) of the row with this uuid as it is
+  /// now, or nil when there is no such row: one column, not the whole row ``currentFields(_:_:row:)``
+  /// reads (for a todo, a join whose statement costs several times as much to prepare).
+  static func currentName(_ db: Database, _ entity: Entity, row: String) throws -> String? {
+    try String.fetchOne(
+      db.cachedStatement(sql: "SELECT \(try column(entity, entity.nameField)) FROM \(table(entity)) WHERE uuid = ?"),
+      arguments: [row])
+  }
+
   /// Applies `operation` and returns it as applied: a creation that gave no local id records
   /// the id the row got, so that undo and redo bring the row back under the same id. With
   /// `checked`, first compares the row with what the operation expects and throws
