@@ -193,7 +193,7 @@ final class ChangeRecorder {
     // Rows, then records: `JournalOperationRecord.fetchAll` would instantiate a cursor type
     // whose first use scans the binary's conformance records.
     let statement = try db.cachedStatement(
-      sql: "SELECT * FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
+      sql: "SELECT \(JournalOperationRecord.selection) FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
     return try names(rows) { row in
       for found in try Row.fetchAll(statement, arguments: [row, change]) {
         let operation = try JournalOperationRecord(row: found).operation

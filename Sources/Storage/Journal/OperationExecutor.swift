@@ -18,7 +18,7 @@ enum OperationExecutor {
   static func currentFields(_ db: Database, _ entity: Entity, row: String) throws -> Fields? {
     switch entity {
     case .todo:
-      return try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [row], cached: true).first?.fields
+      return try TodoRecord.fields(db, uuid: row)
     case .project:
       return try ProjectRecord.fetchOne(
         db.cachedStatement(sql: "SELECT * FROM project WHERE uuid = ?"), arguments: [row])?.fields
