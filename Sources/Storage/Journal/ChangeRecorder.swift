@@ -170,7 +170,7 @@ final class ChangeRecorder {
   /// Writes the entry's `journalChange` row and reads the clock.
   private func begin(summary: String) throws -> Entry {
     // One statement reads all the entry needs: this machine's device id, the clock, and whether
-    // syncing (each a statement of its own, it cost every write two more to prepare).
+    // syncing (three statements before: two more for every write to prepare).
     let settings = try Row.fetchOne(
       db.cachedStatement(
         sql: """
