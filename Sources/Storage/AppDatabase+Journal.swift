@@ -55,7 +55,8 @@ extension AppDatabase {
     try step(
       .undo, now: now,
       target: """
-        SELECT * FROM journalChange WHERE remote = 0 AND kind = 'change' AND undone = 0
+        SELECT \(JournalChangeRecord.selection()) FROM journalChange
+        WHERE remote = 0 AND kind = 'change' AND undone = 0
         ORDER BY id DESC LIMIT 1
         """)
   }
@@ -68,7 +69,7 @@ extension AppDatabase {
     try step(
       .redo, now: now,
       target: """
-        SELECT target.* FROM journalChange AS undo
+        SELECT \(JournalChangeRecord.selection(of: "target")) FROM journalChange AS undo
         JOIN journalChange AS target ON target.id = undo.target
         WHERE undo.kind = 'undo' AND undo.remote = 0 AND target.undone = 1 AND target.redoable = 1
         ORDER BY undo.id DESC LIMIT 1
@@ -180,8 +181,8 @@ extension AppDatabase {
   {
     let sql =
       backwards
-      ? "SELECT * FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT ?"
-      : "SELECT * FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT ?"
+      ? "SELECT \(JournalOperationRecord.selection) FROM journalOperation WHERE changeId = ? AND id < ? ORDER BY id DESC LIMIT ?"
+      : "SELECT \(JournalOperationRecord.selection) FROM journalOperation WHERE changeId = ? AND id > ? ORDER BY id LIMIT ?"
     return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: [id, after, batch]).map {
       (id: $0[JournalOperationRecord.Columns.id], operation: try JournalOperationRecord(row: $0).operation)
     }

@@ -80,11 +80,15 @@ final class ChangeRecorder {
     try apply(JournalOperation(entity, row: row, .update(field: field, old: old, new: new)))
   }
 
-  /// Sets several fields of a row whose fields are now `current`.
+  /// Sets several fields of a row whose fields are now `current`, with one statement; each
+  /// field that changes is recorded as an operation of its own.
   func update(_ entity: Entity, row: String, current: Fields, to new: Fields) throws {
-    for (field, value) in new.sorted(by: { $0.key < $1.key }) {
-      try update(entity, row: row, field, from: current[field] ?? .null, to: value)
+    let operations = new.sorted(by: { $0.key < $1.key }).compactMap { field, value in
+      let old = current[field] ?? .null
+      return old == value ? nil : JournalOperation(entity, row: row, .update(field: field, old: old, new: value))
     }
+    try OperationExecutor.applyUpdates(db, operations, projectIDs: &projectIDs)
+    for operation in operations { try record(operation) }
   }
 
   /// Deletes a row whose fields are now `fields` (recorded, so that undo can bring it back).
@@ -95,7 +99,11 @@ final class ChangeRecorder {
   /// Applies an operation and records it. With `checked`, a row that is not as the operation
   /// expects throws ``JournalConflictError`` instead.
   func apply(_ operation: JournalOperation, checked: Bool = false) throws {
-    let applied = try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs)
+    try record(try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs))
+  }
+
+  /// Records an operation as applied.
+  private func record(_ applied: JournalOperation) throws {
     lastApplied = applied
     if kind == .change { summary.add(applied) }
     count += 1
@@ -162,7 +170,7 @@ final class ChangeRecorder {
   /// Writes the entry's `journalChange` row and reads the clock.
   private func begin(summary: String) throws -> Entry {
     // One statement reads all the entry needs: this machine's device id, the clock, and whether
-    // syncing (each a statement of its own, it cost every write two more to prepare).
+    // syncing (three statements before: two more for every write to prepare).
     let settings = try Row.fetchOne(
       db.cachedStatement(
         sql: """
@@ -193,7 +201,7 @@ final class ChangeRecorder {
     // Rows, then records: `JournalOperationRecord.fetchAll` would instantiate a cursor type
     // whose first use scans the binary's conformance records.
     let statement = try db.cachedStatement(
-      sql: "SELECT * FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
+      sql: "SELECT \(JournalOperationRecord.selection) FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
     return try names(rows) { row in
       for found in try Row.fetchAll(statement, arguments: [row, change]) {
         let operation = try JournalOperationRecord(row: found).operation

@@ -18,7 +18,7 @@ enum OperationExecutor {
   static func currentFields(_ db: Database, _ entity: Entity, row: String) throws -> Fields? {
     switch entity {
     case .todo:
-      return try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [row], cached: true).first?.fields
+      return try TodoRecord.fields(db, uuid: row)
     case .project:
       return try ProjectRecord.fetchOne(
         db.cachedStatement(sql: "SELECT * FROM project WHERE uuid = ?"), arguments: [row])?.fields
@@ -81,17 +81,35 @@ enum OperationExecutor {
         applied["id"] = .integer(db.lastInsertedRowID)
         return JournalOperation(operation.entity, row: operation.row, .create(applied))
       }
-    case .update(let field, _, let new):
-      try db.cachedStatement(
-        sql: "UPDATE \(table) SET \(try column(operation.entity, field)) = ? WHERE uuid = ?"
-      ).execute(arguments: [
-        try databaseValue(db, operation, field: field, new, projectIDs: &projectIDs), operation.row,
-      ])
+    case .update:
+      try applyUpdates(db, [operation], projectIDs: &projectIDs)
     case .delete:
       if operation.entity == .project { projectIDs[operation.row] = nil }
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uuid = ?").execute(arguments: [operation.row])
     }
     return operation
+  }
+
+  /// Applies updates of one row, each of a different field, with one statement (a statement
+  /// per field cost each its preparation). Operations that are no update, or of another row
+  /// than the first, are refused.
+  static func applyUpdates(
+    _ db: Database, _ operations: [JournalOperation], projectIDs: inout [String: Int64]
+  ) throws {
+    guard let first = operations.first else { return }
+    var assignments: [String] = []
+    var values: [DatabaseValue] = []
+    for operation in operations {
+      guard case .update(let field, _, let new) = operation.action,
+        operation.entity == first.entity, operation.row == first.row
+      else { throw StorageError.sqlite("updates of one row expected: \(operation.entity) \(operation.row)") }
+      assignments.append("\(try column(operation.entity, field)) = ?")
+      values.append(try databaseValue(db, operation, field: field, new, projectIDs: &projectIDs))
+    }
+    values.append(first.row.databaseValue)
+    try db.cachedStatement(
+      sql: "UPDATE \(table(first.entity)) SET \(assignments.joined(separator: ", ")) WHERE uuid = ?"
+    ).execute(arguments: StatementArguments(values))
   }
 
   /// The column a field is stored in; a field outside the closed list is refused, so journal

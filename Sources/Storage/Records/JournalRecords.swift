@@ -29,6 +29,14 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
   var target: Int64?
   var undone: Bool
 
+  /// The columns ``init(row:)`` reads, of `table` (the table or its alias in the query): what
+  /// the undo and redo queries select rather than `*`, each column selected costing their
+  /// preparation an authorizer call.
+  static func selection(of table: String = databaseTableName) -> String {
+    ["id", "at", "device", "kind", "command", "summary", "target", "undone"]
+      .map { "\(table).\($0)" }.joined(separator: ", ")
+  }
+
   init(row: Row) throws {
     id = row[Columns.id]
     at = row[Columns.at]
@@ -68,6 +76,10 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
   }
 
   var operation: JournalOperation
+
+  /// The columns ``init(row:)`` reads: what undo and redo select rather than `*` (each column
+  /// selected costs the statement's preparation an authorizer call).
+  static let selection = "id, entity, row, action, field, oldValue, newValue"
 
   init(row: Row) throws {
     guard let entity = Entity(rawValue: row[Columns.entity]) else {

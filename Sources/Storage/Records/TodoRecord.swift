@@ -236,6 +236,20 @@ struct TodoRecord: FetchableRecord, TableRecord {
     }
   }
 
+  /// The fields (``fields``) of the todo with this uuid as it is now, or nil when there is none:
+  /// one row, read by a statement lighter to prepare than ``fetchAll(_:where:_:cached:limit:)``'s
+  /// (no join, no order, no project name): what undo and redo check before each operation.
+  static func fields(_ db: Database, uuid: String) throws -> Fields? {
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT todo.*, NULL AS projectName,
+          (SELECT uuid FROM project WHERE project.id = todo.projectId) AS projectUuid
+        FROM todo WHERE uuid = ?
+        """)
+    let layout = try Layout(statement)
+    return try Row.fetchOne(statement, arguments: [uuid]).map { TodoRecord(row: $0, layout: layout).fields }
+  }
+
   /// Like ``fetchAll(_:where:_:)``, as Core values.
   static func todos(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
     throws -> [Todo]
