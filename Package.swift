@@ -20,8 +20,12 @@ let package = Package(
     /// SQLite persistence of Core values through GRDB: the schema, migrations and every write.
     .target(
       name: "Storage",
-      dependencies: ["Core", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["Core", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+
+    /// One call SQLite has no Swift spelling for (sqlite3_config is variadic): its memory
+    /// statistics turned off before the first connection (see csqliteshim.h).
+    .target(name: "CSQLiteShim", linkerSettings: [.linkedLibrary("sqlite3")]),
 
     /// Other trackers' formats (Taskwarrior JSON, todo.txt, iCalendar VTODO): parsers that turn
     /// their text into Core import plans, and writers that turn todos back into their text. No I/O.

@@ -1,3 +1,4 @@
+import CSQLiteShim
 import Core
 import Foundation
 import GRDB
@@ -106,6 +107,12 @@ public final class AppDatabase: Sendable {
     }
   }
 
+  /// SQLite's process-wide settings, made once before the first connection: its memory
+  /// statistics off (every allocation and free took a global mutex for counters ootd never reads;
+  /// ~0.3 M instructions of an `ootd add`). Too late when SQLite was used already (tests that
+  /// opened an in-memory database first), which changes nothing.
+  private static let sqliteSettings: Void = { _ = ootd_sqlite_disable_memstatus() }()
+
   /// Opens (creating when missing, with mode 0600 and its folders) the ootd database at `path`,
   /// migrating it to the current schema: the live factory every command uses.
   ///
@@ -121,6 +128,7 @@ public final class AppDatabase: Sendable {
   public static func open(
     path: String, command: String = "", givesBackUnused: Bool = false, routineDay: Day? = nil
   ) throws(StorageError) -> AppDatabase {
+    _ = sqliteSettings
     try checkLocation(path)
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
@@ -164,6 +172,7 @@ public final class AppDatabase: Sendable {
   public static func openForReading(path: String, command: String = "") throws(StorageError)
     -> AppDatabase
   {
+    _ = sqliteSettings
     let folder = folder(of: path)
     guard access(path, F_OK) == 0,
       access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
