@@ -21,6 +21,12 @@ extension AppEnvironment {
       // glibc's order: a zone file, else a POSIX rule; ICU's names only after both, since ICU
       // reads `GMT+5` as five hours east where POSIX (and `date`) read five hours west.
       if let zone = zoneFile(named: name) { return zone }
+      // A leap-second zone (`right/Asia/Seoul`, refused by ZoneInfo) keeps the plain zone's
+      // offsets: glibc's count of leap seconds moves a day's end by half a minute, while the
+      // fallbacks below (ICU knows no `right/` name) would put it hours off.
+      if name.hasPrefix("right/"), let zone = zoneFile(named: String(name.dropFirst("right/".count))) {
+        return zone
+      }
       if let rule = PosixZoneRule(name) { return ZoneInfo(identifier: name, rule: rule) }
       if let zone = TimeZone(identifier: name) { return zone }
       if name == "UTC" { return ZoneInfo.utc }
