@@ -30,6 +30,17 @@ struct UserTimeZoneReviewTests {
     #expect(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 0)) == 32_400)
   }
 
+  @Test("/etc/localtime as a copied zone file (no link) gives that file's zone, as date does")
+  func localtimeCopy() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localtime-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("localtime")
+    try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Asia/Kathmandu")).write(to: copy)
+    let zone = AppEnvironment.systemTimeZone(localtime: copy.path)
+    #expect(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_800_000_000)) == 20_700)
+  }
+
   @Test("a FIFO below the zone folder is not opened for reading (no hang)")
   func fifoIsRefused() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zones-\(UUID().uuidString)")

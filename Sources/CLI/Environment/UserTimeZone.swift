@@ -62,7 +62,20 @@ extension AppEnvironment {
         if let zone = TimeZone(identifier: name) { return zone }
       }
     }
+    // A copy rather than a link (as many container images have it): its rules are still the
+    // file's, as glibc reads them; Foundation's `TimeZone.current` would take UTC instead. The
+    // name comes from Debian's /etc/timezone when it holds one.
+    if let bytes = readZoneFile(localtime), let zone = ZoneInfo(identifier: localName(), tzif: bytes) {
+      return zone
+    }
     return TimeZone.current
+  }
+
+  /// The zone name in `file` (Debian's /etc/timezone), else `localtime`.
+  static func localName(file: String = "/etc/timezone") -> String {
+    let text = readZoneFile(file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return isZoneName(name) ? name : "localtime"
   }
 
   /// Whether `name` can name a file below the zone folder: relative, with parts of letters,
