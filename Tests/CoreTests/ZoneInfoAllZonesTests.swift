@@ -29,12 +29,27 @@ struct ZoneInfoAllZonesTests {
     #expect(Self.names.count > 300, "tzdata is not installed")
   }
 
-  @Test("every zone file parses and agrees with zdump, 1900–2400", arguments: names)
+  @Test("every zone file parses, agrees with zdump 1900–2400, and its days start at their first instant", arguments: names)
   func agreesWithZdump(name: String) throws {
     let zone = try ZoneInfoTests.zoneInfo(name)
-    for line in try Self.zdump(name, "1900,2400") {
+    let lines = try Self.zdump(name, "1900,2400")
+    for line in lines {
       let got = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(line.instant)))
       #expect(got == line.offset, "\(name) at \(line.instant): \(got), zdump says \(line.offset)")
+    }
+    // Around every change of offset, each day starts at its first instant: on the day, and the
+    // second before is not. A day the zone skipped (Apia's 2011-12-30) has no instant: it
+    // starts where the next one does, so that the day before keeps all of its own.
+    for (before, at) in zip(lines, lines.dropFirst()) where at.instant == before.instant + 1 && at.offset != before.offset {
+      let center = Day(Date(timeIntervalSince1970: Double(at.instant)), in: zone)
+      for day in [center.adding(days: -1), center, center.adding(days: 1)] {
+        let start = day.start(in: zone)
+        if Day(start, in: zone) == day {
+          #expect(Day(start.addingTimeInterval(-1), in: zone) < day, "\(name) \(day) starts after \(start)")
+        } else {
+          #expect(start == day.adding(days: 1).start(in: zone), "\(name) \(day) (skipped) starts at \(start)")
+        }
+      }
     }
   }
 
