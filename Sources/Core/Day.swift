@@ -100,12 +100,21 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     let start = guess.addingTimeInterval(Double(-corrected))
     if Day(start, in: timeZone) < self,
       let transition = timeZone.nextDaylightSavingTimeTransition(after: start),
-      Day(transition, in: timeZone) == self
+      Day(transition, in: timeZone) >= self
     {
       // Midnight does not exist that day: the day starts when the clocks jump.
       return transition
     }
-    return start
+    // Midnight may come twice (clocks set back from 01:00 to 00:00, as Amman and Gaza did): the
+    // day starts at the first. Each offset in force around is tried; one whose midnight is
+    // really midnight (the offset holds there) and comes earlier is the start.
+    var first = start
+    for probe in [-86_400.0, 0, 86_400] {
+      let offset = timeZone.secondsFromGMT(for: guess.addingTimeInterval(probe))
+      let candidate = guess.addingTimeInterval(Double(-offset))
+      if candidate < first, timeZone.secondsFromGMT(for: candidate) == offset { first = candidate }
+    }
+    return first
   }
 
   /// The day `n` days later (earlier when negative).

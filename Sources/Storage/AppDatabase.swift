@@ -346,14 +346,23 @@ public final class AppDatabase: Sendable {
           let applied = try Self.appliedMigrations(db)
           return (Identity.ootd, !applied.isSubset(of: known), known.isSubset(of: applied))
         }
-        // Not (yet) ootd's: look closer, in one transaction.
+        // Not (yet) ootd's: look closer, in one transaction. Another process may have claimed
+        // and migrated the file since the statement above: then its migrations are read in the
+        // same snapshot, as they were before, rather than taken as none (which would make a
+        // read-only open report an upgrade that is not needed).
         return try db.readOnly {
-          var identity = Identity.fresh
+          var found = (Identity.fresh, false, false)
           try db.inTransaction(.deferred) {
-            identity = try Self.identity(db)
+            let identity = try Self.identity(db)
+            if identity == .ootd {
+              let applied = try Self.appliedMigrations(db)
+              found = (identity, !applied.isSubset(of: known), known.isSubset(of: applied))
+            } else {
+              found = (identity, false, false)
+            }
             return .commit
           }
-          return (identity, false, false)
+          return found
         }
       }
       switch identity {

@@ -18,8 +18,17 @@ extension AppEnvironment {
   static func userTimeZone(_ variables: [String: String]) -> any ZoneRules {
     if var name = variables["TZ"], !name.isEmpty {
       if name.hasPrefix(":") { name.removeFirst() }
-      if let zone = zone(named: name) { return zone }
+      // glibc's order: a zone file, else a POSIX rule; ICU's names only after both, since ICU
+      // reads `GMT+5` as five hours east where POSIX (and `date`) read five hours west.
+      if let zone = zoneFile(named: name) { return zone }
+      // A leap-second zone (`right/Asia/Seoul`, refused by ZoneInfo) keeps the plain zone's
+      // offsets: glibc's count of leap seconds moves a day's end by half a minute, while the
+      // fallbacks below (ICU knows no `right/` name) would put it hours off.
+      if name.hasPrefix("right/"), let zone = zoneFile(named: String(name.dropFirst("right/".count))) {
+        return zone
+      }
       if let rule = PosixZoneRule(name) { return ZoneInfo(identifier: name, rule: rule) }
+      if let zone = TimeZone(identifier: name) { return zone }
       if name == "UTC" { return ZoneInfo.utc }
     }
     return systemTimeZone()
@@ -28,12 +37,13 @@ extension AppEnvironment {
   /// The zone of an IANA name (`Europe/Paris`): the system's file for it, else ICU's data, else
   /// nil (not a zone).
   static func zone(named name: String, folder: String = zoneFolder) -> (any ZoneRules)? {
-    if isZoneName(name), let bytes = readZoneFile(folder + "/" + name),
-      let zone = ZoneInfo(identifier: name, tzif: bytes)
-    {
-      return zone
-    }
-    return TimeZone(identifier: name)
+    zoneFile(named: name, folder: folder) ?? TimeZone(identifier: name)
+  }
+
+  /// The zone of the system's file for `name`, or nil.
+  static func zoneFile(named name: String, folder: String = zoneFolder) -> ZoneInfo? {
+    guard isZoneName(name), let bytes = readZoneFile(folder + "/" + name) else { return nil }
+    return ZoneInfo(identifier: name, tzif: bytes)
   }
 
   /// The zone `/etc/localtime` is: its rules from the file, its name from the link's target
@@ -52,7 +62,20 @@ extension AppEnvironment {
         if let zone = TimeZone(identifier: name) { return zone }
       }
     }
+    // A copy rather than a link (as many container images have it): its rules are still the
+    // file's, as glibc reads them; Foundation's `TimeZone.current` would take UTC instead. The
+    // name comes from Debian's /etc/timezone when it holds one.
+    if let bytes = readZoneFile(localtime), let zone = ZoneInfo(identifier: localName(), tzif: bytes) {
+      return zone
+    }
     return TimeZone.current
+  }
+
+  /// The zone name in `file` (Debian's /etc/timezone), else `localtime`.
+  static func localName(file: String = "/etc/timezone") -> String {
+    let text = readZoneFile(file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return isZoneName(name) ? name : "localtime"
   }
 
   /// Whether `name` can name a file below the zone folder: relative, with parts of letters,
@@ -71,7 +94,8 @@ extension AppEnvironment {
 
   /// The bytes of a regular file of at most 1 MB (a zone file is a few KB), or nil.
   static func readZoneFile(_ path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var status = stat()

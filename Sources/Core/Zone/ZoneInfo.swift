@@ -58,6 +58,9 @@ public struct ZoneInfo: ZoneRules, Hashable {
     transitions.reserveCapacity(header.transitionCount)
     for _ in 0..<header.transitionCount {
       let time = timeSize == 8 ? reader.int64() : Int64(reader.int32())
+      // Ascending, and within the instants ``seconds(_:)`` clamps to (zic's earliest is -2^59):
+      // the rule's arithmetic after the last one cannot overflow.
+      guard time.magnitude <= 1 << 60 else { return nil }
       if let last = transitions.last, time <= last { return nil }
       transitions.append(time)
     }
