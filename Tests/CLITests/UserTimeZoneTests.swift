@@ -30,6 +30,15 @@ struct UserTimeZoneTests {
     #expect(zone.secondsFromGMT(for: try instant("2026-07-15T12:00:00Z")) == julyOffset)
   }
 
+  @Test("graph --tz reads a name as TZ does: GMT+5 is five hours west, as date has it")
+  func graphZoneAsTZ() throws {
+    let zone = try #require(AppEnvironment.zone(named: "GMT+5"))
+    let tz = AppEnvironment.userTimeZone(["TZ": "GMT+5"])
+    let moment = try instant("2026-11-23T22:30:00Z")
+    #expect(zone.secondsFromGMT(for: moment) == -18_000)
+    #expect(tz.secondsFromGMT(for: moment) == zone.secondsFromGMT(for: moment))
+  }
+
   @Test(
     "a TZ that is not a zone name falls back to the system's zone",
     arguments: ["../../../etc/passwd", "/etc/passwd", "Asia/../Asia/Seoul", "Not/AZone", ""])

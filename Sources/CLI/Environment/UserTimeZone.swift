@@ -18,26 +18,25 @@ extension AppEnvironment {
   static func userTimeZone(_ variables: [String: String]) -> any ZoneRules {
     if var name = variables["TZ"], !name.isEmpty {
       if name.hasPrefix(":") { name.removeFirst() }
-      // glibc's order: a zone file, else a POSIX rule; ICU's names only after both, since ICU
-      // reads `GMT+5` as five hours east where POSIX (and `date`) read five hours west.
-      if let zone = zoneFile(named: name) { return zone }
-      // A leap-second zone (`right/Asia/Seoul`, refused by ZoneInfo) keeps the plain zone's
-      // offsets: glibc's count of leap seconds moves a day's end by half a minute, while the
-      // fallbacks below (ICU knows no `right/` name) would put it hours off.
-      if name.hasPrefix("right/"), let zone = zoneFile(named: String(name.dropFirst("right/".count))) {
-        return zone
-      }
-      if let rule = PosixZoneRule(name) { return ZoneInfo(identifier: name, rule: rule) }
-      if let zone = TimeZone(identifier: name) { return zone }
+      if let zone = zone(named: name) { return zone }
       if name == "UTC" { return ZoneInfo.utc }
     }
     return systemTimeZone()
   }
 
-  /// The zone of an IANA name (`Europe/Paris`): the system's file for it, else ICU's data, else
-  /// nil (not a zone).
+  /// The zone `TZ` or `graph --tz` names, in glibc's order: the system's file for it, else a
+  /// POSIX rule; ICU's names only after both, since ICU reads `GMT+5` as five hours east where
+  /// POSIX (and `date`) read five hours west. Nil: not a zone.
   static func zone(named name: String, folder: String = zoneFolder) -> (any ZoneRules)? {
-    zoneFile(named: name, folder: folder) ?? TimeZone(identifier: name)
+    if let zone = zoneFile(named: name, folder: folder) { return zone }
+    // A leap-second zone (`right/Asia/Seoul`, refused by ZoneInfo) keeps the plain zone's
+    // offsets: glibc's count of leap seconds moves a day's end by half a minute, while the
+    // fallbacks below (ICU knows no `right/` name) would put it hours off.
+    if name.hasPrefix("right/"), let zone = zoneFile(named: String(name.dropFirst("right/".count)), folder: folder) {
+      return zone
+    }
+    if let rule = PosixZoneRule(name) { return ZoneInfo(identifier: name, rule: rule) }
+    return TimeZone(identifier: name)
   }
 
   /// The zone of the system's file for `name`, or nil.
@@ -54,7 +53,8 @@ extension AppEnvironment {
     let count = readlink(localtime, &buffer, buffer.count - 1)
     if count > 0 {
       let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if let range = target.range(of: "zoneinfo/") {
+      if let range = target.range(of: "zoneinfo/"), isZoneName(String(target[range.upperBound...])) {
+        // The name is printed (`graph`), so only a name a zone file could have is taken.
         let name = String(target[range.upperBound...])
         if let bytes = readZoneFile(localtime), let zone = ZoneInfo(identifier: name, tzif: bytes) {
           return zone
