@@ -32,7 +32,7 @@ struct ZoneInfoAllZonesTests {
   @Test("every zone file parses, agrees with zdump 1900–2400, and its days start at their first instant", arguments: names)
   func agreesWithZdump(name: String) throws {
     let zone = try ZoneInfoTests.zoneInfo(name)
-    let lines = try Self.zdump(name, "1900,2400")
+    let lines = try ZoneInfoTests.zdump(name, "1900,2400")
     for line in lines {
       let got = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(line.instant)))
       #expect(got == line.offset, "\(name) at \(line.instant): \(got), zdump says \(line.offset)")
@@ -51,36 +51,5 @@ struct ZoneInfoAllZonesTests {
         }
       }
     }
-  }
-
-  /// `zdump -v -c RANGE NAME` as (instant, offset) pairs; years past 2100 are read by date
-  /// arithmetic here too.
-  static func zdump(_ name: String, _ range: String) throws -> [(instant: Int64, offset: Int)] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/zdump")
-    process.arguments = ["-v", "-c", range, name]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "zdump failed for \(name)")
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    var result: [(instant: Int64, offset: Int)] = []
-    for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
-      let parts = line.split(separator: " ")
-      guard let equals = parts.firstIndex(of: "="), equals >= 6, parts[equals - 1] == "UT",
-        let gmtoff = parts.last, gmtoff.hasPrefix("gmtoff=")
-      else { continue }
-      let clock = parts[equals - 3].split(separator: ":").compactMap { Int($0) }
-      let month = try #require(months.firstIndex(of: String(parts[equals - 5]))) + 1
-      let year = try #require(Int(parts[equals - 2]))
-      let dayOfMonth = try #require(Int(parts[equals - 4]))
-      let day = try #require(Day(year: year, month: month, day: dayOfMonth))
-      try #require(clock.count == 3)
-      let seconds = Int64(day.ordinal) * 86_400 + Int64(clock[0] * 3_600 + clock[1] * 60 + clock[2])
-      result.append((seconds, try #require(Int(gmtoff.dropFirst("gmtoff=".count)))))
-    }
-    return result
   }
 }

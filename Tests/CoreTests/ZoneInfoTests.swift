@@ -196,12 +196,12 @@ struct ZoneInfoTests {
     try #require(ZoneInfo(identifier: name, tzif: try file(name)), "\(name) did not parse")
   }
 
-  /// `zdump -v -c 1900,2100 NAME`: for each transition the second before and the second of it,
-  /// as UTC seconds and the offset zdump (glibc) gives there.
-  static func zdump(_ name: String) throws -> [(instant: Int64, offset: Int)] {
+  /// `zdump -v -c RANGE NAME` (years `1900,2100` unless given): for each transition the second
+  /// before and the second of it, as UTC seconds and the offset zdump (glibc) gives there.
+  static func zdump(_ name: String, _ range: String = "1900,2100") throws -> [(instant: Int64, offset: Int)] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/zdump")
-    process.arguments = ["-v", "-c", "1900,2100", name]
+    process.arguments = ["-v", "-c", range, name]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
