@@ -313,11 +313,7 @@ public struct JSONReader {
     position += 1
     var members: [(key: String, value: JSONValue)] = []
     skipSpace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      depth -= 1
-      return JSONObject(members: members)
-    }
+    if leave(UInt8(ascii: "}")) { return JSONObject(members: members) }
     while true {
       skipSpace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -333,17 +329,29 @@ public struct JSONReader {
       position += 1
       skipSpace()
       members.append((key, try value()))
-      skipSpace()
-      guard position < bytes.count else { throw unexpected() }
-      switch bytes[position] {
-      case UInt8(ascii: ","): position += 1
-      case UInt8(ascii: "}"):
-        position += 1
-        depth -= 1
-        return JSONObject(members: members)
-      default: throw error("expected ',' or '}'")
-      }
+      if try endsAfterItem(UInt8(ascii: "}")) { return JSONObject(members: members) }
     }
+  }
+
+  /// Reads `closer` (`}` or `]`) when it comes next, leaving the object or array: whether it did.
+  private mutating func leave(_ closer: UInt8) -> Bool {
+    guard position < bytes.count, bytes[position] == closer else { return false }
+    position += 1
+    depth -= 1
+    return true
+  }
+
+  /// After a member or an element: a `,` (more follow: false) or the container's `closer` (it
+  /// ends, and is left: true).
+  private mutating func endsAfterItem(_ closer: UInt8) throws(JSONSyntaxError) -> Bool {
+    skipSpace()
+    guard position < bytes.count else { throw unexpected() }
+    if bytes[position] == UInt8(ascii: ",") {
+      position += 1
+      return false
+    }
+    if leave(closer) { return true }
+    throw error("expected ',' or '\(Character(Unicode.Scalar(closer)))'")
   }
 
   private mutating func array() throws(JSONSyntaxError) -> [JSONValue] {
@@ -365,24 +373,13 @@ public struct JSONReader {
     skipSpace()
     if state == .opened {
       state = .inside
-      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        depth -= 1
+      if leave(UInt8(ascii: "]")) {
         state = .closed
         return nil
       }
     }
     let element = try value()
-    skipSpace()
-    guard position < bytes.count else { throw unexpected() }
-    switch bytes[position] {
-    case UInt8(ascii: ","): position += 1
-    case UInt8(ascii: "]"):
-      position += 1
-      depth -= 1
-      state = .closed
-    default: throw error("expected ',' or ']'")
-    }
+    if try endsAfterItem(UInt8(ascii: "]")) { state = .closed }
     return element
   }
 
