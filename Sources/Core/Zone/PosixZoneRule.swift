@@ -66,7 +66,7 @@ public struct PosixZoneRule: Hashable, Sendable {
   /// The offset in force at `seconds` since 1970 (UTC).
   public func offset(at seconds: Int64) -> Int {
     guard let daylight else { return standardOffset }
-    let year = Day.civilFromDays(Int(Self.floorDivide(seconds + Int64(standardOffset), 86_400))).year
+    let year = standardYear(at: seconds)
     let (start, end) = transitions(in: year, daylight)
     if start < end {
       return (start <= seconds && seconds < end) ? daylight.offset : standardOffset
@@ -77,7 +77,7 @@ public struct PosixZoneRule: Hashable, Sendable {
   /// The first change of offset after `seconds` (UTC), or nil for a zone without daylight time.
   public func nextTransition(after seconds: Int64) -> Int64? {
     guard let daylight, daylight.offset != standardOffset else { return nil }
-    let year = Day.civilFromDays(Int(Self.floorDivide(seconds + Int64(standardOffset), 86_400))).year
+    let year = standardYear(at: seconds)
     var candidates: [Int64] = []
     for candidateYear in (year - 1)...(year + 1) {
       let (start, end) = transitions(in: candidateYear, daylight)
@@ -85,6 +85,11 @@ public struct PosixZoneRule: Hashable, Sendable {
     }
     // A rule of daylight time all year (`0/0,J365/25`) has transitions that change nothing.
     return candidates.filter { $0 > seconds && offset(at: $0) != offset(at: $0 - 1) }.min()
+  }
+
+  /// The year of `seconds` (UTC) in local standard time: the year whose transitions decide.
+  private func standardYear(at seconds: Int64) -> Int {
+    Day.civilFromDays(Int(Self.floorDivide(seconds + Int64(standardOffset), 86_400))).year
   }
 
   /// When daylight time starts and ends in `year`, in seconds since 1970 (UTC).

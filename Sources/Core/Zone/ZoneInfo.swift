@@ -112,7 +112,8 @@ public struct ZoneInfo: ZoneRules, Hashable {
 
   public func nextDaylightSavingTimeTransition(after date: Date) -> Date? {
     let seconds = Self.seconds(date)
-    var index = transitions.firstIndex { $0 > seconds } ?? transitions.count
+    // The first listed transition after `seconds`.
+    var index = transitions.isEmpty || seconds < transitions[0] ? 0 : lastTransition(atOrBefore: seconds) + 1
     var previous = offset(at: seconds)
     while index < transitions.count {
       // A listed transition that changes only the abbreviation or the daylight flag is skipped.
