@@ -87,14 +87,23 @@ public struct DayPriorityCount: Hashable, Sendable {
 /// Runs of perfect days.
 ///
 /// A *perfect day* has at least one todo and all of them done. Days without todos are rest days:
-/// they neither extend nor break a run. The one streak rule, everywhere a streak is shown: a day
-/// still in progress (today, or a day after it) counts once it is perfect and never breaks the
-/// run while it is open; days before today keep the plain rule.
+/// they neither extend nor break a run. A day still in progress (today, or a day after it)
+/// counts once it is perfect and never breaks the run while it is open; days before today keep
+/// the plain rule (``step(_:today:)``).
+///
+/// Over a range (`report`, `team board`), the one rule everywhere:
+/// - a run counts in full in every range it overlaps: its days before and after the range count
+///   too. A run overlaps a range when one of its perfect days lies in it, or when it is still
+///   unbroken on one of the range's days (rest days after a run belong to it until a day breaks
+///   it), so `longest` over a range of rest days after a run of 3 is 3;
+/// - `current` is the run as it stands at the range's last day (or at the day before, while the
+///   last day is today and still open), counted in full back to its first day;
+/// - perfect days are counted inside the range only (``AchievementReport/perfectDays``).
 public struct Streaks: Hashable, Sendable {
-  /// The run of perfect days ending at the last day that has todos (0 when that day is not
-  /// perfect, or when no day has todos), skipping an open day in progress.
+  /// The run of perfect days standing at the end of the days given (0 when the last day with
+  /// todos is not perfect, or when no day has todos), skipping an open day in progress.
   public var current: Int
-  /// The longest run.
+  /// The longest run that overlaps the days given, counted in full.
   public var longest: Int
 
   /// Creates a value.
@@ -103,25 +112,74 @@ public struct Streaks: Hashable, Sendable {
     self.longest = longest
   }
 
+  /// What one day does to a run.
+  public enum Step: Hashable, Sendable {
+    /// A perfect day: the run grows by one.
+    case extends
+    /// A day with open todos that is over: the run ends before it.
+    case breaks
+    /// A rest day, or an open day still in progress: the run neither grows nor ends.
+    case passes
+  }
+
+  /// What `day` does to a run when today is `today` (nil: every day is over).
+  public static func step(_ day: DayTally, today: Day?) -> Step {
+    guard day.tally.hasTodos else { return .passes }
+    if day.tally.isPerfect { return .extends }
+    if let today, day.day >= today { return .passes }
+    return .breaks
+  }
+
   /// The streaks of `days`, which must be in day order (gaps are allowed: missing days count as
   /// rest days).
   ///
   /// - Parameters:
-  ///   - today: days from `today` on are in progress: perfect ones count, open ones are skipped.
+  ///   - today: days from `today` on are in progress: perfect ones count, open ones pass.
   ///     Nil treats every day as over.
-  ///   - runBefore: the run of perfect days that ends just before the first of `days` (so a
-  ///     range ending today shows the same streak as the dashboard).
-  public init(_ days: [DayTally], today: Day? = nil, runBefore: Int = 0) {
+  ///   - runBefore: the run of perfect days still unbroken just before the first of `days`
+  ///     (``RunCounter`` walking backwards from the day before the range).
+  ///   - runAfter: the perfect days that continue the run after the last of `days`, up to the
+  ///     first day that breaks it (``RunCounter`` walking forwards from the day after).
+  public init(_ days: [DayTally], today: Day? = nil, runBefore: Int = 0, runAfter: Int = 0) {
     var run = runBefore
-    var longest = runBefore
-    for day in days where day.tally.hasTodos {
-      let inProgress = today.map { day.day >= $0 } ?? false
-      if inProgress && !day.tally.isPerfect { continue }
-      run = day.tally.isPerfect ? run + 1 : 0
+    var longest = 0
+    // A run still unbroken on a day of the range overlaps it (its rest days reach into it).
+    for day in days {
+      switch Self.step(day, today: today) {
+      case .extends: run += 1
+      case .breaks: run = 0
+      case .passes: break
+      }
       longest = max(longest, run)
     }
-    // After the loop `run` is the run ending at the last day with todos.
+    // After the loop `run` stands at the last day; it goes on after the range.
+    if run > 0 { longest = max(longest, run + runAfter) }
     self.init(current: run, longest: longest)
+  }
+}
+
+/// Counts the perfect days of one run, walking away from a range one day at a time (backwards
+/// from the day before it, or forwards from the day after it) until a day breaks the run: what
+/// ``Streaks/init(_:today:runBefore:runAfter:)`` needs of the days outside a range.
+public struct RunCounter: Sendable {
+  /// Perfect days counted so far.
+  public private(set) var run = 0
+  /// Whether a day broke the run (no further day matters).
+  public private(set) var isFinished = false
+  let today: Day?
+
+  /// A counter for a walk when today is `today`.
+  public init(today: Day?) { self.today = today }
+
+  /// Takes the next day of the walk; returns whether further days still matter.
+  public mutating func take(_ day: DayTally) -> Bool {
+    guard !isFinished else { return false }
+    switch Streaks.step(day, today: today) {
+    case .extends: run += 1
+    case .breaks: isFinished = true
+    case .passes: break
+    }
+    return !isFinished
   }
 }
 
@@ -292,9 +350,11 @@ public struct AchievementReport: Hashable, Sendable {
   /// Builds the report from storage's per-day, per-priority counts. Rows outside `range` are
   /// ignored; rows for the same day and priority add up.
   ///
-  /// `today` and `runBefore` are passed on to ``Streaks/init(_:today:runBefore:)``.
+  /// `today`, `runBefore` and `runAfter` are passed on to
+  /// ``Streaks/init(_:today:runBefore:runAfter:)``.
   public init(
-    range: DayRange, counts: [DayPriorityCount], today: Day? = nil, runBefore: Int = 0
+    range: DayRange, counts: [DayPriorityCount], today: Day? = nil, runBefore: Int = 0,
+    runAfter: Int = 0
   ) {
     self.range = range
     var perDay = [Tally](repeating: .zero, count: range.count)
@@ -305,7 +365,7 @@ public struct AchievementReport: Hashable, Sendable {
     }
     days = zip(range, perDay).map { DayTally(day: $0, tally: $1) }
     total = perDay.reduce(.zero, +)
-    streaks = Streaks(days, today: today, runBefore: runBefore)
+    streaks = Streaks(days, today: today, runBefore: runBefore, runAfter: runAfter)
     weekdays = WeekdayTally.of(days)
     priorities = Priority.allCases.map { PriorityTally(priority: $0, tally: perPriority[$0.rank]) }
   }
@@ -331,9 +391,9 @@ public struct PriorityTally: Hashable, Sendable {
 public enum ReportPeriod: Hashable, Sendable {
   /// `--from D --to D`: exactly these days.
   case between(Day, Day)
-  /// `--week`: this calendar week, Monday to today.
+  /// `--week`: the 7 days ending today (as in every command that takes it).
   case week
-  /// `--month`: this calendar month, the 1st to today.
+  /// `--month`: the 30 days ending today.
   case month
   /// `--year`: the 365 days ending today.
   case year
@@ -360,10 +420,9 @@ public enum ReportPeriod: Hashable, Sendable {
     case .between(let from, let to):
       range = try DayRange(from: from, to: to)
     case .week:
-      range = try DayRange(from: today.adding(days: -(today.weekday.rawValue - 1)), to: today)
+      range = try DayRange(from: today.adding(days: -6), to: today)
     case .month:
-      let (y, m, _) = today.components
-      range = try DayRange(from: Day(year: y, month: m, day: 1)!, to: today)
+      range = try DayRange(from: today.adding(days: -29), to: today)
     case .year:
       range = try DayRange(from: today.adding(days: -364), to: today)
     case .days(let count):

@@ -44,9 +44,9 @@ public struct TeamBoardRow: Hashable, Sendable {
 
   /// Builds the row of `name` over `range` from the figures it published.
   ///
-  /// The streak follows `report`: a range that reaches `today` shows the streak going on from
-  /// the days before it (the dashboard's), an earlier range only the run inside it. `today` is
-  /// the viewer's: days from it on are in progress, as in ``Streaks``.
+  /// The streak follows `report` (``Streaks``): the run standing at the range's last day,
+  /// counted in full from the days before the range. `today` is the viewer's: days from it on
+  /// are in progress.
   public init(name: String, figures: [DayFigure], range: DayRange, today: Day) {
     self.name = name
     var byDay: [Day: DayFigure] = [:]
@@ -58,10 +58,16 @@ public struct TeamBoardRow: Hashable, Sendable {
         commits: figure?.commits)
     }
     total = days.reduce(.zero) { $0 + $1.tally }
-    let reachesToday = range.to >= today
-    let history = byDay.values.filter { reachesToday || $0.date >= range.from }
-      .sorted { $0.date < $1.date }
-      .map { DayTally($0.date, total: $0.total, done: min($0.done, $0.total)) }
-    currentStreak = Streaks(history, today: today).current
+    // The run standing at the range's last day, counted in full (``Streaks``): it goes on from
+    // the days the member published before the range.
+    var before = RunCounter(today: today)
+    let earlier = byDay.values.filter { $0.date < range.from }.sorted { $0.date > $1.date }
+    for figure in earlier
+    where !before.take(DayTally(figure.date, total: figure.total, done: min(figure.done, figure.total))) {
+      break
+    }
+    currentStreak = Streaks(
+      days.map { DayTally(day: $0.day, tally: $0.tally) }, today: today, runBefore: before.run
+    ).current
   }
 }

@@ -37,15 +37,77 @@ extension AppDatabase {
           throw StorageError.sqlite("corrupt todo day '\(dayText)' or priority \(rank)")
         }
         counts.append(
-          DayPriorityCount(day: day, priority: priority, tally: Tally(total: row[2], done: row[3])))
+          DayPriorityCount(day: day, priority: priority, tally: DayFigures.own(total: row[2], done: row[3])))
       }
-      // Todos carried away from a day after it began still count there, as not done.
+      // Todos carried away from a day after it began still count there, as not done
+      // (``DayFigures``).
       for (day, priority) in try Self.carriedTodos(db, project: project.map { try Self.projectID(db, named: $0) })
       where range.contains(day) {
-        counts.append(DayPriorityCount(day: day, priority: priority, tally: Tally(total: 1, carried: 1)))
+        counts.append(DayPriorityCount(day: day, priority: priority, tally: DayFigures.carriedAway(1)))
       }
       return counts
     }
+  }
+
+  /// The todos carried away from the days of `range` (``DayFigures/isCarriedAway(_:from:)``
+  /// for one of its days), in listing order: what a day's listing shows after its own todos,
+  /// so that its heading's figures can be read off its rows. Read through the partial index
+  /// `todo_carried`; at most `limit` of them.
+  public func todosCarriedAway(from range: DayRange, limit: Int = 10_000) throws(StorageError) -> [Todo] {
+    try read { db in
+      var todos: [Todo] = []
+      // carriedFrom lists its days oldest first: its first and last ten characters bound them.
+      try TodoRecord.forEach(
+        db,
+        where: "todo.carriedFrom IS NOT NULL AND substr(todo.carriedFrom, 1, 10) <= ? AND substr(todo.carriedFrom, -10) >= ?",
+        [range.to.description, range.from.description]
+      ) { record in
+        let todo = try record.todo()
+        if todo.carriedFrom.contains(where: { range.contains($0) && DayFigures.isCarriedAway(todo, from: $0) }) {
+          todos.append(todo)
+        }
+        return todos.count < limit
+      }
+      return todos
+    }
+  }
+
+  /// The run of perfect days that goes on outside a range, by Core's rule (``RunCounter``):
+  /// walking backwards from the day before `range` (`forward` false) or forwards from the day
+  /// after it, a few weeks of day figures at a time, until a day breaks the run or no todo lies
+  /// further. `today` as in ``Streaks/step(_:today:)``.
+  public func runOutside(
+    _ range: DayRange, forward: Bool, today: Day?, project: String? = nil
+  ) throws(StorageError) -> Int {
+    // The first and last days any todo counts on (carried-from days included).
+    let bounds: (first: Day, last: Day)? = try read { db in
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT min(d), max(d) FROM (
+            SELECT min(day) AS d FROM todo UNION ALL SELECT max(day) FROM todo
+            UNION ALL SELECT min(substr(carriedFrom, 1, 10)) FROM todo WHERE carriedFrom IS NOT NULL
+            UNION ALL SELECT max(substr(carriedFrom, -10)) FROM todo WHERE carriedFrom IS NOT NULL)
+          """)
+      guard let first = (row?[0] as String?).flatMap(Day.init(iso:)),
+        let last = (row?[1] as String?).flatMap(Day.init(iso:))
+      else { return nil }
+      return (first, last)
+    }
+    guard let bounds else { return 0 }
+    var counter = RunCounter(today: today)
+    let step = 64
+    var edge = forward ? range.to.adding(days: 1) : range.from.adding(days: -1)
+    while forward ? edge <= bounds.last : edge >= bounds.first {
+      let far = edge.adding(days: forward ? step - 1 : -(step - 1))
+      guard let chunk = try? DayRange(from: forward ? edge : far, to: forward ? far : edge) else { break }
+      let days = AchievementReport(
+        range: chunk, counts: try achievementCounts(in: chunk, project: project)
+      ).days
+      for day in forward ? days : days.reversed() where !counter.take(day) { return counter.run }
+      edge = edge.adding(days: forward ? step : -step)
+    }
+    return counter.run
   }
 
   /// The run of perfect days (every todo done) ending at the last day before `day` that has

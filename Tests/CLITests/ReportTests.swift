@@ -81,9 +81,11 @@ import FoundationXML
     (["--from", "2026-11-14", "--to", "2026-11-21"], 2, 2, 8),  // ends on a rest day: 18, 20
     (["--from", "2026-11-14", "--to", "2026-11-16"], 2, 2, 3),  // 14 . 16, the rest day inside
     (["--from", "2026-11-17", "--to", "2026-11-17"], 0, 0, 2),  // one day, not perfect
-    (["--from", "2026-11-15", "--to", "2026-11-15"], 0, 0, 0),  // one day without todos
+    // One day without todos: the run of the 14th and 16th stands through it, counted in full.
+    (["--from", "2026-11-15", "--to", "2026-11-15"], 1, 2, 0),
     (["--from", "2026-11-14", "--to", "2026-11-22", "--project", "p"], 2, 2, 3),
-    (["--from", "2026-11-14", "--to", "2026-11-16", "--project", "P"], 1, 1, 2),
+    // The project's run 16, 17 counts in full; on the 16th it stood at 1.
+    (["--from", "2026-11-14", "--to", "2026-11-16", "--project", "P"], 1, 2, 2),
   ] as [([String], Int, Int, Int)])
   func json_streaksAndProjectFilter(arguments: [String], current: Int, longest: Int, total: Int)
     async throws
@@ -101,7 +103,7 @@ import FoundationXML
   @Test(arguments: [
     ([String](), "2026-10-26", "2026-11-22"),  // the last 4 weeks
     (["--week"], "2026-11-16", "2026-11-22"),
-    (["--month"], "2026-11-01", "2026-11-22"),
+    (["--month"], "2026-10-24", "2026-11-22"),
     (["--year"], "2025-11-23", "2026-11-22"),
     (["--days", "3"], "2026-11-20", "2026-11-22"),
     (["--from", "2026-11-20"], "2026-11-20", "2026-11-22"),

@@ -210,9 +210,10 @@ func pattern(_ text: String, from start: String = "2026-11-01") -> [DayTally] {
   @Test(arguments: [
     // today 2026-11-22 is a Sunday
     (ReportPeriod.week, "2026-11-22", "2026-11-16", "2026-11-22"),
-    (.week, "2026-11-16", "2026-11-16", "2026-11-16"),  // a Monday: one day
-    (.month, "2026-11-22", "2026-11-01", "2026-11-22"),
-    (.month, "2024-02-29", "2024-02-01", "2024-02-29"),  // leap day
+    (.week, "2026-11-16", "2026-11-10", "2026-11-16"),  // a Monday: still the last 7 days
+    (.month, "2026-11-22", "2026-10-24", "2026-11-22"),  // the last 30 days
+    (.month, "2024-03-01", "2024-01-31", "2024-03-01"),  // across a leap day
+    (.month, "2027-01-01", "2026-12-03", "2027-01-01"),  // the 1st: still 30 days
     (.year, "2024-02-29", "2023-03-02", "2024-02-29"),  // 365 days across a leap day
     (.year, "2025-01-01", "2024-01-03", "2025-01-01"),
     (.days(1), "2026-11-22", "2026-11-22", "2026-11-22"),
@@ -226,6 +227,13 @@ func pattern(_ text: String, from start: String = "2026-11-01") -> [DayTally] {
     let range = try period.range(today: d(today))
     #expect(range.from == d(from))
     #expect(range.to == d(to))
+  }
+
+  @Test func week_month_cover7And30Days() throws {
+    for today in ["2026-11-16", "2024-02-29", "2027-01-01"] {
+      #expect(try ReportPeriod.week.range(today: d(today)).count == 7)
+      #expect(try ReportPeriod.month.range(today: d(today)).count == 30)
+    }
   }
 
   @Test func year_coversExactly365Days() throws {

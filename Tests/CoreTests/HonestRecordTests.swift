@@ -16,7 +16,9 @@ import Testing
     ("PP.X", 3, 0, 2, 2),  // an open today after a rest day
     ("X", 0, 4, 4, 4),  // the run before the range goes on through an open today
     ("PX", 1, 4, 5, 5),  // …and through a perfect day in the range
-    ("XP", 1, 4, 1, 4),  // an open day over breaks the run before the range
+    ("XP", 1, 4, 1, 1),  // an open day over breaks the run before the range: not in it
+    (".P", 1, 4, 5, 5),  // a rest day in the range: the run before it goes on through it
+    ("..", 5, 2, 2, 2),  // a range of rest days after a run: the run overlaps it
     ("PPXX", 10, 0, 0, 2),  // a range that ended before today: the plain rule
   ])
   func streak_aDayInProgressCountsOncePerfectAndNeverBreaks(

@@ -26,7 +26,8 @@ struct TeamBoardTests {
     Example(name: "rest days neither extend nor break", figures: [figure(2, 1, 1), figure(5, 1, 1)], from: 1, to: 7, today: 7, rate: 1, streak: 2),
     Example(name: "an open today does not break", figures: [figure(5, 1, 1), figure(6, 3, 0)], from: 1, to: 6, today: 6, rate: 0.25, streak: 1),
     Example(name: "a range reaching today goes on from before it", figures: [figure(1, 1, 1), figure(2, 1, 1), figure(4, 2, 2)], from: 3, to: 7, today: 7, rate: 1, streak: 3),
-    Example(name: "a past range counts only inside it", figures: [figure(1, 1, 1), figure(2, 1, 1), figure(4, 2, 2)], from: 3, to: 5, today: 20, rate: 1, streak: 1),
+    Example(name: "a past range counts its run in full", figures: [figure(1, 1, 1), figure(2, 1, 1), figure(4, 2, 2)], from: 3, to: 5, today: 20, rate: 1, streak: 3),
+    Example(name: "a run broken before the range does not reach it", figures: [figure(1, 1, 1), figure(2, 1, 0), figure(4, 2, 2)], from: 3, to: 5, today: 20, rate: 1, streak: 1),
     Example(name: "days after the range are ignored", figures: [figure(2, 1, 1), figure(9, 1, 0)], from: 1, to: 7, today: 20, rate: 1, streak: 1),
   ]
 

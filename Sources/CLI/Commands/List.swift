@@ -12,6 +12,12 @@ extension Ootd {
         Open todos of earlier days are shown under "Overdue" when listing today; 'ootd carry' \
         moves them to today. --json prints an array ordered by date, priority, then id.
 
+        A day's heading counts its todos as 'ootd report' does: a todo carried away from a \
+        day after it began still counts there, as planned and not done. Such todos are listed \
+        after the day's own, marked [>] with the day they went to (in --json they follow the \
+        listed days' todos; their carriedFrom names the day). A filtered list shows only the \
+        todos that match, without figures.
+
         Examples:
           ootd list
           ootd list --on yesterday
@@ -41,12 +47,14 @@ extension Ootd {
       let database = try showsToday
         ? global.openDatabaseShowingToday(environment) : global.openDatabase(environment, readOnly: true)
       // Rows are streamed from the database to the output: constant memory for any number.
+      let unfiltered = filters.isEmpty && grep == nil
       if output.json {
-        try printTodosJSON(database, matching: filter, environment)
+        var range: DayRange?
+        if unfiltered, case .range(let days) = days { range = days }
+        try printTodosJSON(database, matching: filter, carriedAwayFrom: range, environment)
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
-      let unfiltered = filters.isEmpty && grep == nil
       let printed = try renderer.printDays(
         database, matching: filter, showProgress: unfiltered, fitted: false, environment)
       var lines: [String] = []

@@ -16,8 +16,8 @@ extension Ootd {
         and the rate per priority and per weekday with the best and worst weekday.
 
         The range is the last 4 weeks (28 days ending today) unless you pick one: \
-        --from/--to, --week (this calendar week, Monday to today), --month (this month, the \
-        1st to today), --year (the last 365 days) or --days N. With --calendar or --svg the \
+        --from/--to, --week (the last 7 days), --month (the last 30 days), --year (the last \
+        365 days) or --days N, each ending today, as in every command that takes them. With --calendar or --svg the \
         default is the last 26 calendar weeks (about 6 months), which fits an 80-column \
         terminal; narrower terminals wrap.
 
@@ -37,8 +37,13 @@ extension Ootd {
         counts the todos moved away from the day after it began (they stay in its total, not \
         done). --csv prints date,weekday,total,done,rate,commits,carried.
 
-        The current streak is the one the dashboard shows: a day in progress counts once it \
-        is perfect and never breaks the streak while it is open.
+        Streaks: a perfect day has todos, all done; days without todos neither extend nor \
+        break a run; a day in progress (today) counts once it is perfect and never breaks a \
+        run while it is open. A run counts in full in every range it overlaps, its days \
+        outside the range included: longestStreak is the longest run that overlaps the range, \
+        currentStreak the run standing at the range's last day (or the day before, while that \
+        day is today and still open), counted back to its first day; perfectDays counts only \
+        the range's own days. The current streak of a range ending today is the dashboard's.
 
         Examples:
           ootd report
@@ -81,13 +86,14 @@ extension Ootd {
       let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
       let days = try period.range(today: environment.today)
       let database = try global.openDatabase(environment, readOnly: true)
-      // A range that reaches today shows the one streak the dashboard shows: it goes on from
-      // the days before the range, and an open today does not break it.
+      // A run of perfect days counts in full in every range it overlaps (Core's ``Streaks``):
+      // its days before and after the range count too, and an open today does not break it.
       let today = environment.today
-      let reachesToday = days.to >= today && project == nil
       let report = AchievementReport(
         range: days, counts: try database.achievementCounts(in: days, project: project),
-        today: today, runBefore: reachesToday ? try database.perfectDayStreak(before: days.from) : 0)
+        today: today,
+        runBefore: try database.runOutside(days, forward: false, today: today, project: project),
+        runAfter: try database.runOutside(days, forward: true, today: today, project: project))
       // The commits of the same days, side by side, once any are synced. A project's report
       // counts its own repository's (GitHub's, or `local/NAME` read from its clone); a project
       // with neither has no commits to show.

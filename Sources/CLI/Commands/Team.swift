@@ -140,7 +140,8 @@ extension Ootd.Team {
       commandName: "board",
       abstract: "Show each member's daily rate, current streak and commits side by side.",
       discussion: """
-        Without a range: the last 7 days. The rate is done/total over the range; the streak \
+        Without a range: the last 7 days. --week, --month and --year mean the last 7, 30 \
+        and 365 days ending today, as in 'ootd report'. The rate is done/total over the range; the streak \
         follows 'ootd report' (perfect days in a row; days without todos neither extend nor \
         break it). Members see figures published by 'ootd remote sync'.
 

@@ -9,10 +9,10 @@ struct ReportRangeOptions: ParsableArguments {
   @Option(name: .long, help: ArgumentHelp("The last day (inclusive; --from defaults to 27 days earlier).", valueName: "date"))
   var to: String?
 
-  @Flag(name: .long, help: "This calendar week: Monday to today.")
+  @Flag(name: .long, help: "The last 7 days, ending today.")
   var week = false
 
-  @Flag(name: .long, help: "This calendar month: the 1st to today.")
+  @Flag(name: .long, help: "The last 30 days, ending today.")
   var month = false
 
   @Flag(name: .long, help: "The last 365 days, ending today.")

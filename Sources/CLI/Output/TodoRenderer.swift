@@ -25,8 +25,13 @@ struct TodoRenderer {
   /// With a width, the line never wraps: the title is cut first (to no less than 16 columns,
   /// or its own width), then the `@project #block +tag date` part, which shrinks to fit
   /// (uncoloured) or is left out on a very narrow terminal.
-  func line(_ todo: Todo, idWidth: Int, showDay: Bool = false) -> String {
-    let box = todo.isDone ? style.green("[x]") : todo.isDropped ? style.dim("[-]") : "[ ]"
+  ///
+  /// `carriedAway` draws a todo carried away from the day being shown, which counts there as
+  /// planned and not done: `[>]`, and the day it went to (`→ 2026-12-02`).
+  func line(_ todo: Todo, idWidth: Int, showDay: Bool = false, carriedAway: Bool = false) -> String {
+    let box =
+      carriedAway ? style.dim("[>]")
+      : todo.isDone ? style.green("[x]") : todo.isDropped ? style.dim("[-]") : "[ ]"
     let id = DisplayWidth.padLeft(String(todo.id), to: idWidth)
     let priority = priorityLabel(todo.priority)
     var tags: [(plain: String, styled: String)] = []
@@ -42,7 +47,10 @@ struct TodoRenderer {
       let text = "+" + TerminalText.printable(tag)
       tags.append((text, style.yellow(text)))
     }
-    if showDay || todo.isOverdue(today: today) {
+    if carriedAway {
+      let text = "→ \(todo.day)"
+      tags.append((text, style.dim(text)))
+    } else if showDay || todo.isOverdue(today: today) {
       let text = todo.day.description
       tags.append((text, todo.isOverdue(today: today) ? style.red(text) : style.dim(text)))
     }
@@ -73,7 +81,7 @@ struct TodoRenderer {
         cut = DisplayWidth.truncate(title, to: max(1, available - shownTags))
       }
     }
-    let shown = todo.isDone ? style.strike(cut) : cut
+    let shown = todo.isDone && !carriedAway ? style.strike(cut) : cut
     return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
   }
 
@@ -137,10 +145,16 @@ struct TodoRenderer {
   }
 
   /// Todos grouped under day headings, in list order; `showProgress` as in ``dayHeading``.
+  /// With progress, each day also lists the todos carried away from it (``DayFigures``).
   func days(_ todos: [Todo], showProgress: Bool = true) -> [String] {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     var lines: [String] = []
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines += $0 }
+    if showProgress, let first = todos.first?.day, let last = todos.last?.day,
+      let range = try? DayRange(from: first, to: last)
+    {
+      list.carry(todos.filter { todo in todo.carriedFrom.contains { range.contains($0) } }, in: range)
+    }
     for todo in todos { list.add(todo) }
     list.finish()
     return lines
@@ -168,6 +182,9 @@ struct TodoRenderer {
     private var openDay: Day?
     /// Whether no todo was added.
     private(set) var isEmpty = true
+    /// The todos carried away from each listed day not written yet, by that day (see
+    /// ``carry(_:in:)``).
+    private var carriedAway: [Day: [Todo]] = [:]
 
     init(
       renderer: TodoRenderer, idWidth: Int, showProgress: Bool, holdLimit: Int = 1000,
@@ -178,6 +195,18 @@ struct TodoRenderer {
       self.showProgress = showProgress
       self.holdLimit = holdLimit
       self.output = output
+    }
+
+    /// Lists `todos` (in listing order) after the own todos of each day of `range` they were
+    /// carried away from, and counts them in its heading, as ``DayFigures`` has it; a day with
+    /// only such todos is listed too. Only with progress: a filtered list shows its own todos.
+    mutating func carry(_ todos: [Todo], in range: DayRange) {
+      guard showProgress else { return }
+      for todo in todos {
+        for day in todo.carriedFrom where range.contains(day) && DayFigures.isCarriedAway(todo, from: day) {
+          carriedAway[day, default: []].append(todo)
+        }
+      }
     }
 
     /// Adds the next todo; a day is held whole to count it.
@@ -201,10 +230,12 @@ struct TodoRenderer {
           return false
         }
         writeLines()
+        writeCarriedAway(day)
         openDay = nil
       } else if let last = group.last, last.day != todo.day {
         writeDay()
       }
+      if group.isEmpty { writeDaysOnlyCarriedAway(before: todo.day) }
       if !showProgress {
         // No figures in the heading: it goes out at once.
         writeHeading(todo.day, done: 0, total: 0)
@@ -217,21 +248,52 @@ struct TodoRenderer {
 
     /// Writes what is left.
     mutating func finish() {
-      if openDay != nil { writeLines() } else { writeDay() }
+      if let day = openDay {
+        writeLines()
+        writeCarriedAway(day)
+        openDay = nil
+      } else {
+        writeDay()
+      }
+      writeDaysOnlyCarriedAway(before: nil)
     }
 
-    /// Writes the held day: its heading, counted from its todos, and its todos.
+    /// Writes the held day: its heading, counted from its todos, its todos, and the todos
+    /// carried away from it.
     private mutating func writeDay() {
       guard let day = group.first?.day else { return }
       writeHeading(day, done: group.count { $0.isDone }, total: group.count)
       writeLines()
+      writeCarriedAway(day)
       openDay = nil
     }
 
+    /// Writes the days before `day` (all, when nil) whose todos were all carried away.
+    private mutating func writeDaysOnlyCarriedAway(before day: Day?) {
+      for shown in carriedAway.keys.sorted() where day.map({ shown < $0 }) ?? true {
+        writeHeading(shown, done: 0, total: 0)
+        writeCarriedAway(shown)
+        openDay = nil
+      }
+    }
+
+    /// Writes the todos carried away from `day`, after its own.
+    private mutating func writeCarriedAway(_ day: Day) {
+      guard let todos = carriedAway.removeValue(forKey: day) else { return }
+      for todo in todos { pending.append(renderer.line(todo, idWidth: idWidth, carriedAway: true)) }
+      output(pending)
+      pending.removeAll(keepingCapacity: true)
+    }
+
     /// Writes a day's heading (after a blank line, but for the first day); its todos follow.
+    /// Its figures are its own todos' (`done` of `total`) and the todos carried away from it,
+    /// added up by ``DayFigures``.
     private mutating func writeHeading(_ day: Day, done: Int, total: Int) {
       if !isEmpty { pending.append("") }
-      pending += renderer.dayHeading(day, done: done, total: total, showProgress: showProgress)
+      let figures =
+        DayFigures.own(total: total, done: done) + DayFigures.carriedAway(carriedAway[day]?.count ?? 0)
+      pending += renderer.dayHeading(
+        day, done: figures.done, total: figures.total, showProgress: showProgress)
       isEmpty = false
       openDay = day
     }
@@ -275,10 +337,17 @@ extension TodoRenderer {
     _ database: AppDatabase, matching filter: TodoFilter, showProgress: Bool, fitted: Bool,
     _ environment: AppEnvironment
   ) throws -> Bool {
-    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+    // A whole day's listing shows the todos carried away from it too (``DayFigures``).
+    var carried: [Todo] = []
+    if showProgress, case .range(let range) = filter.days {
+      carried = try database.todosCarriedAway(from: range)
+    }
+    let largest = max(try database.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
+    let idWidth = String(max(largest, 1)).count
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines in
       environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.joined())
     }
+    if case .range(let range) = filter.days { list.carry(carried, in: range) }
     try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       try list.add(todo, counts: counter.counts(on:))
       return environment.outputFailed() == nil
