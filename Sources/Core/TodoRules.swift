@@ -21,6 +21,15 @@ public enum TodoRule: String, CaseIterable, Hashable, Sendable {
   case doneAfterToday = "done-after-today"
   /// A dropped todo is not done: dropping gives up open work.
   case droppedAndDone = "dropped-and-done"
+
+  /// Why a change that would leave `state` breaking this rule is refused, about `subject`
+  /// (e.g. `todo 12 'Write the report'`).
+  public func breach(_ subject: String, _ state: TodoRuleState) -> String {
+    switch self {
+    case .doneAfterToday: "\(subject) would be done on \(state.day), a day after today"
+    case .droppedAndDone: "\(subject) would be both dropped and done"
+    }
+  }
 }
 
 /// What the rules look at in a todo: its day, whether done, whether dropped, and the days it
@@ -90,6 +99,9 @@ public struct TodoRuleFix: Hashable, Sendable {
 
 /// The checks and the fixed resolution of ``TodoRule``.
 public enum TodoRules {
+  /// The fields of a todo the rules look at: a change that sets none of them breaks none.
+  public static let fields: Set<String> = ["day", "done", "dropped"]
+
   /// The rules `state` breaks on `today`, in ``TodoRule`` order (empty when it keeps them all).
   public static func broken(_ state: TodoRuleState, today: Day) -> [TodoRule] {
     TodoRule.allCases.filter { rule in

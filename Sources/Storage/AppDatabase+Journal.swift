@@ -51,9 +51,11 @@ extension AppDatabase {
   /// - Throws: ``StorageError/nothingToUndo`` when there is none, and
   ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
   ///   since by a change that is not undone.
-  public func undo(now: Date = Date()) throws(StorageError) -> JournalStep {
+  ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
+  ///   (``TodoRules``; default: the day of `now` here), e.g. undoing a sync's resolution.
+  public func undo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
     try step(
-      .undo, now: now,
+      .undo, today: today, now: now,
       target: """
         SELECT \(JournalChangeRecord.selection()) FROM journalChange
         WHERE remote = 0 AND kind = 'change' AND undone = 0
@@ -64,10 +66,10 @@ extension AppDatabase {
   /// Applies again the change undone most recently, unless a change was made since that undo.
   ///
   /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
-  ///   ``StorageError/journalConflict(_:)`` as ``undo(now:)`` does.
-  public func redo(now: Date = Date()) throws(StorageError) -> JournalStep {
+  ///   ``StorageError/journalConflict(_:)`` as ``undo(today:now:)`` does.
+  public func redo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
     try step(
-      .redo, now: now,
+      .redo, today: today, now: now,
       target: """
         SELECT \(JournalChangeRecord.selection(of: "target")) FROM journalChange AS undo
         JOIN journalChange AS target ON target.id = undo.target
@@ -80,17 +82,21 @@ extension AppDatabase {
   /// operations inverted and last first (undo) or again (redo), each checked against the row
   /// as it is, flips the change's state, and records the step as a journal entry of its own.
   /// The operations are read a batch at a time: a step of a million rows holds a thousand.
-  private func step(_ kind: JournalEntry.Kind, now: Date, target query: String)
+  private func step(_ kind: JournalEntry.Kind, today: Day?, now: Date, target query: String)
     throws(StorageError) -> JournalStep
   {
     let undo = kind == .undo
+    let today = today ?? Day(now, in: TimeZone.current)
     return try write { db in
       guard
         let target = try JournalChangeRecord.fetchOne(
           db, sql: query)
       else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
       let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
+      // The todos whose day, done or dropped the step sets: checked against the rules.
+      var touched = Set<String>()
       func apply(_ operation: JournalOperation) throws {
+        if (undo ? operation.inverse : operation).touchesRules { touched.insert(operation.row) }
         do {
           try recorder.apply(undo ? operation.inverse : operation, checked: true)
         } catch let error as JournalConflictError {
@@ -117,6 +123,8 @@ extension AppDatabase {
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
       }
+      try Self.checkTodoRules(
+        db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
       try db.execute(
         sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
         arguments: [undo, undo, target.id])

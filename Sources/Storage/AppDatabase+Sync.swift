@@ -343,7 +343,7 @@ extension AppDatabase {
     switch effect {
     case .none, .delete: return false
     case .create: return true
-    case .update(let changes): return changes.contains { ["day", "done", "dropped"].contains($0.field) }
+    case .update(let changes): return changes.contains { TodoRules.fields.contains($0.field) }
     }
   }
 

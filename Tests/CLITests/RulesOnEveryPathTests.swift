@@ -202,6 +202,14 @@ struct RulesOnEveryPathTests {
     try await Self.expectDoneToday(b)
     // Nothing is left to resolve on either side.
     #expect(try await Self.sync(b).json["ruleConflicts"] as? [String] == [])
+    // Undoing the resolution would put the done todo back on tomorrow: refused, nothing changes.
+    let undo = await b.run(["undo"])
+    #expect(undo.code == 1)
+    #expect(
+      undo.stderr.contains("cannot undo 'remote sync': todo 1 'Read' would be done on 2026-11-23, a day after today"),
+      "\(undo.stderr)")
+    #expect(undo.stderr.split(separator: "\n").count == 1)
+    try await Self.expectDoneToday(b)
   }
 
   @Test(
