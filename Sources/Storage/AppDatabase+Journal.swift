@@ -52,7 +52,8 @@ extension AppDatabase {
   ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
   ///   since by a change that is not undone.
   ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
-  ///   (``TodoRules``; default: the day of `now` here), e.g. undoing a sync's resolution.
+  ///   (``TodoRules``), e.g. undoing a sync's resolution; every command passes `today` (without
+  ///   it, a caller that does not know the user's today, the rules are not checked).
   public func undo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
     try step(
       .undo, today: today, now: now,
@@ -86,7 +87,6 @@ extension AppDatabase {
     throws(StorageError) -> JournalStep
   {
     let undo = kind == .undo
-    let today = today ?? Day(now, in: TimeZone.current)
     return try write { db in
       guard
         let target = try JournalChangeRecord.fetchOne(
@@ -123,8 +123,10 @@ extension AppDatabase {
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
       }
-      try Self.checkTodoRules(
-        db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
+      if let today {
+        try Self.checkTodoRules(
+          db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
+      }
       try db.execute(
         sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
         arguments: [undo, undo, target.id])

@@ -230,8 +230,9 @@ extension AppDatabase {
   }
 
   /// Ticks (`done: true`) or unticks todos. All ids must exist, or nothing changes.
-  /// Returns the todos after the change. A todo of a day after `today` (default: the day of
-  /// `now` here) is done today: it moves to today (``TodoRules``).
+  /// Returns the todos after the change. Given `today`, a todo of a day after it is done
+  /// today: it moves to today (``TodoRules``); every command passes it. Without it (a caller
+  /// that does not know the user's today) days are kept.
   public func setDone(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date()) throws(StorageError)
     -> [Todo]
   {
@@ -244,8 +245,7 @@ extension AppDatabase {
   public func setDoneTellingUnchanged(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date())
     throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>, movedFrom: [Int64: Day])
   {
-    let today = today ?? Day(now, in: TimeZone.current)
-    return try change(now: now) { recorder in
+    try change(now: now) { recorder in
       var movedFrom: [Int64: Day] = [:]
       let records = try Self.existingRecords(recorder.db, ids: ids)
       // Reopening a dropped todo takes it back up: it was not open, so it changes.
@@ -258,7 +258,7 @@ extension AppDatabase {
         // Reopening what a commits rule ticked: no rule ticks it again.
         if !done, record.doneBy == DoneBy.commits.rawValue { new["keepOpen"] = .bool(true) }
         // Work of a later day done today is on today: the rules' one resolution.
-        if done, var state = record.ruleState {
+        if done, let today, var state = record.ruleState {
           state.isDone = true
           state.isDropped = false
           let resolved = TodoRules.resolve(state, today: today).state
