@@ -33,7 +33,7 @@ extension ChangeShownInOutput {
       guard let last = try database.journal(limit: 1).first, last.kind == .change,
         !last.isUndone, last.command == database.command
       else { return false }
-      _ = try database.undo(now: environment.now)
+      _ = try database.undo(today: environment.today, now: environment.now)
       return true
     } catch {
       return false

@@ -472,9 +472,17 @@ extension Streaks {
 public enum CarryRecord {
   /// The days `todo` is carried from after moving to `target` on `today`, oldest first.
   public static func days(after todo: Todo, movesTo target: Day, today: Day) -> [Day] {
-    var days = todo.carriedFrom.filter { $0 != target }
-    if !todo.isDone, todo.day <= today, todo.day != target, !days.contains(todo.day) {
-      days.append(todo.day)
+    days(carriedFrom: todo.carriedFrom, day: todo.day, isDone: todo.isDone, movesTo: target, today: today)
+  }
+
+  /// The same rule for a todo given by its fields: planned on `day`, carried from
+  /// `carriedFrom`, done or not.
+  public static func days(
+    carriedFrom: [Day], day: Day, isDone: Bool, movesTo target: Day, today: Day
+  ) -> [Day] {
+    var days = carriedFrom.filter { $0 != target }
+    if !isDone, day <= today, day != target, !days.contains(day) {
+      days.append(day)
     }
     return days.sorted()
   }

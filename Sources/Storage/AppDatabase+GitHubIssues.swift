@@ -17,6 +17,9 @@ public struct IssueImport: Sendable {
   public var created: [Todo] = []
   /// The todos changed (retitled, closed, reopened, moved, marked gone), in list order.
   public var updated: [Todo] = []
+  /// Todos a closed issue would have left done on a day after today, mended by the fixed
+  /// resolution (``TodoRules``): one sentence each.
+  public var conflicts: [String] = []
 }
 
 extension AppDatabase {
@@ -136,9 +139,13 @@ extension AppDatabase {
           ], uuid: uuid)
         created.append(uuid)
       }
+      // A closed issue ticks its todo on whatever day it is planned: one of a later day is
+      // done today (the rules' one resolution).
+      let conflicts = try Self.keepTodoRules(recorder, uuids: updated, today: today)
       return IssueImport(
         created: try Self.todos(db, uuids: created),
-        updated: try Self.todos(db, uuids: updated.filter { !created.contains($0) }))
+        updated: try Self.todos(db, uuids: updated.filter { !created.contains($0) }),
+        conflicts: conflicts)
     }
   }
 

@@ -14,6 +14,9 @@ public struct ImportResult: Hashable, Sendable {
   public var skipped: [String: Int] = [:]
   /// The projects created, in the order first met.
   public var projects: [String] = []
+  /// Todos the file would have left breaking a rule (done on a day after today, dropped and
+  /// done), imported mended by the fixed resolution (``TodoRules``): one sentence each.
+  public var conflicts: [String] = []
 
   /// How many items were left out in all.
   public var skippedCount: Int { skipped.values.reduce(0, +) }
@@ -24,13 +27,15 @@ extension AppDatabase {
   /// takes it back whole): each todo is created under its uuid, or, when a todo has that uuid,
   /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
   /// projects are created. With `dryRun`, only counts what would happen. A todo whose day is
-  /// only a default keeps its day on update.
-  public func importTodos(_ plan: consuming ImportPlan, dryRun: Bool = false, now: Date = Date())
-    throws(StorageError) -> ImportResult
-  {
+  /// only a default keeps its day on update. A todo that would break a rule on `today` (default:
+  /// the day of `now` here) is imported mended by ``TodoRules/resolve(_:today:)``, reported in
+  /// ``ImportResult/conflicts``.
+  public func importTodos(
+    _ plan: consuming ImportPlan, dryRun: Bool = false, today: Day? = nil, now: Date = Date()
+  ) throws(StorageError) -> ImportResult {
     let plan = consume plan
     do {
-      return try importTodos(dryRun: dryRun, now: now) { writer in
+      return try importTodos(dryRun: dryRun, today: today, now: now) { writer in
         for (reason, count) in plan.skipped { writer.result.skipped[reason, default: 0] += count }
         for todo in plan.todos { try writer.add(todo) }
       }
@@ -42,16 +47,18 @@ extension AppDatabase {
   }
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
-  /// ``importTodos(_:dryRun:now:)`` does, a batch of 500 todos at a time: a file of any length
-  /// is imported in the memory of a batch. An error `read` throws is rethrown as it is, and
-  /// nothing is changed.
+  /// ``importTodos(_:dryRun:today:now:)`` does, a batch of 500 todos at a time: a file of any
+  /// length is imported in the memory of a batch. An error `read` throws is rethrown as it is,
+  /// and nothing is changed.
   public func importTodos(
-    dryRun: Bool = false, now: Date = Date(), _ read: (inout ImportWriter) throws -> Void
+    dryRun: Bool = false, today: Day? = nil, now: Date = Date(),
+    _ read: (inout ImportWriter) throws -> Void
   ) throws -> ImportResult {
+    let today = today ?? Day(now, in: TimeZone.current)
     // The reader's own error, kept apart from storage's while the transaction rolls back.
     var failure: (any Error)?
     func run(_ db: Database, _ recorder: ChangeRecorder?) throws -> ImportResult {
-      var writer = try ImportWriter(db, recorder: recorder, now: now)
+      var writer = try ImportWriter(db, recorder: recorder, today: today, now: now)
       do {
         try read(&writer)
       } catch {
@@ -77,13 +84,14 @@ extension AppDatabase {
 }
 
 /// Applies (or, without a recorder, counts) the todos of an import a batch at a time, inside
-/// the import's transaction: ``AppDatabase/importTodos(dryRun:now:_:)`` hands it to the reader
+/// the import's transaction: ``AppDatabase/importTodos(dryRun:today:now:_:)`` hands it to the reader
 /// of the file.
 public struct ImportWriter: ImportSink {
   /// What the import did so far.
   public internal(set) var result = ImportResult()
   private let db: Database
   private let recorder: ChangeRecorder?
+  private let today: Day
   private let now: Date
   private let timestamp: String
   /// Projects by lowercased name → uuid (names are unique regardless of case).
@@ -93,9 +101,10 @@ public struct ImportWriter: ImportSink {
   private var batchUUIDs: Set<String> = []
   static let batchSize = 500
 
-  init(_ db: Database, recorder: ChangeRecorder?, now: Date) throws {
+  init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date) throws {
     self.db = db
     self.recorder = recorder
+    self.today = today
     self.now = now
     timestamp = Timestamp.text(now)
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
@@ -159,6 +168,9 @@ public struct ImportWriter: ImportSink {
       } else if todo.isDone, let doneAt = todo.doneAt {
         fields["doneAt"] = .text(Timestamp.text(doneAt))
       }
+    }
+    keepRules(&fields, of: todo, existing: record)
+    if let record {
       let current = record.fields
       let differs = fields.contains { current[$0.key] ?? .null != $0.value }
       if differs {
@@ -173,5 +185,23 @@ public struct ImportWriter: ImportSink {
       result.added += 1
       try recorder?.create(.todo, fields, uuid: todo.uuid)
     }
+  }
+
+  /// Mends `fields`, what the import sets, when the todo would break a rule
+  /// (``TodoRules/resolve(_:today:)``), and reports each fix.
+  private mutating func keepRules(_ fields: inout Fields, of todo: ImportedTodo, existing record: TodoRecord?) {
+    let stored = record?.ruleState
+    let state = TodoRuleState(
+      day: fields["day"]?.text.flatMap(Day.init(iso:)) ?? stored?.day ?? todo.day,
+      isDone: todo.isDone,
+      isDropped: fields["dropped"].map { $0 == .bool(true) } ?? stored?.isDropped ?? false,
+      carriedFrom: stored?.carriedFrom ?? [])
+    let (resolved, fixes) = TodoRules.resolve(state, today: today)
+    guard !fixes.isEmpty else { return }
+    fields.merge(resolved.fields) { $1 }
+    // A todo already as resolved (a file imported again) changes nothing: nothing to report.
+    if let current = record?.fields, resolved.fields.allSatisfy({ current[$0.key] == $0.value }) { return }
+    let subject = record?.ruleSubject ?? "'\(todo.title)'"
+    result.conflicts += fixes.map { $0.sentence(subject) }
   }
 }

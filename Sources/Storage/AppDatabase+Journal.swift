@@ -27,7 +27,7 @@ extension AppDatabase {
   /// `device`, keeping their clock values (`clocks`, one per operation, or consecutive values
   /// after this machine's clock when nil) and moving this machine's clock past them. Such
   /// entries are never pushed nor undone from this machine, but an undo here refuses to
-  /// overwrite rows they changed. ``applyPulled(_:now:)`` is the syncing path, which merges
+  /// overwrite rows they changed. ``applyPulled(_:today:now:)`` is the syncing path, which merges
   /// first; this one applies as given.
   public func applyChange(
     _ operations: [JournalOperation], fromDevice device: String, command: String,
@@ -51,9 +51,12 @@ extension AppDatabase {
   /// - Throws: ``StorageError/nothingToUndo`` when there is none, and
   ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
   ///   since by a change that is not undone.
-  public func undo(now: Date = Date()) throws(StorageError) -> JournalStep {
+  ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
+  ///   (``TodoRules``), e.g. undoing a sync's resolution; every command passes `today` (without
+  ///   it, a caller that does not know the user's today, the rules are not checked).
+  public func undo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
     try step(
-      .undo, now: now,
+      .undo, today: today, now: now,
       target: """
         SELECT \(JournalChangeRecord.selection()) FROM journalChange
         WHERE remote = 0 AND kind = 'change' AND undone = 0
@@ -64,10 +67,10 @@ extension AppDatabase {
   /// Applies again the change undone most recently, unless a change was made since that undo.
   ///
   /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
-  ///   ``StorageError/journalConflict(_:)`` as ``undo(now:)`` does.
-  public func redo(now: Date = Date()) throws(StorageError) -> JournalStep {
+  ///   ``StorageError/journalConflict(_:)`` as ``undo(today:now:)`` does.
+  public func redo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
     try step(
-      .redo, now: now,
+      .redo, today: today, now: now,
       target: """
         SELECT \(JournalChangeRecord.selection(of: "target")) FROM journalChange AS undo
         JOIN journalChange AS target ON target.id = undo.target
@@ -80,7 +83,7 @@ extension AppDatabase {
   /// operations inverted and last first (undo) or again (redo), each checked against the row
   /// as it is, flips the change's state, and records the step as a journal entry of its own.
   /// The operations are read a batch at a time: a step of a million rows holds a thousand.
-  private func step(_ kind: JournalEntry.Kind, now: Date, target query: String)
+  private func step(_ kind: JournalEntry.Kind, today: Day?, now: Date, target query: String)
     throws(StorageError) -> JournalStep
   {
     let undo = kind == .undo
@@ -90,7 +93,10 @@ extension AppDatabase {
           db, sql: query)
       else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
       let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
+      // The todos whose day, done or dropped the step sets: checked against the rules.
+      var touched = Set<String>()
       func apply(_ operation: JournalOperation) throws {
+        if (undo ? operation.inverse : operation).touchesRules { touched.insert(operation.row) }
         do {
           try recorder.apply(undo ? operation.inverse : operation, checked: true)
         } catch let error as JournalConflictError {
@@ -116,6 +122,10 @@ extension AppDatabase {
           summary.add(undo ? operation.inverse : operation)
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
+      }
+      if let today {
+        try Self.checkTodoRules(
+          db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
       }
       try db.execute(
         sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",

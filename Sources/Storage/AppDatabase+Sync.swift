@@ -48,6 +48,9 @@ public struct SyncPullResult: Sendable {
   public var changed: Int
   /// Conflicts resolved.
   public var conflicts: [SyncConflictReport]
+  /// Todos the merge left breaking a rule (``TodoRules``), mended by the fixed resolution as a
+  /// change of this machine (pushed like any other): one sentence each.
+  public var ruleConflicts: [String] = []
 }
 
 extension AppDatabase {
@@ -228,10 +231,16 @@ extension AppDatabase {
   /// ``SyncMerge`` with what this database knows of the row, and what changes is applied
   /// through the one write path, as a journal entry of the record's device keeping its clock.
   /// Records of this device are skipped (already applied here).
-  public func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], now: Date = Date())
-    throws(StorageError) -> SyncPullResult
-  {
-    try write { db in
+  ///
+  /// A todo the merge leaves breaking a rule on `today` (done on a later day, dropped and done)
+  /// is then mended by ``TodoRules/resolve(_:today:)`` as a change of this machine, after
+  /// every record is applied (so a state that later records mend is not reported), and the
+  /// fix reported in ``SyncPullResult/ruleConflicts``. `today` defaults to the day of `now` here.
+  public func applyPulled(
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day? = nil, now: Date = Date()
+  ) throws(StorageError) -> SyncPullResult {
+    let today = today ?? Day(now, in: TimeZone.current)
+    return try write { db in
       let device = try Self.device(db)
       guard let floor = try SyncState.integer(db, "floor"),
         let floorDevice = try SyncState.text(db, "floorDevice")
@@ -243,6 +252,8 @@ extension AppDatabase {
       var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
       var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+      // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
+      var touched = Set<String>()
       for (seq, record) in records {
         cursor = max(cursor, seq)
         guard record.device != device else { continue }
@@ -262,6 +273,7 @@ extension AppDatabase {
           var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
           recorder.remoteClock = remote.stamp.clock
           try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
+          if operation.entity == .todo, Self.touchesRules(outcome.effect) { touched.insert(operation.row) }
           try SyncState.write(db, operation.row, before: before, after: outcome.row)
           for conflict in outcome.conflicts {
             let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
@@ -275,6 +287,11 @@ extension AppDatabase {
       }
       try db.execute(
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
+      // The fix is this machine's change, stamped after everything pulled: the next push takes
+      // it to the others, which resolve the same merge the same way (the same values converge).
+      let fixing = ChangeRecorder(db, command: "remote sync", now: now)
+      result.ruleConflicts = try Self.keepTodoRules(fixing, uuids: touched, today: today)
+      try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       return result
     }
@@ -318,6 +335,15 @@ extension AppDatabase {
       guard let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
       else { return }
       try recorder.delete(operation.entity, row: operation.row, fields: current)
+    }
+  }
+
+  /// Whether a merge's effect on a todo sets what the rules look at.
+  private static func touchesRules(_ effect: SyncEffect) -> Bool {
+    switch effect {
+    case .none, .delete: return false
+    case .create: return true
+    case .update(let changes): return changes.contains { TodoRules.fields.contains($0.field) }
     }
   }
 

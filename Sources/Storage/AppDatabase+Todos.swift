@@ -230,19 +230,23 @@ extension AppDatabase {
   }
 
   /// Ticks (`done: true`) or unticks todos. All ids must exist, or nothing changes.
-  /// Returns the todos after the change.
-  public func setDone(ids: [Int64], done: Bool, now: Date = Date()) throws(StorageError)
+  /// Returns the todos after the change. Given `today`, a todo of a day after it is done
+  /// today: it moves to today (``TodoRules``); every command passes it. Without it (a caller
+  /// that does not know the user's today) days are kept.
+  public func setDone(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date()) throws(StorageError)
     -> [Todo]
   {
-    try setDoneTellingUnchanged(ids: ids, done: done, now: now).todos
+    try setDoneTellingUnchanged(ids: ids, done: done, today: today, now: now).todos
   }
 
-  /// As ``setDone(ids:done:now:)``, and the ids of the todos that already were (done, or open)
-  /// as asked: what a message must not claim to have changed.
-  public func setDoneTellingUnchanged(ids: [Int64], done: Bool, now: Date = Date())
-    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>)
+  /// As ``setDone(ids:done:today:now:)``, and the ids of the todos that already were (done, or
+  /// open) as asked: what a message must not claim to have changed; and the day each todo
+  /// moved to today from (a todo of a later day, done today).
+  public func setDoneTellingUnchanged(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date())
+    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>, movedFrom: [Int64: Day])
   {
     try change(now: now) { recorder in
+      var movedFrom: [Int64: Day] = [:]
       let records = try Self.existingRecords(recorder.db, ids: ids)
       // Reopening a dropped todo takes it back up: it was not open, so it changes.
       let unchanged = Set(records.filter { $0.done == done && (done || !$0.dropped) }.map(\.id))
@@ -253,10 +257,20 @@ extension AppDatabase {
         new["dropped"] = .bool(false)
         // Reopening what a commits rule ticked: no rule ticks it again.
         if !done, record.doneBy == DoneBy.commits.rawValue { new["keepOpen"] = .bool(true) }
+        // Work of a later day done today is on today: the rules' one resolution.
+        if done, let today, var state = record.ruleState {
+          state.isDone = true
+          state.isDropped = false
+          let resolved = TodoRules.resolve(state, today: today).state
+          if resolved.day != state.day {
+            new.merge(resolved.fields) { $1 }
+            movedFrom[record.id] = state.day
+          }
+        }
         // Keep the first doneAt when a done todo is ticked again.
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
       }
-      return (try Self.existingTodos(recorder.db, ids: ids), unchanged)
+      return (try Self.existingTodos(recorder.db, ids: ids), unchanged, movedFrom)
     }
   }
 

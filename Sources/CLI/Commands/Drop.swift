@@ -10,8 +10,9 @@ extension Ootd {
       abstract: "Give up open todos: they leave the overdue list and stay not done on their day.",
       discussion: """
         Unlike 'ootd rm', a dropped todo keeps its day's record honest: it still counts in \
-        that day's total, as not done. 'ootd done ID' takes a dropped todo back up; 'ootd undo' \
-        takes the drop back. Every id must exist and be open, or nothing changes.
+        that day's total, as not done. 'ootd undone ID' takes a dropped todo back up (open \
+        again), 'ootd done ID' marks it done; 'ootd undo' takes the drop back. Every id must \
+        exist and be open (a done todo cannot be dropped), or nothing changes.
 
         --json prints the todos, each with "dropped": true.
 

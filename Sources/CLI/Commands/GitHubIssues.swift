@@ -77,6 +77,7 @@ extension Ootd.GitHubCommand {
       }
       let result = try await IssueImportRun(database: database, environment: environment).run()
       if output.json {
+        IssueImportRun.printConflicts(result, environment)
         let todos = (result.created + result.updated).sorted(by: Todo.listOrder)
         environment.output(
           try JSONOutput.encode(todos.map { JSONOutput.TodoJSON($0, environment) }) + "\n")
@@ -147,9 +148,17 @@ struct IssueImportRun {
     return result
   }
 
+  /// One line on standard error per todo the rules mended (``IssueImport/conflicts``).
+  static func printConflicts(_ result: IssueImport, _ environment: AppEnvironment) {
+    for sentence in result.conflicts {
+      environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
+    }
+  }
+
   /// `Added 2 todos from GitHub:` and the todos, `Updated 1 todo from GitHub:` …, or one line
   /// saying nothing changed.
   static func printSummary(_ result: IssueImport, noColor: Bool, _ environment: AppEnvironment) {
+    printConflicts(result, environment)
     if result.created.isEmpty && result.updated.isEmpty {
       environment.print("Your GitHub issues are up to date: no todo added or changed.")
       return
@@ -170,7 +179,8 @@ struct CloseOnGitHub {
 
   func run(in environment: AppEnvironment) async throws {
     let database = try options.global.openDatabase(environment)
-    let ticked = try database.setDone(ids: options.ids, done: true, now: environment.now)
+    let ticked = try database.setDone(
+      ids: options.ids, done: true, today: environment.today, now: environment.now)
     var failures: [String] = []
     var closed: [Int64] = []
     for todo in ticked where todo.github == nil {

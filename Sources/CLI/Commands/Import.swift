@@ -60,7 +60,8 @@ extension Ootd {
         let database = try global.openDatabase(environment)
         let result: ImportResult
         do {
-          result = try database.importTodos(dryRun: dryRun, now: environment.now, parse)
+          result = try database.importTodos(
+            dryRun: dryRun, today: environment.today, now: environment.now, parse)
         } catch let error as InterchangeError {
           throw CLIError.invalidValue(error.description)
         }
@@ -127,13 +128,14 @@ extension Ootd {
   }
 }
 
-/// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons` and `dryRun`.
+/// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons`, `dryRun` and
+/// `conflicts` (a sentence per todo imported mended by the rules, ``TodoRules``).
 struct ImportJSON: Encodable {
   let result: ImportResult
   let dryRun: Bool
 
   enum CodingKeys: String, CodingKey {
-    case added, updated, unchanged, skipped, projects, skippedReasons, dryRun
+    case added, updated, unchanged, skipped, projects, skippedReasons, dryRun, conflicts
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -145,6 +147,7 @@ struct ImportJSON: Encodable {
     try c.encode(result.projects, forKey: .projects)
     try c.encode(result.skipped, forKey: .skippedReasons)
     try c.encode(dryRun, forKey: .dryRun)
+    try c.encode(result.conflicts, forKey: .conflicts)
   }
 }
 
@@ -159,6 +162,14 @@ enum ImportSummary {
     ]
     for (reason, n) in result.skipped.sorted(by: { $0.key < $1.key }) {
       lines.append("  skipped \(n): \(reason)")
+    }
+    // Each todo the rules mended, in words; a few, and how many more (--json lists them all).
+    let shown = 10
+    for sentence in result.conflicts.prefix(shown) {
+      lines.append("  conflict: " + TerminalText.printable(sentence))
+    }
+    if result.conflicts.count > shown {
+      lines.append("  and \(result.conflicts.count - shown) more conflicts (--json lists them all)")
     }
     if !result.projects.isEmpty {
       // A few names and how many more: an import can create thousands (--json lists them all).

@@ -15,14 +15,16 @@ extension Ootd.RemoteCommand {
         field edited on both keeps the later edit (by a clock that survives machines whose \
         clocks disagree) and the conflict is reported; a todo deleted on one machine and \
         edited on another stays deleted, reported too. Undoing a pushed change is a new change \
-        that travels at the next sync. A sync stopped at any moment (the server gone, the \
+        that travels at the next sync. A merge that would leave a todo breaking a rule (done on a \
+        day after today, or dropped and done) keeps it done, on today and not dropped, and says \
+        so on standard error. A sync stopped at any moment (the server gone, the \
         process killed) loses nothing: run it again.
 
         The board of your teams gets each day's total, done and commits (never titles).
 
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
-        "entity", "uuid", "name", "field", "kept", "lost"}], "device"}: pushed and pulled \
-        count row-level changes.
+        "entity", "uuid", "name", "field", "kept", "lost"}], "device", "ruleConflicts": [sentences]}: pushed and pulled count \
+        row-level changes.
 
         Examples:
           ootd remote sync
@@ -39,6 +41,9 @@ extension Ootd.RemoteCommand {
         database: database, server: try access.server(), environment: environment,
         displayName: access.displayName
       ).run()
+      for sentence in summary.ruleConflicts {
+        environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
+      }
       if output.json {
         environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
         return
@@ -159,7 +164,7 @@ struct SyncJSON: Encodable {
     }
   }
 
-  enum Keys: String, CodingKey { case pushed, pulled, conflicts, changed, conflictList, device }
+  enum Keys: String, CodingKey { case pushed, pulled, conflicts, changed, conflictList, device, ruleConflicts }
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(summary.pushed, forKey: .pushed)
@@ -168,6 +173,7 @@ struct SyncJSON: Encodable {
     try c.encode(summary.changed, forKey: .changed)
     try c.encode(summary.conflicts.map(Conflict.init), forKey: .conflictList)
     try c.encode(summary.device, forKey: .device)
+    try c.encode(summary.ruleConflicts, forKey: .ruleConflicts)
   }
 }
 

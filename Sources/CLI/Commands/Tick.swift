@@ -16,9 +16,10 @@ struct TickOptions: ParsableArguments {
 
   func run(done: Bool, in environment: AppEnvironment) throws {
     let database = try global.openDatabase(environment)
-    let (todos, unchanged) = try database.setDoneTellingUnchanged(
-      ids: ids, done: done, now: environment.now)
+    let (todos, unchanged, movedFrom) = try database.setDoneTellingUnchanged(
+      ids: ids, done: done, today: environment.today, now: environment.now)
     let changed = todos.filter { !unchanged.contains($0.id) }
+    defer { sayMoved(todos.filter { movedFrom[$0.id] != nil }, from: movedFrom, database, environment) }
     if output.json || unchanged.isEmpty {
       try printTodos(todos, verb: done ? "Done" : "Reopened", json: output.json,
         noColor: global.noColor, environment)
@@ -34,6 +35,21 @@ struct TickOptions: ParsableArguments {
       suffix: done ? " (already done)" : " (already open)", json: false, noColor: global.noColor,
       environment)
   }
+
+  /// Says which todos of a later day were done today and so moved to today (on standard error
+  /// with --json, whose output stays one document).
+  private func sayMoved(
+    _ moved: [Todo], from movedFrom: [Int64: Day], _ database: AppDatabase, _ environment: AppEnvironment
+  ) {
+    for todo in moved {
+      guard let day = movedFrom[todo.id] else { continue }
+      let line = TerminalText.printable(
+        "Moved \(todo.id) '\(todo.title)' from \(day) to today (\(todo.day)): work of a later day done today is done today ('ootd undo' puts it back, open)")
+      if output.json { environment.printError("ootd: note: " + line) } else { environment.print(line) }
+    }
+    // A todo from a task block may now double the block on today: say so, as any move does.
+    try? warnAboutPlacement(moved, database, environment)
+  }
 }
 
 extension Ootd {
@@ -43,7 +59,8 @@ extension Ootd {
       commandName: "done",
       abstract: "Tick todos as done.",
       discussion: """
-        Every id must exist, or nothing changes.
+        Every id must exist, or nothing changes. A todo of a later day is done today: it moves \
+        to today, done ('ootd undo' puts it back on its day, open).
 
         Examples:
           ootd done 12
@@ -208,12 +225,10 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(ids: ids)
-      // Deleting a todo of a day before today rewrites that day's record: say so, and offer drop.
+      // Deleting a todo of a day before today rewrites that day's record: say so, and offer
+      // what keeps it (drop only takes open todos: advice the next command refuses is none).
       let past = todos.filter { $0.day < environment.today }
-      let rewrites = past.isEmpty ? nil : """
-        this rewrites the record of \(Set(past.map(\.day)).sorted().map(\.description).joined(separator: ", ")); \
-        'ootd drop \(past.map { String($0.id) }.joined(separator: " "))' gives \(past.count == 1 ? "it" : "them") up and keeps the record
-        """
+      let rewrites = past.isEmpty ? nil : Self.rewriteAdvice(past)
       try confirmation.confirm(
         action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
           + (rewrites.map { " (\($0))" } ?? ""),
@@ -221,6 +236,30 @@ extension Ootd {
         environment: environment)
       let deleted = try database.deleteTodos(ids: ids, now: environment.now)
       try printTodos(deleted, verb: "Deleted", json: output.json, noColor: global.noColor, environment)
+    }
+
+    /// What deleting `past` (todos of days before today) does to the record, and what keeps it
+    /// instead: drop for open todos; keeping a done or dropped one as it is (drop refuses them).
+    static func rewriteAdvice(_ past: [Todo]) -> String {
+      func ids(_ todos: [Todo]) -> String { todos.map { String($0.id) }.joined(separator: " ") }
+      func them(_ todos: [Todo]) -> String { todos.count == 1 ? "it" : "them" }
+      let days = Set(past.map(\.day)).sorted().map(\.description).joined(separator: ", ")
+      var parts = ["this rewrites the record of \(days)"]
+      let open = past.filter { !$0.isDone && !$0.isDropped }
+      if !open.isEmpty {
+        parts.append("'ootd drop \(ids(open))' gives \(them(open)) up and keeps the record")
+      }
+      let done = past.filter(\.isDone)
+      if !done.isEmpty {
+        parts.append(
+          "\(ids(done)) \(done.count == 1 ? "is" : "are") done: keeping \(them(done)) keeps the record")
+      }
+      let dropped = past.filter { $0.isDropped && !$0.isDone }
+      if !dropped.isEmpty {
+        parts.append(
+          "\(ids(dropped)) \(dropped.count == 1 ? "is" : "are") already dropped: keeping \(them(dropped)) keeps the record")
+      }
+      return parts.joined(separator: "; ")
     }
   }
 
@@ -265,7 +304,7 @@ extension Ootd {
         if let todo = notOverdue.first {
           let why =
             todo.isDone ? "is done"
-            : todo.isDropped ? "was dropped ('ootd undo' or 'ootd done \(todo.id)' takes it back up)"
+            : todo.isDropped ? "was dropped ('ootd undone \(todo.id)' takes it back up, open)"
             : "is planned for \(todo.day), not before today"
           throw CLIError.invalidValue("todo \(todo.id) is not overdue: it \(why)")
         }

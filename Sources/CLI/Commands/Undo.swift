@@ -9,7 +9,10 @@ struct JournalStepOptions: ParsableArguments {
 
   func run(undo: Bool, in environment: AppEnvironment) throws {
     let database = try global.openDatabase(environment)
-    let step = undo ? try database.undo(now: environment.now) : try database.redo(now: environment.now)
+    let step =
+      undo
+      ? try database.undo(today: environment.today, now: environment.now)
+      : try database.redo(today: environment.today, now: environment.now)
     try JournalOutput(environment).printStep(step, json: output.json, undo: undo)
   }
 }

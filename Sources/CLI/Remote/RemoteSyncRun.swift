@@ -37,6 +37,8 @@ struct RemoteSyncRun {
     var pulledRecords = 0
     var changed = 0
     var conflicts: [SyncConflictReport] = []
+    /// Todos the merge left breaking a rule, mended by the fixed resolution (``TodoRules``).
+    var ruleConflicts: [String] = []
     var device = ""
   }
 
@@ -49,11 +51,12 @@ struct RemoteSyncRun {
     while true {
       let page = try server.pull(after: try database.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
-      let result = try database.applyPulled(page, now: environment.now)
+      let result = try database.applyPulled(page, today: environment.today, now: environment.now)
       summary.pulled += result.operations
       summary.pulledRecords += result.records
       summary.changed += result.changed
       summary.conflicts += result.conflicts
+      summary.ruleConflicts += result.ruleConflicts
       if page.count < Self.pullPage { break }
     }
     while let page = try database.pushPage() {

@@ -1,0 +1,136 @@
+/// The rules every todo keeps, whichever path wrote it: a command, undo or redo, a sync merge,
+/// an import, `github issues`, a routine or a commit tick.
+///
+/// Commands refuse what would break a rule (``CarryRecord/checkMove(_:to:today:)``,
+/// ``CarryRecord/dropRefusal(_:)``). A path that cannot refuse, because the change was already
+/// made elsewhere (a merge of another machine's edits, a file being imported), resolves by
+/// ``TodoRules/resolve(_:today:)``: a fixed rule, so that two machines resolving the same merge
+/// come to the same todo, and reports each resolution as a sentence.
+///
+/// The fixed resolution, in order:
+/// 1. *Dropped and done*: done wins, the todo is no longer dropped (the work was done; dropping
+///    only gives up open work).
+/// 2. *Done on a day after today*: the todo stays done and moves to today, the latest day work
+///    can be done on (the day closest to the one it was planned for). Today's record counts it
+///    once, as planned and done (a day it was carried from before is kept, as any move keeps it).
+///
+/// `ootd done` of a todo of a later day uses the same rule: doing tomorrow's work today moves it
+/// to today, done.
+public enum TodoRule: String, CaseIterable, Hashable, Sendable {
+  /// A done todo is never on a day after today: work cannot be done in the future.
+  case doneAfterToday = "done-after-today"
+  /// A dropped todo is not done: dropping gives up open work.
+  case droppedAndDone = "dropped-and-done"
+
+  /// Why a change that would leave `state` breaking this rule is refused, about `subject`
+  /// (e.g. `todo 12 'Write the report'`).
+  public func breach(_ subject: String, _ state: TodoRuleState) -> String {
+    switch self {
+    case .doneAfterToday: "\(subject) would be done on \(state.day), a day after today"
+    case .droppedAndDone: "\(subject) would be both dropped and done"
+    }
+  }
+}
+
+/// What the rules look at in a todo: its day, whether done, whether dropped, and the days it
+/// was carried from (a move keeps them, see ``CarryRecord``).
+public struct TodoRuleState: Hashable, Sendable {
+  public var day: Day
+  public var isDone: Bool
+  public var isDropped: Bool
+  public var carriedFrom: [Day]
+
+  /// Creates a state.
+  public init(day: Day, isDone: Bool, isDropped: Bool = false, carriedFrom: [Day] = []) {
+    self.day = day
+    self.isDone = isDone
+    self.isDropped = isDropped
+    self.carriedFrom = carriedFrom
+  }
+
+  /// The state of `todo`.
+  public init(_ todo: Todo) {
+    self.init(day: todo.day, isDone: todo.isDone, isDropped: todo.isDropped, carriedFrom: todo.carriedFrom)
+  }
+
+  /// The state of a todo as the journal and sync hold it (`day`, `done`, `dropped`,
+  /// `carriedFrom`), or nil without a readable day.
+  public init?(_ fields: Fields) {
+    guard let text = fields["day"]?.text, let day = Day(iso: text) else { return nil }
+    self.init(
+      day: day, isDone: fields["done"] == .bool(true), isDropped: fields["dropped"] == .bool(true),
+      carriedFrom: CarryRecord.days(fields["carriedFrom"]?.text))
+  }
+
+  /// The fields that hold this state, as the journal writes them.
+  public var fields: Fields {
+    [
+      "day": .text(day.description), "done": .bool(isDone), "dropped": .bool(isDropped),
+      "carriedFrom": .optional(CarryRecord.text(carriedFrom)),
+    ]
+  }
+}
+
+/// One rule a todo broke and how ``TodoRules/resolve(_:today:)`` mended it.
+public struct TodoRuleFix: Hashable, Sendable {
+  /// The rule broken.
+  public var rule: TodoRule
+  /// The todo before and after the fix.
+  public var before: TodoRuleState
+  public var after: TodoRuleState
+
+  /// Creates a fix.
+  public init(rule: TodoRule, before: TodoRuleState, after: TodoRuleState) {
+    self.rule = rule
+    self.before = before
+    self.after = after
+  }
+
+  /// The fix in words, about `subject` (e.g. `todo 12 'Write the report'`).
+  public func sentence(_ subject: String) -> String {
+    switch rule {
+    case .doneAfterToday:
+      return "\(subject) was done but planned for \(before.day), a day after today: it stays done, moved to today (\(after.day))"
+    case .droppedAndDone:
+      return "\(subject) was both dropped and done: it stays done and is no longer dropped"
+    }
+  }
+}
+
+/// The checks and the fixed resolution of ``TodoRule``.
+public enum TodoRules {
+  /// The fields of a todo the rules look at: a change that sets none of them breaks none.
+  public static let fields: Set<String> = ["day", "done", "dropped"]
+
+  /// The rules `state` breaks on `today`, in ``TodoRule`` order (empty when it keeps them all).
+  public static func broken(_ state: TodoRuleState, today: Day) -> [TodoRule] {
+    TodoRule.allCases.filter { rule in
+      switch rule {
+      case .doneAfterToday: state.isDone && state.day > today
+      case .droppedAndDone: state.isDone && state.isDropped
+      }
+    }
+  }
+
+  /// `state` mended by the fixed resolution (see ``TodoRule``), with one fix per rule it broke;
+  /// `state` itself and no fixes when it keeps every rule. Pure and deterministic: the same
+  /// state and day give the same result on every machine, and the result keeps every rule.
+  public static func resolve(_ state: TodoRuleState, today: Day) -> (state: TodoRuleState, fixes: [TodoRuleFix]) {
+    var current = state
+    var fixes: [TodoRuleFix] = []
+    for rule in broken(state, today: today) {
+      let before = current
+      switch rule {
+      case .droppedAndDone:
+        current.isDropped = false
+      case .doneAfterToday:
+        current.carriedFrom = CarryRecord.days(
+          carriedFrom: current.carriedFrom, day: current.day, isDone: current.isDone, movesTo: today,
+          today: today)
+        current.day = today
+      }
+      fixes.append(TodoRuleFix(rule: rule, before: before, after: current))
+    }
+    return (current, fixes)
+  }
+}

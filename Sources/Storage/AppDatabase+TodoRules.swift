@@ -1,0 +1,74 @@
+import Core
+import GRDB
+
+/// The todo rules (``TodoRules``) on stored rows: the paths that cannot refuse a change (a
+/// sync merge, an import, `github issues`) mend a todo that breaks one by the fixed resolution,
+/// through the one write path, and report it in words.
+extension TodoRecord {
+  /// What the rules look at in this row (nil when its day is unreadable).
+  var ruleState: TodoRuleState? { TodoRuleState(fields) }
+
+  /// How a rule sentence names this todo: `todo 12 'Write the report'`.
+  var ruleSubject: String { "todo \(id) '\(title)'" }
+}
+
+extension JournalOperation {
+  /// Whether this operation can leave its todo breaking a rule: a done todo created, or a
+  /// field the rules look at set (``TodoRules/fields``).
+  var touchesRules: Bool {
+    guard entity == .todo else { return false }
+    switch action {
+    case .create(let fields): return fields["done"] == .bool(true)
+    case .update(let field, _, _): return TodoRules.fields.contains(field)
+    case .delete: return false
+    }
+  }
+}
+
+extension AppDatabase {
+  /// Mends each todo of `uuids` that breaks a rule on `today` by the fixed resolution
+  /// (``TodoRules/resolve(_:today:)``), through `recorder`, and returns a sentence per fix.
+  /// Rows that are gone, or keep every rule, are left alone.
+  static func keepTodoRules(_ recorder: ChangeRecorder, uuids: some Collection<String>, today: Day)
+    throws -> [String]
+  {
+    var sentences: [String] = []
+    for (record, state) in try breakingRules(recorder.db, uuids: uuids, today: today) {
+      let (resolved, fixes) = TodoRules.resolve(state, today: today)
+      try recorder.update(.todo, row: record.uuid, current: record.fields, to: resolved.fields)
+      sentences += fixes.map { $0.sentence(record.ruleSubject) }
+    }
+    return sentences
+  }
+
+  /// Refuses (``StorageError/journalConflict(_:)``, changing nothing) when a todo of `uuids` breaks a rule on
+  /// `today`: what a path that can refuse (undo, redo) checks before it commits.
+  static func checkTodoRules(_ db: Database, uuids: some Collection<String>, today: Day, refusing what: String)
+    throws
+  {
+    guard let (record, state) = try breakingRules(db, uuids: uuids, today: today).first else { return }
+    let why = TodoRules.broken(state, today: today).map { $0.breach(record.ruleSubject, state) }
+    throw StorageError.journalConflict("cannot \(what): \(why.joined(separator: "; "))")
+  }
+
+  /// The todos of `uuids` that break a rule on `today`, with their states.
+  private static func breakingRules(_ db: Database, uuids: some Collection<String>, today: Day)
+    throws -> [(TodoRecord, TodoRuleState)]
+  {
+    guard !uuids.isEmpty else { return [] }
+    var found: [(TodoRecord, TodoRuleState)] = []
+    // A few hundred at a time: SQLite limits the arguments of one statement.
+    let all = Array(uuids)
+    for start in stride(from: 0, to: all.count, by: 500) {
+      let chunk = Array(all[start..<min(start + 500, all.count)])
+      let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+      // Only rows that can break a rule are read whole.
+      let clause = "todo.uuid IN (\(marks)) AND todo.done = 1 AND (todo.dropped = 1 OR todo.day > ?)"
+      for record in try TodoRecord.fetchAll(db, where: clause, StatementArguments(chunk + [today.description])) {
+        guard let state = record.ruleState, !TodoRules.broken(state, today: today).isEmpty else { continue }
+        found.append((record, state))
+      }
+    }
+    return found
+  }
+}
