@@ -49,21 +49,30 @@ extension AppDatabase {
     }
   }
 
-  /// The todos carried away from the days of `range` (``DayFigures/isCarriedAway(_:from:)``
-  /// for one of its days), in listing order: what a day's listing shows after its own todos,
-  /// so that its heading's figures can be read off its rows. Read through the partial index
-  /// `todo_carried`; at most `limit` of them.
-  public func todosCarriedAway(from range: DayRange, limit: Int = 10_000) throws(StorageError) -> [Todo] {
+  /// The todos carried away from the days of `range` (every day when nil;
+  /// ``DayFigures/isCarriedAway(_:from:)`` for one of its days), only `project`'s when given,
+  /// in listing order: what a day's listing shows after its own todos, so that its heading's
+  /// figures can be read off its rows. Read through the partial index `todo_carried`; at most
+  /// `limit` of them.
+  public func todosCarriedAway(
+    from range: DayRange?, project: String? = nil, limit: Int = 10_000
+  ) throws(StorageError) -> [Todo] {
     try read { db in
       var todos: [Todo] = []
-      // carriedFrom lists its days oldest first: its first and last ten characters bound them.
-      try TodoRecord.forEach(
-        db,
-        where: "todo.carriedFrom IS NOT NULL AND substr(todo.carriedFrom, 1, 10) <= ? AND substr(todo.carriedFrom, -10) >= ?",
-        [range.to.description, range.from.description]
-      ) { record in
+      var clause = "todo.carriedFrom IS NOT NULL"
+      var arguments: StatementArguments = []
+      if let range {
+        // carriedFrom lists its days oldest first: its first and last ten characters bound them.
+        clause += " AND substr(todo.carriedFrom, 1, 10) <= ? AND substr(todo.carriedFrom, -10) >= ?"
+        arguments += [range.to.description, range.from.description]
+      }
+      if let project {
+        clause += " AND todo.projectId = ?"
+        arguments += [try Self.projectID(db, named: project)]
+      }
+      try TodoRecord.forEach(db, where: clause, arguments) { record in
         let todo = try record.todo()
-        if todo.carriedFrom.contains(where: { range.contains($0) && DayFigures.isCarriedAway(todo, from: $0) }) {
+        if todo.carriedFrom.contains(where: { range?.contains($0) ?? true && DayFigures.isCarriedAway(todo, from: $0) }) {
           todos.append(todo)
         }
         return todos.count < limit

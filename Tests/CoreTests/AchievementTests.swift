@@ -212,7 +212,7 @@ func pattern(_ text: String, from start: String = "2026-11-01") -> [DayTally] {
     (ReportPeriod.week, "2026-11-22", "2026-11-16", "2026-11-22"),
     (.week, "2026-11-16", "2026-11-10", "2026-11-16"),  // a Monday: still the last 7 days
     (.month, "2026-11-22", "2026-10-24", "2026-11-22"),  // the last 30 days
-    (.month, "2024-03-01", "2024-01-31", "2024-03-01"),  // across a leap day
+    (.month, "2024-03-01", "2024-02-01", "2024-03-01"),  // Feb 1 to Mar 1 of a leap year: 30 days
     (.month, "2027-01-01", "2026-12-03", "2027-01-01"),  // the 1st: still 30 days
     (.year, "2024-02-29", "2023-03-02", "2024-02-29"),  // 365 days across a leap day
     (.year, "2025-01-01", "2024-01-03", "2025-01-01"),

@@ -32,10 +32,15 @@ struct ProjectDetail {
   func printText(style: Style, _ environment: AppEnvironment) throws {
     environment.output(fields(style: style, environment).map { $0 + "\n" }.joined())
     let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
-    let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
+    // Each day counts the project's todos as 'report --project' does (``DayFigures``): those
+    // carried away from it are listed under it too.
+    let carried = try database.todosCarriedAway(from: nil, project: progress.project.name)
+    let largest = max(try database.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
+    let idWidth = String(max(largest, 1)).count
     var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: true) {
       environment.output($0.map { $0 + "\n" }.joined())
     }
+    list.carry(carried, in: nil)
     var first = true
     try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       // A blank line between the fields and the first day.

@@ -197,13 +197,14 @@ struct TodoRenderer {
       self.output = output
     }
 
-    /// Lists `todos` (in listing order) after the own todos of each day of `range` they were
-    /// carried away from, and counts them in its heading, as ``DayFigures`` has it; a day with
-    /// only such todos is listed too. Only with progress: a filtered list shows its own todos.
-    mutating func carry(_ todos: [Todo], in range: DayRange) {
+    /// Lists `todos` (in listing order) after the own todos of each day of `range` (any day
+    /// when nil) they were carried away from, and counts them in its heading, as ``DayFigures``
+    /// has it; a day with only such todos is listed too. Only with progress: a filtered list
+    /// shows its own todos.
+    mutating func carry(_ todos: [Todo], in range: DayRange?) {
       guard showProgress else { return }
       for todo in todos {
-        for day in todo.carriedFrom where range.contains(day) && DayFigures.isCarriedAway(todo, from: day) {
+        for day in todo.carriedFrom where range?.contains(day) ?? true && DayFigures.isCarriedAway(todo, from: day) {
           carriedAway[day, default: []].append(todo)
         }
       }
