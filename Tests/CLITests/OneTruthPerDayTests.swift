@@ -74,12 +74,55 @@ import Testing
     return parts.count == 2 ? Tally(total: parts[1], done: parts[0]) : .zero
   }
 
+  /// `x/y` of each day's row of `report` as text (`  Tue 2026-12-01  ███░░  1/2   50%`; `-`
+  /// for a day without todos).
+  static func reportText(_ h: Harness, _ range: DayRange) async -> [Day: Tally] {
+    let text = await h.run(["report", "--from", "\(range.from)", "--to", "\(range.to)"]).stdout
+    var tallies: [Day: Tally] = [:]
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ")
+      guard words.count >= 3, let day = Day(iso: String(words[1])), range.contains(day) else { continue }
+      let figures = words.dropFirst(2).first { $0.contains("/") || $0 == "-" }
+      let parts = figures?.split(separator: "/").compactMap { Int($0) } ?? []
+      tallies[day] = parts.count == 2 ? Tally(total: parts[1], done: parts[0]) : .zero
+    }
+    return tallies
+  }
+
+  /// The shade of each day's cell in `report --calendar` over `range`, which must lie in one
+  /// calendar week (one column: the cell follows the weekday's label).
+  static func calendarCells(_ h: Harness, _ range: DayRange) async -> [Day: Character] {
+    let text = await h.run(["report", "--calendar", "--from", "\(range.from)", "--to", "\(range.to)"]).stdout
+    var cells: [Day: Character] = [:]
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ")
+      guard words.count >= 2, let day = range.first(where: { $0.weekday.shortName == words[0] }),
+        let cell = words[1].first
+      else { continue }
+      cells[day] = cell
+    }
+    return cells
+  }
+
+  /// The glyph the calendar draws for a day of `tally`.
+  static func shade(_ tally: Tally) -> Character {
+    switch AchievementLevel(tally) {
+    case .none: "·"
+    case .low: "░"
+    case .medium: "▒"
+    case .high: "▓"
+    case .perfect: "█"
+    }
+  }
+
   /// Checks every view of every day of `range` against Core's rule over all todos; returns the
   /// mismatches in words.
   static func mismatches(_ h: Harness, range: DayRange, today: Day) async throws -> [String] {
     let all = try todos(await h.run(["list", "--all", "--json"]).stdout)
     let report = try await reportDays(h, range)
     let csv = try await csvDays(h, range)
+    let text = await reportText(h, range)
+    let calendar = await calendarCells(h, range)
     var problems: [String] = []
     func check(_ view: String, _ day: Day, _ got: Tally?, _ truth: Tally) {
       if got?.total != truth.total || got?.done != truth.done {
@@ -91,6 +134,10 @@ import Testing
       let truth = DayFigures.tally(of: day, todos: all)
       check("report --json", day, report[day], truth)
       check("report --csv", day, csv[day], truth)
+      check("report", day, text[day], truth)
+      if calendar[day] != shade(truth) {
+        problems.append("report --calendar of \(day): \(calendar[day].map(String.init) ?? "no cell"), Core says \(shade(truth))")
+      }
       check("list --json", day, try await listJSON(h, day), truth)
       check("list", day, heading(await h.run(["list", "\(day)"]).stdout, day), truth)
       if day == today {
