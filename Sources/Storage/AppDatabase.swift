@@ -492,6 +492,7 @@ public final class AppDatabase: Sendable {
     if let error = error as? DatabaseError {
       switch error.resultCode {
       case .SQLITE_NOTADB: return .notADatabase(path)
+      case .SQLITE_FULL: return .diskFull(path)
       case .SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: error.message ?? "cannot open")
       case .SQLITE_READONLY, .SQLITE_PERM:
         return .cannotOpen(path: path, reason: "the file is read-only")

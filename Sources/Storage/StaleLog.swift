@@ -12,7 +12,15 @@ import Glibc
 /// The check replays the log into a private copy of the database and looks at the result, so
 /// the file, its `-wal` and its `-shm` stay byte-identical whatever the answer. It runs only when
 /// no other ootd process has the file open (a live log is that process's) and costs a copy of
-/// the file, which a log left behind (a crash) makes rare.
+/// the file, which a log left behind (a crash, or a checkpoint that a full disk stopped) makes
+/// rare.
+///
+/// After a checkpoint that a full disk stopped half-way, the file alone is unreadable (its
+/// header counts pages that were never written) while the file with its log is whole: ootd's
+/// own log, holding committed changes. So the file alone only tells a foreign database from a
+/// foreign log when it can be read at all. When no copy can be made (the temporary folder's
+/// disk is full too), the log is read in place by a read-only connection, which never writes
+/// the database or the log.
 enum StaleLog {
   /// Throws ``StorageError/foreignLog(_:)`` when replaying the `-wal` beside `path` would damage
   /// the database, or ``StorageError/foreignDatabase(_:)`` when the file is another program's.
@@ -29,28 +37,57 @@ enum StaleLog {
     let folder = String(cString: made)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let copy = folder + "/copy.sqlite"
+    var readOnly = Configuration()
+    readOnly.readonly = true
     do {
-      try FileManager.default.copyItem(atPath: path, toPath: copy)
-      var readOnly = Configuration()
-      readOnly.readonly = true
-      let aloneQueue = try DatabaseQueue(path: copy, configuration: readOnly)
-      let alone = try aloneQueue.read(AppDatabase.identity)
-      try aloneQueue.close()
+      do {
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: log, toPath: copy + ".log")
+      } catch {
+        // No room for a copy: read the log in place, without writing anything.
+        try judge(alone: nil, replayed: DatabaseQueue(path: path, configuration: readOnly), path)
+        return
+      }
+      let alone: AppDatabase.Identity?
+      do {
+        let aloneQueue = try DatabaseQueue(path: copy, configuration: readOnly)
+        defer { try? aloneQueue.close() }
+        alone = try aloneQueue.read(AppDatabase.identity)
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB && !isSQLite(path) {
+        throw error
+      } catch {
+        alone = nil  // unreadable alone: only the log makes it whole (see above)
+      }
       // Reading a WAL-mode file makes an empty -wal and -shm beside it.
       for suffix in ["-wal", "-shm"] { unlink(copy + suffix) }
-      try FileManager.default.copyItem(atPath: log, toPath: copy + "-wal")
-      let replayed = try DatabaseQueue(path: copy).read { db in
-        (try AppDatabase.identity(db), try String.fetchOne(db, sql: "PRAGMA quick_check(1)"))
-      }
-      if replayed.0 == .foreign && alone == .foreign { throw StorageError.foreignDatabase(path) }
-      if replayed.0 == .foreign || replayed.1 != "ok" { throw StorageError.foreignLog(path) }
+      guard rename(copy + ".log", copy + "-wal") == 0 else { throw StorageError.foreignLog(path) }
+      try judge(alone: alone, replayed: DatabaseQueue(path: copy), path)
     } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB && !isSQLite(path) {
       throw .notADatabase(path)
     } catch let error as StorageError {
       throw error
-    } catch {
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+      throw .diskFull(path)
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
       throw .foreignLog(path)
+    } catch {
+      // The check itself could not run (no room, no permission…): that says nothing against
+      // the log, which may hold committed changes.
+      let reason = (error as? DatabaseError)?.message ?? String(describing: error)
+      throw .cannotOpen(
+        path: path, reason: "cannot check its -wal file (\(reason)); ootd leaves both untouched")
     }
+  }
+
+  /// Throws when the database `replayed` opens (the file with its log) is not ootd's or not
+  /// whole; `alone` is what the file without its log is (nil: unreadable).
+  private static func judge(alone: AppDatabase.Identity?, replayed queue: DatabaseQueue, _ path: String) throws {
+    let replayed = try queue.read { db in
+      (try AppDatabase.identity(db), try String.fetchOne(db, sql: "PRAGMA quick_check(1)"))
+    }
+    try queue.close()
+    if replayed.0 == .foreign && alone == .foreign { throw StorageError.foreignDatabase(path) }
+    if replayed.0 == .foreign || replayed.1 != "ok" { throw StorageError.foreignLog(path) }
   }
 
   /// Whether the file starts with SQLite's header.

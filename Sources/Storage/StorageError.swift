@@ -13,6 +13,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A write-ahead log (`-wal`) beside the file is not this database's: replaying it would
   /// damage the file.
   case foreignLog(String)
+  /// The file system holding the database has no room left: the change was not made.
+  case diskFull(String)
   /// A newer ootd wrote this database; this one does not know its schema.
   case newerSchema(path: String, unknownMigrations: [String])
   /// No todo has these ids.
@@ -47,7 +49,11 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .foreignDatabase(let path):
       return "'\(path)' is an SQLite database of another program; ootd leaves it untouched"
     case .foreignLog(let path):
-      return "'\(path)-wal' is not the write-ahead log of '\(path)' (another program's, or damaged); ootd leaves both untouched: move the -wal file away if it is stale"
+      // Never advice to move the log away: a log that merely looks damaged may hold committed
+      // changes, and a database without them is damaged for good.
+      return "'\(path)-wal' does not replay into '\(path)' (another database's log, or damaged); ootd leaves both untouched: copy both files somewhere safe before trying anything else"
+    case .diskFull(let path):
+      return "no space left on the file system of '\(path)': nothing was changed; free some space and run the command again"
     case .newerSchema(let path, let unknown):
       return "'\(path)' was written by a newer ootd (unknown migration \(unknown.joined(separator: ", "))); upgrade ootd"
     case .todosNotFound(let ids):
