@@ -53,9 +53,10 @@ import Testing
     try process.run()
     if let hangGuard {
       // Only keeps a command that would wait forever from stopping the suite: it is killed, and
-      // its exit (by a signal) fails the test.
+      // its exit (by a signal) fails the test. SIGKILL: the child inherits the test runner's
+      // blocked signals, SIGTERM among them.
       DispatchQueue.global().asyncAfter(deadline: .now() + hangGuard) { [process] in
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
       }
     }
     if standardOutput != nil { try out.fileHandleForWriting.close() }
