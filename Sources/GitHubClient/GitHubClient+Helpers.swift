@@ -33,10 +33,31 @@ extension GitHubClient {
     return redact(short)
   }
 
-  /// Replaces the token wherever it appears, so no message can leak it.
+  /// Replaces the token wherever it appears as a whole token (not inside a longer run of
+  /// letters, digits and `_`), so no message can leak it, and a short token cannot garble one
+  /// (`t` made "[redacted]he response body").
   func redact(_ text: String) -> String {
     guard let token = configuration.token, !token.isEmpty else { return text }
-    return text.replacing(token, with: "[redacted]")
+    func joins(_ character: Character?) -> Bool {
+      guard let character else { return false }
+      return character.isLetter || character.isNumber || character == "_"
+    }
+    var result = ""
+    var rest = text[...]
+    while let range = rest.firstRange(of: token) {
+      let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+      let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+      if joins(before) || joins(after) {
+        // Part of a longer word: kept, and the search goes on a character later.
+        let next = rest.index(after: range.lowerBound)
+        result += rest[..<next]
+        rest = rest[next...]
+      } else {
+        result += rest[..<range.lowerBound] + "[redacted]"
+        rest = rest[range.upperBound...]
+      }
+    }
+    return result + rest
   }
 
   /// Decodes a JSON body. A body whose text is not valid Unicode (a lone UTF-16 surrogate such

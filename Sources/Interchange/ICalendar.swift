@@ -57,7 +57,8 @@ public enum ICalendar {
 
   /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends. TEXT cannot
   /// hold other control characters (§3.3.11: CONTROL is excluded), so they are written as the
-  /// visible symbols the terminal shows for them (␛ for ESC, ␡ for DEL); a tab stays.
+  /// visible symbols the terminal shows for them (``ControlCharacters``: ␛ for ESC, ␡ for DEL);
+  /// a tab stays.
   public static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -68,9 +69,7 @@ public enum ICalendar {
       case "\n": result += "\\n"
       case "\r": break
       case "\t": result += "\t"
-      case "\u{00}"..."\u{1F}": result.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
-      case "\u{7F}": result += "\u{2421}"
-      default: result.unicodeScalars.append(scalar)
+      default: result.unicodeScalars.append(ControlCharacters.symbol(for: scalar) ?? scalar)
       }
     }
     return result

@@ -217,8 +217,11 @@ public enum TodoTxt {
   public static func line(_ todo: Todo, timeZone: any ZoneRules) -> String {
     let letter = ["A", "B", "C"][todo.priority.rank]
     let created = Day(todo.createdAt, in: timeZone).description
-    // A title is one line; line ends inside it would start new tasks.
-    let title = todo.title.split(whereSeparator: \.isNewline).joined(separator: " ")
+    // A title is one line; line ends inside it would start new tasks. Other control characters
+    // (ESC, BEL…) are written as the symbols the terminal shows: a file later `cat` must not
+    // drive the terminal. A tab stays.
+    let title = ControlCharacters.visible(
+      todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true)
     var words = [title]
     if let project = todo.project { words.append("+" + project) }
     // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.

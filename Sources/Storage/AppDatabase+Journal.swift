@@ -95,13 +95,19 @@ extension AppDatabase {
       let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
       // The todos whose day, done or dropped the step sets: checked against the rules.
       var touched = Set<String>()
-      func apply(_ operation: JournalOperation) throws {
+      func apply(_ id: Int64, _ operation: JournalOperation) throws {
         if (undo ? operation.inverse : operation).touchesRules { touched.insert(operation.row) }
         do {
           try recorder.apply(undo ? operation.inverse : operation, checked: true)
         } catch let error as JournalConflictError {
           throw StorageError.journalConflict(
             try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
+        } catch let error as DatabaseError
+          where [ResultCode.SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL].contains(error.extendedResultCode)
+        {
+          // A value no row may hold (a priority of 7, an empty title): the journal is damaged,
+          // said as the other corrupt entries are, not as SQLite's "CHECK constraint failed".
+          throw StorageError.sqlite("corrupt journal operation \(id)")
         }
       }
       // Described in the change's own order: the same rows, in the order the user named them.
@@ -111,14 +117,14 @@ extension AppDatabase {
       let first = try Self.operations(db, of: target.id, after: .min, backwards: false)
       if first.count < Self.batch {
         let operations = first.map(\.operation)
-        for operation in undo ? operations.reversed() : operations { try apply(operation) }
+        for (id, operation) in undo ? first.reversed() : first { try apply(id, operation) }
         let described = undo ? operations.map(\.inverse) : operations
         for operation in described { summary.add(operation) }
         names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
       } else {
         // The first batch, read already, starts each pass that goes forwards.
         try Self.forEachOperation(db, of: target.id, backwards: undo, startingWith: undo ? nil : first, apply)
-        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { operation in
+        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { _, operation in
           summary.add(undo ? operation.inverse : operation)
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
@@ -153,17 +159,17 @@ extension AppDatabase {
 
   // MARK: - Helpers
 
-  /// Calls `body` with each operation of change `id`, in the order they were applied (or the
+  /// Calls `body` with each operation of change `id` (and the operation's id), in the order they were applied (or the
   /// reverse), reading them a thousand at a time (the first thousand being `first`, when they
   /// were read already); `body` may write to the journal meanwhile.
   private static func forEachOperation(
     _ db: Database, of id: Int64, backwards: Bool,
     startingWith first: [(id: Int64, operation: JournalOperation)]? = nil,
-    _ body: (JournalOperation) throws -> Void
+    _ body: (_ id: Int64, JournalOperation) throws -> Void
   ) throws {
     var read = try first ?? operations(db, of: id, after: backwards ? .max : .min, backwards: backwards)
     while true {
-      for (_, operation) in read { try body(operation) }
+      for (id, operation) in read { try body(id, operation) }
       guard read.count == batch, let last = read.last else { return }
       read = try operations(db, of: id, after: last.id, backwards: backwards)
     }

@@ -253,13 +253,25 @@ public final class AppDatabase: Sendable {
   /// another user (planted, e.g. in a shared folder), or a file in a world-writable folder
   /// without the sticky bit (anyone may replace it there). Refuses too a `-wal` or `-shm`
   /// beside it that is not a regular file (a folder, a link, a device): SQLite would fail on it
-  /// with a misleading "read-only" after creating the other one.
+  /// with a misleading "read-only" after creating the other one. Refuses a path that is no
+  /// regular file (a FIFO, a device, a socket).
   private static func checkLocation(_ path: String) throws(StorageError) {
     for suffix in ["-wal", "-shm"] {
       var companion = stat()
       if lstat(path + suffix, &companion) == 0, (companion.st_mode & S_IFMT) != S_IFREG {
         let kind = (companion.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
         throw .cannotOpen(path: path, reason: "its \(suffix) file is \(kind); move it away")
+      }
+    }
+    // A FIFO would block the open until a writer came (forever), a device or socket is no
+    // database file: refused before anything opens it (a folder has its own message).
+    var target = stat()
+    if stat(path, &target) == 0 {
+      switch target.st_mode & S_IFMT {
+      case S_IFREG, S_IFDIR: break
+      case S_IFIFO: throw .cannotOpen(path: path, reason: "it is a FIFO (named pipe), not a regular file")
+      case S_IFCHR, S_IFBLK: throw .cannotOpen(path: path, reason: "it is a device, not a regular file")
+      default: throw .cannotOpen(path: path, reason: "it is not a regular file")
       }
     }
     var link = stat()

@@ -27,7 +27,8 @@ import Testing
 
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-    directory: String? = nil, standardOutput: FileHandle? = nil, unprivileged: Bool = false
+    directory: String? = nil, standardOutput: FileHandle? = nil, unprivileged: Bool = false,
+    hangGuard: TimeInterval? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
@@ -50,6 +51,14 @@ import Testing
     process.standardError = err
     process.standardInput = input
     try process.run()
+    if let hangGuard {
+      // Only keeps a command that would wait forever from stopping the suite: it is killed, and
+      // its exit (by a signal) fails the test. SIGKILL: the child inherits the test runner's
+      // blocked signals, SIGTERM among them.
+      DispatchQueue.global().asyncAfter(deadline: .now() + hangGuard) { [process] in
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      }
+    }
     if standardOutput != nil { try out.fileHandleForWriting.close() }
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()

@@ -67,11 +67,21 @@ import Testing
     #expect(demo.stdout == TerminalText.printable(demoPath) + "\n")
     #expect(!demo.stdout.contains("\u{1B}"))
 
-    // An export keeps the exact bytes in a pipe or a file, and shows symbols on a terminal
-    // (lines and CR LF line ends kept).
+    // An export shows symbols on a terminal (lines and CR LF line ends kept), and holds no raw
+    // control in a pipe or a file either (issue 21, item 11: a todo.txt export wrote the
+    // title's ESC and BEL as they were): the terminal's symbols, or JSON's escapes.
+    let written = [
+      "todotxt": "title ␛]0;PWN␇ and \u{FFFD}31m", "ical": #"title ␛]0\;PWN␇ and \#u{FFFD}31m"#,
+      "taskwarrior": #"title \u001b]0;PWN\u0007 and \u009b31m"#,
+    ]
     for format in ["todotxt", "ical", "taskwarrior"] {
       let piped = await harness.run(["export", "--format", format])
-      #expect(piped.stdout.contains("\u{1B}]0;PWN") || format == "taskwarrior" || format == "ical", "\(format)")
+      #expect(piped.code == 0)
+      #expect(!piped.stdout.unicodeScalars.contains { ControlCharacters.isControl($0) && !"\r\n\t".unicodeScalars.contains($0) }, "\(format): \(piped.stdout)")
+      #expect(piped.stdout.contains(written[format]!), "\(format): \(piped.stdout)")
+      let file = harness.folder.file("export.\(format)")
+      #expect(await harness.run(["export", "--format", format, "--output", file]).code == 0)
+      #expect(try String(contentsOfFile: file, encoding: .utf8).contains(written[format]!), "\(format)")
       harness.terminal = true
       let shown = await harness.run(["export", "--format", format])
       harness.terminal = false

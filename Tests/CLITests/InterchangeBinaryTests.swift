@@ -272,19 +272,24 @@ import Testing
   /// own peak resident memory in KiB. Python starts it and reads `ru_maxrss` of its children:
   /// Linux keeps the high-water mark across `exec`, so a child spawned straight from this large
   /// test process would report the test's own memory. Standard output goes to the file
-  /// `output` when given (to check what was printed), else to /dev/null.
+  /// `output` when given (to check what was printed), else to /dev/null; standard input is
+  /// read from the file `input` and standard error goes to the file `errors` when given.
   static func peakMemory(
-    _ arguments: [String], environment: [String: String], output: String? = nil
+    _ arguments: [String], environment: [String: String], output: String? = nil, input: String? = nil,
+    errors: String? = nil
   ) throws -> (code: Int32, kib: Int) {
+    // The timeout only keeps a hang from stopping the suite: no run here comes near it.
     let script = """
       import resource, subprocess, sys, os
       env = dict(os.environ); env.update(dict(a.split("=", 1) for a in sys.argv[1].split("\\n") if a))
       out = open(sys.argv[2], "wb") if sys.argv[2] else subprocess.DEVNULL
-      code = subprocess.run(sys.argv[3:], stdout=out, env=env).returncode
+      inp = open(sys.argv[3], "rb") if sys.argv[3] else None
+      err = open(sys.argv[4], "wb") if sys.argv[4] else None
+      code = subprocess.run(sys.argv[5:], stdout=out, stdin=inp, stderr=err, env=env, timeout=600).returncode
       print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
       """
     let variables = environment.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
-    let result = python(script, [variables, output ?? "", BinaryTests.binary] + arguments)
+    let result = python(script, [variables, output ?? "", input ?? "", errors ?? "", BinaryTests.binary] + arguments)
     try #require(result.code == 0, "python3 could not measure: \(result.stderr)")
     let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     try #require(fields.count == 2, "\(result.stdout)")

@@ -21,6 +21,27 @@ import Glibc
     #expect(names == ["graph.svg", "graph.svg.ootd-\(getpid()).tmp", "victim.txt"], "no temporary file is left")
   }
 
+  /// Issue 21, item 16: `report --svg` (and `export --output`) wrote mode 0644 whatever the
+  /// umask; a new file gets 0666 less the umask, as the shell's `>` gives it.
+  @Test(arguments: [("077", 0o600), ("022", 0o644), ("027", 0o640)])
+  func aWrittenFile_honoursTheUmask(umask: String, mode: Int) throws {
+    let folder = try TemporaryFolder()
+    let env = "OOTD_DB=\(folder.file("ootd.sqlite")) TZ=UTC"
+    for arguments in ["report --svg \(folder.file("a.svg"))", "export --format todotxt --output \(folder.file("a.txt"))"] {
+      let shell = Process()
+      shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+      shell.arguments = ["-c", "umask \(umask) && env \(env) '\(BinaryTests.binary)' \(arguments) >/dev/null"]
+      try shell.run()
+      shell.waitUntilExit()
+      #expect(shell.terminationStatus == 0, "\(arguments)")
+    }
+    for name in ["a.svg", "a.txt"] {
+      var status = stat()
+      #expect(stat(folder.file(name), &status) == 0)
+      #expect(Int(status.st_mode & 0o777) == mode, "\(name) under umask \(umask): \(String(status.st_mode & 0o777, radix: 8))")
+    }
+  }
+
   @Test func anSVG_intoAFIFO_isWrittenToIt_notReplacingIt() throws {
     let folder = try TemporaryFolder()
     let fifo = folder.file("pipe")

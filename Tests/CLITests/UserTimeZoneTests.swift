@@ -43,9 +43,31 @@ struct UserTimeZoneTests {
     "a TZ that is not a zone name falls back to the system's zone",
     arguments: ["../../../etc/passwd", "/etc/passwd", "Asia/../Asia/Seoul", "Not/AZone", ""])
   func otherTZFallsBack(tz: String) {
-    let zone = AppEnvironment.userTimeZone(["TZ": tz])
-    #expect(zone.identifier == AppEnvironment.systemTimeZone().identifier)
+    var warnings: [String] = []
+    let zone = AppEnvironment.userTimeZone(["TZ": tz], warn: { warnings.append($0) })
+    let system = AppEnvironment.systemTimeZone().identifier
+    #expect(zone.identifier == system)
     #expect(AppEnvironment.zone(named: tz) == nil || tz == "Asia/../Asia/Seoul")
+    // Said once, except for an empty TZ (no zone asked for).
+    let expected = "ootd: warning: TZ '\(tz)' is no time zone (no zone file, no POSIX rule); days follow the system's zone, \(system)"
+    #expect(warnings == (tz.isEmpty ? [] : [expected]))
+  }
+
+  /// Issue 21, item 12: a mistyped TZ (`Pacific/Honolul`) put todos on another day silently;
+  /// it is said once on standard error, and a valid one says nothing.
+  @Test("a mistyped TZ is said once on standard error")
+  func mistypedTZ_isSaidOnce() throws {
+    let folder = try TemporaryFolder()
+    for (tz, warned) in [("Pacific/Honolul", true), ("Pacific/Honolulu", false), (":Pacific/Honolulu", false), ("UTC", false)] {
+      let result = try BinaryTests.run(["add", "x", "--json"], environment: ["OOTD_DB": folder.file("ootd.sqlite"), "TZ": tz])
+      #expect(result.code == 0, "\(tz): \(result.stderr)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == (warned ? 1 : 0), "\(tz): \(result.stderr)")
+      if warned { #expect(lines.first?.hasPrefix("ootd: warning: TZ '\(tz)' is no time zone") == true, "\(result.stderr)") }
+    }
+    var warnings: [String] = []
+    _ = AppEnvironment.userTimeZone(["TZ": "Bad\u{1B}[2J"], warn: { warnings.append($0) })
+    #expect(warnings.count == 1 && warnings[0].contains("Bad␛[2J") && !warnings[0].contains("\u{1B}"))
   }
 
   @Test("a file below the zone folder that is not a zone file is not a zone")

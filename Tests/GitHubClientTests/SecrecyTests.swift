@@ -52,6 +52,28 @@ struct SecrecyTests {
     #expect(harness.events.events.allSatisfy { !$0.description.contains(Self.token) })
   }
 
+  /// Issue 21, item 14: a short token was replaced inside words ("[redacted]he response body is
+  /// larger [redacted]han 32 MiB" for the token `t`); only whole tokens are redacted.
+  @Test func aShortToken_isRedactedWhole_neverInsideAWord() async throws {
+    let harness = try Harness(
+      token: "t",
+      transport: StubTransport(sequence: [.failure(.network("the response body is larger than 32 MiB (t, token=t)"))]))
+    await #expect(throws: GitHubError.network("the response body is larger than 32 MiB ([redacted], token=[redacted])")) {
+      try await harness.client.authenticatedUser()
+    }
+    let long = try Harness(token: Self.token, transport: StubTransport(always: .json(200, "[]")))
+    for (text, redacted) in [
+      ("\(Self.token)", "[redacted]"), ("Bearer \(Self.token)!", "Bearer [redacted]!"),
+      ("x-access-token:\(Self.token)@github.com", "x-access-token:[redacted]@github.com"),
+      ("\(Self.token)\(Self.token)", "\(Self.token)\(Self.token)"), ("a \(Self.token)_b", "a \(Self.token)_b"),
+      ("\"\(Self.token)\",\(Self.token)", "\"[redacted]\",[redacted]"),
+    ] {
+      #expect(long.client.redact(text) == redacted, "\(text)")
+    }
+    let short = try Harness(token: "ab", transport: StubTransport(always: .json(200, "[]")))
+    #expect(short.client.redact("aab ab abab ab.") == "aab [redacted] abab [redacted].")
+  }
+
   @Test func configurationClientAndRequests_printWithoutTheToken() async throws {
     let harness = try Harness(token: Self.token, transport: StubTransport(always: .json(200, "[]")))
     _ = try await harness.listCommits()

@@ -183,4 +183,26 @@ struct JournalPruningTests {
     #expect(throws: StorageError.sqlite("corrupt journal operation 1")) { try database.redo(now: fixedNow) }
     #expect(try allTodos(database).isEmpty)
   }
+
+  /// Issue 21, item 16: a journal value no row may hold made undo print SQLite's raw
+  /// "CHECK constraint failed"; it is the corrupt-journal line, and nothing changes.
+  @Test("a journal entry holding a value the table refuses is the corrupt-journal line, not SQLite's")
+  func corruptValue() throws {
+    for (field, value) in [("priority", "7"), ("title", "' '"), ("title", "NULL")] {
+      let scratch = Scratch()
+      let database = try AppDatabase.open(path: scratch.path(), command: "edit")
+      let todo = try database.addTodo(try draft("x"), now: fixedNow)
+      _ = try database.editTodo(id: todo.id, try TodoChanges(title: "y", priority: .high), now: fixedNow)
+      let operation = try withRawDatabase(scratch.path()) { db in
+        try db.execute(sql: "UPDATE journalOperation SET oldValue = \(value) WHERE field = '\(field)'")
+        return try Int64.fetchOne(db, sql: "SELECT id FROM journalOperation WHERE field = '\(field)'")
+      }
+      let id = try #require(operation)
+      #expect(throws: StorageError.sqlite("corrupt journal operation \(id)"), "\(field) = \(value)") {
+        try database.undo(now: fixedNow)
+      }
+      let todos = try allTodos(database)
+      #expect(todos.map(\.title) == ["y"] && todos.map(\.priority) == [.high], "\(field) = \(value)")
+    }
+  }
 }

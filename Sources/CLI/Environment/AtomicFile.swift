@@ -55,7 +55,9 @@ extension AppEnvironment {
       throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    fchmod(descriptor, 0o644)
+    // mkstemp makes it 0600: give it the mode a new file gets (0666 less the umask), as the
+    // shell's `>` would, so a umask of 077 keeps the file private.
+    fchmod(descriptor, 0o666 & ~Self.fileCreationMask())
     do {
       try produce { text in try write(text, to: descriptor, path: path) }
     } catch {
@@ -69,6 +71,20 @@ extension AppEnvironment {
       unlink(temporary)
       throw CLIError.cannotWrite(path: path, reason: reason)
     }
+  }
+
+  /// The process's umask: read from /proc (setting it to read it would change it for other
+  /// threads for a moment), else by setting and restoring it.
+  static func fileCreationMask() -> mode_t {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+      let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+    {
+      return mask
+    }
+    let mask = umask(0o077)
+    umask(mask)
+    return mask
   }
 
   /// Whether `path` names one of this process's open descriptors (`/dev/stdout`, `/dev/fd/1`,

@@ -14,12 +14,21 @@ extension AppEnvironment {
   static let zoneFolder = "/usr/share/zoneinfo"
 
   /// The zone named by `TZ` (with or without a leading `:`), or given by it as a POSIX rule
-  /// (`KST-9`, `EST5EDT,M3.2.0,M11.1.0`, as glibc reads it), else the system's zone.
-  static func userTimeZone(_ variables: [String: String]) -> any ZoneRules {
-    if var name = variables["TZ"], !name.isEmpty {
-      if name.hasPrefix(":") { name.removeFirst() }
+  /// (`KST-9`, `EST5EDT,M3.2.0,M11.1.0`, as glibc reads it), else the system's zone. A `TZ` that
+  /// is neither (a typo: `Pacific/Honolul`) is said once through `warn` (standard error): the
+  /// day is ootd's unit, and a silent fallback puts todos on another day.
+  static func userTimeZone(
+    _ variables: [String: String], warn: (String) -> Void = { StandardStream.error.write($0 + "\n") }
+  ) -> any ZoneRules {
+    if let value = variables["TZ"], !value.isEmpty {
+      let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
       if let zone = zone(named: name) { return zone }
       if name == "UTC" { return ZoneInfo.utc }
+      let system = systemTimeZone()
+      warn(
+        "ootd: warning: TZ '\(TerminalText.printable(value))' is no time zone (no zone file, no POSIX rule); "
+          + "days follow the system's zone, \(TerminalText.printable(system.identifier))")
+      return system
     }
     return systemTimeZone()
   }

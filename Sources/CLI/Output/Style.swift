@@ -1,3 +1,5 @@
+import Core
+
 /// How text is decorated: ANSI colours on a terminal, nothing when piped or with `NO_COLOR`.
 struct Style: Sendable {
   /// Whether ANSI escape codes are written.
@@ -138,24 +140,14 @@ enum DisplayWidth {
 enum TerminalText {
   /// `text` with control characters (a newline, an escape sequence…) shown as visible symbols
   /// (␊, ␛), so a title can never break the layout or drive the terminal.
-  static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x00...0x1F: result.append(Unicode.Scalar(0x2400 + scalar.value)!)
-      case 0x7F: result.append("\u{2421}")
-      case 0x80...0x9F: result.append("\u{FFFD}")
-      default: result.append(scalar)
-      }
-    }
-    return String(result)
-  }
+  static func printable(_ text: String) -> String { ControlCharacters.visible(text) }
 
   /// `text` as ``printable(_:)`` makes it, except for line ends (LF, CR LF) and tabs: a whole
   /// document (an export) shown on a terminal keeps its lines.
   static func printableLines(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+    guard text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+      return text
+    }
     var result = String.UnicodeScalarView()
     var scalars = text.unicodeScalars.makeIterator()
     var next = scalars.next()
@@ -164,13 +156,9 @@ enum TerminalText {
       if scalar == "\n" || scalar == "\t" || (scalar == "\r" && next == "\n") {
         result.append(scalar)
       } else {
-        result.append(contentsOf: printable(String(scalar)).unicodeScalars)
+        result.append(ControlCharacters.symbol(for: scalar) ?? scalar)
       }
     }
     return String(result)
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }
