@@ -131,6 +131,8 @@ struct AppEnvironment {
 final class OpenDatabases {
   private let keptUntilExit: Bool
   private var databases: [AppDatabase] = []
+  /// Whether the command changed any row of a database it opened (see ``closeAll()``).
+  private(set) var changedAnything = false
 
   init(keptUntilExit: Bool) { self.keptUntilExit = keptUntilExit }
 
@@ -140,6 +142,7 @@ final class OpenDatabases {
   /// Closes every database the command opened.
   func closeAll() {
     for database in databases {
+      if database.hasChanged { changedAnything = true }
       database.close()
       if keptUntilExit { _ = Unmanaged.passRetained(database) }
     }
