@@ -37,11 +37,7 @@ import Testing
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
     }
-    var variables = ProcessInfo.processInfo.environment
-    variables.removeValue(forKey: "NO_COLOR")
-    variables.removeValue(forKey: "CLICOLOR_FORCE")
-    for (key, value) in environment { variables[key] = value }
-    process.environment = variables
+    process.environment = inherited(environment)
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
@@ -59,6 +55,22 @@ import Testing
     return Result(
       code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// A test's `environment` with the pinned clock and zone (``TestClock``) where it names none.
+  static func pinned(_ environment: [String: String]) -> [String: String] {
+    TestClock.environment.merging(environment) { $1 }
+  }
+
+  /// This process's variables (without a clock, zone or fault point of its own: the test runner
+  /// may run under another TZ or libfaketime), then `environment` pinned: what an `ootd` the
+  /// tests start gets.
+  static func inherited(_ environment: [String: String]) -> [String: String] {
+    var variables = ProcessInfo.processInfo.environment
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "TZ"] {
+      variables.removeValue(forKey: name)
+    }
+    return variables.merging(pinned(environment)) { $1 }
   }
 
   @Test func binaryExists() {
@@ -133,7 +145,7 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = ["list", "--all"]
-    process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+    process.environment = Self.inherited(env)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
     let err = Pipe()
     process.standardError = err
@@ -201,22 +213,15 @@ import Testing
   }
 
   @Test func todayFollowsTZ() throws {
-    // UTC+14 and UTC-11 are always on different calendar days.
+    // UTC+14 and UTC-11 are always on different calendar days: at the pinned instant (noon UTC)
+    // the day after the pinned day, and the pinned day.
     let folder = try TemporaryFolder()
     let env = ["OOTD_DB": folder.file("ootd.sqlite")]
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd"
-    func today(_ zone: String) -> String {
-      formatter.timeZone = TimeZone(identifier: zone)
-      return formatter.string(from: Date())
-    }
-    for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
-      let expected = today(zone)
+    for (zone, expected) in [("Pacific/Kiritimati", TestClock.day(1)), ("Pacific/Pago_Pago", TestClock.day(0))] {
       let result = try Self.run(["add", zone, "--json"], environment: env.merging(["TZ": zone]) { $1 })
       let object = try #require(
         JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-      let date = object["date"] as? String
-      #expect(date == expected || date == today(zone), "\(zone)")
+      #expect(object["date"] as? String == expected, "\(zone)")
     }
   }
 

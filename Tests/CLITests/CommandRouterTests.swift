@@ -79,8 +79,10 @@ struct CommandRouterTests {
   @Test("the system zone found through /etc/localtime is Foundation's current zone")
   func systemZone() {
     let zone = AppEnvironment.systemTimeZone()
-    let now = Date()
-    #expect(zone.secondsFromGMT(for: now) == TimeZone.current.secondsFromGMT(for: now))
+    // At the pinned instant and half a year on (summer and winter time, where the zone has them).
+    for now in [TestClock.now, TestClock.now.addingTimeInterval(182 * 86_400)] {
+      #expect(zone.secondsFromGMT(for: now) == TimeZone.current.secondsFromGMT(for: now))
+    }
     #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)
   }
 

@@ -35,7 +35,7 @@ struct LocalGitSafetyTests {
     try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
     try Self.git(["init", "-q"], in: repository)
     let tree = try Self.git(["hash-object", "-t", "tree", "-w", "--stdin"], in: repository, input: "")
-    let now = Int(Date().timeIntervalSince1970)
+    let now = Int(TestClock.now.timeIntervalSince1970) - 3600  // an hour before the pinned now
     let commit = """
       tree \(tree)
       author Me <me@example.com> \(now) +0000
