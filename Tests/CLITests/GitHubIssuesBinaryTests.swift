@@ -385,7 +385,8 @@ struct GitHubIssuesBinaryTests {
   }
 
   @Test func commitBlockTodo_isDoneByCommitsAfterLocalSync() throws {
-    // Given: a real clone with a commit made now by the clone's user
+    // Given: a real clone with a commit made by the clone's user at the pinned now (git's dates
+    // are pinned by LocalGitSafetyTests.git)
     let folder = try TemporaryFolder()
     let repository = folder.file("repo")
     try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)

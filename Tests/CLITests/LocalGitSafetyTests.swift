@@ -5,11 +5,15 @@ import Testing
 @Suite("sync --local runs no program a clone configures")
 struct LocalGitSafetyTests {
   /// Runs git in `folder` with `arguments` (test set-up only); its trimmed standard output.
+  /// A commit it makes is dated at the pinned instant (``TestClock``), not by the real clock.
   @discardableResult
   static func git(_ arguments: [String], in folder: String, input: String? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["git", "-C", folder] + arguments
+    let date = "@\(Int(TestClock.now.timeIntervalSince1970)) +0000"
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date]) { $1 }
     let output = Pipe()
     let stdin = Pipe()
     process.standardOutput = output
