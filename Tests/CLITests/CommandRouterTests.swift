@@ -89,14 +89,14 @@ struct CommandRouterTests {
     } else {
       try #require(
         ProcessInfo.processInfo.environment["TZ"] == nil,
-        "/etc/localtime is a copy: only TimeZone.current without TZ tells its zone")
-      expected = TimeZone.current
+        "/etc/localtime is a copy: only Foundation's current zone without TZ tells its zone")
+      expected = TimeZone.current  // real zone: what systemTimeZone is compared with
     }
     // At the pinned instant and half a year on (summer and winter time, where the zone has them).
     for now in [TestClock.now, TestClock.now.addingTimeInterval(182 * 86_400)] {
       #expect(zone.secondsFromGMT(for: now) == expected.secondsFromGMT(for: now))
     }
-    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)
+    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)  // real zone: the fallback
   }
 
   static func describe(_ value: Any) -> String {

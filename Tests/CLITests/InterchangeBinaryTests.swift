@@ -281,13 +281,15 @@ import Testing
     _ arguments: [String], environment: [String: String], output: String? = nil
   ) throws -> (code: Int32, kib: Int) {
     let script = """
-      import resource, subprocess, sys, os
-      env = dict(os.environ); env.update(dict(a.split("=", 1) for a in sys.argv[1].split("\\n") if a))
+      import json, resource, subprocess, sys
+      env = json.loads(sys.argv[1])
       out = open(sys.argv[2], "wb") if sys.argv[2] else subprocess.DEVNULL
       code = subprocess.run(sys.argv[3:], stdout=out, env=env).returncode
       print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
       """
-    let variables = BinaryTests.pinned(environment).map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+    // Exactly the variables BinaryTests.run gives the binary, as JSON.
+    let variables = String(
+      decoding: try JSONSerialization.data(withJSONObject: BinaryTests.inherited(environment)), as: UTF8.self)
     let result = python(script, [variables, output ?? "", BinaryTests.binary] + arguments)
     try #require(result.code == 0, "python3 could not measure: \(result.stderr)")
     let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

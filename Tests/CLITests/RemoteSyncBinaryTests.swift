@@ -332,9 +332,9 @@ struct RemoteSyncBinaryTests {
   static func waitUntilStopped(_ process: Process) throws {
     let stat = "/proc/\(process.processIdentifier)/stat"
     // A bound only against a hang (the sync reaches its point in well under a second).
-    let deadline = Date().addingTimeInterval(120)
+    let deadline = Date().addingTimeInterval(120)  // real clock: a bound against a hang only
     while true {
-      try #require(Date() < deadline, "the sync never reached its fault point")
+      try #require(Date() < deadline, "the sync never reached its fault point")  // real clock: the bound
       let text = try String(contentsOfFile: stat, encoding: .utf8)
       // pid (comm) STATE ...: the state follows the last parenthesis.
       let state = text[text.index(after: try #require(text.lastIndex(of: ")")))...].split(separator: " ").first
