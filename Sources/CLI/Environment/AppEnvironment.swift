@@ -75,9 +75,16 @@ struct AppEnvironment {
 
   static func live() -> AppEnvironment {
     let variables = processVariables()
+    #if DEBUG
+    // Test seams (DebugSeams.swift): a pinned clock, a fault point checked at once.
+    let now = debugPinnedNow(variables) ?? Date()
+    _ = DebugFault.plan
+    #else
+    let now = Date()
+    #endif
     var environment = AppEnvironment(
       variables: variables,
-      now: Date(),
+      now: now,
       timeZone: userTimeZone(variables),
       stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
       stdinIsTerminal: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,

@@ -51,7 +51,9 @@ struct RemoteSyncRun {
     while true {
       let page = try server.pull(after: try database.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
+      DebugFault.reached("remote-pull-fetched")
       let result = try database.applyPulled(page, today: environment.today, now: environment.now)
+      DebugFault.reached("remote-pull-applied")
       summary.pulled += result.operations
       summary.pulledRecords += result.records
       summary.changed += result.changed
@@ -59,13 +61,17 @@ struct RemoteSyncRun {
       summary.ruleConflicts += result.ruleConflicts
       if page.count < Self.pullPage { break }
     }
+    DebugFault.reached("remote-pulled")
     while let page = try database.pushPage() {
       try server.push(page.records)
+      DebugFault.reached("remote-push-sent")
       try database.markPushed(page)
+      DebugFault.reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
     }
     try publishFigures(days: firstSync ? Self.firstFigureDays : Self.figureDays)
+    DebugFault.reached("remote-figures")
     try database.finishSync(now: environment.now)
     return summary
   }
