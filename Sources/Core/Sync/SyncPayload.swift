@@ -8,12 +8,16 @@ public struct SyncRecord: Hashable, Sendable {
   public var device: String
   public var clock: String
   public var payload: String
+  /// The payload's size in bytes when the server withheld it for being larger than
+  /// ``Caps/payloadBytes`` (`payload` is then empty); nil when it is here.
+  public var withheldBytes: Int?
 
-  public init(opID: String, device: String, clock: String, payload: String) {
+  public init(opID: String, device: String, clock: String, payload: String, withheldBytes: Int? = nil) {
     self.opID = opID
     self.device = device
     self.clock = clock
     self.payload = payload
+    self.withheldBytes = withheldBytes
   }
 }
 
@@ -31,7 +35,7 @@ public enum SyncPayload {
   /// The version this ootd writes and reads.
   public static let version = 1
   /// How many operations one record carries at most.
-  public static let operationsPerRecord = 1000
+  public static let operationsPerRecord = Caps.operationsPerRecord
 
   /// A decoded payload.
   public struct Batch: Hashable, Sendable {
@@ -63,6 +67,9 @@ public enum SyncPayload {
   /// The operations of a payload made by `device`; throws ``CoreError`` when it is not one.
   public static func decode(_ payload: String, device: String) throws -> Batch {
     func bad(_ why: String) -> CoreError { .invalidSyncRecord(why) }
+    guard payload.utf8.count <= Caps.payloadBytes else {
+      throw bad("a payload larger than \(Caps.payloadBytes) bytes")
+    }
     guard let values = try? JSONReader.values(payload.utf8), values.count == 1,
       let object = values[0].value.object,
       case .number(let versionText)? = object["v"], let version = Int(versionText)
@@ -70,6 +77,9 @@ public enum SyncPayload {
     guard version == Self.version else { throw bad("version \(version); update ootd") }
     let command = object["command"]?.string ?? ""
     guard case .array(let ops)? = object["ops"] else { throw bad("no operations") }
+    guard ops.count <= Caps.operationsPerRecord else {
+      throw bad("more than \(Caps.operationsPerRecord) operations")
+    }
     var operations: [SyncOperation] = []
     operations.reserveCapacity(ops.count)
     for op in ops {
