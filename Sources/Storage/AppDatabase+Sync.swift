@@ -157,20 +157,19 @@ extension AppDatabase {
         var records: [SyncRecord] = []
         var count = 0
         func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
-          for (chunk, start) in stride(from: 0, to: rows.count, by: SyncPayload.operationsPerRecord).enumerated() {
-            let slice = rows[start..<min(start + SyncPayload.operationsPerRecord, rows.count)]
-            let operations = try slice.map { row in
-              try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
-            }
-            count += operations.count
+          let operations = try rows.map { row in
+            try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
+          }
+          count += operations.count
+          for (chunk, (payload, range)) in SyncPayload.chunks(command: "(first sync)", operations).enumerated() {
+            let slice = rows[range]
             records.append(
               SyncRecord(
                 // Named by the rows it holds: a first sync stopped and run again after rows
                 // changed makes new records for chunks that changed (their rows merge as one).
                 opID: RowID.syncRecord(
                   "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(slice.first!.uuid) \(slice.last!.uuid) \(slice.count)"),
-                device: floorDevice, clock: HybridClock.text(floor),
-                payload: SyncPayload.encode(command: "(first sync)", operations)))
+                device: floorDevice, clock: HybridClock.text(floor), payload: payload))
           }
         }
         // Rows pulled from the server (stamped) are there already: only this machine's own.
@@ -221,13 +220,11 @@ extension AppDatabase {
           if case .update(let field, _, _) = operation.action, SyncMerge.localFields.contains(field) { continue }
           operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
         }
-        for (chunk, start) in stride(from: 0, to: operations.count, by: SyncPayload.operationsPerRecord).enumerated() {
-          let slice = Array(operations[start..<min(start + SyncPayload.operationsPerRecord, operations.count)])
+        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, operations).enumerated() {
           records.append(
             SyncRecord(
               opID: RowID.syncRecord("\(changeUUID) \(chunk)"), device: device,
-              clock: HybridClock.text(slice.map(\.stamp.clock).max() ?? 0),
-              payload: SyncPayload.encode(command: command, slice)))
+              clock: HybridClock.text(operations[range].map(\.stamp.clock).max() ?? 0), payload: payload))
         }
         count += operations.count
       }

@@ -53,6 +53,28 @@ struct CapsTests {
     #expect(throws: CoreError.self) { try SyncPayload.decode(padded, device: device) }
   }
 
+  @Test("pushed payloads are split to stay under the byte and operation caps, and read back whole")
+  func chunks() throws {
+    let device = RowID.random()
+    let notes = String(repeating: "\u{1F600}", count: Caps.notesCharacters)  // 4 bytes each
+    let operations = (0..<30).map { index in
+      SyncOperation(
+        .todo, row: RowID.random(), .update(field: "notes", value: .text(notes)),
+        stamp: Stamp(clock: Int64(index), device: device))
+    }
+    let chunks = SyncPayload.chunks(command: "edit", operations)
+    #expect(chunks.count > 1)
+    #expect(chunks.allSatisfy { $0.payload.utf8.count <= Caps.payloadBytes })
+    #expect(chunks.map(\.range).flatMap { Array($0) } == Array(operations.indices))
+    let decoded = try chunks.flatMap { try SyncPayload.decode($0.payload, device: device).operations }
+    #expect(decoded == operations)
+    let small = (0..<(Caps.operationsPerRecord * 2 + 1)).map { index in
+      SyncOperation(.todo, row: RowID.random(), .delete, stamp: Stamp(clock: Int64(index), device: device))
+    }
+    #expect(SyncPayload.chunks(command: "x", small).map(\.range.count) == [Caps.operationsPerRecord, Caps.operationsPerRecord, 1])
+    #expect(SyncPayload.chunks(command: "x", []).isEmpty)
+  }
+
   @Test("import refuses notes over the cap and more tags than the cap")
   func importCaps() throws {
     let day = try #require(Day(iso: "2026-01-05"))

@@ -21,7 +21,7 @@ public struct SyncRecord: Hashable, Sendable {
   }
 }
 
-/// The payload of a record: up to ``SyncPayload/operationsPerRecord`` operations of one journal
+/// The payload of a record: up to ``Caps/operationsPerRecord`` operations of one journal
 /// entry, as JSON:
 ///
 /// ```json
@@ -34,8 +34,6 @@ public struct SyncRecord: Hashable, Sendable {
 public enum SyncPayload {
   /// The version this ootd writes and reads.
   public static let version = 1
-  /// How many operations one record carries at most.
-  public static let operationsPerRecord = Caps.operationsPerRecord
 
   /// A decoded payload.
   public struct Batch: Hashable, Sendable {
@@ -49,19 +47,55 @@ public enum SyncPayload {
 
   /// The JSON text of `operations` (made by one device) and the command they came from.
   public static func encode(command: String, _ operations: [SyncOperation]) -> String {
-    var text = "{\"v\":\(version),\"command\":\(JSONText.quoted(command)),\"ops\":["
+    var text = head(command)
     for (index, operation) in operations.enumerated() {
       if index > 0 { text += "," }
-      text += "{\"entity\":\"\(operation.entity.rawValue)\",\"row\":\(JSONText.quoted(operation.row)),"
-      switch operation.kind {
-      case .create(let fields): text += "\"action\":\"create\",\"fields\":\(JSONText.object(fields)),"
-      case .update(let field, let value):
-        text += "\"action\":\"update\",\"field\":\(JSONText.quoted(field)),\"value\":\(JSONText.value(value)),"
-      case .delete: text += "\"action\":\"delete\","
-      }
-      text += "\"clock\":\(operation.stamp.clock)}"
+      text += encode(operation)
     }
     return text + "]}"
+  }
+
+  /// `operations` as the payloads of as few records as the caps allow, in order: each holds at
+  /// most ``Caps/operationsPerRecord`` operations and ``Caps/payloadBytes`` bytes (an operation
+  /// is never split: one alone always fits, as every value keeps its cap). Each payload comes
+  /// with the range of `operations` it holds; the same operations always split the same way.
+  public static func chunks(command: String, _ operations: [SyncOperation]) -> [(payload: String, range: Range<Int>)] {
+    let start = head(command)
+    var chunks: [(payload: String, range: Range<Int>)] = []
+    var text = start
+    var first = 0
+    for (index, operation) in operations.enumerated() {
+      let encoded = encode(operation)
+      let count = index - first
+      if count > 0,
+        count == Caps.operationsPerRecord || text.utf8.count + encoded.utf8.count + 3 > Caps.payloadBytes
+      {
+        chunks.append((text + "]}", first..<index))
+        text = start
+        first = index
+      }
+      if index > first { text += "," }
+      text += encoded
+    }
+    if first < operations.count { chunks.append((text + "]}", first..<operations.count)) }
+    return chunks
+  }
+
+  /// A payload's text up to its first operation.
+  private static func head(_ command: String) -> String {
+    "{\"v\":\(version),\"command\":\(JSONText.quoted(command)),\"ops\":["
+  }
+
+  /// One operation's JSON text.
+  private static func encode(_ operation: SyncOperation) -> String {
+    var text = "{\"entity\":\"\(operation.entity.rawValue)\",\"row\":\(JSONText.quoted(operation.row)),"
+    switch operation.kind {
+    case .create(let fields): text += "\"action\":\"create\",\"fields\":\(JSONText.object(fields)),"
+    case .update(let field, let value):
+      text += "\"action\":\"update\",\"field\":\(JSONText.quoted(field)),\"value\":\(JSONText.value(value)),"
+    case .delete: text += "\"action\":\"delete\","
+    }
+    return text + "\"clock\":\(operation.stamp.clock)}"
   }
 
   /// The operations of a payload made by `device`; throws ``CoreError`` when it is not one.
