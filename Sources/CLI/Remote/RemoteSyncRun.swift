@@ -40,6 +40,8 @@ struct RemoteSyncRun {
     /// Todos the merge left breaking a rule, mended by the fixed resolution (``TodoRules``).
     var ruleConflicts: [String] = []
     var device = ""
+    /// Rows pulled from the server and set aside instead of applied.
+    var setAside: [SetAsideRow] = []
   }
 
   func run() throws -> Summary {
@@ -59,7 +61,8 @@ struct RemoteSyncRun {
       summary.changed += result.changed
       summary.conflicts += result.conflicts
       summary.ruleConflicts += result.ruleConflicts
-      if page.count < Self.pullPage { break }
+      summary.setAside += result.setAside
+      // A page may be short for its bytes (``RemoteServer/pullPageBytes``): read on until empty.
     }
     DebugFault.reached("remote-pulled")
     while let page = try database.pushPage() {
