@@ -92,6 +92,33 @@ public struct CommitSync: Sendable {
     public var summary: Summary
   }
 
+  /// Remembers that a full sync of `login` was asked to cover commits from `since` (or further
+  /// back, when an earlier one asked for more and did not complete), until a sync completes: a
+  /// plain sync after an interrupted `sync --since` covers the older window in every
+  /// repository, even those never started. The CLI calls it before its first request, so a
+  /// sync stopped at any point is remembered; ``run(login:targets:since:discover:)`` again.
+  @discardableResult
+  public static func remember(since requested: Date, login: String, in store: some CommitStore) throws
+    -> DiscoveryState
+  {
+    var discovery = try store.discoveryState(author: login)
+    discovery.wantedSince = discovery.effectiveSince(requested)
+    try store.saveDiscoveryState(discovery, author: login)
+    return discovery
+  }
+
+  /// The login a window is remembered under (``remember(since:login:in:)``) before the sync
+  /// knows whose commits it fetches (its first request asks GitHub for the token's owner): no
+  /// GitHub login is empty.
+  public static let ownerNotKnown = ""
+
+  /// Moves a window remembered under `placeholder` to `login`, once the sync knows it.
+  public static func adoptWindow(of placeholder: String, for login: String, in store: some CommitStore) throws {
+    guard let wanted = try store.discoveryState(author: placeholder).wantedSince else { return }
+    try remember(since: wanted, login: login, in: store)
+    try store.saveDiscoveryState(DiscoveryState(), author: placeholder)
+  }
+
   /// Syncs `targets` (and, with `discover`, the repositories search finds) for `login`:
   /// commits authored by `login` from `since` on, or from further back when an earlier sync
   /// asked for more and did not complete.
@@ -104,12 +131,7 @@ public struct CommitSync: Sendable {
     var summary = Summary(login: login)
     var discovery = try store.discoveryState(author: login)
     let since = discovery.effectiveSince(requested)
-    if discover {
-      // A full sync remembers its window until it completes: a plain sync after an interrupted
-      // `sync --since` covers the older window in every repository, even those never started.
-      discovery.wantedSince = since
-      try store.saveDiscoveryState(discovery, author: login)
-    }
+    if discover { discovery = try Self.remember(since: since, login: login, in: store) }
 
     // Each repository once: the listing's and projects' first, then those earlier searches
     // found (they stay in every sync, whatever today's search finds).

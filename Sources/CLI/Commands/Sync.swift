@@ -129,6 +129,13 @@ extension Ootd {
         return
       }
       let access = try GitHubAccess.resolve(environment, database: database)
+      // A full sync asked to go further back is remembered before any request goes out (for
+      // its login once known, see below), so a sync stopped at once is finished by the next one.
+      if let sinceDay, repo.isEmpty {
+        try CommitSync.remember(
+          since: sinceDay.start(in: environment.timeZone), login: user ?? access.savedLogin ?? CommitSync.ownerNotKnown,
+          in: database)
+      }
       let progressLine = ProgressLine(environment: environment)
       let client = try access.client(
         environment, rateLimitWaitBound: TimeInterval(maxWait),
@@ -143,6 +150,9 @@ extension Ootd {
       guard let login = user ?? access.savedLogin ?? tokenOwner else {
         throw CLIError.noGitHubLogin
       }
+      // A full sync asked to go further back is remembered before the first request for
+      // repositories or commits, so a sync stopped at once is finished by the next plain one.
+      if repo.isEmpty { try CommitSync.adoptWindow(of: CommitSync.ownerNotKnown, for: login, in: database) }
       if access.token == nil {
         environment.printError(
           "ootd: no GitHub token (GH_TOKEN, GITHUB_TOKEN or gh): public data only, 60 requests an hour"

@@ -28,6 +28,7 @@ import Glibc
 //   remote-figures       `remote sync`: the day figures were published, the sync not finished
 //   github-commits-page  `sync`: the response to the Nth request for a page of commits arrived
 //                        (not yet stored)
+//   github-request       `sync`: the Nth request to GitHub is about to go out
 
 #if DEBUG
 extension AppEnvironment {
@@ -109,11 +110,21 @@ enum DebugFault {
   static func watching(_ transport: any HTTPTransport) -> any HTTPTransport {
     #if DEBUG
     if plan?.point == "github-commits-page" { return CommitPagesWatcher(inner: transport) }
+    if plan?.point == "github-request" { return RequestWatcher(inner: transport) }
     #endif
     return transport
   }
 
   #if DEBUG
+  private struct RequestWatcher: HTTPTransport {
+    let inner: any HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+      DebugFault.reached("github-request")
+      return try await inner.send(request)
+    }
+  }
+
   private struct CommitPagesWatcher: HTTPTransport {
     let inner: any HTTPTransport
 
