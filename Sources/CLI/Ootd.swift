@@ -90,24 +90,26 @@ public struct Ootd: ParsableCommand {
       }
       environment.openDatabases.closeAll()
       environment.afterSuccess.flush(environment)
-      let code = finish(command, environment)
-      environment.openDatabases.closeAll()  // a change taken back opened its database again
-      return code
+      return finish(command, environment)
     } catch {
       return report(error, environment)
     }
   }
 
-  /// The exit code of a command that ran: 0, or 1 when its output could not be written (a
-  /// change the output should have shown is then undone).
+  /// The exit code of a command that ran, by the one rule for output that cannot be written
+  /// (standard output on a full disk, a closed pipe): a command that exits non-zero has changed
+  /// nothing. So a command that changed nothing fails (1); one that changed something keeps its
+  /// change, exits 0, and says on standard error that only its output failed and how to take
+  /// the change back. (Taking it back would leave an undo in the journal: not nothing.)
   private static func finish(_ command: any ParsableCommand, _ environment: AppEnvironment) -> Int32 {
-    if let failure = environment.outputFailed() {
-      let undone = (command as? any ChangeShownInOutput)?.takeBackChange(environment) == true
+    guard let failure = environment.outputFailed() else { return ExitStatus.success }
+    if environment.openDatabases.changedAnything {
       environment.printError(
-        "ootd: error: cannot write the output: \(failure)\(undone ? "; the change was undone" : "")")
-      return ExitStatus.failure
+        "ootd: warning: cannot write the output (\(failure)); the change was made: 'ootd log' shows it, 'ootd undo' takes it back")
+      return ExitStatus.success
     }
-    return ExitStatus.success
+    environment.printError("ootd: error: cannot write the output: \(failure)")
+    return ExitStatus.failure
   }
 
   static func report(_ error: any Error, _ environment: AppEnvironment) -> Int32 {

@@ -26,6 +26,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidRecurrence(String)
   /// A record from the sync server that this ootd cannot read.
   case invalidSyncRecord(String)
+  /// A value over one of the size caps (see ``Caps``), in words.
+  case overCap(String)
 
   public var description: String {
     switch self {
@@ -40,7 +42,7 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .titleTooLong(let limit):
       return "the title is longer than \(limit) characters"
     case .invalidName(let kind, let name):
-      return "invalid \(kind) name '\(name)': use 1-40 letters, digits, '-', '_' or '.', starting with a letter or digit"
+      return "invalid \(kind) name '\(name)': use 1-\(Caps.nameCharacters) letters, digits, '-', '_' or '.', starting with a letter or digit"
     case .invalidRepository(let text):
       return "invalid repository '\(text)': use OWNER/NAME, e.g. apple/swift"
     case .projectEndsBeforeStart(let start, let end):
@@ -48,9 +50,11 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .refusedMove(let reason):
       return reason
     case .invalidTag(let text):
-      return "invalid tag '\(text)': use 1-40 letters, digits, '-', '_' or '.', starting with a letter"
+      return "invalid tag '\(text)': use 1-\(Caps.tagCharacters) letters, digits, '-', '_' or '.', starting with a letter"
     case .invalidRecurrence(let text):
       return text
+    case .overCap(let why):
+      return why
     case .invalidSyncRecord(let why):
       return "a record on the sync server is not one this ootd can read (\(why))"
     case .invalidRangeLength(let days, let limit):

@@ -44,10 +44,12 @@ public struct ImportedTodo: Hashable, Sendable {
     self.doneAt = doneAt
     self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
     self.createdAt = createdAt
+    try Caps.checkNotes(notes)
     self.notes = notes.map(StoredText.replacingNUL)
     var valid: [String] = []
     for tag in tags { valid.append(try Tag.validate(tag)) }
     self.tags = Tag.normalized(valid)
+    try Caps.checkTags(self.tags)
   }
 }
 

@@ -6,7 +6,7 @@
 /// expect; `+3`, `+3d`, `C++` or a lone `+` are not tags and stay in the title.
 public enum Tag {
   /// The longest tag accepted, in characters.
-  public static let maximumLength = 40
+  public static let maximumLength = Caps.tagCharacters
 
   /// The tag `text` names (lowercased, a leading `+` allowed), or ``CoreError/invalidTag(_:)``.
   public static func validate(_ text: String) throws(CoreError) -> String {

@@ -120,6 +120,7 @@ public struct TodoChanges: Hashable, Sendable {
     self.priority = priority
     self.day = day
     self.project = project
+    if case .some(let notes) = notes { try Caps.checkNotes(notes) }
     self.notes = notes.map { $0.flatMap(Notes.cleaned) }
     var added: [String] = []
     for tag in addTags { added.append(try Tag.validate(tag)) }
@@ -173,7 +174,7 @@ public enum StoredText {
 
 public enum Title {
   /// The longest title accepted, in characters.
-  public static let maximumLength = 500
+  public static let maximumLength = Caps.titleCharacters
 
   /// Trims surrounding white space and rejects blank or over-long titles. Inner text (quotes,
   /// SQL-looking text, emoji, any script) is kept exactly.
@@ -204,8 +205,9 @@ public enum Name {
   /// Validates a block or project name: 1–40 characters of letters, digits, `-`, `_`, `.`,
   /// starting with a letter or digit. Letters may be any script (a Korean project name is fine).
   public static func validate(_ text: String, kind: String) throws(CoreError) -> String {
-    guard let first = text.unicodeScalars.first, (1...40).contains(text.count),
+    guard let first = text.unicodeScalars.first,
       first.properties.isAlphabetic || ("0"..."9").contains(first),
+      text.count <= Caps.nameCharacters,
       text.unicodeScalars.allSatisfy({
         $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
       })

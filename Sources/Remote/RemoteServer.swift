@@ -99,20 +99,46 @@ public final class RemoteServer {
     }
   }
 
-  /// The connection's role's operations stored after `seq`, oldest first, at most `limit`.
-  /// Pass the last `seq` returned to read on; every operation is returned exactly once in seq
-  /// order (pushes of one owner commit in seq order, see the schema's `ops_serialise`).
+  /// The payload bytes one ``pull(after:limit:)`` page brings at most (past its first row).
+  public static let pullPageBytes = 4 * Caps.payloadBytes
+  /// The longest device id a pulled row keeps (a longer one comes back empty: ootd's are 36).
+  static let deviceBytes = 64
+
+  /// The connection's role's operations stored after `seq`, oldest first, at most `limit` and
+  /// about ``pullPageBytes`` of payloads (at least one row). Pass the last `seq` returned to read
+  /// on, until a page is empty; every operation is returned exactly once in seq order (pushes of
+  /// one owner commit in seq order, see the schema's `ops_serialise`).
+  ///
+  /// Any member can write anything into their own rows, so nothing here trusts their sizes: a
+  /// payload larger than ``Caps/payloadBytes`` is never fetched (the server sends its length:
+  /// ``SyncRecord/withheldBytes``), a device id longer than ``deviceBytes`` comes back empty and
+  /// a clock is cut to 40 characters; the caller sets such rows aside.
   public func pull(after seq: Int64, limit: Int) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
     let rows = try connection.query(
       """
-      SELECT seq, op_id, device, clock, payload FROM ootd.ops
-      WHERE owner = current_user AND seq > $1 ORDER BY seq LIMIT $2
-      """, [String(seq), String(max(0, limit))])
+      SELECT p.seq, p.op_id, p.device, p.clock, CASE WHEN p.size <= $3 THEN o.payload END, p.size
+      FROM (
+        SELECT seq, op_id, device, clock, size,
+          sum(least(size, $3)) OVER (ORDER BY seq) - least(size, $3) AS before
+        FROM (
+          SELECT seq, op_id, CASE WHEN octet_length(device) <= $5 THEN device END AS device,
+            left(clock, 40) AS clock, octet_length(payload)::bigint AS size
+          FROM ootd.ops WHERE owner = current_user AND seq > $1 ORDER BY seq LIMIT $2
+        ) page
+      ) p JOIN ootd.ops o ON o.seq = p.seq
+      WHERE p.before < $4 ORDER BY p.seq
+      """,
+      [
+        String(seq), String(max(0, limit)), String(Caps.payloadBytes), String(Self.pullPageBytes),
+        String(Self.deviceBytes),
+      ])
     return rows.rows.map { row in
-      (
+      let size = Int(row[5] ?? "") ?? 0
+      return (
         seq: Int64(row[0] ?? "") ?? 0,
         record: SyncRecord(
-          opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "")
+          opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "",
+          withheldBytes: row[4] == nil && size > Caps.payloadBytes ? size : nil)
       )
     }
   }

@@ -120,6 +120,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v11-lean-indexes", migrate: AppDatabase.leanIndexMigration)
 
+    migrator.registerMigration("v12-sync-set-aside", migrate: AppDatabase.setAsideMigration)
+
     return migrator
   }
 }

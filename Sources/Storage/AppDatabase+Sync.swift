@@ -19,6 +19,26 @@ public struct SyncStatus: Hashable, Sendable {
   public var waitingOperations: Int
   /// The server position pulled up to.
   public var pulledThrough: Int64
+  /// Rows pulled from the server and set aside, oldest first.
+  public var setAside: [SetAsideRow] = []
+}
+
+/// A row pulled from the server that this machine set aside instead of applying (see
+/// ``AppDatabase/applyPulled(_:today:now:)``).
+public struct SetAsideRow: Hashable, Sendable {
+  /// The server's position of the row.
+  public var seq: Int64
+  /// The device that pushed it, as the server has it (server text: made printable before it is
+  /// shown).
+  public var device: String
+  /// Why, in words.
+  public var reason: String
+
+  public init(seq: Int64, device: String, reason: String) {
+    self.seq = seq
+    self.device = device
+    self.reason = reason
+  }
 }
 
 /// Some of the records to push, and how far pushing them takes the push cursor.
@@ -51,6 +71,8 @@ public struct SyncPullResult: Sendable {
   /// Todos the merge left breaking a rule (``TodoRules``), mended by the fixed resolution as a
   /// change of this machine (pushed like any other): one sentence each.
   public var ruleConflicts: [String] = []
+  /// Records set aside instead of applied, in server order.
+  public var setAside: [SetAsideRow] = []
 }
 
 extension AppDatabase {
@@ -118,7 +140,8 @@ extension AppDatabase {
         lastSync: try SyncState.text(db, "lastSync").flatMap(Timestamp.date),
         firstSyncPending: try !syncing || SyncState.integer(db, "snapshotPending") == 1,
         waitingChanges: waiting?[0] ?? 0, waitingOperations: waiting?[1] ?? 0,
-        pulledThrough: try SyncState.integer(db, "pulledThrough") ?? 0)
+        pulledThrough: try SyncState.integer(db, "pulledThrough") ?? 0,
+        setAside: try PulledRecord.all(db))
     }
   }
 
@@ -141,20 +164,19 @@ extension AppDatabase {
         var records: [SyncRecord] = []
         var count = 0
         func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
-          for (chunk, start) in stride(from: 0, to: rows.count, by: SyncPayload.operationsPerRecord).enumerated() {
-            let slice = rows[start..<min(start + SyncPayload.operationsPerRecord, rows.count)]
-            let operations = try slice.map { row in
-              try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
-            }
-            count += operations.count
+          let operations = try rows.map { row in
+            try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
+          }
+          count += operations.count
+          for (chunk, (payload, range)) in SyncPayload.chunks(command: "(first sync)", operations).enumerated() {
+            let slice = rows[range]
             records.append(
               SyncRecord(
                 // Named by the rows it holds: a first sync stopped and run again after rows
                 // changed makes new records for chunks that changed (their rows merge as one).
                 opID: RowID.syncRecord(
                   "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(slice.first!.uuid) \(slice.last!.uuid) \(slice.count)"),
-                device: floorDevice, clock: HybridClock.text(floor),
-                payload: SyncPayload.encode(command: "(first sync)", operations)))
+                device: floorDevice, clock: HybridClock.text(floor), payload: payload))
           }
         }
         // Rows pulled from the server (stamped) are there already: only this machine's own.
@@ -205,13 +227,11 @@ extension AppDatabase {
           if case .update(let field, _, _) = operation.action, SyncMerge.localFields.contains(field) { continue }
           operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
         }
-        for (chunk, start) in stride(from: 0, to: operations.count, by: SyncPayload.operationsPerRecord).enumerated() {
-          let slice = Array(operations[start..<min(start + SyncPayload.operationsPerRecord, operations.count)])
+        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, operations).enumerated() {
           records.append(
             SyncRecord(
               opID: RowID.syncRecord("\(changeUUID) \(chunk)"), device: device,
-              clock: HybridClock.text(slice.map(\.stamp.clock).max() ?? 0),
-              payload: SyncPayload.encode(command: command, slice)))
+              clock: HybridClock.text(operations[range].map(\.stamp.clock).max() ?? 0), payload: payload))
         }
         count += operations.count
       }
@@ -243,6 +263,11 @@ extension AppDatabase {
   /// is then mended by ``TodoRules/resolve(_:today:)`` as a change of this machine, after
   /// every record is applied (so a state that later records mend is not reported), and the
   /// fix reported in ``SyncPullResult/ruleConflicts``. `today` defaults to the day of `now` here.
+  ///
+  /// A record that cannot be applied (unreadable, over a cap of ``Caps``, a clock out of range,
+  /// a value a constraint refuses) is set aside whole: nothing of it is applied, it is kept in
+  /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
+  /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
     _ records: [(seq: Int64, record: SyncRecord)], today: Day? = nil, now: Date = Date()
   ) throws(StorageError) -> SyncPullResult {
@@ -264,33 +289,46 @@ extension AppDatabase {
       for (seq, record) in records {
         cursor = max(cursor, seq)
         guard record.device != device else { continue }
-        let batch: SyncPayload.Batch
+        // Each record in a savepoint: one that fails half-way leaves nothing behind.
+        var applied = (operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport]())
         do {
-          batch = try SyncPayload.decode(record.payload, device: record.device)
-        } catch let error as CoreError {
-          throw StorageError.invalidValue(error)
+          try db.inSavepoint {
+            let batch = try PulledRecord.check(record)
+            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            for remote in batch.operations {
+              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock)
+              let operation = try links.incoming(remote)
+              let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
+              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
+              recorder.remoteClock = remote.stamp.clock
+              try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
+              if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
+              try SyncState.write(db, operation.row, before: before, after: outcome.row)
+              for conflict in outcome.conflicts {
+                let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
+                  operation.entity.nameField]?.text
+                  ?? outcome.row.fields[operation.entity.nameField]?.value.text
+                applied.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
+              }
+            }
+            applied.operations = batch.operations.count
+            applied.changed = recorder.count
+            try recorder.finish()
+            return .commit
+          }
+        } catch {
+          guard let reason = PulledRecord.reason(error) else { throw error }
+          let row = SetAsideRow(seq: seq, device: record.device, reason: reason)
+          try PulledRecord.setAside(db, row, opID: record.opID, now: now)
+          result.setAside.append(row)
+          continue
         }
         result.records += 1
-        result.operations += batch.operations.count
-        let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
-        for remote in batch.operations {
-          clock = HybridClock.receive(last: clock, remote: remote.stamp.clock)
-          let operation = try links.incoming(remote)
-          let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
-          var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
-          recorder.remoteClock = remote.stamp.clock
-          try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
-          if operation.entity == .todo, Self.touchesRules(outcome.effect) { touched.insert(operation.row) }
-          try SyncState.write(db, operation.row, before: before, after: outcome.row)
-          for conflict in outcome.conflicts {
-            let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
-              operation.entity.nameField]?.text
-              ?? outcome.row.fields[operation.entity.nameField]?.value.text
-            result.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
-          }
-        }
-        result.changed += recorder.count
-        try recorder.finish()
+        result.operations += applied.operations
+        result.changed += applied.changed
+        result.conflicts += applied.conflicts
+        clock = applied.clock
+        touched.formUnion(applied.touched)
       }
       try db.execute(
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])

@@ -320,9 +320,10 @@ extension AppDatabase {
   public func appendNote(id: Int64, _ line: String, now: Date = Date()) throws(StorageError) -> Todo {
     try change(now: now) { recorder in
       let record = try Self.existingRecords(recorder.db, ids: [id])[0]
+      let notes = Notes.appending(line, to: record.notes)
+      do throws(CoreError) { try Caps.checkNotes(notes) } catch { throw StorageError.invalidValue(error) }
       try recorder.update(
-        .todo, row: record.uuid, "notes", from: .optional(record.notes),
-        to: .optional(Notes.appending(line, to: record.notes)))
+        .todo, row: record.uuid, "notes", from: .optional(record.notes), to: .optional(notes))
       return try Self.existingTodos(recorder.db, ids: [id])[0]
     }
   }
@@ -456,6 +457,10 @@ extension AppDatabase {
       }
     }
     let timestamp = Timestamp.text(now)
+    do throws(CoreError) {
+      try Caps.checkNotes(draft.notes)
+      try Caps.checkTags(draft.tags)
+    } catch { throw StorageError.invalidValue(error) }
     var fields: Fields = [
       "title": .text(draft.title), "priority": .integer(Int64(draft.priority.rank)),
       "day": .text(draft.day.description), "done": .bool(done),

@@ -44,7 +44,21 @@ public final class AppDatabase: Sendable {
   {
     self.init(writer: writer, path: writer.path, command: command, routineDay: routineDay)
     try checkIdentityAndMigrate()
+    markHandedOver()
   }
+
+  /// The rows this connection had changed when the database was handed to its command (after
+  /// migrating): what ``hasChanged`` counts from.
+  private let changesWhenHandedOver = Mutex(0)
+
+  private var changesSoFar: Int { (try? writer.unsafeReentrantRead { $0.totalChangesCount }) ?? 0 }
+
+  private func markHandedOver() { changesWhenHandedOver.withLock { $0 = changesSoFar } }
+
+  /// Whether the command using this database changed any row through it (a change, a setting,
+  /// a sync's bookkeeping): the one question the dispatcher asks when the command's output
+  /// could not be written. Asked before ``close()``.
+  public var hasChanged: Bool { changesSoFar > changesWhenHandedOver.withLock { $0 } }
 
   private init(
     writer: any DatabaseWriter, path: String, command: String, claim: FileClaim? = nil,
@@ -157,9 +171,11 @@ public final class AppDatabase: Sendable {
         throw map(error, path: path)
       }
     }
-    return AppDatabase(
+    let database = AppDatabase(
       writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark,
       routineDay: routineDay)
+    database.markHandedOver()
+    return database
   }
 
   /// Opens the ootd database at `path` for a command that only reads it. A file this process may

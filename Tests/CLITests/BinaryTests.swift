@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 
@@ -38,11 +39,7 @@ import Testing
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
     }
-    var variables = ProcessInfo.processInfo.environment
-    variables.removeValue(forKey: "NO_COLOR")
-    variables.removeValue(forKey: "CLICOLOR_FORCE")
-    for (key, value) in environment { variables[key] = value }
-    process.environment = variables
+    process.environment = inherited(environment)
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
@@ -68,6 +65,63 @@ import Testing
     return Result(
       code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// A test's `environment` with the pinned clock and zone (``TestClock``) where it names none.
+  static func pinned(_ environment: [String: String]) -> [String: String] {
+    TestClock.environment.merging(environment) { $1 }
+  }
+
+  /// This process's variables (without a clock, zone or fault point of its own: `.ci/run`'s
+  /// second pass runs the tests with an awkward TZ and OOTD_NOW, which only an ootd a test
+  /// forgot to pin gets), then `environment` pinned: what an `ootd` the tests start gets.
+  static func inherited(_ environment: [String: String]) -> [String: String] {
+    var variables = ProcessInfo.processInfo.environment
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "TZ"] {
+      variables.removeValue(forKey: name)
+    }
+    return variables.merging(pinned(environment)) { $1 }
+  }
+
+  /// `.ci/run`'s second pass names the day of its OOTD_NOW (OOTD_CI_UNPINNED_DAY): the test
+  /// runner's zone is that pass's TZ, an ootd started with the runner's variables as they are
+  /// (unpinned) runs at that pass's OOTD_NOW, and a pinned one at TestClock's.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["OOTD_CI_UNPINNED_DAY"] != nil))
+  func secondPass_awkwardZoneAndClock_reachOnlyWhatIsNotPinned() throws {
+    let variables = ProcessInfo.processInfo.environment
+    let fakedDay = try #require(variables["OOTD_CI_UNPINNED_DAY"])
+    #expect(TimeZone.current.identifier == variables["TZ"], "the test runner's zone is not TZ")  // real zone: the check
+    let folder = try TemporaryFolder()
+    // Unpinned: this process's variables as they are.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = ["add", "unpinned", "--json", "--db", folder.file("a.sqlite")]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let unpinned = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(unpinned["date"] as? String == fakedDay)
+    // Pinned, as every test starts it.
+    let pinned = try Self.run(["add", "pinned", "--json", "--db", folder.file("b.sqlite")])
+    let object = try #require(JSONSerialization.jsonObject(with: Data(pinned.stdout.utf8)) as? [String: Any])
+    #expect(object["date"] as? String == TestClock.day())
+  }
+
+  /// The debug build's seams (Sources/CLI/Environment/DebugSeams.swift): a value that is not
+  /// one is one line on stderr and exit 64, before anything runs (no database is made).
+  @Test(arguments: [
+    ["OOTD_NOW": "2026-11-22"], ["OOTD_NOW": "tomorrow"], ["OOTD_NOW": ""],
+    ["OOTD_FAULT": "remote-pulled"], ["OOTD_FAULT": "remote-pulled:0"], ["OOTD_FAULT": "remote-pulled:1:explode"],
+  ])
+  func debugSeams_aBadValue_isExit64WithOneLine(variables: [String: String]) throws {
+    let folder = try TemporaryFolder()
+    let result = try Self.run(["add", "x"], environment: variables.merging(["OOTD_DB": folder.file("ootd.sqlite")]) { $1 })
+    #expect(result.code == 64)
+    #expect(result.stderr.hasPrefix("ootd: error: OOTD_"), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("ootd.sqlite")))
   }
 
   @Test func binaryExists() {
@@ -142,7 +196,7 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = ["list", "--all"]
-    process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+    process.environment = Self.inherited(env)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
     let err = Pipe()
     process.standardError = err
@@ -210,22 +264,15 @@ import Testing
   }
 
   @Test func todayFollowsTZ() throws {
-    // UTC+14 and UTC-11 are always on different calendar days.
+    // UTC+14 and UTC-11 are always on different calendar days: at the pinned instant (noon UTC)
+    // the day after the pinned day, and the pinned day.
     let folder = try TemporaryFolder()
     let env = ["OOTD_DB": folder.file("ootd.sqlite")]
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd"
-    func today(_ zone: String) -> String {
-      formatter.timeZone = TimeZone(identifier: zone)
-      return formatter.string(from: Date())
-    }
-    for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
-      let expected = today(zone)
+    for (zone, expected) in [("Pacific/Kiritimati", TestClock.day(1)), ("Pacific/Pago_Pago", TestClock.day(0))] {
       let result = try Self.run(["add", zone, "--json"], environment: env.merging(["TZ": zone]) { $1 })
       let object = try #require(
         JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-      let date = object["date"] as? String
-      #expect(date == expected || date == today(zone), "\(zone)")
+      #expect(object["date"] as? String == expected, "\(zone)")
     }
   }
 

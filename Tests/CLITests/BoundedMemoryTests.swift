@@ -47,8 +47,8 @@ import Testing
     return path
   }
 
-  /// Today's day, in UTC (the binaries run with TZ=UTC).
-  static var today: Day { Day(Date(), in: TimeZone(identifier: "UTC")!) }
+  /// The pinned day (the binaries run at ``TestClock/instant`` with TZ=UTC).
+  static var today: Day { TestClock.today }
 
   /// A database as a 50,000-line todo.txt import without dates leaves it: 50,000 todos on
   /// today, each in a project of its own (50,000 projects), every fourth done, with titles of
@@ -599,7 +599,7 @@ import Testing
     let zone = JSONStreamWriterTests.zone
     let facts = [
       DashboardFacts(today: Tally(total: 0, done: 0), streakBefore: 0),
-      DashboardFacts(today: Tally(total: 3, done: 3, carried: 1), streakBefore: 4, commits: 0, lastSync: Date()),
+      DashboardFacts(today: Tally(total: 3, done: 3, carried: 1), streakBefore: 4, commits: 0, lastSync: TestClock.now),
       DashboardFacts(today: Tally(total: 7, done: 2), streakBefore: 2, commits: 12),
     ]
     for fact in facts {

@@ -76,12 +76,27 @@ struct CommandRouterTests {
     #expect(AppEnvironment.processVariables() == ProcessInfo.processInfo.environment)
   }
 
-  @Test("the system zone found through /etc/localtime is Foundation's current zone")
-  func systemZone() {
+  @Test("the system zone found through /etc/localtime is Foundation's zone of that name")
+  func systemZone() throws {
     let zone = AppEnvironment.systemTimeZone()
-    let now = Date()
-    #expect(zone.secondsFromGMT(for: now) == TimeZone.current.secondsFromGMT(for: now))
-    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)
+    // Foundation's zone for the file /etc/localtime links to (TimeZone.current would follow
+    // TZ, which the test runner may set); for a copy, the current zone, when TZ is unset.
+    let expected: TimeZone
+    if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
+      let range = link.range(of: "zoneinfo/")
+    {
+      expected = try #require(TimeZone(identifier: String(link[range.upperBound...])), "\(link)")
+    } else {
+      try #require(
+        ProcessInfo.processInfo.environment["TZ"] == nil,
+        "/etc/localtime is a copy: only Foundation's current zone without TZ tells its zone")
+      expected = TimeZone.current  // real zone: what systemTimeZone is compared with
+    }
+    // At the pinned instant and half a year on (summer and winter time, where the zone has them).
+    for now in [TestClock.now, TestClock.now.addingTimeInterval(182 * 86_400)] {
+      #expect(zone.secondsFromGMT(for: now) == expected.secondsFromGMT(for: now))
+    }
+    #expect(AppEnvironment.systemTimeZone(localtime: "/nonexistent") as? TimeZone == TimeZone.current)  // real zone: the fallback
   }
 
   static func describe(_ value: Any) -> String {

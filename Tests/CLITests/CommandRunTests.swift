@@ -360,7 +360,7 @@ import Testing
     let folder = try TemporaryFolder()
     func path(_ option: String?, _ variables: [String: String]) throws -> String {
       let environment = AppEnvironment(
-        variables: variables, now: Date(), timeZone: TimeZone.current, stdoutIsTerminal: false,
+        variables: variables, now: TestClock.now, timeZone: TimeZone(identifier: "UTC")!, stdoutIsTerminal: false,
         stdinIsTerminal: false, output: { _ in }, errorOutput: { _ in }, readLine: { nil })
       return try environment.databasePath(option: option)
     }

@@ -377,11 +377,9 @@ struct GitHubContributionsTests {
   }
 
   @Test func ctrlC_saysWhatWasKept_andTheNextSyncFinishes() throws {
-    // Given: five repositories of three pages each, each request answered after 200 ms
+    // Given: five repositories of three pages each
     let folder = try TemporaryFolder()
-    var arguments = [
-      "--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr", "--latency", "200",
-    ]
+    var arguments = ["--login", "gr", "--token", Self.token, "--link-email", "\(Self.me)=gr"]
     for index in 0..<5 {
       let history = FixtureCommit.series(
         250, email: Self.me, start: "2026-02-01T10:00:00Z", hours: 11, first: 10_000 * (index + 1))
@@ -389,21 +387,16 @@ struct GitHubContributionsTests {
     }
     let server = try FakeGitHubProcess(arguments)
     let env = environment(server, folder)
+    // When: Ctrl-C once the third commit page has arrived (a dozen more are to come): the
+    // sync interrupts itself there (OOTD_FAULT, see Sources/CLI/Environment/DebugSeams.swift)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: BinaryTests.binary)
     process.arguments = ["sync", "--since", "2026-01-01"]
-    process.environment = env
+    process.environment = BinaryTests.pinned(env.merging(["OOTD_FAULT": "github-commits-page:3:int"]) { $1 })
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    // When: Ctrl-C once a few commit pages have been asked for (dozens more are to come)
-    while try server.log(as: Logged.self).filter({ $0.path.contains("/commits?") }).count < 3,
-      process.isRunning
-    {
-      usleep(20_000)
-    }
-    kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     // Then: one line, exit 130, and what it says was kept is in the database
@@ -413,6 +406,9 @@ struct GitHubContributionsTests {
     let line = String(lines.first ?? "")
     #expect(line.hasPrefix("ootd: interrupted; kept the "), "\(line)")
     #expect(line.hasSuffix(" fetched so far; run 'ootd sync' to resume."), "\(line)")
+    // It stopped part-way: three commit pages were asked for, not the fifteen
+    let pages = try server.log(as: Logged.self).filter { $0.path.contains("/commits?") }.count
+    #expect(pages == 3, "\(pages) commit pages asked for")
     // And the next sync finishes the job
     let resumed = try BinaryTests.run(["sync", "--since", "2026-01-01"], environment: env)
     #expect(resumed.code == 0, "\(resumed.stderr)")

@@ -61,7 +61,8 @@ struct GitHubIssuesBinaryTests {
     list.first { ($0["title"] as? String)?.hasPrefix(prefix) == true }
   }
 
-  static func today() -> String { day(Date()) }
+  /// The pinned day in Seoul (``TestClock/now`` is 21:00 there).
+  static func today() -> String { day(TestClock.now) }
 
   static func day(_ date: Date) -> String {
     let formatter = DateFormatter()
@@ -295,14 +296,12 @@ struct GitHubIssuesBinaryTests {
   }
 
   @Test func commitBlockTodo_isDoneByCommitsAfterSync_andAnUntickIsRespected() throws {
-    // Given: gr/app holds a commit authored a minute ago; today has a commit-block todo, a
+    // Given: gr/app holds a commit authored a minute before the pinned now; today has a commit-block todo, a
     // review-block todo, and a docs-block todo whose rule wants commits in another repository
     let folder = try TemporaryFolder()
     let tsv = folder.file("app.tsv")
-    // A minute ago, but never before today's midnight in Seoul (the test may run just after it).
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = Self.zone
-    let authored = max(Date().addingTimeInterval(-60), calendar.startOfDay(for: Date()).addingTimeInterval(1))
+    // A minute before the pinned now (20:59 in Seoul, the same day).
+    let authored = TestClock.now.addingTimeInterval(-60)
     try (Self.commitLine(String(repeating: "a", count: 40), authored) + "\n")
       .write(toFile: tsv, atomically: true, encoding: .utf8)
     let setup = try Setup(
@@ -386,7 +385,8 @@ struct GitHubIssuesBinaryTests {
   }
 
   @Test func commitBlockTodo_isDoneByCommitsAfterLocalSync() throws {
-    // Given: a real clone with a commit made now by the clone's user
+    // Given: a real clone with a commit made by the clone's user at the pinned now (git's dates
+    // are pinned by LocalGitSafetyTests.git)
     let folder = try TemporaryFolder()
     let repository = folder.file("repo")
     try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)

@@ -5,11 +5,15 @@ import Testing
 @Suite("sync --local runs no program a clone configures")
 struct LocalGitSafetyTests {
   /// Runs git in `folder` with `arguments` (test set-up only); its trimmed standard output.
+  /// A commit it makes is dated at the pinned instant (``TestClock``), not by the real clock.
   @discardableResult
   static func git(_ arguments: [String], in folder: String, input: String? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["git", "-C", folder] + arguments
+    let date = "@\(Int(TestClock.now.timeIntervalSince1970)) +0000"
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date]) { $1 }
     let output = Pipe()
     let stdin = Pipe()
     process.standardOutput = output
@@ -35,7 +39,7 @@ struct LocalGitSafetyTests {
     try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
     try Self.git(["init", "-q"], in: repository)
     let tree = try Self.git(["hash-object", "-t", "tree", "-w", "--stdin"], in: repository, input: "")
-    let now = Int(Date().timeIntervalSince1970)
+    let now = Int(TestClock.now.timeIntervalSince1970) - 3600  // an hour before the pinned now
     let commit = """
       tree \(tree)
       author Me <me@example.com> \(now) +0000

@@ -28,8 +28,23 @@ struct SyncMachines {
 
   var uri: String { cluster.uri(role: role, database: database) }
 
+  /// The seconds after ``TestClock/now`` the next command runs at: each command a second
+  /// later than the one before, so an edit made after another is later by the clock too (the
+  /// same field edited on two machines keeps the later edit), whatever the real clock does.
+  private let seconds = Seconds()
+
+  final class Seconds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elapsed = 0
+    func next() -> Int { lock.withLock { elapsed += 1; return elapsed } }
+  }
+
+  /// The variables of a command on `machine`, at the next second.
   func environment(_ machine: String) -> [String: String] {
-    ["OOTD_DB": folder.file("\(machine).sqlite"), "OOTD_REMOTE": uri, "TZ": "UTC"]
+    [
+      "OOTD_DB": folder.file("\(machine).sqlite"), "OOTD_REMOTE": uri, "TZ": "UTC",
+      "OOTD_NOW": ISO8601Timestamp.string(TestClock.now.addingTimeInterval(Double(seconds.next()))),
+    ]
   }
 
   @discardableResult
@@ -55,6 +70,18 @@ struct SyncMachines {
         .map { key in key == "done" ? "\(todo[key] as? Bool ?? false)" : "\(todo[key] ?? "nil")" }
         .joined(separator: "|")
     })
+  }
+
+  /// `list --all --json`, decoded.
+  func todos(_ machine: String) throws -> [[String: Any]] {
+    let result = try run(machine, "list", "--all", "--json")
+    #expect(result.code == 0, "\(result.stderr)")
+    return try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+  }
+
+  /// The days of the todos, sorted (a day twice when two todos are on it).
+  func dates(_ machine: String) throws -> [String] {
+    try todos(machine).map { $0["date"] as? String ?? "nil" }.sorted()
   }
 
   func titles(_ machine: String) throws -> [String] {
@@ -181,43 +208,56 @@ struct RemoteSyncBinaryTests {
   @Test("the day's routine planned on both machines appears once; undo of a pushed rm comes back everywhere")
   func routineAndUndo() throws {
     let m = try SyncMachines()
+    // On each machine the routine plans itself on the (pinned) today, and `plan` plans tomorrow.
+    let today = TestClock.day(0)
+    let tomorrow = TestClock.day(1)
     for machine in ["a", "b"] {
       try m.run(machine, "block", "routine", "algorithm")
-      try m.run(machine, "plan", "--on", "2026-11-23")
+      try m.run(machine, "plan", "--on", tomorrow)
+      #expect(try m.dates(machine) == [today, tomorrow])
     }
     for machine in ["a", "b", "a", "b"] { try m.sync(machine) }
-    #expect(try m.shapes("a").count == 1)
+    // Each day's routine once, the same on both.
+    #expect(try m.dates("a") == [today, tomorrow])
     #expect(try m.shapes("a") == m.shapes("b"))
-    // rm on a, pushed, applied on b; then undone on a: back on b.
-    try m.run("a", "rm", "1", "--yes")
+    // rm of today's on a, pushed, applied on b; then undone on a: back on b.
+    let todays = try #require(
+      try m.todos("a").first { $0["date"] as? String == today }?["id"] as? Int, "no todo on \(today)")
+    let removed = try m.run("a", "rm", "\(todays)", "--yes")
+    #expect(removed.code == 0, "\(removed.stderr)")
     try m.sync("a")
     try m.sync("b")
-    #expect(try m.shapes("b").isEmpty)
+    #expect(try m.dates("b") == [tomorrow])
     let undo = try m.run("a", "undo")
     #expect(undo.code == 0, "\(undo.stderr)")
     try m.sync("a")
     try m.sync("b")
-    #expect(try m.shapes("b").count == 1)
+    #expect(try m.dates("b") == [today, tomorrow])
     #expect(try m.shapes("a") == m.shapes("b"))
   }
 
-  @Test("a sync killed with kill -9 during push and during pull: the next sync completes without duplicates")
+  @Test("a sync killed with kill -9 at each step of push and of pull: the next sync completes without duplicates")
   func killed() throws {
     let m = try SyncMachines()
-    let count = 30_000
+    let count = 5_000
     try Self.fill(m.folder.file("a.sqlite"), count: count)
-    // Kill a's first sync part-way (after various delays: wherever it is then).
-    for delay in [0.2, 0.6, 1.2] {
-      try Self.killSync(m, "a", after: delay)
+    // a's first sync killed (OOTD_FAULT, see Sources/CLI/Environment/DebugSeams.swift) after
+    // the pull, before anything was pushed; after the server took the snapshot, before it was
+    // marked pushed here (so it is pushed again); after it was marked; after the figures were
+    // published, before the sync was finished.
+    for point in ["remote-pulled:1", "remote-push-sent:1", "remote-push-marked:1", "remote-figures:1"] {
+      try Self.killSync(m, "a", at: point)
     }
     try m.sync("a")
-    for delay in [0.2, 0.8] {
-      try Self.killSync(m, "b", after: delay)
+    // b's first sync killed after the page of a's records was fetched, before it was applied;
+    // after it was applied; after b's own snapshot reached the server, before it was marked.
+    for point in ["remote-pull-fetched:1", "remote-pull-applied:1", "remote-push-sent:1"] {
+      try Self.killSync(m, "b", at: point)
     }
     try m.sync("b")
     #expect(try m.shapes("b").count == count)
     #expect(try m.shapes("a") == m.shapes("b"))
-    // b pushed only its own rows (the built-in blocks), not the 30,000 it pulled.
+    // b pushed only its own rows (the built-in blocks), not the todos it pulled.
     let back = try m.sync("a")
     #expect(back["pulled"] as? Int ?? 0 < 100)
     // No record twice on the server, and nothing left to push or pull.
@@ -232,18 +272,20 @@ struct RemoteSyncBinaryTests {
     let cluster = try PostgresCluster()
     defer { cluster.stop() }
     let m = try SyncMachines(cluster: cluster)
-    let count = 30_000
+    let count = 5_000
     try Self.fill(m.folder.file("a.sqlite"), count: count)
     let before = try m.shapes("a")
-    let process = try Self.start(m, "a")
-    Thread.sleep(forTimeInterval: 0.5)
+    // The sync stops itself once it has pulled (connected, nothing pushed yet); the server is
+    // stopped while it waits; then it goes on, to push to a server that is gone.
+    let process = try Self.start(m, "a", fault: "remote-pulled:1:stop")
+    try Self.waitUntilStopped(process)
     try cluster.pause()
+    kill(process.processIdentifier, SIGCONT)
     process.waitUntilExit()
     let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    if process.terminationStatus != 0 {
-      #expect(process.terminationStatus == 1)
-      #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
-    }
+    #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(stderr)")
+    #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+    #expect(stderr.hasPrefix("ootd: error:"), "\(stderr)")
     #expect(try m.shapes("a") == before)
     // While the server is down: exit 1, one line.
     let down = try m.run("a", "remote", "sync")
@@ -264,23 +306,41 @@ struct RemoteSyncBinaryTests {
       try (0..<count).map { (try NewTodo(title: "todo \($0)", priority: .mid, day: day), $0 % 3 == 0) })
   }
 
-  static func start(_ m: SyncMachines, _ machine: String) throws -> Process {
+  /// Starts `remote sync` on `machine` with the fault point `fault` (`OOTD_FAULT`).
+  static func start(_ m: SyncMachines, _ machine: String, fault: String) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: BinaryTests.binary)
     process.arguments = ["remote", "sync"]
-    var variables = ProcessInfo.processInfo.environment
-    for (key, value) in m.environment(machine) { variables[key] = value }
-    process.environment = variables
+    process.environment = BinaryTests.inherited(m.environment(machine).merging(["OOTD_FAULT": fault]) { $1 })
     process.standardOutput = Pipe()
     process.standardError = Pipe()
     try process.run()
     return process
   }
 
-  static func killSync(_ m: SyncMachines, _ machine: String, after delay: TimeInterval) throws {
-    let process = try start(m, machine)
-    Thread.sleep(forTimeInterval: delay)
-    kill(process.processIdentifier, SIGKILL)
+  /// Runs `remote sync` on `machine` until it kills itself at `point`; fails unless it did.
+  static func killSync(_ m: SyncMachines, _ machine: String, at point: String) throws {
+    let process = try start(m, machine, fault: point)
     process.waitUntilExit()
+    let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(
+      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
+      "\(machine)'s sync was not killed at \(point): \(process.terminationStatus) \(stderr)")
+  }
+
+  /// Waits until `process` has stopped itself (state T in /proc); fails if it exits first.
+  static func waitUntilStopped(_ process: Process) throws {
+    let stat = "/proc/\(process.processIdentifier)/stat"
+    // A bound only against a hang (the sync reaches its point in well under a second).
+    let deadline = Date().addingTimeInterval(120)  // real clock: a bound against a hang only
+    while true {
+      try #require(Date() < deadline, "the sync never reached its fault point")  // real clock: the bound
+      let text = try String(contentsOfFile: stat, encoding: .utf8)
+      // pid (comm) STATE ...: the state follows the last parenthesis.
+      let state = text[text.index(after: try #require(text.lastIndex(of: ")")))...].split(separator: " ").first
+      if state == "T" { return }
+      try #require(state != "Z" && process.isRunning, "the sync ended before it reached its fault point")
+      usleep(10_000)
+    }
   }
 }

@@ -27,6 +27,28 @@ final class TemporaryFolder {
   func file(_ name: String) -> String { path + "/" + name }
 }
 
+/// The one "now" of the CLI tests: no test reads the real date, time or time zone.
+///
+/// Every `ootd` the tests start gets it as `OOTD_NOW` (read by debug builds only, see
+/// Sources/CLI/Environment/DebugSeams.swift) with `TZ` (``BinaryTests/pinned(_:)``), unless the
+/// test names its own; dates the tests write or expect are computed from ``today``. `.ci/run`
+/// runs the binary tests a second time under libfaketime at an awkward instant, so a test that
+/// still reads the real clock fails there.
+enum TestClock {
+  /// Noon in UTC: the same calendar day in every zone from UTC-12 to UTC+11.
+  static let instant = "2026-11-22T12:00:00Z"
+  /// The zone the binaries run in unless a test names another.
+  static let zone = "UTC"
+  /// ``instant`` as a date.
+  static let now = ISO8601Timestamp.parse(instant)!
+  /// The day of ``instant`` in ``zone`` (a Sunday).
+  static let today = Day(iso: "2026-11-22")!
+  /// `today` moved by `offset` days, as `YYYY-MM-DD`.
+  static func day(_ offset: Int = 0) -> String { today.adding(days: offset).description }
+  /// The variables that pin a binary's clock and zone.
+  static var environment: [String: String] { ["OOTD_NOW": instant, "TZ": zone] }
+}
+
 /// Runs ootd in-process with a fixed clock and time zone and a database in `folder`.
 struct Harness {
   let folder: TemporaryFolder

@@ -30,7 +30,7 @@ extension FakeGitHubProcess {
   func client(
     token: String? = "good-token", rateLimitWaitBound: TimeInterval = 15 * 60,
     sleeper: any Sleeper = RecordingSleeper(clock: TestClock()), events: EventLog? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() }  // real clock: the fake server's rate-limit resets are real time
   ) throws -> GitHubClient {
     let configuration = try GitHubConfiguration(
       baseURL: baseURL, token: token, version: "9.9.9", rateLimitWaitBound: rateLimitWaitBound)
@@ -155,7 +155,7 @@ struct FakeServerIntegrationTests {
       _ = try await client.commits(CommitQuery(repository: RepositoryName("me/empty")!)) { _ in }
     } throws: { error in
       guard case GitHubError.rateLimited(let resetAt) = error else { return false }
-      return resetAt.timeIntervalSinceNow > 60
+      return resetAt.timeIntervalSinceNow > 60  // real clock: the fake server's reset, in real time
     }
     #expect(try server.log().count == 1)
   }

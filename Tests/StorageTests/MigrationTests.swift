@@ -425,7 +425,7 @@ struct MigrationTests {
     let half = try #require(try database.syncState(of: RepositoryName("octo/half")!, author: "octocat"))
     #expect(half.lastError == "rate limited")
     #expect(
-      half.listing.plan(since: Date(timeIntervalSince1970: 1_760_000_000), pushedAt: nil, now: Date())
+      half.listing.plan(since: Date(timeIntervalSince1970: 1_760_000_000), pushedAt: nil, now: Date(timeIntervalSince1970: 1_795_200_000))
         == .list(since: Date(timeIntervalSince1970: 1_420_070_400), etag: nil))
     // And the cached commit still counts
     #expect(try database.commitCount() == 1)

@@ -23,8 +23,12 @@ extension Ootd.RemoteCommand {
         The board of your teams gets each day's total, done and commits (never titles).
 
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
-        "entity", "uuid", "name", "field", "kept", "lost"}], "device", "ruleConflicts": [sentences]}: pushed and pulled count \
-        row-level changes.
+        "entity", "uuid", "name", "field", "kept", "lost"}], "device", "ruleConflicts": [sentences], \
+        "setAside": [{"id", "device", "reason"}]}: pushed and pulled count row-level changes.
+
+        A row on the server this ootd cannot apply (unreadable, over a size cap, a clock out of \
+        range, refused by the database) is set aside: nothing of it is applied, one line on \
+        standard error names it, `remote status` lists it, and later syncs go on past it.
 
         Examples:
           ootd remote sync
@@ -48,6 +52,9 @@ extension Ootd.RemoteCommand {
       for sentence in summary.ruleConflicts {
         environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
       }
+      for row in summary.setAside {
+        environment.printError("ootd: " + Self.describe(row))
+      }
       if output.json {
         environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
         return
@@ -68,6 +75,13 @@ extension Ootd.RemoteCommand {
     static func changes(_ count: Int, operations: Int) -> String {
       let changes = count == 1 ? "1 change" : "\(group(count)) changes"
       return operations == 0 ? changes : "\(changes) (\(group(operations)) row-level)"
+    }
+
+    /// One line for a row set aside: `set aside server row 1234 from device '…': why`, printable
+    /// (the device id and the reason may hold the server's text).
+    static func describe(_ row: SetAsideRow) -> String {
+      TerminalText.printable(
+        "set aside server row \(row.seq) from device '\(row.device.prefix(36))': \(row.reason)")
     }
 
     /// One line for a resolved conflict.
@@ -94,8 +108,9 @@ extension Ootd.RemoteCommand {
         Works offline: it does not contact the server. The URI is shown without a password.
 
         --json prints {"server", "device", "lastSync", "waitingChanges", "waitingOperations", \
-        "firstSync"}; server, device and lastSync are null when unset (a database gets its \
-        device id at its first sync).
+        "firstSync", "setAside": [{"id", "device", "reason"}]}; server, device and lastSync are \
+        null when unset (a database gets its device id at its first sync); setAside lists the \
+        server rows a sync set aside instead of applying.
 
         Examples:
           ootd remote status
@@ -125,7 +140,7 @@ extension Ootd.RemoteCommand {
             StatusJSON(
               server: shown, device: device, lastSync: lastSync,
               waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
-              firstSync: status.firstSyncPending)) + "\n")
+              firstSync: status.firstSyncPending, setAside: status.setAside)) + "\n")
         return
       }
       environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")
@@ -136,6 +151,10 @@ extension Ootd.RemoteCommand {
         ? "everything (the first sync pushes every todo, project and block)"
         : "\(group(status.waitingChanges)) \(status.waitingChanges == 1 ? "change" : "changes") (\(group(status.waitingOperations)) row-level)"
       environment.print("To push:    \(waiting)")
+      if !status.setAside.isEmpty {
+        environment.print("Set aside:  \(group(status.setAside.count)) server \(status.setAside.count == 1 ? "row" : "rows")")
+        for row in status.setAside { environment.print("  " + SyncCommand.describe(row)) }
+      }
     }
   }
 }
@@ -168,7 +187,9 @@ struct SyncJSON: Encodable {
     }
   }
 
-  enum Keys: String, CodingKey { case pushed, pulled, conflicts, changed, conflictList, device, ruleConflicts }
+  enum Keys: String, CodingKey {
+    case pushed, pulled, conflicts, changed, conflictList, device, ruleConflicts, setAside
+  }
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(summary.pushed, forKey: .pushed)
@@ -178,6 +199,7 @@ struct SyncJSON: Encodable {
     try c.encode(summary.conflicts.map(Conflict.init), forKey: .conflictList)
     try c.encode(summary.device, forKey: .device)
     try c.encode(summary.ruleConflicts, forKey: .ruleConflicts)
+    try c.encode(summary.setAside.map(SetAsideJSON.init), forKey: .setAside)
   }
 }
 
@@ -189,7 +211,10 @@ struct StatusJSON: Encodable {
   let waitingChanges: Int
   let waitingOperations: Int
   let firstSync: Bool
-  enum Keys: String, CodingKey { case server, device, lastSync, waitingChanges, waitingOperations, firstSync }
+  let setAside: [SetAsideRow]
+  enum Keys: String, CodingKey {
+    case server, device, lastSync, waitingChanges, waitingOperations, firstSync, setAside
+  }
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Keys.self)
     try c.encode(server, forKey: .server)
@@ -198,5 +223,19 @@ struct StatusJSON: Encodable {
     try c.encode(waitingChanges, forKey: .waitingChanges)
     try c.encode(waitingOperations, forKey: .waitingOperations)
     try c.encode(firstSync, forKey: .firstSync)
+    try c.encode(setAside.map(SetAsideJSON.init), forKey: .setAside)
+  }
+}
+
+/// A server row set aside, in `remote sync --json` and `remote status --json`: its server
+/// position, device and reason.
+struct SetAsideJSON: Encodable {
+  let row: SetAsideRow
+  enum Keys: String, CodingKey { case id, device, reason }
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Keys.self)
+    try c.encode(row.seq, forKey: .id)
+    try c.encode(row.device, forKey: .device)
+    try c.encode(row.reason, forKey: .reason)
   }
 }

@@ -75,9 +75,16 @@ struct AppEnvironment {
 
   static func live() -> AppEnvironment {
     let variables = processVariables()
+    #if DEBUG
+    // Test seams (DebugSeams.swift): a pinned clock, a fault point checked at once.
+    let now = debugPinnedNow(variables) ?? Date()
+    _ = DebugFault.plan
+    #else
+    let now = Date()
+    #endif
     var environment = AppEnvironment(
       variables: variables,
-      now: Date(),
+      now: now,
       timeZone: userTimeZone(variables),
       stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
       stdinIsTerminal: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
@@ -131,6 +138,8 @@ struct AppEnvironment {
 final class OpenDatabases {
   private let keptUntilExit: Bool
   private var databases: [AppDatabase] = []
+  /// Whether the command changed any row of a database it opened (see ``closeAll()``).
+  private(set) var changedAnything = false
 
   init(keptUntilExit: Bool) { self.keptUntilExit = keptUntilExit }
 
@@ -140,6 +149,7 @@ final class OpenDatabases {
   /// Closes every database the command opened.
   func closeAll() {
     for database in databases {
+      if database.hasChanged { changedAnything = true }
       database.close()
       if keptUntilExit { _ = Unmanaged.passRetained(database) }
     }

@@ -91,7 +91,7 @@ struct GitHubAccess {
       baseURL: baseURL, token: token, version: Ootd.version,
       rateLimitWaitBound: rateLimitWaitBound, maxAttempts: maxAttempts)
     return GitHubClient(
-      configuration: configuration, transport: try environment.gitHubTransport ?? Self.liveTransport(environment),
+      configuration: configuration, transport: DebugFault.watching(try environment.gitHubTransport ?? Self.liveTransport(environment)),
       sleeper: environment.gitHubSleeper ?? TaskSleeper(), onEvent: onEvent)
   }
 

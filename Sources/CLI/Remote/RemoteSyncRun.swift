@@ -42,6 +42,8 @@ struct RemoteSyncRun {
     var device = ""
     /// The device id this database had before it found itself a copy of another file.
     var copiedFrom: String?
+    /// Rows pulled from the server and set aside instead of applied.
+    var setAside: [SetAsideRow] = []
   }
 
   func run() throws -> Summary {
@@ -57,21 +59,28 @@ struct RemoteSyncRun {
     while true {
       let page = try server.pull(after: try database.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
+      DebugFault.reached("remote-pull-fetched")
       let result = try database.applyPulled(page, today: environment.today, now: environment.now)
+      DebugFault.reached("remote-pull-applied")
       summary.pulled += result.operations
       summary.pulledRecords += result.records
       summary.changed += result.changed
       summary.conflicts += result.conflicts
       summary.ruleConflicts += result.ruleConflicts
-      if page.count < Self.pullPage { break }
+      summary.setAside += result.setAside
+      // A page may be short for its bytes (``RemoteServer/pullPageBytes``): read on until empty.
     }
+    DebugFault.reached("remote-pulled")
     while let page = try database.pushPage() {
       try server.push(page.records)
+      DebugFault.reached("remote-push-sent")
       try database.markPushed(page)
+      DebugFault.reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
     }
     try publishFigures(days: firstSync ? Self.firstFigureDays : Self.figureDays)
+    DebugFault.reached("remote-figures")
     try database.finishSync(now: environment.now)
     return summary
   }

@@ -21,7 +21,15 @@ public enum HybridClock {
 
   /// The value of the next local event after `last`, at wall time `milliseconds`.
   public static func tick(last: Int64, milliseconds: Int64) -> Int64 {
-    max(value(milliseconds: milliseconds), last + 1)
+    max(value(milliseconds: milliseconds), advanced(last, by: 1))
+  }
+
+  /// `value` moved `steps` on, saturating at `Int64.max`: clock arithmetic never traps, even
+  /// on a value no record may carry any more (``Caps/clocks`` refuses them at the door) but a
+  /// database may hold from before.
+  public static func advanced(_ value: Int64, by steps: Int64) -> Int64 {
+    let (sum, overflow) = value.addingReportingOverflow(steps)
+    return overflow ? (steps < 0 ? .min : .max) : sum
   }
 
   /// `last` once a value `remote` from another machine has been seen: never behind it.

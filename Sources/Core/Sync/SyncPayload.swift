@@ -8,16 +8,20 @@ public struct SyncRecord: Hashable, Sendable {
   public var device: String
   public var clock: String
   public var payload: String
+  /// The payload's size in bytes when the server withheld it for being larger than
+  /// ``Caps/payloadBytes`` (`payload` is then empty); nil when it is here.
+  public var withheldBytes: Int?
 
-  public init(opID: String, device: String, clock: String, payload: String) {
+  public init(opID: String, device: String, clock: String, payload: String, withheldBytes: Int? = nil) {
     self.opID = opID
     self.device = device
     self.clock = clock
     self.payload = payload
+    self.withheldBytes = withheldBytes
   }
 }
 
-/// The payload of a record: up to ``SyncPayload/operationsPerRecord`` operations of one journal
+/// The payload of a record: up to ``Caps/operationsPerRecord`` operations of one journal
 /// entry, as JSON:
 ///
 /// ```json
@@ -30,8 +34,6 @@ public struct SyncRecord: Hashable, Sendable {
 public enum SyncPayload {
   /// The version this ootd writes and reads.
   public static let version = 1
-  /// How many operations one record carries at most.
-  public static let operationsPerRecord = 1000
 
   /// A decoded payload.
   public struct Batch: Hashable, Sendable {
@@ -45,24 +47,63 @@ public enum SyncPayload {
 
   /// The JSON text of `operations` (made by one device) and the command they came from.
   public static func encode(command: String, _ operations: [SyncOperation]) -> String {
-    var text = "{\"v\":\(version),\"command\":\(JSONText.quoted(command)),\"ops\":["
+    var text = head(command)
     for (index, operation) in operations.enumerated() {
       if index > 0 { text += "," }
-      text += "{\"entity\":\"\(operation.entity.rawValue)\",\"row\":\(JSONText.quoted(operation.row)),"
-      switch operation.kind {
-      case .create(let fields): text += "\"action\":\"create\",\"fields\":\(JSONText.object(fields)),"
-      case .update(let field, let value):
-        text += "\"action\":\"update\",\"field\":\(JSONText.quoted(field)),\"value\":\(JSONText.value(value)),"
-      case .delete: text += "\"action\":\"delete\","
-      }
-      text += "\"clock\":\(operation.stamp.clock)}"
+      text += encode(operation)
     }
     return text + "]}"
+  }
+
+  /// `operations` as the payloads of as few records as the caps allow, in order: each holds at
+  /// most ``Caps/operationsPerRecord`` operations and ``Caps/payloadBytes`` bytes (an operation
+  /// is never split: one alone always fits, as every value keeps its cap). Each payload comes
+  /// with the range of `operations` it holds; the same operations always split the same way.
+  public static func chunks(command: String, _ operations: [SyncOperation]) -> [(payload: String, range: Range<Int>)] {
+    let start = head(command)
+    var chunks: [(payload: String, range: Range<Int>)] = []
+    var text = start
+    var first = 0
+    for (index, operation) in operations.enumerated() {
+      let encoded = encode(operation)
+      let count = index - first
+      if count > 0,
+        count == Caps.operationsPerRecord || text.utf8.count + encoded.utf8.count + 3 > Caps.payloadBytes
+      {
+        chunks.append((text + "]}", first..<index))
+        text = start
+        first = index
+      }
+      if index > first { text += "," }
+      text += encoded
+    }
+    if first < operations.count { chunks.append((text + "]}", first..<operations.count)) }
+    return chunks
+  }
+
+  /// A payload's text up to its first operation.
+  private static func head(_ command: String) -> String {
+    "{\"v\":\(version),\"command\":\(JSONText.quoted(command)),\"ops\":["
+  }
+
+  /// One operation's JSON text.
+  private static func encode(_ operation: SyncOperation) -> String {
+    var text = "{\"entity\":\"\(operation.entity.rawValue)\",\"row\":\(JSONText.quoted(operation.row)),"
+    switch operation.kind {
+    case .create(let fields): text += "\"action\":\"create\",\"fields\":\(JSONText.object(fields)),"
+    case .update(let field, let value):
+      text += "\"action\":\"update\",\"field\":\(JSONText.quoted(field)),\"value\":\(JSONText.value(value)),"
+    case .delete: text += "\"action\":\"delete\","
+    }
+    return text + "\"clock\":\(operation.stamp.clock)}"
   }
 
   /// The operations of a payload made by `device`; throws ``CoreError`` when it is not one.
   public static func decode(_ payload: String, device: String) throws -> Batch {
     func bad(_ why: String) -> CoreError { .invalidSyncRecord(why) }
+    guard payload.utf8.count <= Caps.payloadBytes else {
+      throw bad("a payload larger than \(Caps.payloadBytes) bytes")
+    }
     guard let values = try? JSONReader.values(payload.utf8), values.count == 1,
       let object = values[0].value.object,
       case .number(let versionText)? = object["v"], let version = Int(versionText)
@@ -70,6 +111,9 @@ public enum SyncPayload {
     guard version == Self.version else { throw bad("version \(version); update ootd") }
     let command = object["command"]?.string ?? ""
     guard case .array(let ops)? = object["ops"] else { throw bad("no operations") }
+    guard ops.count <= Caps.operationsPerRecord else {
+      throw bad("more than \(Caps.operationsPerRecord) operations")
+    }
     var operations: [SyncOperation] = []
     operations.reserveCapacity(ops.count)
     for op in ops {

@@ -160,7 +160,7 @@ final class ChangeRecorder {
 
   /// Writes the operation applied `index`-th as a row of the entry, with its clock value.
   private func write(_ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry) throws {
-    let clock = remote ?? entry.start + Int64(index)
+    let clock = remote ?? HybridClock.advanced(entry.start, by: Int64(index))
     let latest = max(self.entry?.latest ?? clock, clock)
     self.entry?.latest = latest
     try JournalOperationRecord.insert(db, operation, changeID: entry.id, clock: clock, device: entry.device)

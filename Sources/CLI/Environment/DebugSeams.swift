@@ -1,0 +1,127 @@
+import Core
+import Foundation
+import GitHubClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Test seams of a debug build only: SwiftPM defines DEBUG for `swift build` (the binary the
+// tests start) and not for `-c release` (scripts/build-release), so an installed ootd never
+// reads these variables and a user cannot trip them by accident.
+//
+//   OOTD_NOW=2026-11-22T09:00:00+09:00   the instant the command runs at (ISO 8601, `Z` or an
+//                                        offset), instead of the system clock.
+//   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
+//                                        itself (ACTION `kill`, the default: SIGKILL, as
+//                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
+//                                        test sends SIGCONT), or interrupts itself (`int`:
+//                                        SIGINT, as Ctrl-C would, then waits as a request in
+//                                        flight would).
+//
+// Fault points (see ``DebugFault/reached(_:)``):
+//   remote-pulled        `remote sync`: the pull loop ended (N = 1)
+//   remote-pull-fetched  `remote sync`: page N was fetched from the server, not yet applied
+//   remote-pull-applied  `remote sync`: page N was applied here (cursor moved)
+//   remote-push-sent     `remote sync`: the server took page N, not yet marked pushed here
+//   remote-push-marked   `remote sync`: page N was marked pushed here
+//   remote-figures       `remote sync`: the day figures were published, the sync not finished
+//   github-commits-page  `sync`: the response to the Nth request for a page of commits arrived
+//                        (not yet stored)
+
+#if DEBUG
+extension AppEnvironment {
+  /// `OOTD_NOW`, when set: the instant it names. A value that names none is one line on standard
+  /// error and exit 64 before anything runs.
+  static func debugPinnedNow(_ variables: [String: String]) -> Date? {
+    guard let text = variables["OOTD_NOW"] else { return nil }
+    guard let date = ISO8601Timestamp.parse(text) else {
+      StandardStream.error.write(
+        "ootd: error: OOTD_NOW '\(TerminalText.printable(text))' is not an ISO 8601 instant such as 2026-11-22T09:00:00+09:00\n"
+      )
+      exit(ExitStatus.usage)
+    }
+    return date
+  }
+}
+#endif
+
+/// The fault `OOTD_FAULT` names (debug builds only; in a release build nothing is ever reached).
+enum DebugFault {
+  #if DEBUG
+  enum Action { case kill, stop, interrupt }
+
+  struct Plan {
+    let point: String
+    let count: Int
+    let action: Action
+  }
+
+  /// The plan `OOTD_FAULT` names; a malformed value is one line on standard error and exit 64.
+  static let plan: Plan? = {
+    guard let pointer = getenv("OOTD_FAULT") else { return nil }
+    let text = String(cString: pointer)
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    let actions: [String: Action] = ["kill": .kill, "stop": .stop, "int": .interrupt]
+    guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty,
+      let count = Int(parts[1]), count >= 1,
+      let action = parts.count == 3 ? actions[parts[2]] : .kill
+    else {
+      StandardStream.error.write(
+        "ootd: error: OOTD_FAULT '\(TerminalText.printable(text))' is not POINT:COUNT[:kill|stop|int]\n")
+      exit(ExitStatus.usage)
+    }
+    return Plan(point: parts[0], count: count, action: action)
+  }()
+
+  nonisolated(unsafe) private static var reachedCount = 0
+  private static let lock = NSLock()
+  #endif
+
+  /// Called where a test may stop the process; does nothing unless `OOTD_FAULT` names `point`
+  /// in a debug build.
+  @inline(__always)
+  static func reached(_ point: String) {
+    #if DEBUG
+    guard let plan, plan.point == point else { return }
+    let hit = lock.withLock {
+      reachedCount += 1
+      return reachedCount == plan.count
+    }
+    guard hit else { return }
+    // To the process, as `kill` and the terminal send them (raise would send SIGINT to this
+    // thread alone, which Dispatch's signal source never sees).
+    switch plan.action {
+    case .kill:
+      kill(getpid(), SIGKILL)
+    case .stop:
+      kill(getpid(), SIGSTOP)
+    case .interrupt:
+      kill(getpid(), SIGINT)
+      // As a request still in flight when Ctrl-C is pressed: the handler ends the process.
+      sleep(30)
+    }
+    #endif
+  }
+
+  /// `transport`, which reaches `github-commits-page` at each response to a commits request,
+  /// when `OOTD_FAULT` names that point (debug builds only).
+  static func watching(_ transport: any HTTPTransport) -> any HTTPTransport {
+    #if DEBUG
+    if plan?.point == "github-commits-page" { return CommitPagesWatcher(inner: transport) }
+    #endif
+    return transport
+  }
+
+  #if DEBUG
+  private struct CommitPagesWatcher: HTTPTransport {
+    let inner: any HTTPTransport
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+      let response = try await inner.send(request)
+      if request.url.path.hasSuffix("/commits") { DebugFault.reached("github-commits-page") }
+      return response
+    }
+  }
+  #endif
+}

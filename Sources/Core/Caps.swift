@@ -1,0 +1,73 @@
+/// Every size cap ootd keeps, in one place: each path that writes todos, projects and blocks
+/// (the commands, import, GitHub, a sync pulling another machine's rows) holds values to these,
+/// so a row one machine accepts is a row every machine accepts.
+///
+/// A row from the sync server that breaks a cap is set aside whole, never cut silently (see
+/// ``violation(_:)``).
+public enum Caps {
+  /// The longest todo or block title, in characters.
+  public static let titleCharacters = 500
+  /// The longest notes of a todo (and memo, summary or any other free text), in characters.
+  public static let notesCharacters = 100_000
+  /// The longest tag, in characters.
+  public static let tagCharacters = 40
+  /// The most tags one todo carries.
+  public static let tagsPerTodo = 100
+  /// The longest block or project name, in characters.
+  public static let nameCharacters = 40
+  /// The most row-level operations one sync record carries.
+  public static let operationsPerRecord = 1000
+  /// The largest payload of one sync record, in UTF-8 bytes: a larger one is set aside before it
+  /// is read (the server is asked for its length, not its text). Pushes split records to stay
+  /// under it.
+  public static let payloadBytes = 8 << 20
+  /// The clock values a record from another machine may carry: up to 2^62, about the year 4200
+  /// in ``HybridClock``'s units, leaving 2^62 steps of headroom before an Int64 overflows.
+  public static let clocks: ClosedRange<Int64> = 0...(1 << 62)
+
+  /// Why the value `value` of `field` of an `entity` row breaks a cap, or nil when it keeps them.
+  public static func violation(_ entity: Entity, field: String, value: FieldValue) -> String? {
+    guard let text = value.text else { return nil }
+    func tooLong(_ what: String, _ limit: Int) -> String? {
+      // The UTF-8 length first: counting characters of a huge value would take long.
+      text.utf8.count > limit && text.count > limit ? "\(what) longer than \(limit) characters" : nil
+    }
+    switch (entity, field) {
+    case (.todo, "title"), (.block, "title"): return tooLong("a title", titleCharacters)
+    case (.project, "name"), (.block, "name"): return tooLong("a name", nameCharacters)
+    case (.todo, "tags"):
+      let tags = text.split(separator: " ")
+      if tags.count > tagsPerTodo { return "more than \(tagsPerTodo) tags" }
+      return tags.contains { $0.count > tagCharacters } ? "a tag longer than \(tagCharacters) characters" : nil
+    default: return tooLong("a \(field)", notesCharacters)
+    }
+  }
+
+  /// Why an operation breaks a cap (a field value, or its clock), or nil.
+  public static func violation(_ operation: SyncOperation) -> String? {
+    guard clocks.contains(operation.stamp.clock) else {
+      return "clock \(operation.stamp.clock) is out of range"
+    }
+    switch operation.kind {
+    case .create(let fields):
+      for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+        if let why = violation(operation.entity, field: field, value: value) { return why }
+      }
+      return nil
+    case .update(let field, let value): return violation(operation.entity, field: field, value: value)
+    case .delete: return nil
+    }
+  }
+
+  /// Throws when notes (or a project's memo) are longer than ``notesCharacters``.
+  public static func checkNotes(_ notes: String?) throws(CoreError) {
+    guard let notes, notes.utf8.count > notesCharacters, notes.count > notesCharacters else { return }
+    throw .overCap("the notes are longer than \(notesCharacters) characters")
+  }
+
+  /// Throws when a todo has more than ``tagsPerTodo`` tags.
+  public static func checkTags(_ tags: [String]) throws(CoreError) {
+    guard tags.count > tagsPerTodo else { return }
+    throw .overCap("\(tags.count) tags are more than the \(tagsPerTodo) a todo may have")
+  }
+}
