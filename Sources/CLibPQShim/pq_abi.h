@@ -60,5 +60,7 @@ typedef void (*ootd_PQclear_fn)(ootd_PGresult *res);
 typedef ootd_PQconninfoOption *(*ootd_PQconninfoParse_fn)(const char *conninfo, char **errmsg);
 typedef void (*ootd_PQconninfoFree_fn)(ootd_PQconninfoOption *options);
 typedef void (*ootd_PQfreemem_fn)(void *ptr);
+typedef int (*ootd_PQsslInUse_fn)(const ootd_PGconn *conn);
+typedef char *(*ootd_PQhost_fn)(const ootd_PGconn *conn);
 
 #endif

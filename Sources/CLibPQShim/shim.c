@@ -33,6 +33,8 @@ static struct {
   ootd_PQconninfoParse_fn conninfo_parse;
   ootd_PQconninfoFree_fn conninfo_free;
   ootd_PQfreemem_fn freemem;
+  ootd_PQsslInUse_fn ssl_in_use;
+  ootd_PQhost_fn host;
 } pq;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -88,6 +90,8 @@ static int load_pq(const char *library, char *error, size_t size) {
     LOAD(conninfo_parse, ootd_PQconninfoParse_fn, "PQconninfoParse");
     LOAD(conninfo_free, ootd_PQconninfoFree_fn, "PQconninfoFree");
     LOAD(freemem, ootd_PQfreemem_fn, "PQfreemem");
+    LOAD(ssl_in_use, ootd_PQsslInUse_fn, "PQsslInUse");
+    LOAD(host, ootd_PQhost_fn, "PQhost");
     if (error[0] == '\0') {
       load_ok = 1;
     } else {
@@ -143,6 +147,12 @@ const char *ootd_pq_error_message(void *conn) { return pq.error_message(conn); }
 int ootd_pq_status(void *conn) { return pq.status(conn); }
 int ootd_pq_transaction_status(void *conn) { return pq.transaction_status(conn); }
 const char *ootd_pq_password(void *conn) { return pq.pass(conn); }
+int ootd_pq_ssl_in_use(void *conn) { return pq.ssl_in_use(conn); }
+
+const char *ootd_pq_host(void *conn) {
+  const char *host = pq.host(conn);
+  return host ? host : "";
+}
 
 void *ootd_pq_exec(void *conn, const char *sql, int count, const char *const *values) {
   if (count == 0 && values == NULL) return pq.exec(conn, sql);

@@ -32,6 +32,8 @@ public struct TeamBoardRow: Hashable, Sendable {
 
   /// The member's display name.
   public var name: String
+  /// Whether this is the row of the person viewing the board.
+  public var isViewer: Bool
   /// One entry per day of the range, in order.
   public var days: [Entry]
   /// Everything planned and done over the range.
@@ -47,8 +49,9 @@ public struct TeamBoardRow: Hashable, Sendable {
   /// The streak follows `report` (``Streaks``): the run standing at the range's last day,
   /// counted in full from the days before the range. `today` is the viewer's: days from it on
   /// are in progress.
-  public init(name: String, figures: [DayFigure], range: DayRange, today: Day) {
+  public init(name: String, figures: [DayFigure], range: DayRange, today: Day, isViewer: Bool = false) {
     self.name = name
+    self.isViewer = isViewer
     var byDay: [Day: DayFigure] = [:]
     for figure in figures where figure.date <= range.to { byDay[figure.date] = figure }
     days = range.map { day in

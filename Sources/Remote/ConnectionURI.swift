@@ -32,8 +32,15 @@ public struct ConnectionURI: Sendable, Equatable, CustomStringConvertible {
     self.options = options
   }
 
-  /// Whether the string itself holds a password (`postgres://u:secret@h`, `password=secret`).
-  public var hasPassword: Bool { !(options["password"] ?? "").isEmpty }
+  /// The options that hold secrets: the login password and the client key's passphrase.
+  static let secretOptions = ["password", "sslpassword"]
+
+  /// Whether the string itself holds a password (`postgres://u:secret@h`, `password=secret`,
+  /// `sslpassword=secret`).
+  public var hasPassword: Bool { Self.secretOptions.contains { !(options[$0] ?? "").isEmpty } }
+
+  /// The secrets the string holds, to scrub from messages.
+  var secrets: [String] { Self.secretOptions.compactMap { options[$0] }.filter { !$0.isEmpty } }
 
   /// The user the string names, if any (else libpq uses PGUSER or the login name).
   public var user: String? { options["user"] }

@@ -57,14 +57,49 @@ public final class PostgresConnection {
         ootd_pq_connect(keywordPointers, valuePointers, &error, error.count)
       }
     }
-    let uriSecrets = [parsed.options["password"]].compactMap { $0 }
+    let uriSecrets = parsed.secrets
     guard let connection else {
       throw .unreachable(Redaction.oneLine(Redaction.string(error), secrets: uriSecrets))
     }
     handle = connection
     let used = ootd_pq_password(connection).map { String(cString: $0) }
     secrets = (uriSecrets + [used].compactMap { $0 }).filter { !$0.isEmpty }
-    role = try query("SELECT current_user").rows.first?.first.flatMap { $0 } ?? ""
+    host = ootd_pq_host(connection).map { String(cString: $0) } ?? ""
+    isEncrypted = ootd_pq_ssl_in_use(connection) == 1
+    // Every statement is bounded: another session's lock (or a stuck server) fails it with
+    // ``RemoteError/lockTimeout(_:)`` or ``RemoteError/statementTimeout(_:)`` instead of an
+    // endless silent wait. One round trip with the role.
+    role = try query(
+      """
+      SELECT current_user, pg_catalog.set_config('lock_timeout', $1, false),
+        pg_catalog.set_config('statement_timeout', $2, false)
+      """, ["\(Self.lockTimeout)s", "\(Self.statementTimeout)s"]
+    ).rows.first?.first.flatMap { $0 } ?? ""
+  }
+
+  /// The seconds a statement waits for another session's lock before failing (SQLSTATE 55P03).
+  public static let lockTimeout = 10
+  /// The seconds a statement may run before the server cancels it (SQLSTATE 57014).
+  public static let statementTimeout = 25
+
+  /// The host the connection reached: a name, an address, or a Unix socket's directory.
+  public let host: String
+  /// Whether the connection is encrypted with TLS (libpq's `PQsslInUse`).
+  public let isEncrypted: Bool
+
+  /// Whether the connection stays on this machine: a Unix socket, `localhost`, 127.0.0.0/8 or
+  /// ::1. A plaintext connection elsewhere is worth a warning (``isEncrypted``).
+  public var isLoopback: Bool { Self.isLoopback(host: host) }
+
+  /// Whether `host` (as libpq reports it) names this machine.
+  public static func isLoopback(host: String) -> Bool {
+    // A Unix socket: a directory ("/run/postgresql") or an abstract one ("@name"); libpq uses
+    // its default socket when no host is given.
+    if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") { return true }
+    let name = host.lowercased()
+    if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "[::1]" { return true }
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 
   deinit { ootd_pq_finish(handle) }
@@ -75,7 +110,7 @@ public final class PostgresConnection {
     let result: UnsafeMutableRawPointer? = withOptionalCStrings(params) { pointers in
       ootd_pq_exec(handle, sql, Int32(params.count), pointers)
     }
-    return try rows(of: result)
+    return try rows(of: result, sql: sql)
   }
 
   /// Runs one statement with `params` that returns no rows. Without `params`, `sql` may hold
@@ -90,7 +125,7 @@ public final class PostgresConnection {
         ootd_pq_exec(handle, sql, Int32(params.count), pointers)
       }
     }
-    _ = try rows(of: result)
+    _ = try rows(of: result, sql: sql)
   }
 
   /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
@@ -121,9 +156,9 @@ public final class PostgresConnection {
 
   // MARK: - Results
 
-  private func rows(of result: UnsafeMutableRawPointer?) throws(RemoteError) -> PostgresRows {
+  private func rows(of result: UnsafeMutableRawPointer?, sql: String) throws(RemoteError) -> PostgresRows {
     guard let result else {
-      throw failure(message: String(cString: ootd_pq_error_message(handle)), sqlState: "")
+      throw failure(message: String(cString: ootd_pq_error_message(handle)), sqlState: "", sql: sql)
     }
     defer { ootd_pq_clear(result) }
     let status = ootd_pq_result_status(result)
@@ -132,7 +167,7 @@ public final class PostgresConnection {
     else {
       throw failure(
         message: String(cString: ootd_pq_result_error(result)),
-        sqlState: String(cString: ootd_pq_result_sqlstate(result)))
+        sqlState: String(cString: ootd_pq_result_sqlstate(result)), sql: sql)
     }
     let fields = ootd_pq_nfields(result)
     let count = ootd_pq_ntuples(result)
@@ -147,7 +182,7 @@ public final class PostgresConnection {
     return PostgresRows(columns: columns, rows: rows)
   }
 
-  private func failure(message: String, sqlState: String) -> RemoteError {
+  private func failure(message: String, sqlState: String, sql: String) -> RemoteError {
     let line = Redaction.statementMessage(message, secrets: secrets)
     // A broken connection (class 08, or libpq's own message with no SQLSTATE once the socket
     // closed) is not the statement's fault.
@@ -155,7 +190,19 @@ public final class PostgresConnection {
       return .connectionLost(line.isEmpty ? "the server closed the connection" : line)
     }
     if sqlState == "42501" { return .refused("permission denied by the server: \(line)") }
+    // lock_timeout and statement_timeout (set at connect): say what the statement waited for.
+    if sqlState == "55P03" { return .lockTimeout(Self.subject(of: sql)) }
+    if sqlState == "57014" { return .statementTimeout(Self.subject(of: sql)) }
     return .server(sqlState: sqlState, message: line)
+  }
+}
+
+extension PostgresConnection {
+  /// What a statement works on, for a timeout's message: the first `ootd.` table it names.
+  static func subject(of sql: String) -> String {
+    guard let start = sql.range(of: "ootd.") else { return "what ootd asked for" }
+    let name = sql[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+    return name.isEmpty ? "what ootd asked for" : "ootd.\(name)"
   }
 }
 

@@ -3,7 +3,7 @@
 public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The URI is not a libpq connection string or URI (exit 64).
   case badURI(String)
-  /// The URI holds a password, which ootd refuses to store (exit 64).
+  /// The URI holds a password (`password=`, `sslpassword=`), which ootd refuses to store (exit 64).
   case passwordInURI
   /// No server is set: no saved URI and no `OOTD_REMOTE` (exit 64).
   case noServer
@@ -25,12 +25,17 @@ public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
   case refused(String)
   /// The server answered a statement with an error (exit 1).
   case server(sqlState: String, message: String)
+  /// Another session held a lock the statement needed for longer than
+  /// ``PostgresConnection/lockTimeout`` (SQLSTATE 55P03); the associated value names what (exit 1).
+  case lockTimeout(String)
+  /// The statement ran longer than ``PostgresConnection/statementTimeout`` (SQLSTATE 57014) (exit 1).
+  case statementTimeout(String)
 
   public var description: String {
     switch self {
     case .badURI(let reason): return "not a PostgreSQL connection URI: \(reason)"
     case .passwordInURI:
-      return "the URI holds a password, which ootd never stores: remove it and use PGPASSWORD, ~/.pgpass or a service file"
+      return "the URI holds a password (password= or sslpassword=), which ootd never stores: remove it and use PGPASSWORD, ~/.pgpass or a service file"
     case .noServer:
       return "no PostgreSQL server set: run 'ootd remote set URI' (or set OOTD_REMOTE for one command)"
     case .libraryUnavailable(let reason): return "cannot use PostgreSQL: \(reason)"
@@ -46,6 +51,10 @@ public enum RemoteError: Error, Equatable, Sendable, CustomStringConvertible {
       return "the role '\(role)' is not a member of ootd_member: ask the server's owner to run GRANT ootd_member TO \"\(role)\""
     case .refused(let reason): return reason
     case .server(let state, let message): return "the PostgreSQL server refused: \(message) (SQLSTATE \(state))"
+    case .lockTimeout(let what):
+      return "the server kept \(what) locked for \(PostgresConnection.lockTimeout) s (another session holds it); try again later"
+    case .statementTimeout(let what):
+      return "the server did not finish with \(what) within \(PostgresConnection.statementTimeout) s; try again later"
     }
   }
 

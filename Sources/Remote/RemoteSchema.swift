@@ -15,7 +15,7 @@ public enum RemoteSchema {
   public static var currentVersion: Int { steps.count }
 
   /// The steps, version 1 first.
-  public static let steps: [String] = [version1, version2]
+  public static let steps: [String] = [version1, version2, version3]
 
   /// Creates the schema or migrates it to `version` (default: the newest), on a connection whose
   /// role may create schemas and roles. Returns the versions it applied (empty when the server
@@ -221,5 +221,66 @@ public enum RemoteSchema {
     GRANT SELECT, INSERT, DELETE ON ootd.team_members TO ootd_member;
     GRANT UPDATE (joined) ON ootd.team_members TO ootd_member;
     GRANT SELECT ON ootd.my_teams, ootd.my_invitations, ootd.teammates TO ootd_member;
+    """
+
+  /// Version 3: no member can take a lock that blocks another member, and display names are
+  /// unique.
+  ///
+  /// - `LOCK TABLE` in a mode that blocks others needs a table-wide UPDATE, DELETE or TRUNCATE
+  ///   privilege (INSERT allows only ROW EXCLUSIVE, which no statement of ootd waits for;
+  ///   column privileges do not count). Members keep UPDATE on the columns an upsert sets
+  ///   (`INSERT … ON CONFLICT DO UPDATE` needs no more), and lose DELETE: taking a member out of a
+  ///   team (leaving it) goes through `ootd.remove_from_team`, which keeps the rules of the
+  ///   `team_members_remove` policy for the calling role.
+  /// - The push turn was an advisory lock whose key anyone could compute from a role name (and
+  ///   see in pg_locks). It is now a row lock on the pusher's own row of `push_turns`: row-level
+  ///   security lets a role see, insert and lock only its own row, so no one can hold another's.
+  /// - `members.name_key` holds the display name (or, without one, the role name) folded by the
+  ///   client (NFKC, then lowercased: see `RemoteServer.nameKey`); a unique index refuses a second
+  ///   member under the same key, whatever team they share. The fold is the client's: the server
+  ///   only holds it unique.
+  static let version3 = """
+    REVOKE UPDATE, DELETE, TRUNCATE ON ootd.devices, ootd.members, ootd.day_figures FROM ootd_member;
+    GRANT UPDATE (name, last_sync) ON ootd.devices TO ootd_member;
+    GRANT UPDATE (total, done, commits, updated_at) ON ootd.day_figures TO ootd_member;
+
+    ALTER TABLE ootd.members ADD COLUMN name_key text
+      CHECK (name_key IS NULL OR length(name_key) BETWEEN 1 AND 400);
+    CREATE UNIQUE INDEX members_name_key ON ootd.members (name_key);
+    GRANT UPDATE (display_name, name_key, updated_at) ON ootd.members TO ootd_member;
+
+    -- Taking a member out keeps the rules of team_members_remove (oneself; an owner anyone; an
+    -- admin members and invitations), checked here for the calling role: session_user, as in a
+    -- SECURITY DEFINER function current_user is the schema's owner.
+    REVOKE DELETE, TRUNCATE ON ootd.team_members FROM ootd_member;
+    CREATE FUNCTION ootd.remove_from_team(team_name text, member_name name) RETURNS boolean
+      LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+      WITH mine AS (
+        SELECT role FROM ootd.team_members
+        WHERE team = team_name AND member = session_user AND joined
+      ), gone AS (
+        DELETE FROM ootd.team_members t WHERE t.team = team_name AND t.member = member_name
+          AND (member_name = session_user
+            OR EXISTS (SELECT 1 FROM mine WHERE role = 'owner')
+            OR (t.role = 'member' AND EXISTS (SELECT 1 FROM mine WHERE role = 'admin')))
+        RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM gone)
+    $f$;
+    REVOKE ALL ON FUNCTION ootd.remove_from_team(text, name) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.remove_from_team(text, name) TO ootd_member;
+
+    CREATE TABLE ootd.push_turns (owner name PRIMARY KEY DEFAULT current_user);
+    ALTER TABLE ootd.push_turns ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.push_turns FORCE ROW LEVEL SECURITY;
+    CREATE POLICY push_turns_own ON ootd.push_turns
+      USING (owner = current_user) WITH CHECK (owner = current_user);
+    -- SELECT … FOR UPDATE needs UPDATE on a column; nothing ever updates the row.
+    GRANT SELECT, INSERT, UPDATE (owner) ON ootd.push_turns TO ootd_member;
+    CREATE OR REPLACE FUNCTION ootd.serialise_push() RETURNS trigger LANGUAGE plpgsql AS $f$
+    BEGIN
+      INSERT INTO ootd.push_turns (owner) VALUES (current_user) ON CONFLICT (owner) DO NOTHING;
+      PERFORM 1 FROM ootd.push_turns WHERE owner = current_user FOR UPDATE;
+      RETURN NULL;
+    END $f$;
     """
 }

@@ -18,11 +18,14 @@ public struct TeamBoardMember: Sendable, Equatable {
   public var name: String
   /// The figures they published up to the board's end, oldest first.
   public var figures: [DayFigure]
+  /// Whether this is the row of the role viewing the board.
+  public var isViewer: Bool
 
-  public init(role: String, name: String, figures: [DayFigure]) {
+  public init(role: String, name: String, figures: [DayFigure], isViewer: Bool = false) {
     self.role = role
     self.name = name
     self.figures = figures
+    self.isViewer = isViewer
   }
 }
 
@@ -103,9 +106,10 @@ extension RemoteServer {
 
   /// Leaves `team` (or declines its invitation).
   public func leave(_ team: String) throws(RemoteError) {
-    let rows = try connection.query(
-      "DELETE FROM ootd.team_members WHERE team = $1 AND member = current_user RETURNING 1", [team])
-    guard !rows.rows.isEmpty else { throw .refused("you are not a member of team '\(team)'") }
+    // Members hold no DELETE privilege (it would let them lock the table): the schema's
+    // function deletes the caller's own membership only.
+    let rows = try connection.query("SELECT ootd.remove_from_team($1, current_user)", [team])
+    guard rows.rows.first?.first == "t" else { throw .refused("you are not a member of team '\(team)'") }
   }
 
   /// The connection's role in `team`, or nil when it has not joined.
@@ -150,7 +154,8 @@ extension RemoteServer {
     }
     return members.rows.compactMap { row in
       guard let role = row[0] else { return nil }
-      return TeamBoardMember(role: role, name: row[1] ?? role, figures: byOwner[role] ?? [])
+      return TeamBoardMember(
+        role: role, name: row[1] ?? role, figures: byOwner[role] ?? [], isViewer: role == connection.role)
     }
   }
 }

@@ -81,17 +81,24 @@ extension AppDatabase {
   /// Prepares a sync: on the first one, records the clock value the whole database is pushed
   /// at and where the push cursor starts; gives this database a new device id on its first
   /// sync and whenever `fileIdentity` (the file's device and inode numbers, from the caller)
-  /// differs from the one recorded, which is what a copied file looks like. A copy thus never
-  /// pushes under its original's device id. Returns the device id.
+  /// differs from the one recorded, which is what a copied file looks like (`cp`, `sqlite3
+  /// .backup`; `mv` on one file system keeps the file, so a moved database keeps its id, and a
+  /// move across file systems looks like a copy: a new id, harmless). A copy thus never pushes
+  /// under its original's device id: the changes it has not pushed yet, made since the copy
+  /// under the original's id, become the new id's (``SyncState/adoptUnpushed(_:from:to:)``), so
+  /// the original receives them. Returns the device id.
   @discardableResult
   public func beginSync(fileIdentity: String?, now: Date = Date()) throws(StorageError) -> String {
     try write { db in
       let firstSync = try !SyncState.isSyncing(db)
       let recorded = try SyncState.text(db, "fileIdentity")
-      if firstSync || (fileIdentity != nil && recorded != nil && recorded != fileIdentity) {
+      let copied = !firstSync && fileIdentity != nil && recorded != nil && recorded != fileIdentity
+      let old = try Self.device(db)
+      if firstSync || copied {
         try db.execute(
           sql: "UPDATE journalSetting SET value = ? WHERE key = 'device'", arguments: [RowID.random()])
       }
+      if copied { try SyncState.adoptUnpushed(db, from: old, to: try Self.device(db)) }
       if let fileIdentity { try SyncState.set(db, "fileIdentity", fileIdentity) }
       if firstSync {
         let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
@@ -469,6 +476,27 @@ enum SyncState {
   static func set(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
     try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, ?)")
       .execute(arguments: [key, value])
+  }
+
+  /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,
+  /// operations and stamps take device id `new` (a copied database, see
+  /// ``AppDatabase/beginSync(fileIdentity:now:)``). Changes that were not pushed when the file was
+  /// copied are then on both machines under two ids; they carry the same values, so each
+  /// machine receiving the other's copy changes nothing (the server keeps one record of each).
+  static func adoptUnpushed(_ db: Database, from old: String, to new: String) throws {
+    let pushed = try integer(db, "pushedOperation") ?? 0
+    let pushedClock = try integer(db, "pushedClock") ?? 0
+    try db.execute(
+      sql: """
+        UPDATE journalChange SET device = ? WHERE remote = 0 AND device = ?
+          AND id IN (SELECT changeId FROM journalOperation WHERE id > ?)
+        """, arguments: [new, old, pushed])
+    try db.execute(
+      sql: "UPDATE journalOperation SET device = ? WHERE id > ? AND device = ?", arguments: [new, pushed, old])
+    try db.execute(
+      sql: "UPDATE syncStamp SET device = ? WHERE device = ? AND clock > ?", arguments: [new, old, pushedClock])
+    // A first sync that never finished pushes every row at its clock, under the new id too.
+    if try integer(db, "snapshotPending") == 1 { try set(db, "floorDevice", new) }
   }
 
   /// Whether this database has started syncing (its changes are stamped from then on).

@@ -11,8 +11,15 @@ extension Ootd {
       abstract: "Connect this machine to a PostgreSQL server shared by your machines and your team.",
       discussion: """
         The server is a libpq URI (sslmode and the other parameters work as in psql). The \
-        password is never stored: libpq reads PGPASSWORD, ~/.pgpass or a service file. \
-        OOTD_REMOTE overrides the saved URI for one command.
+        password is never stored: libpq reads PGPASSWORD, ~/.pgpass or a service file \
+        (password= and sslpassword= in the URI are refused). OOTD_REMOTE overrides the saved \
+        URI for one command.
+
+        Without sslmode libpq uses sslmode=prefer: TLS when the server offers it, else \
+        plaintext, with a warning when the server is not on this machine. Add \
+        sslmode=verify-full (and sslrootcert) to the URI to require TLS and check the server's \
+        certificate and name. Every statement waits at most 10 s for a lock and runs at most \
+        25 s; past that the command fails saying what it waited for.
 
         Examples:
           ootd remote set postgres://alice@db.example.com/ootd --name Alice
@@ -31,8 +38,9 @@ extension Ootd.RemoteCommand {
       commandName: "set",
       abstract: "Save the server's URI (and the name your teams see) in this database.",
       discussion: """
-        Does not connect. A URI holding a password is refused: use PGPASSWORD, ~/.pgpass or a \
-        service file.
+        Does not connect. A URI holding a password (password= or sslpassword=) is refused: use \
+        PGPASSWORD, ~/.pgpass or a service file. Use sslmode=verify-full for a server that is not \
+        on this machine.
 
         Examples:
           ootd remote set postgres://alice@db.example.com/ootd

@@ -45,6 +45,10 @@ extension Ootd.RemoteCommand {
         database: database, server: try access.server(), environment: environment,
         displayName: access.displayName
       ).run()
+      if let original = summary.copiedFrom {
+        environment.printError(
+          "ootd: note: this database is a copy of another file (device \(original)): it now syncs as a new device, \(summary.device)")
+      }
       for sentence in summary.ruleConflicts {
         environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
       }

@@ -145,8 +145,11 @@ extension Ootd.Team {
         follows 'ootd report' (perfect days in a row; days without todos neither extend nor \
         break it). Members see figures published by 'ootd remote sync'.
 
-        JSON: {"team","from","to","members":[{"name","days":[{"date","total","done","rate",\
-        "commits"}],"rate","currentStreak"}]}, one day entry per day.
+        Your own row is marked with '>' (display names are unique on the server, compared \
+        ignoring case and width, so no one can take yours).
+
+        JSON: {"team","from","to","members":[{"name","you","days":[{"date","total","done","rate",\
+        "commits"}],"rate","currentStreak"}]}, one day entry per day; "you" is true on your own row.
 
         Examples:
           ootd team board algo-study
@@ -164,7 +167,8 @@ extension Ootd.Team {
       let server = try global.remoteAccess(environment).server()
       let members = try server.board(team.name, through: days.to)
       let rows = members.map {
-        TeamBoardRow(name: $0.name, figures: $0.figures, range: days, today: environment.today)
+        TeamBoardRow(
+          name: $0.name, figures: $0.figures, range: days, today: environment.today, isViewer: $0.isViewer)
       }
       if output.json {
         environment.output(try JSONOutput.encode(TeamBoardJSON(team: team.name, range: days, rows: rows)) + "\n")

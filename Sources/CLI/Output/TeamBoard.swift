@@ -1,6 +1,6 @@
 import Core
 
-/// `ootd team board --json`: `{"team","from","to","members":[{"name","days":[{"date","total",
+/// `ootd team board --json`: `{"team","from","to","members":[{"name","you","days":[{"date","total",
 /// "done","rate","commits"}],"rate","currentStreak"}]}`. One `days` entry per day of the
 /// range; `rate` is null without todos, `commits` null where the member published none.
 struct TeamBoardJSON: Encodable {
@@ -21,11 +21,12 @@ struct TeamBoardJSON: Encodable {
   struct Member: Encodable {
     let row: TeamBoardRow
 
-    enum CodingKeys: String, CodingKey { case name, days, rate, total, done, currentStreak }
+    enum CodingKeys: String, CodingKey { case name, you, days, rate, total, done, currentStreak }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(row.name, forKey: .name)
+      try c.encode(row.isViewer, forKey: .you)
       try c.encode(row.days.map(Day.init), forKey: .days)
       try c.encode(row.rate, forKey: .rate)
       try c.encode(row.total.total, forKey: .total)
@@ -61,9 +62,10 @@ struct TeamBoardRenderer {
     guard !rows.isEmpty else { return lines + ["No members."] }
     let names = rows.map { TerminalText.printable($0.name) }
     let nameWidth = max(4, names.map(DisplayWidth.of).max() ?? 0)
+    // A first column marks the viewer's own row: outside the name, so no name can fake it.
     lines.append(
       style.bold(
-        DisplayWidth.padRight("Name", to: nameWidth) + "  " + "Rate".leftPadded(4) + "  "
+        "  " + DisplayWidth.padRight("Name", to: nameWidth) + "  " + "Rate".leftPadded(4) + "  "
           + "Done".leftPadded(7) + "  " + "Streak" + "  " + "Commits" + "  " + "Days"))
     let heatmap = TerminalHeatmap(style: style, width: 80)
     for (row, name) in zip(rows, names) {
@@ -72,12 +74,12 @@ struct TeamBoardRenderer {
       let commitDays = row.days.compactMap(\.commits)
       let commits = commitDays.isEmpty ? "—" : String(commitDays.reduce(0, +))
       // The newest days that fit 80 columns; `…` when older ones are left out.
-      let room = max(7, 80 - (nameWidth + 2 + 4 + 2 + 7 + 2 + 6 + 2 + 7 + 2))
+      let room = max(7, 80 - (2 + nameWidth + 2 + 4 + 2 + 7 + 2 + 6 + 2 + 7 + 2))
       let shown = row.days.count > room ? Array(row.days.suffix(room - 1)) : row.days
       let cells = (shown.count < row.days.count ? "…" : "")
         + shown.map { heatmap.cell(AchievementLevel($0.tally).rawValue) }.joined()
       lines.append(
-        DisplayWidth.padRight(name, to: nameWidth) + "  " + rate.leftPadded(4) + "  "
+        (row.isViewer ? "> " : "  ") + DisplayWidth.padRight(name, to: nameWidth) + "  " + rate.leftPadded(4) + "  "
           + done.leftPadded(7) + "  " + String(row.currentStreak).leftPadded(6) + "  "
           + commits.leftPadded(7) + "  " + cells)
     }

@@ -12,6 +12,8 @@ struct RemoteAccess {
   let source: String
   /// The display name `remote set --name` saved, if any.
   let displayName: String?
+  /// Where a plaintext connection's warning goes.
+  let environment: AppEnvironment
 
   /// The server `environment` names, or ``RemoteError/noServer``. `database` is opened only
   /// when `OOTD_REMOTE` is not set (pass nil to use only the variable).
@@ -19,10 +21,10 @@ struct RemoteAccess {
     let saved = try database()
     let name = try saved?.remoteSetting(.displayName)
     if let variable = environment.variables["OOTD_REMOTE"], !variable.isEmpty {
-      return RemoteAccess(uri: try checked(variable), source: "OOTD_REMOTE", displayName: name)
+      return RemoteAccess(uri: try checked(variable), source: "OOTD_REMOTE", displayName: name, environment: environment)
     }
     guard let text = try saved?.remoteSetting(.uri) else { throw RemoteError.noServer }
-    return RemoteAccess(uri: try checked(text), source: "saved", displayName: name)
+    return RemoteAccess(uri: try checked(text), source: "saved", displayName: name, environment: environment)
   }
 
   /// The server's URI text for a command that has its database open: `OOTD_REMOTE`, else the
@@ -38,9 +40,17 @@ struct RemoteAccess {
     return uri
   }
 
-  /// A connection to the server.
+  /// A connection to the server. A connection that is not encrypted (libpq's default
+  /// `sslmode=prefer` falls back to plaintext when the server offers no TLS) to a host other than
+  /// this machine is used, with a one-line warning.
   func connect() throws(RemoteError) -> PostgresConnection {
-    try PostgresConnection(uri: uri.text)
+    let connection = try PostgresConnection(uri: uri.text)
+    if !connection.isEncrypted && !connection.isLoopback {
+      environment.printError(
+        TerminalText.printable(
+          "ootd: warning: the connection to \(connection.host) is not encrypted (the server offers no TLS): add sslmode=verify-full to the URI to refuse such connections"))
+    }
+    return connection
   }
 
   /// A connection checked for the ootd schema and the role's membership.

@@ -40,15 +40,21 @@ struct RemoteSyncRun {
     /// Todos the merge left breaking a rule, mended by the fixed resolution (``TodoRules``).
     var ruleConflicts: [String] = []
     var device = ""
+    /// The device id this database had before it found itself a copy of another file.
+    var copiedFrom: String?
     /// Rows pulled from the server and set aside instead of applied.
     var setAside: [SetAsideRow] = []
   }
 
   func run() throws -> Summary {
     var summary = Summary()
-    let firstSync = try database.syncStatus().lastSync == nil
+    let before = try database.syncStatus()
+    let firstSync = before.lastSync == nil
     summary.device = try database.beginSync(
       fileIdentity: Self.fileIdentity(database.path), now: environment.now)
+    if before.deviceAssigned && summary.device != before.device {
+      summary.copiedFrom = before.device
+    }
     try server.registerDevice(summary.device, name: nil)
     while true {
       let page = try server.pull(after: try database.pullCursor(), limit: Self.pullPage)

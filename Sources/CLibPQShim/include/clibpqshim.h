@@ -40,6 +40,11 @@ int ootd_pq_transaction_status(void *conn);
 /// The password the connection used (from the URI, PGPASSWORD or ~/.pgpass), or NULL: only so
 /// that messages can be scrubbed of it.
 const char *ootd_pq_password(void *conn);
+/// PQsslInUse: 1 when the connection is encrypted with TLS.
+int ootd_pq_ssl_in_use(void *conn);
+/// PQhost: the host the connection reached (a name, an address, or a Unix socket directory
+/// starting with '/'), "" when unknown.
+const char *ootd_pq_host(void *conn);
 
 /// PQexecParams in text format (`values[i]` NULL is SQL NULL); `count` 0 with `values` NULL
 /// runs `sql` through PQexec instead, which accepts several statements.
