@@ -104,8 +104,10 @@ public struct Ootd: ParsableCommand {
   private static func finish(_ command: any ParsableCommand, _ environment: AppEnvironment) -> Int32 {
     guard let failure = environment.outputFailed() else { return ExitStatus.success }
     if environment.openDatabases.changedAnything {
+      // What takes back an undo is a redo, and the other way round.
+      let takeBack = command is Ootd.Undo ? "redo" : "undo"
       environment.printError(
-        "ootd: warning: cannot write the output (\(failure)); the change was made: 'ootd log' shows it, 'ootd undo' takes it back")
+        "ootd: warning: cannot write the output (\(failure)); the change was made: 'ootd log' shows it, 'ootd \(takeBack)' takes it back")
       return ExitStatus.success
     }
     environment.printError("ootd: error: cannot write the output: \(failure)")

@@ -52,10 +52,10 @@ extension AppDatabase {
   /// The todos carried away from the days of `range` (every day when nil;
   /// ``DayFigures/isCarriedAway(_:from:)`` for one of its days), only `project`'s when given,
   /// in listing order: what a day's listing shows after its own todos, so that its heading's
-  /// figures can be read off its rows. Read through the partial index `todo_carried`; at most
-  /// `limit` of them.
+  /// figures can be read off its rows. Read through the partial index `todo_carried`: only
+  /// carried todos, every one of them (a heading counts them all).
   public func todosCarriedAway(
-    from range: DayRange?, project: String? = nil, limit: Int = 10_000
+    from range: DayRange?, project: String? = nil
   ) throws(StorageError) -> [Todo] {
     try read { db in
       var todos: [Todo] = []
@@ -75,7 +75,7 @@ extension AppDatabase {
         if todo.carriedFrom.contains(where: { range?.contains($0) ?? true && DayFigures.isCarriedAway(todo, from: $0) }) {
           todos.append(todo)
         }
-        return todos.count < limit
+        return true
       }
       return todos
     }
@@ -114,9 +114,32 @@ extension AppDatabase {
         range: chunk, counts: try achievementCounts(in: chunk, project: project)
       ).days
       for day in forward ? days : days.reversed() where !counter.take(day) { return counter.run }
-      edge = edge.adding(days: forward ? step : -step)
+      // Days without todos pass: go on from the nearest day beyond the chunk that has any.
+      guard let next = try nearestDayWithTodos(beyond: far, forward: forward),
+        forward ? next > far : next < far
+      else { break }
+      edge = next
     }
     return counter.run
+  }
+
+  /// The nearest day after `day` (before it, when `forward` is false) on which a todo counts:
+  /// its own day, or the first or last day it was carried from.
+  private func nearestDayWithTodos(beyond day: Day, forward: Bool) throws(StorageError) -> Day? {
+    let (pick, compare) = forward ? ("min", ">") : ("max", "<")
+    return try read { db in
+      try String.fetchOne(
+        db,
+        sql: """
+          SELECT \(pick)(d) FROM (
+            SELECT \(pick)(day) AS d FROM todo WHERE day \(compare) ?1
+            UNION ALL SELECT \(pick)(substr(carriedFrom, 1, 10)) FROM todo
+              WHERE carriedFrom IS NOT NULL AND substr(carriedFrom, 1, 10) \(compare) ?1
+            UNION ALL SELECT \(pick)(substr(carriedFrom, -10)) FROM todo
+              WHERE carriedFrom IS NOT NULL AND substr(carriedFrom, -10) \(compare) ?1)
+          """, arguments: [day.description]
+      ).flatMap(Day.init(iso:))
+    }
   }
 
   /// The run of perfect days (every todo done) ending at the last day before `day` that has
@@ -148,7 +171,7 @@ extension AppDatabase {
   /// Every (day, priority) a todo was carried from, read through the partial index
   /// `todo_carried` (only carried todos); only a project's todos when `project` is its id.
   static func carriedTodos(_ db: Database, project: Int64?) throws -> [(day: Day, priority: Priority)] {
-    var sql = "SELECT carriedFrom, priority FROM todo WHERE carriedFrom IS NOT NULL"
+    var sql = "SELECT carriedFrom, priority, day FROM todo WHERE carriedFrom IS NOT NULL"
     var arguments: StatementArguments = []
     if let project {
       sql += " AND projectId = ?"
@@ -159,7 +182,9 @@ extension AppDatabase {
     let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try rows.next() {
       guard let priority = Priority(rank: row[1]) else { continue }
-      for day in CarryRecord.days(row[0] as String?) { result.append((day, priority)) }
+      // Never the todo's own day, where it counts as its own (``DayFigures``).
+      let own = Day(iso: row[2] as String? ?? "")
+      for day in CarryRecord.days(row[0] as String?) where day != own { result.append((day, priority)) }
     }
     return result
   }

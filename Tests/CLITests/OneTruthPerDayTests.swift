@@ -204,6 +204,50 @@ import Testing
     #expect(problems.isEmpty, "\(problems)")
   }
 
+  @Test("list --all shows each day's carried-away todos too; a day with only those is listed")
+  func listAll_countsCarriedDaysAsTheReport() async throws {
+    var h = try Harness(now: Self.morning(Self.first))
+    await h.run(["add", "A", "--on", "\(Self.first.adding(days: -3))"])
+    await h.run(["add", "B", "--on", "\(Self.first.adding(days: -2))"])
+    h.now = try #require(ISO8601DateFormatter().date(from: Self.morning(Self.first.adding(days: -2))))
+    #expect(await h.run(["carry", "1"]).code == 0)
+    h.now = try #require(ISO8601DateFormatter().date(from: Self.morning(Self.first)))
+    #expect(await h.run(["carry", "1"]).code == 0)
+    let all = await h.run(["list", "--all"]).stdout
+    for offset in [-3, -2] {
+      let day = Self.first.adding(days: offset)
+      let report = try await Self.reportDays(h, DayRange(day: day))[day]
+      #expect(Self.heading(all, day) == report, "\(day): \(all)")
+    }
+    #expect(all.contains("[>] 1  mid   A  → \(Self.first)"), "\(all)")
+    // list --all --json lists every todo once.
+    #expect(try Self.todos(await h.run(["list", "--all", "--json"]).stdout).map(\.id) == [2, 1])
+  }
+
+  @Test("a report never walks the empty years to a far-future todo, and finds the run after it")
+  func farFutureTodo_reportStaysCorrect() async throws {
+    let h = try Harness(now: Self.morning(Self.first))
+    await h.run(["add", "someday", "--on", "9999-12-31"])
+    await h.run(["add", "today"])
+    await h.run(["done", "2"])
+    let result = await h.run(["report", "--week", "--json"])
+    #expect(result.code == 0, "\(result.stderr)")
+    let report = try #require(try Self.json(result.stdout) as? [String: Any])
+    #expect(report["currentStreak"] as? Int == 1)
+    #expect(report["longestStreak"] as? Int == 1)
+  }
+
+  @Test("rm of a todo carried away from a day that began says it rewrites that day")
+  func rmOfACarriedTodo_saysItRewritesTheDayItLeft() async throws {
+    let h = try Harness(now: Self.morning(Self.first))
+    await h.run(["add", "o", "--on", "\(Self.first.adding(days: -7))"])
+    #expect(await h.run(["carry", "1"]).code == 0)
+    let refused = await h.run(["rm", "1"])
+    #expect(refused.code != 0)
+    #expect(refused.stderr.contains("this rewrites the record of \(Self.first.adding(days: -7))"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("'ootd drop 1'"), "\(refused.stderr)")
+  }
+
   @Test(
     "a run of perfect days counts in full in every range it overlaps",
     arguments: [

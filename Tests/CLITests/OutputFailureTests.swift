@@ -56,7 +56,8 @@ import Testing
     if result.code == 0 {
       #expect(after != before, "exit 0 after a failed output must mean a change was made")
       #expect(
-        result.stderr.hasPrefix("ootd: warning: cannot write the output (") && result.stderr.contains("'ootd undo'"),
+        result.stderr.hasPrefix("ootd: warning: cannot write the output (")
+          && result.stderr.contains(arguments == ["undo"] ? "'ootd redo' takes it back" : "'ootd undo' takes it back"),
         "\(result.stderr)")
     } else {
       #expect(after == before, "a failed command changed the database")

@@ -89,11 +89,15 @@ extension Ootd {
       // A run of perfect days counts in full in every range it overlaps (Core's ``Streaks``):
       // its days before and after the range count too, and an open today does not break it.
       let today = environment.today
-      let report = AchievementReport(
-        range: days, counts: try database.achievementCounts(in: days, project: project),
-        today: today,
-        runBefore: try database.runOutside(days, forward: false, today: today, project: project),
-        runAfter: try database.runOutside(days, forward: true, today: today, project: project))
+      let counts = try database.achievementCounts(in: days, project: project)
+      let runBefore = try database.runOutside(days, forward: false, today: today, project: project)
+      var report = AchievementReport(range: days, counts: counts, today: today, runBefore: runBefore)
+      // The days after the range matter only to a run still standing at its end.
+      if report.streaks.current > 0 {
+        report = AchievementReport(
+          range: days, counts: counts, today: today, runBefore: runBefore,
+          runAfter: try database.runOutside(days, forward: true, today: today, project: project))
+      }
       // The commits of the same days, side by side, once any are synced. A project's report
       // counts its own repository's (GitHub's, or `local/NAME` read from its clone); a project
       // with neither has no commits to show.

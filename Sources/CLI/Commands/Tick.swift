@@ -225,10 +225,11 @@ extension Ootd {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let todos = try database.todos(ids: ids)
-      // Deleting a todo of a day before today rewrites that day's record: say so, and offer
-      // what keeps it (drop only takes open todos: advice the next command refuses is none).
-      let past = todos.filter { $0.day < environment.today }
-      let rewrites = past.isEmpty ? nil : Self.rewriteAdvice(past)
+      // Deleting a todo of a day before today, or one carried away from a day that had begun,
+      // rewrites that day's record: say so, and offer what keeps it (drop only takes open
+      // todos: advice the next command refuses is none).
+      let past = todos.filter { $0.day < environment.today || !$0.carriedFrom.isEmpty }
+      let rewrites = past.isEmpty ? nil : Self.rewriteAdvice(past, today: environment.today)
       try confirmation.confirm(
         action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
           + (rewrites.map { " (\($0))" } ?? ""),
@@ -240,10 +241,11 @@ extension Ootd {
 
     /// What deleting `past` (todos of days before today) does to the record, and what keeps it
     /// instead: drop for open todos; keeping a done or dropped one as it is (drop refuses them).
-    static func rewriteAdvice(_ past: [Todo]) -> String {
+    static func rewriteAdvice(_ past: [Todo], today: Day) -> String {
       func ids(_ todos: [Todo]) -> String { todos.map { String($0.id) }.joined(separator: " ") }
       func them(_ todos: [Todo]) -> String { todos.count == 1 ? "it" : "them" }
-      let days = Set(past.map(\.day)).sorted().map(\.description).joined(separator: ", ")
+      let recorded = past.flatMap { ($0.day < today ? [$0.day] : []) + $0.carriedFrom }
+      let days = Set(recorded).sorted().map(\.description).joined(separator: ", ")
       var parts = ["this rewrites the record of \(days)"]
       let open = past.filter { !$0.isDone && !$0.isDropped }
       if !open.isEmpty {

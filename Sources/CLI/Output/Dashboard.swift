@@ -55,13 +55,13 @@ struct DashboardFacts {
     }
     // Todos carried away from today count there as not done (``DayFigures``): finishing them
     // on their new day cannot make today perfect, so only the todos still on today are named.
-    let open = today.total - today.done - today.carried
-    if today.hasTodos && !today.isPerfect && open > 0 {
-      let todos = "today's \(open) open todo\(open == 1 ? "" : "s")"
-      parts.append(streak > 0 ? "finish \(todos) to make it \(streak + 1)" : "finish \(todos) to start one")
-    } else if today.hasTodos && !today.isPerfect {
+    if today.carried > 0 {
       let moved = today.carried == 1 ? "1 todo was" : "\(today.carried) todos were"
       parts.append("\(moved) carried away from today: it cannot be perfect")
+    } else if today.hasTodos && !today.isPerfect {
+      let open = today.total - today.done
+      let todos = "today's \(open) open todo\(open == 1 ? "" : "s")"
+      parts.append(streak > 0 ? "finish \(todos) to make it \(streak + 1)" : "finish \(todos) to start one")
     } else if !today.hasTodos {
       parts.append("nothing planned today")
     }

@@ -340,15 +340,17 @@ extension TodoRenderer {
   ) throws -> Bool {
     // A whole day's listing shows the todos carried away from it too (``DayFigures``).
     var carried: [Todo] = []
-    if showProgress, case .range(let range) = filter.days {
-      carried = try database.todosCarriedAway(from: range)
+    var listed: DayRange?
+    if showProgress {
+      if case .range(let range) = filter.days { listed = range }
+      carried = try database.todosCarriedAway(from: listed)
     }
     let largest = max(try database.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
     let idWidth = String(max(largest, 1)).count
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines in
       environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.joined())
     }
-    if case .range(let range) = filter.days { list.carry(carried, in: range) }
+    list.carry(carried, in: listed)
     try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       try list.add(todo, counts: counter.counts(on:))
       return environment.outputFailed() == nil
