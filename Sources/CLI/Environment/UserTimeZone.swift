@@ -22,6 +22,13 @@ extension AppEnvironment {
   ) -> any ZoneRules {
     if let value = variables["TZ"], !value.isEmpty {
       let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+      // A file's path, as glibc takes it (`:/etc/localtime`, `/usr/share/zoneinfo/Asia/Seoul`).
+      if name.hasPrefix("/") {
+        if name == "/etc/localtime" { return systemTimeZone() }
+        let prefix = zoneFolder + "/"
+        let identifier = name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+        if let bytes = readZoneFile(name), let zone = ZoneInfo(identifier: identifier, tzif: bytes) { return zone }
+      }
       if let zone = zone(named: name) { return zone }
       if name == "UTC" { return ZoneInfo.utc }
       let system = systemTimeZone()
