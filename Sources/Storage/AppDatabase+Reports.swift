@@ -88,37 +88,20 @@ extension AppDatabase {
   public func runOutside(
     _ range: DayRange, forward: Bool, today: Day?, project: String? = nil
   ) throws(StorageError) -> Int {
-    // The first and last days any todo counts on (carried-from days included).
-    let bounds: (first: Day, last: Day)? = try read { db in
-      let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT min(d), max(d) FROM (
-            SELECT min(day) AS d FROM todo UNION ALL SELECT max(day) FROM todo
-            UNION ALL SELECT min(substr(carriedFrom, 1, 10)) FROM todo WHERE carriedFrom IS NOT NULL
-            UNION ALL SELECT max(substr(carriedFrom, -10)) FROM todo WHERE carriedFrom IS NOT NULL)
-          """)
-      guard let first = (row?[0] as String?).flatMap(Day.init(iso:)),
-        let last = (row?[1] as String?).flatMap(Day.init(iso:))
-      else { return nil }
-      return (first, last)
-    }
-    guard let bounds else { return 0 }
     var counter = RunCounter(today: today)
     let step = 64
-    var edge = forward ? range.to.adding(days: 1) : range.from.adding(days: -1)
-    while forward ? edge <= bounds.last : edge >= bounds.first {
+    // Days without todos pass: each chunk starts at the nearest day beyond the last that has any.
+    var next = try nearestDayWithTodos(beyond: forward ? range.to : range.from, forward: forward)
+    while let edge = next {
       let far = edge.adding(days: forward ? step - 1 : -(step - 1))
       guard let chunk = try? DayRange(from: forward ? edge : far, to: forward ? far : edge) else { break }
       let days = AchievementReport(
         range: chunk, counts: try achievementCounts(in: chunk, project: project)
       ).days
       for day in forward ? days : days.reversed() where !counter.take(day) { return counter.run }
-      // Days without todos pass: go on from the nearest day beyond the chunk that has any.
-      guard let next = try nearestDayWithTodos(beyond: far, forward: forward),
-        forward ? next > far : next < far
-      else { break }
-      edge = next
+      next = try nearestDayWithTodos(beyond: far, forward: forward)
+      // A day past 9999 compares as text below the years before it: never go back.
+      if let found = next, forward ? found <= far : found >= far { break }
     }
     return counter.run
   }
