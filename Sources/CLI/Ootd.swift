@@ -5,7 +5,8 @@ import GitHubClient
 import Remote
 import Storage
 
-/// The `ootd` command: configuration only; each subcommand lives in `Commands/`.
+/// The `ootd` command: configuration only. Each command lives in `Commands/`, in a file named
+/// after it (`ootd done` in `Done.swift`, `ootd block add` in `Block/BlockAdd.swift`).
 public struct Ootd: ParsableCommand {
   /// The version `--version` prints and GitHub requests carry.
   public static let version = "0.1.0"

@@ -267,3 +267,25 @@ extension AppDatabase {
     }
   }
 }
+
+extension AppDatabase {
+  /// Whose commits the views show (graph, report, dashboard, project, team figures): `user` when
+  /// given, else the saved GitHub login, else nil (everyone's). The one place this default lives.
+  public func commitAuthor(_ user: String? = nil) throws(StorageError) -> String? {
+    if let user { return user }
+    return try gitHubSetting(.login)
+  }
+
+  /// The filter for `author`'s commits (optionally in one repository). The author condition is
+  /// left out when every listing was for that author: GitHub's `author` filter already chose
+  /// exactly their commits, and the unfiltered graph reads precomputed totals.
+  /// Commits found only in forks are left out, as GitHub's profile does, unless `includeForks`.
+  public func commitFilter(
+    author: String?, repository: RepositoryName? = nil, includeForks: Bool = false
+  ) throws -> CommitFilter {
+    guard let author, !(try listsOnlyCommits(of: author)) else {
+      return CommitFilter(repository: repository, includeForks: includeForks)
+    }
+    return CommitFilter(repository: repository, author: author, includeForks: includeForks)
+  }
+}

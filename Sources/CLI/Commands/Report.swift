@@ -108,7 +108,7 @@ extension Ootd {
         commits = try database.commitCalendar(
           days, timeZone: environment.timeZone,
           filter: database.commitFilter(
-            author: database.gitHubSetting(.login), repository: repository ?? nil))
+            author: database.commitAuthor(), repository: repository ?? nil))
         lastSync = try database.lastCommitSync()
         commits?.syncedFrom = Self.syncedFrom(
           try database.syncStates(), repository: repository ?? nil, timeZone: environment.timeZone)

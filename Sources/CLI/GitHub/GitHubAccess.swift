@@ -123,18 +123,3 @@ struct GitHubAccess {
     return text
   }
 }
-
-extension AppDatabase {
-  /// The filter for `author`'s commits (optionally in one repository). The author condition is
-  /// left out when every listing was for that author: GitHub's `author` filter already chose
-  /// exactly their commits, and the unfiltered graph reads precomputed totals.
-  /// Commits found only in forks are left out, as GitHub's profile does, unless `includeForks`.
-  func commitFilter(
-    author: String?, repository: RepositoryName? = nil, includeForks: Bool = false
-  ) throws -> CommitFilter {
-    guard let author, !(try listsOnlyCommits(of: author)) else {
-      return CommitFilter(repository: repository, includeForks: includeForks)
-    }
-    return CommitFilter(repository: repository, author: author, includeForks: includeForks)
-  }
-}

@@ -18,7 +18,7 @@ struct CommitGraphReport: Encodable {
     _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: any ZoneRules, today: Day,
     includeForks: Bool = false, database: AppDatabase
   ) throws -> CommitGraphReport {
-    let author = try user ?? database.gitHubSetting(.login)
+    let author = try database.commitAuthor(user)
     let filter = try database.commitFilter(
       author: author, repository: repository, includeForks: includeForks)
     return CommitGraphReport(

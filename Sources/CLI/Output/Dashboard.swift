@@ -25,7 +25,7 @@ struct DashboardFacts {
     if try database.hasCommits() {
       facts.commits = try database.commitCalendar(
         DayRange(day: today), timeZone: timeZone,
-        filter: database.commitFilter(author: database.gitHubSetting(.login))
+        filter: database.commitFilter(author: database.commitAuthor())
       ).total
       facts.lastSync = try database.lastCommitSync()
     }

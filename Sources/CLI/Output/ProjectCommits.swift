@@ -11,7 +11,7 @@ struct ProjectCommits {
   static func load(
     _ repository: RepositoryName, database: AppDatabase, environment: AppEnvironment
   ) throws -> ProjectCommits {
-    let author = try database.gitHubSetting(.login)
+    let author = try database.commitAuthor()
     let today = environment.today
     let recent = try database.commitCalendar(
       DayRange(from: today.adding(days: -29), to: today), timeZone: environment.timeZone,

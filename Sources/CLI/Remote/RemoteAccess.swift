@@ -89,7 +89,7 @@ enum LocalDayFigures {
     if try database.hasCommits() {
       commits = try database.commitCalendar(
         range, timeZone: environment.timeZone,
-        filter: database.commitFilter(author: database.gitHubSetting(.login)))
+        filter: database.commitFilter(author: database.commitAuthor()))
     }
     return range.map { day in
       let tally = tallies[day] ?? .zero

@@ -117,7 +117,7 @@ extension Ootd {
       if local {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)
-        let login = try user ?? database.gitHubSetting(.login)
+        let login = try database.commitAuthor(user)
         let summary = try LocalSync(database: database, environment: environment)
           .run(login: login, extraEmails: email, since: start)
         let projects = summary.projects == 1 ? "1 project" : "\(summary.projects) projects"

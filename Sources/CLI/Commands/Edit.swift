@@ -1,0 +1,97 @@
+import ArgumentParser
+import Core
+import Storage
+
+extension Ootd {
+  /// `ootd edit`: changes one todo, or several at once.
+  struct Edit: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit",
+      abstract: "Change the title, priority, project, day, notes or tags of one or more todos.",
+      discussion: """
+        Several ids get the same change, all or none. Moving an open todo away from a day that \
+        has begun keeps it on that day's record as planned and not done (carried); a done todo \
+        cannot move to a day after today.
+
+        Examples:
+          ootd edit 12 --title "Solve BOJ 1753 with Dijkstra"
+          ootd edit 12 --priority low --on tomorrow
+          ootd edit 3 4 5 --on fri
+          ootd edit 12 --project ootd
+          ootd edit 12 --no-project
+          ootd edit 12 --note "Use a binary heap" --tag algo --untag later
+          ootd edit 12 --note ""      # clear the notes
+        """)
+
+    // Read as text and checked in validate(), so that a mistyped option after the ids
+    // (`edit 1 --titel x`) is reported as the typo, not as a bad id.
+    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
+    var ids: [String]
+
+    @Option(name: [.short, .long], help: "A new title.")
+    var title: String?
+
+    @Option(name: [.short, .long], help: "A new priority: high, mid or low.")
+    var priority: Priority?
+
+    @Option(name: .long, help: "Link the todo to this project.", completion: NameCompletion.projects)
+    var project: String?
+
+    @Flag(name: .long, help: "Unlink the todo from its project.")
+    var noProject = false
+
+    @Option(
+      name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"),
+      completion: NameCompletion.days)
+    var on: String?
+
+    @Option(name: .long, help: ArgumentHelp("New notes (\"\" clears them).", valueName: "text"))
+    var note: String?
+
+    @Option(name: .long, help: ArgumentHelp("Add this tag (repeatable).", valueName: "name"))
+    var tag: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Take this tag away (repeatable).", valueName: "name"))
+    var untag: [String] = []
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    /// The ids as numbers. Checked in run(), not validate(), so that a mistyped option is
+    /// reported as such first.
+    private func todoIDs() throws -> [Int64] {
+      try ids.map { text in
+        guard let id = Int64(text) else {
+          throw CLIError.invalidValue("invalid todo id '\(text)': use the number 'ootd list' shows")
+        }
+        return id
+      }
+    }
+
+    func validate() throws {
+      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+      if project != nil && noProject {
+        throw ValidationError("--project and --no-project cannot be combined")
+      }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let todoIDs = try todoIDs()
+      let changes = try TodoChanges(
+        title: title, priority: priority,
+        day: try parseDay(on, environment),
+        project: noProject ? .some(nil) : project.map { .some($0) },
+        notes: note.map { .some($0) }, addTags: tag, removeTags: untag)
+      // Checked here, not in validate(), so that a mistyped option is reported as such first.
+      if changes.isEmpty {
+        throw CLIError.invalidValue(
+          "nothing to change: give --title, --priority, --project, --no-project, --on, --note, --tag or --untag")
+      }
+      let database = try global.openDatabase(environment)
+      let todos = try database.editTodos(
+        ids: todoIDs, changes, today: environment.today, now: environment.now)
+      if changes.day != nil { try warnAboutPlacement(todos, database, environment) }
+      try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
+    }
+  }
+}

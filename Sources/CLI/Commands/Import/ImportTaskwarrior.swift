@@ -1,0 +1,34 @@
+import ArgumentParser
+import Core
+import Foundation
+import Interchange
+import Storage
+import Glibc
+
+extension Ootd.Import {
+  struct TaskwarriorImport: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "taskwarrior",
+      abstract: "Import 'task export' output (Taskwarrior 2.6 or 3.x).",
+      discussion: """
+        description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
+        the day is scheduled, else due, else end (completed), else entry; completed → done; \
+        deleted tasks and recurring templates are skipped; tags → tags (lowercased; one that \
+        is no ootd tag stays in the notes); annotations and other fields are kept in the \
+        todo's notes.
+
+        Examples:
+          task export | ootd import taskwarrior -
+          ootd import taskwarrior tasks.json --dry-run
+        """)
+
+    @OptionGroup var options: Options
+
+    func run(in environment: AppEnvironment) throws {
+      let data = try options.read(environment, .json)
+      try options.importing(environment) { writer in
+        try Taskwarrior.read(data, timeZone: environment.timeZone, into: &writer)
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Core
+import Storage
+
+extension Ootd {
+  /// `ootd log`: the change journal, newest first.
+  struct Log: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "log",
+      abstract: "List recent changes, newest first: when, the command, what it did, and whether it is undone.",
+      discussion: """
+        Examples:
+          ootd log
+          ootd log --limit 5
+          ootd log --json | jq '.[0]'
+        """,
+      aliases: ["history"])
+
+    @Option(name: .long, help: ArgumentHelp("How many changes to show (default: 20).", valueName: "n"))
+    var limit: Int = 20
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+      if limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run(in environment: AppEnvironment) throws {
+      let entries = try global.openDatabase(environment, readOnly: true).journal(limit: limit)
+      try JournalOutput(environment).printLog(entries, json: output.json, noColor: global.noColor)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Core
+import Foundation
+import Remote
+import Storage
+
+extension Ootd.RemoteCommand {
+  /// `ootd remote status`.
+  struct StatusCommand: OotdCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "status",
+      abstract: "Show the server, the last sync and the changes waiting to be pushed.",
+      discussion: """
+        Works offline: it does not contact the server. The URI is shown without a password.
+
+        --json prints {"server", "device", "lastSync", "waitingChanges", "waitingOperations", \
+        "firstSync", "setAside": [{"id", "device", "reason"}]}; server, device and lastSync are \
+        null when unset (a database gets its device id at its first sync); setAside lists the \
+        server rows a sync set aside instead of applying.
+
+        Examples:
+          ootd remote status
+          ootd remote status --json
+        """)
+
+    @OptionGroup var output: JSONOption
+    @OptionGroup var global: GlobalOptions
+
+    func run(in environment: AppEnvironment) throws {
+      let database = try global.openDatabase(environment, readOnly: true)
+      // No server set is a status worth showing; a URI that every other command refuses (not a
+      // URI, a password in it) is refused here too rather than shown as "none".
+      let shown: String?
+      do {
+        shown = try RemoteAccess.resolve(environment, database: { database }).shown
+      } catch RemoteError.noServer {
+        shown = nil
+      }
+      let status = try database.syncStatus()
+      let lastSync = status.lastSync.map { ISO8601Timestamp.string($0) }
+      // Before the first sync the stored id is provisional: that sync replaces it.
+      let device = status.deviceAssigned ? status.device : nil
+      if output.json {
+        environment.output(
+          try JSONOutput.encode(
+            StatusJSON(
+              server: shown, device: device, lastSync: lastSync,
+              waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
+              firstSync: status.firstSyncPending, setAside: status.setAside)) + "\n")
+        return
+      }
+      environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")
+      environment.print("Device:     \(device ?? "none yet (assigned at the first sync)")")
+      environment.print("Last sync:  \(lastSync ?? "never")")
+      let waiting =
+        status.firstSyncPending
+        ? "everything (the first sync pushes every todo, project and block)"
+        : "\(group(status.waitingChanges)) \(status.waitingChanges == 1 ? "change" : "changes") (\(group(status.waitingOperations)) row-level)"
+      environment.print("To push:    \(waiting)")
+      if !status.setAside.isEmpty {
+        environment.print("Set aside:  \(group(status.setAside.count)) server \(status.setAside.count == 1 ? "row" : "rows")")
+        for row in status.setAside { environment.print("  " + SyncCommand.describe(row)) }
+      }
+    }
+  }
+}
