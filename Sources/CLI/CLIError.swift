@@ -34,7 +34,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case .noGitHubLogin:
       return "no GitHub login: pass --user LOGIN, save one with 'ootd github login LOGIN', or set GITHUB_TOKEN"
     case .syncStopped(let reason, let kept):
-      let commits = kept == 1 ? "1 new commit" : "\(kept) new commits"
+      let commits = counted(kept, "new commit")
       return "sync stopped: \(reason) Kept the \(commits) fetched before stopping; run 'ootd sync' again to finish."
     case .cannotWrite(let path, let reason):
       return "cannot write '\(path)': \(reason)"

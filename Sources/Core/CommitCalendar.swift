@@ -153,7 +153,7 @@ public struct CommitAchievementRelation: Hashable, Sendable {
   public var parts: [String] {
     func part(_ tally: Tally, _ days: Int) -> String {
       guard let percent = tally.percent else { return "no days" }
-      return "\(percent)% achieved (\(days) \(days == 1 ? "day" : "days"))"
+      return "\(percent)% achieved (\(counted(days, "day")))"
     }
     return [
       "days with commits: \(part(withCommits, daysWithCommits))",

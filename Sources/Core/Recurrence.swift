@@ -106,7 +106,7 @@ public enum Recurrence: Hashable, Sendable, CustomStringConvertible {
       return weekdays.sorted { $0.rawValue < $1.rawValue }.map(\.shortName).joined(separator: ", ")
     case .every(let days, let from):
       return days % 7 == 0
-        ? "every \(days / 7 == 1 ? "week" : "\(days / 7) weeks") from \(from)"
+        ? "every \(days / 7 == 1 ? "week" : counted(days / 7, "week")) from \(from)"
         : "every \(days) days from \(from)"
     }
   }

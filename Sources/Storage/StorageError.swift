@@ -59,7 +59,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .todosNotFound(let ids):
       // Echo a few ids, not all of them: a command may name thousands.
       let list = ShortList.text(ids.map(String.init))
-      return ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)"
+      return "no \(noun(ids.count, "todo")) with \(noun(ids.count, "id")) \(list)"
     case .projectNotFound(let name):
       return "no project named '\(name)' (see 'ootd project list --all')"
     case .blockNotFound(let name):

@@ -67,7 +67,7 @@ extension Ootd {
             throw CLIError.invalidValue(
               "carried nothing: \(kept == 1 ? "the todo stays" : "the todos stay") overdue (see above)")
           }
-          environment.print("Carried nothing: kept \(kept) overdue \(kept == 1 ? "todo" : "todos") (see above).")
+          environment.print("Carried nothing: kept \(counted(kept, "overdue todo")) (see above).")
           return
         }
         environment.print("Nothing to carry: no open todos before \(today) to move.")

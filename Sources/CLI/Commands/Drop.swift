@@ -28,7 +28,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+      try TodoIDs.requireSome(ids)
     }
 
     func run(in environment: AppEnvironment) throws {

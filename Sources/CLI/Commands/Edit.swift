@@ -69,7 +69,7 @@ extension Ootd {
     }
 
     func validate() throws {
-      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+      try TodoIDs.requireSome(ids)
       if project != nil && noProject {
         throw ValidationError("--project and --no-project cannot be combined")
       }

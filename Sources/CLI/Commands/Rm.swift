@@ -29,7 +29,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if ids.isEmpty { throw ValidationError("give at least one todo id") }
+      try TodoIDs.requireSome(ids)
     }
 
     func run(in environment: AppEnvironment) throws {
@@ -41,7 +41,7 @@ extension Ootd {
       let past = todos.filter { $0.day < environment.today || !$0.carriedFrom.isEmpty }
       let rewrites = past.isEmpty ? nil : Self.rewriteAdvice(past, today: environment.today)
       try confirmation.confirm(
-        action: "delete \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
+        action: "delete \(counted(todos.count, "todo"))"
           + (rewrites.map { " (\($0))" } ?? ""),
         preview: { TodoRenderer(environment, noColor: global.noColor).changed(todos) },
         environment: environment)

@@ -43,15 +43,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let bounds = DayBounds(from: from, to: to)
-      let days: TodoFilter.Days
-      if bounds.isEmpty {
-        days = .all
-      } else {
-        let (first, last) = try bounds.days(
-          today: environment.today, missingTo: Day(year: 9999, month: 12, day: 31)!,
-          missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
-        days = .range(try DayRange(from: first, to: last))
-      }
+      let days: TodoFilter.Days = bounds.isEmpty ? .all : .range(try bounds.openRange(today: environment.today))
       let filter = filters.filter(days: days, text: text)
       let database = try global.openDatabase(environment, readOnly: true)
       if output.json {

@@ -81,7 +81,7 @@ struct IssueImportRun {
     }
     let renderer = TodoRenderer(environment, noColor: noColor)
     for (verb, todos) in [("Added", result.created), ("Updated", result.updated)] where !todos.isEmpty {
-      environment.print("\(verb) \(todos.count) \(todos.count == 1 ? "todo" : "todos") from GitHub:")
+      environment.print("\(verb) \(counted(todos.count, "todo")) from GitHub:")
       for line in renderer.changed(todos) { environment.print(line) }
     }
   }

@@ -18,4 +18,13 @@ struct DayBounds {
     let last = try parseDay(to, today: today) ?? missingTo
     return (first ?? missingFrom(last), last)
   }
+
+  /// The days from `--from` to `--to`, an end not given left open (from 0001-01-01, to
+  /// 9999-12-31): how `list` and `search` read a range.
+  func openRange(today: Day) throws -> DayRange {
+    let (first, last) = try days(
+      today: today, missingTo: Day(year: 9999, month: 12, day: 31)!,
+      missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
+    return try DayRange(from: first, to: last)
+  }
 }

@@ -46,9 +46,6 @@ struct DaySelectionOptions: ParsableArguments {
     if let on = on ?? day { return .range(DayRange(day: try parseDay(on, environment))) }
     let bounds = DayBounds(from: from, to: to)
     if bounds.isEmpty { return .range(DayRange(day: environment.today)) }
-    let (first, last) = try bounds.days(
-      today: environment.today, missingTo: Day(year: 9999, month: 12, day: 31)!,
-      missingFrom: { _ in Day(year: 1, month: 1, day: 1)! })
-    return .range(try DayRange(from: first, to: last))
+    return .range(try bounds.openRange(today: environment.today))
   }
 }

@@ -11,7 +11,7 @@ struct TickOptions: ParsableArguments {
   @OptionGroup var global: GlobalOptions
 
   func validate() throws {
-    if ids.isEmpty { throw ValidationError("give at least one todo id") }
+    try TodoIDs.requireSome(ids)
   }
 
   func run(done: Bool, in environment: AppEnvironment) throws {

@@ -86,7 +86,7 @@ struct CommitGraphReport: Encodable {
       "Commits" + (author.map { " by \($0)" } ?? "") + (repository.map { " in \($0)" } ?? "")
     ]
     parts.append("\(calendar.range.from) → \(calendar.range.to)")
-    parts.append(calendar.total == 1 ? "1 commit" : "\(group(calendar.total)) commits")
+    parts.append(counted(calendar.total, "commit", digits: group))
     return parts.joined(separator: " · ")
   }
 
@@ -105,7 +105,7 @@ struct CommitGraphReport: Encodable {
         + style.dim(" · \(calendar.range.from) → \(calendar.range.to) · \(timeZone.identifier)"))
     let total = calendar.total
     var figures = [
-      "\(group(total)) \(total == 1 ? "commit" : "commits") on \(group(calendar.activeDays)) \(calendar.activeDays == 1 ? "day" : "days")"
+      "\(counted(total, "commit", digits: group)) on \(counted(calendar.activeDays, "day", digits: group))"
     ]
     if let busiest = calendar.busiestDay {
       figures.append("busiest \(busiest.day) (\(group(busiest.count)))")
@@ -135,7 +135,7 @@ struct CommitGraphReport: Encodable {
 
   private func streakText(_ streak: Streak?, showingDays: Bool = false) -> String {
     guard let streak else { return "0 days" }
-    let days = streak.length == 1 ? "1 day" : "\(streak.length) days"
+    let days = counted(streak.length, "day")
     return showingDays && streak.length > 1 ? "\(days) (\(streak.from) – \(streak.to))" : days
   }
 }

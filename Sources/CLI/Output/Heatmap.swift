@@ -307,7 +307,7 @@ extension HeatmapData {
         guard let count = calendar.syncedCount(on: day) else {
           return "\(day.weekday.shortName) \(day): not synced"
         }
-        return "\(day.weekday.shortName) \(day): \(count == 1 ? "1 commit" : "\(count) commits")"
+        return "\(day.weekday.shortName) \(day): \(counted(count, "commit"))"
       },
       legend: Self.commitLegend(maximum: maximum),
       isMissing: { !calendar.isSynced($0) },

@@ -31,10 +31,9 @@ struct ImportJSON: Encodable {
 /// The text an import prints.
 enum ImportSummary {
   static func text(_ result: ImportResult, dryRun: Bool) -> String {
-    func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
     var lines = [
       (dryRun ? "Would import: " : "Imported: ")
-        + "\(count(result.added, "todo")) added, \(result.updated) updated, "
+        + "\(counted(result.added, "todo")) added, \(result.updated) updated, "
         + "\(result.unchanged) unchanged, \(result.skippedCount) skipped"
     ]
     for (reason, n) in result.skipped.sorted(by: { $0.key < $1.key }) {

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import GitHubClient
 import GitHubSync
@@ -14,11 +15,11 @@ final class ProgressLine: @unchecked Sendable {
   func update(_ progress: CommitSync.Progress) {
     guard environment.stderrIsTerminal else { return }
     if progress.searching {
-      draw("searching for your repositories: \(progress.pages) search\(progress.pages == 1 ? "" : "es")")
+      draw("searching for your repositories: \(counted(progress.pages, "search", "searches"))")
       return
     }
     var text =
-      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(group(progress.newCommits)) new commit\(progress.newCommits == 1 ? "" : "s")"
+      "syncing: \(progress.repositoriesDone)/\(progress.repositoriesTotal) repositories, \(counted(progress.newCommits, "new commit", digits: group))"
     if let left = progress.requestsLeft { text += ", \(group(left)) requests left" }
     draw(text)
   }

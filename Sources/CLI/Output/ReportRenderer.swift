@@ -58,7 +58,7 @@ struct ReportRenderer {
   /// parts (never mid-word) on a narrow terminal.
   func heading(_ report: AchievementReport) -> [String] {
     let range = report.range
-    let days = range.count == 1 ? "1 day" : "\(range.count) days"
+    let days = counted(range.count, "day")
     let span = range.count == 1 ? "\(range.from)" : "\(range.from) → \(range.to)"
     let whole = "\(span) (\(days))"
     // Narrower than the range and its length together: each on its own line, never `(28` / `days)`.
@@ -79,7 +79,7 @@ struct ReportRenderer {
     let total = report.total
     let done = total.percent.map { "\(total.done)/\(total.total) done  \($0)%" } ?? "nothing planned"
     let perfect = "\(report.perfectDays) of \(report.activeDays) days with todos"
-    var now = "\(plural(report.streaks.current, "perfect day")) now"
+    var now = "\(counted(report.streaks.current, "perfect day")) now"
     if let last = report.days.last(where: { $0.tally.hasTodos }), last.day == today,
       !last.tally.isPerfect
     {
@@ -113,7 +113,7 @@ struct ReportRenderer {
   /// `1,234 on 210 days · last synced 2026-11-22 09:41 (3 hours ago)`.
   private func commitSummary(_ commits: CommitCalendar) -> String {
     let total = commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits"
-    var text = "\(total) on \(plural(commits.activeDays, "day"))"
+    var text = "\(total) on \(counted(commits.activeDays, "day"))"
     if let lastSync { text += " · " + style.dim(synced(lastSync)) }
     return text
   }
@@ -188,7 +188,7 @@ struct ReportRenderer {
     lines.append("")
     let total = report.total
     var facts = [total.percent.map { "\(total.done)/\(total.total) done (\($0)%)" } ?? "nothing planned"]
-    facts.append(plural(report.perfectDays, "perfect day"))
+    facts.append(counted(report.perfectDays, "perfect day"))
     facts.append("streak \(report.streaks.current), longest \(report.streaks.longest)")
     if let commits {
       facts.append(commits.total == 1 ? "1 commit" : "\(group(commits.total)) commits")
@@ -236,7 +236,4 @@ struct ReportRenderer {
     return text
   }
 
-  private func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
-  }
 }

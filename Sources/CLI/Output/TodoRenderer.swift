@@ -314,7 +314,7 @@ struct TodoRenderer {
   func overdue(_ todos: [Todo], count: Int, countLimit: Int = 1000) -> [String] {
     guard !todos.isEmpty else { return [] }
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
-    let noun = count == 1 ? "todo" : "todos"
+    let noun = Core.noun(count, "todo")
     let number = count >= countLimit ? "\(countLimit)+" : String(count)
     var lines = [
       style.red(style.bold("Overdue")) + style.dim(

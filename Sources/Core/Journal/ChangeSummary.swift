@@ -34,50 +34,50 @@ public enum ChangeSummary {
       case (.todo, .create(let fields)):
         let done = fields["done"] == .integer(1)
         add(done ? "todo+done" : "todo+", row: row) { count, names, _ in
-          "added \(todos(count)) \(names)" + (done ? " as done" : "")
+          "added \(Core.counted(count, "todo")) \(names)" + (done ? " as done" : "")
         }
       case (.todo, .delete):
-        add("todo-", row: row) { count, names, _ in "deleted \(todos(count)) \(names)" }
+        add("todo-", row: row) { count, names, _ in "deleted \(Core.counted(count, "todo")) \(names)" }
       case (.todo, .update(let field, let old, let new)):
         switch field {
         case "done":
           if new == .integer(1) {
-            add("done", row: row) { count, names, _ in "\(todos(count)) done \(names)" }
+            add("done", row: row) { count, names, _ in "\(Core.counted(count, "todo")) done \(names)" }
           } else {
-            add("open", row: row) { count, names, _ in "\(todos(count)) open again \(names)" }
+            add("open", row: row) { count, names, _ in "\(Core.counted(count, "todo")) open again \(names)" }
           }
         case "doneAt", "createdAt", "id", "doneBy", "keepOpen", "carriedFrom":
           return
         case "githubState":
           let closed = new.text == "closed"
           add(closed ? "github:closed" : "github:open", row: row) { count, names, _ in
-            "\(todos(count)) \(closed ? "closed" : "open again") on GitHub \(names)"
+            "\(Core.counted(count, "todo")) \(closed ? "closed" : "open again") on GitHub \(names)"
           }
         case "day":
           let target = new.text ?? "?"
-          add("day:\(target)", row: row) { count, names, _ in "\(todos(count)) moved to \(target) \(names)" }
+          add("day:\(target)", row: row) { count, names, _ in "\(Core.counted(count, "todo")) moved to \(target) \(names)" }
         case "title":
           let from = old.text ?? ""
           add("title", row: row) { count, names, _ in
-            count == 1 ? "retitled '\(from)' to '\(names.first ?? "")'" : "retitled \(todos(count)) \(names)"
+            count == 1 ? "retitled '\(from)' to '\(names.first ?? "")'" : "retitled \(Core.counted(count, "todo")) \(names)"
           }
         case "priority":
           let level = new.integer.flatMap { Priority(rank: Int($0)) }?.rawValue ?? "?"
           add("priority:\(level)", row: row) { count, names, _ in
-            "\(todos(count)) now \(level) priority \(names)"
+            "\(Core.counted(count, "todo")) now \(level) priority \(names)"
           }
         case "project":
           if let project = new.text {
             add("link:\(project)", row: row, naming: project) { count, names, all in
-              "\(todos(count)) linked to project \(all[project] ?? "a project") \(names)"
+              "\(Core.counted(count, "todo")) linked to project \(all[project] ?? "a project") \(names)"
             }
           } else {
-            add("unlink", row: row) { count, names, _ in "\(todos(count)) unlinked from their project \(names)" }
+            add("unlink", row: row) { count, names, _ in "\(Core.counted(count, "todo")) unlinked from their project \(names)" }
           }
         case "block":
-          add("block", row: row) { count, names, _ in "\(todos(count)) changed block \(names)" }
+          add("block", row: row) { count, names, _ in "\(Core.counted(count, "todo")) changed block \(names)" }
         default:
-          add("todo:\(field)", row: row) { count, names, _ in "\(todos(count)) changed \(field) \(names)" }
+          add("todo:\(field)", row: row) { count, names, _ in "\(Core.counted(count, "todo")) changed \(field) \(names)" }
         }
       case (let entity, .create):
         add("\(entity)+", row: row) { _, names, _ in "added \(names.counted(entity))" }
@@ -125,7 +125,7 @@ public enum ChangeSummary {
       }
       if clauses.count > listedClauses {
         let more = clauses.count - listedClauses
-        parts.append("and \(more) more \(more == 1 ? "change" : "changes")")
+        parts.append("and \(more) more \(noun(more, "change"))")
       }
       return parts.joined(separator: "; ")
     }
@@ -167,14 +167,8 @@ public enum ChangeSummary {
     }
     /// `project 'ootd'` for one row, `2 projects ('a', 'b')` for more.
     func counted(_ entity: Entity) -> String {
-      count == 1 ? "\(entity) '\(shown[0])'" : "\(noun(entity, count)) \(self)"
+      count == 1 ? "\(entity) '\(shown[0])'" : "\(Core.counted(count, "\(entity)")) \(self)"
     }
-  }
-
-  private static func todos(_ count: Int) -> String { count == 1 ? "1 todo" : "\(count) todos" }
-
-  fileprivate static func noun(_ entity: Entity, _ count: Int) -> String {
-    count == 1 ? "\(entity)" : "\(count) \(entity == .project ? "projects" : "\(entity)s")"
   }
 
   private struct Clause: Sendable {

@@ -30,7 +30,7 @@ extension Ootd {
         detail: "Its \(progress.total) todos stay, unlinked.", environment: environment)
       let unlinked = try database.removeProject(named: progress.project.name, now: environment.now)
       environment.print(TerminalText.printable(
-        "Deleted project \(progress.project.name); \(unlinked) \(unlinked == 1 ? "todo" : "todos") kept, unlinked"))
+        "Deleted project \(progress.project.name); \(counted(unlinked, "todo")) kept, unlinked"))
     }
   }
 }

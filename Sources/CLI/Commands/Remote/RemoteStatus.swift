@@ -55,10 +55,10 @@ extension Ootd.RemoteCommand {
       let waiting =
         status.firstSyncPending
         ? "everything (the first sync pushes every todo, project and block)"
-        : "\(group(status.waitingChanges)) \(status.waitingChanges == 1 ? "change" : "changes") (\(group(status.waitingOperations)) row-level)"
+        : "\(counted(status.waitingChanges, "change", digits: group)) (\(group(status.waitingOperations)) row-level)"
       environment.print("To push:    \(waiting)")
       if !status.setAside.isEmpty {
-        environment.print("Set aside:  \(group(status.setAside.count)) server \(status.setAside.count == 1 ? "row" : "rows")")
+        environment.print("Set aside:  \(group(status.setAside.count)) server \(noun(status.setAside.count, "row"))")
         for row in status.setAside { environment.print("  " + SyncCommand.describe(row)) }
       }
     }

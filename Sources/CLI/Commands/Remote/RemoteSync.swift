@@ -64,7 +64,7 @@ extension Ootd.RemoteCommand {
       var line = "Pushed \(Self.changes(summary.pushedRecords, operations: summary.pushed))"
       line += ", pulled \(Self.changes(summary.pulledRecords, operations: summary.pulled))"
       if summary.pulled > 0 { line.removeLast(); line += ", \(group(summary.changed)) applied here)" }
-      line += summary.conflicts.isEmpty ? "." : "; \(summary.conflicts.count == 1 ? "1 conflict" : "\(summary.conflicts.count) conflicts") resolved:"
+      line += summary.conflicts.isEmpty ? "." : "; \(counted(summary.conflicts.count, "conflict")) resolved:"
       environment.print(line)
       for conflict in summary.conflicts {
         environment.print("  " + TerminalText.printable(Self.describe(conflict)))
@@ -73,7 +73,7 @@ extension Ootd.RemoteCommand {
 
     /// `1 change (3 row-level)`; `0 changes` alone.
     static func changes(_ count: Int, operations: Int) -> String {
-      let changes = count == 1 ? "1 change" : "\(group(count)) changes"
+      let changes = counted(count, "change", digits: group)
       return operations == 0 ? changes : "\(changes) (\(group(operations)) row-level)"
     }
 

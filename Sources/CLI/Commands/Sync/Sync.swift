@@ -120,9 +120,9 @@ extension Ootd {
         let login = try database.commitAuthor(user)
         let summary = try LocalSync(database: database, environment: environment)
           .run(login: login, extraEmails: email, since: start)
-        let projects = summary.projects == 1 ? "1 project" : "\(summary.projects) projects"
+        let projects = counted(summary.projects, "project")
         let new =
-          summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
+          counted(summary.newCommits, "new commit", digits: group)
         environment.print(
           "Read the git log of \(projects): \(new) (\(group(try database.commitCount())) cached).")
         try await afterCommitsStored(database, environment, client: nil)
@@ -196,7 +196,7 @@ extension Ootd {
       let interruption = Interruption {
         let kept = newCommits.value
         progressLine.warn(
-          "interrupted; kept the \(kept == 1 ? "1 new commit" : "\(group(kept)) new commits") fetched so far; run 'ootd sync' to resume.")
+          "interrupted; kept the \(counted(kept, "new commit", digits: group)) fetched so far; run 'ootd sync' to resume.")
       }
       defer { interruption.cancel() }
       do {
@@ -217,9 +217,9 @@ extension Ootd {
     /// `Synced 3 repositories for gr: 120 new commits (10,817 cached); 1 skipped; 4,990/5,000 requests left.`
     static func summaryLine(_ summary: CommitSync.Summary, cached: Int) -> String {
       let repositories =
-        summary.repositories == 1 ? "1 repository" : "\(summary.repositories) repositories"
+        counted(summary.repositories, "repository", "repositories")
       let new =
-        summary.newCommits == 1 ? "1 new commit" : "\(group(summary.newCommits)) new commits"
+        counted(summary.newCommits, "new commit", digits: group)
       var line = "Synced \(repositories) for \(TerminalText.printable(summary.login)): \(new) (\(group(cached)) cached)"
       if !summary.discovered.isEmpty { line += "; \(summary.discovered.count) found by search" }
       if summary.unchanged > 0 { line += "; \(summary.unchanged) unchanged" }
