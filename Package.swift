@@ -15,12 +15,20 @@ let package = Package(
     // MARK: - Libraries
 
     /// Domain values and rules: todos, priorities, days, task blocks, projects. No I/O.
-    .target(name: "Core"),
+    .target(name: "Core", dependencies: ["Zone", "Formats"]),
+
+    /// Time zone rules read from compiled zone files (TZif, RFC 8536) and POSIX TZ strings, and
+    /// the civil calendar they count days with. No I/O: the CLI hands the file's bytes in.
+    .target(name: "Zone"),
+
+    /// Hand-written formats with no domain in them: the JSON reader for untrusted input, JSON
+    /// string literals, SHA-1 (name-based uuids) and a seedable random generator. No I/O.
+    .target(name: "Formats"),
 
     /// SQLite persistence of Core values through GRDB: the schema, migrations and every write.
     .target(
       name: "Storage",
-      dependencies: ["Core", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["Core", "Zone", "Formats", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
     ),
 
     /// One call SQLite has no Swift spelling for (sqlite3_config is variadic): its memory
@@ -29,7 +37,7 @@ let package = Package(
 
     /// Other trackers' formats (Taskwarrior JSON, todo.txt, iCalendar VTODO): parsers that turn
     /// their text into Core import plans, and writers that turn todos back into their text. No I/O.
-    .target(name: "Interchange", dependencies: ["Core"]),
+    .target(name: "Interchange", dependencies: ["Core", "Zone", "Formats"]),
 
     /// A tiny C shim that loads libcurl with dlopen on first use, so that commands which need no
     /// network never pay libcurl's start-up cost (its dependency tree loads at launch when linked).
@@ -41,7 +49,7 @@ let package = Package(
     /// The commit sync service: repository discovery and the listing protocol, run through
     /// GitHubClient into a `Core.CommitStore` (which the CLI hands over: Storage's database).
     /// No SQL, no environment.
-    .target(name: "GitHubSync", dependencies: ["Core", "GitHubClient"]),
+    .target(name: "GitHubSync", dependencies: ["Core", "Zone", "GitHubClient"]),
 
     /// A tiny C shim that loads libpq (libpq.so.5) with dlopen on first use, as CCurlShim does
     /// for libcurl: only `remote` and `team` commands pay for libpq and its dependency tree.
@@ -55,7 +63,7 @@ let package = Package(
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote",
+        "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -79,12 +87,14 @@ let package = Package(
     /// need a real server.
     .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
 
-    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "CoreTests", dependencies: ["Core", "Zone", "Formats"]),
+    .testTarget(name: "ZoneTests", dependencies: ["Zone", "Core", "Formats"]),
+    .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Core", "CLibPQShim", "PostgresSupport"]),
-    .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core"], exclude: ["Fixtures"]),
+    .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core", "Zone"], exclude: ["Fixtures"]),
     .testTarget(
       name: "StorageTests",
-      dependencies: ["Storage", "Core", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["Storage", "Core", "Zone", "Formats", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "GitHubClientTests",
@@ -95,7 +105,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Storage", "GitHubClient", "GitHubSync", "Interchange", "FakeGitHubSupport",
+        "CLI", "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "FakeGitHubSupport",
         "Remote", "PostgresSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -1,4 +1,5 @@
 import Foundation
+import Zone
 
 /// A calendar day (no time, no zone): the unit ootd plans and reports in.
 ///
@@ -15,9 +16,9 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   /// (month 13, February 30th, February 29th of a common year…).
   public init?(year: Int, month: Int, day: Int) {
     guard (1...9999).contains(year), (1...12).contains(month),
-      (1...Day.daysIn(month: month, year: year)).contains(day)
+      (1...CivilCalendar.daysIn(month: month, year: year)).contains(day)
     else { return nil }
-    ordinal = Day.daysFromCivil(year: year, month: month, day: day)
+    ordinal = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
   }
 
   /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible dates.
@@ -51,7 +52,7 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   }
 
   /// The year, month (1–12) and day of month (1–31).
-  public var components: (year: Int, month: Int, day: Int) { Day.civilFromDays(ordinal) }
+  public var components: (year: Int, month: Int, day: Int) { CivilCalendar.civilFromDays(ordinal) }
 
   /// The year.
   public var year: Int { components.year }
@@ -139,42 +140,6 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     try container.encode(description)
   }
 
-  // MARK: - Civil calendar arithmetic (Howard Hinnant's algorithms)
-
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-  }
-
-  static func isLeap(_ year: Int) -> Bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-  }
-
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
-
-  static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-  }
-
   private static func pad(_ value: Int, _ width: Int) -> String {
     let text = String(value)
     return String(repeating: "0", count: max(0, width - text.count)) + text
@@ -234,7 +199,7 @@ public enum DayExpression {
     case "eow": return today.adding(days: 7 - today.weekday.rawValue)
     case "eom":
       let (year, month, _) = today.components
-      return Day(year: year, month: month, day: Day.daysIn(month: month, year: year))!
+      return Day(year: year, month: month, day: CivilCalendar.daysIn(month: month, year: year))!
     default:
       if let weekday = weekdayNames[lowered] {
         let ahead = (weekday.rawValue - today.weekday.rawValue + 7) % 7

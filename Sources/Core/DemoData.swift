@@ -1,3 +1,5 @@
+import Formats
+
 /// Sample data for `ootd demo` and benchmarks: a few projects and todos over past days,
 /// deterministic for a given seed.
 public enum DemoData {
@@ -79,21 +81,5 @@ public struct DemoTodos: Sequence, Sendable {
         title: template.0, priority: template.1, day: day, project: template.2, block: template.3)
       return (draft, done)
     }
-  }
-}
-
-/// A small, fast, seedable random number generator (SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  /// Creates a generator; the same seed gives the same sequence.
-  public init(seed: UInt64) { state = seed }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

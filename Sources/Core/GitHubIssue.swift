@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
+import Zone
+
 /// An issue or pull request as GitHub lists it, reduced to what a todo needs.
 public struct GitHubIssue: Hashable, Sendable {
   /// The issue's page (`html_url`): the link a todo remembers, and the name of its uuid.

@@ -1,5 +1,6 @@
 import Core
 import GitHubClient
+import Zone
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

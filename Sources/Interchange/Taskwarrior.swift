@@ -1,5 +1,7 @@
 import Core
+import Formats
 import Foundation
+import Zone
 
 /// Taskwarrior's JSON (`task export` of 2.6 and 3.x) read into an ``ImportPlan``, and ootd's
 /// todos written back as JSON that `task import` accepts. Pure: text in, values out.

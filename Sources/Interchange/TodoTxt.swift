@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Zone
 
 /// todo.txt (and done.txt) read into an ``ImportPlan``, and ootd's todos written as todo.txt.
 /// Pure: text in, values out.

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import Zone
 
 extension AppDatabase {
   /// Every task block, built-in ones first, then by name.

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import Zone
 
 extension AppDatabase {
   /// Ticks the open todos of blocks with a `commits` rule whose day (in `timeZone`) has at least

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import Zone
 
 /// What GitHub said about an issue a todo is linked to, when it was not among the open ones.
 public enum IssueCheck: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import Zone
 
 // MARK: - Reads
 

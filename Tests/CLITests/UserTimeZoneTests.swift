@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CLI
+import Zone
 
 /// The user's zone comes from the system's zone files (`TZ`, `/etc/localtime`), not from ICU.
 @Suite("The user's time zone")

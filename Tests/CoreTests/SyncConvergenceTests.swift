@@ -1,4 +1,5 @@
 import Core
+import Formats
 import Testing
 
 /// A small deterministic random generator (SplitMix64), so that each seed replays exactly.

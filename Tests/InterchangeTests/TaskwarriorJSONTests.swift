@@ -3,7 +3,7 @@ import Foundation
 @testable import Interchange
 import Testing
 
-/// The Taskwarrior importer's use of Core's JSON reader: where an error is, and numbers kept as
+/// The Taskwarrior importer's use of Formats' JSON reader: where an error is, and numbers kept as
 /// written.
 @Suite struct TaskwarriorJSONTests {
   @Test func theTaskwarriorImportNamesTheLineOfAJSONLinesError() {

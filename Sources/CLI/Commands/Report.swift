@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import Storage
+import Zone
 
 extension Ootd {
   /// `ootd report`: how much of each day's plan was done.

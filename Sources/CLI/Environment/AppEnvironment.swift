@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Storage
 import GitHubClient
+import Zone
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Zone
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Zone
 
 // Instants as people read them, without DateFormatter.
 

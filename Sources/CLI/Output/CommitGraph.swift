@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Storage
+import Zone
 
 /// Everything `ootd graph` prints, in each of its formats.
 struct CommitGraphReport: Encodable {

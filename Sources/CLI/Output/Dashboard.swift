@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Storage
+import Zone
 
 /// What the dashboard says about today beyond its todos. Each fact comes from one cheap query,
 /// so `ootd` stays instant.

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import GitHubClient
 import Storage
+import Zone
 
 /// What `ootd github doctor` finds: every known reason the graph can differ from GitHub's
 /// profile, in plain lines (or JSON).

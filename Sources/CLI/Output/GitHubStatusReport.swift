@@ -2,6 +2,7 @@ import Core
 import Foundation
 import GitHubClient
 import Storage
+import Zone
 
 /// What `ootd github status` shows. Never the token: only where it came from.
 struct StatusReport: Encodable {

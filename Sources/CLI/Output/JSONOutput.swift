@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Zone
 
 /// The JSON shapes ootd prints. Every field is always present; absent values are `null`.
 /// Field names are a contract with scripts: add fields, never rename them.

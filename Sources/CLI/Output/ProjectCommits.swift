@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Storage
+import Zone
 
 /// The commits of a project's repository, as `ootd project show` prints them.
 struct ProjectCommits {

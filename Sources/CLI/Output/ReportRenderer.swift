@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Zone
 
 /// Renders an ``AchievementReport`` for people (a table of bars or a calendar) and as CSV.
 /// Charts come from the shared layer in `Heatmap.swift`.

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// One record as it is stored on the server: an id the server deduplicates on, the device that
@@ -138,104 +139,5 @@ public enum SyncPayload {
       operations.append(SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device)))
     }
     return Batch(command: command, operations: operations)
-  }
-}
-
-/// Compact JSON text for journal values, written by hand (fast for 100,000 rows, stable order):
-/// the one encoder of the journal's field text and of sync payloads.
-public enum JSONText {
-  /// `fields` as an object sorted by name: `{"done":1,"title":"x"}`.
-  public static func object(_ fields: Fields) -> String {
-    // Built as bytes: an import encodes thousands of rows, and small String appends are slow.
-    var bytes: [UInt8] = [UInt8(ascii: "{")]
-    bytes.reserveCapacity(256)
-    for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      appendQuoted(name, to: &bytes)
-      bytes.append(UInt8(ascii: ":"))
-      switch value {
-      case .null: bytes.append(contentsOf: "null".utf8)
-      case .integer(let integer): bytes.append(contentsOf: String(integer).utf8)
-      case .text(let string): appendQuoted(string, to: &bytes)
-      }
-    }
-    bytes.append(UInt8(ascii: "}"))
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The fields of an object ``object(_:)`` wrote, or nil when it is not one (a member that is
-  /// not null, an integer or a string: booleans and reals never appear in ootd's fields, so
-  /// they are refused rather than guessed at).
-  public static func fields(_ text: String) -> Fields? {
-    guard let values = try? JSONReader.values(text.utf8), values.count == 1,
-      let object = values[0].value.object
-    else { return nil }
-    return fields(object)
-  }
-
-  /// The fields of a parsed object, or nil when a member is not a field value.
-  public static func fields(_ object: JSONObject) -> Fields? {
-    var fields: Fields = [:]
-    for (name, value) in object.members {
-      guard let value = fieldValue(value) else { return nil }
-      fields[name] = value
-    }
-    return fields
-  }
-
-  /// A parsed value as a field value: null, an integer (written without fraction or exponent)
-  /// or a string; nil for anything else.
-  public static func fieldValue(_ value: JSONValue) -> FieldValue? {
-    switch value {
-    case .null: return .null
-    case .string(let text): return .text(text)
-    case .number(let text): return Int64(text).map(FieldValue.integer)
-    default: return nil
-    }
-  }
-
-  /// One value: `null`, an integer or a string.
-  public static func value(_ value: FieldValue) -> String {
-    switch value {
-    case .null: return "null"
-    case .integer(let integer): return String(integer)
-    case .text(let string): return quoted(string)
-    }
-  }
-
-  /// `text` as a JSON string literal.
-  public static func quoted(_ text: String) -> String {
-    var bytes: [UInt8] = []
-    appendQuoted(text, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// `text` as a JSON string literal, appended to `bytes`; copied whole when nothing needs an
-  /// escape.
-  private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-    var text = text
-    let plain = text.withUTF8 { utf8 in
-      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-      bytes.append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: utf8)
-      bytes.append(UInt8(ascii: "\""))
-      return true
-    }
-    guard !plain else { return }
-    bytes.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-      case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case ..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-      default: bytes.append(byte)
-      }
-    }
-    bytes.append(UInt8(ascii: "\""))
   }
 }

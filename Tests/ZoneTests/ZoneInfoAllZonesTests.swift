@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Testing
+import Zone
 
 /// Every zone file the system has (not only the few ``ZoneInfoTests`` picks) agrees with `zdump`
 /// (glibc), at every transition from 1900 to 2100 and, where the footer rule alone decides,

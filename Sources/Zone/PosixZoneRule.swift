@@ -89,7 +89,7 @@ public struct PosixZoneRule: Hashable, Sendable {
 
   /// The year of `seconds` (UTC) in local standard time: the year whose transitions decide.
   private func standardYear(at seconds: Int64) -> Int {
-    Day.civilFromDays(Int(Self.floorDivide(seconds + Int64(standardOffset), 86_400))).year
+    CivilCalendar.civilFromDays(Int(Self.floorDivide(seconds + Int64(standardOffset), 86_400))).year
   }
 
   /// When daylight time starts and ends in `year`, in seconds since 1970 (UTC).
@@ -101,19 +101,19 @@ public struct PosixZoneRule: Hashable, Sendable {
 
   /// The transition's local time in `year`, in seconds since 1970 as if local time were UTC.
   static func localSeconds(_ transition: Transition, year: Int) -> Int64 {
-    let january1 = Day.daysFromCivil(year: year, month: 1, day: 1)
+    let january1 = CivilCalendar.daysFromCivil(year: year, month: 1, day: 1)
     let day: Int
     switch transition.date {
     case .julian(let n):
-      day = january1 + n - 1 + (Day.isLeap(year) && n >= 60 ? 1 : 0)
+      day = january1 + n - 1 + (CivilCalendar.isLeap(year) && n >= 60 ? 1 : 0)
     case .zeroBased(let n):
       day = january1 + n
     case .monthWeekDay(let month, let week, let weekday):
-      let first = Day.daysFromCivil(year: year, month: month, day: 1)
+      let first = CivilCalendar.daysFromCivil(year: year, month: month, day: 1)
       // 1970-01-01 was a Thursday (weekday 4).
       let firstWeekday = ((first + 4) % 7 + 7) % 7
       var dayOfMonth = 1 + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
-      while dayOfMonth > Day.daysIn(month: month, year: year) { dayOfMonth -= 7 }
+      while dayOfMonth > CivilCalendar.daysIn(month: month, year: year) { dayOfMonth -= 7 }
       day = first + dayOfMonth - 1
     }
     return Int64(day) * 86_400 + Int64(transition.time)

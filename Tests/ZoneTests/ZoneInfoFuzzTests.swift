@@ -1,6 +1,8 @@
 import Core
+import Formats
 import Foundation
 import Testing
+import Zone
 
 /// Malformed zone files never crash or hang the reader, nor the questions asked of what it read:
 /// real files mutated deterministically (bytes flipped, counts made huge, truncated, times pushed
@@ -31,7 +33,7 @@ struct ZoneInfoFuzzTests {
   @Test("flipped bytes, truncations and huge counts never crash", arguments: zones)
   func mutatedFiles(name: String) throws {
     let original = try ZoneInfoTests.file(name)
-    // Seeded by the name (Core's SplitMix64), so that a failure reproduces.
+    // Seeded by the name (Formats' SplitMix64), so that a failure reproduces.
     var random = SplitMix64(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(7) { $0 &* 31 &+ Int($1) }))
     for round in 0..<400 {
       var bytes = original

@@ -152,15 +152,28 @@ public struct JSONReader {
 
   /// Every top-level value of `data`, with the 1-based line each starts on.
   public static func values(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)] {
-    let result: Result<[(line: Int, value: JSONValue)], JSONSyntaxError>? = data.withContiguousStorageIfAvailable { buffer in
+    try read(data) { reader throws(JSONSyntaxError) in try reader.readAll() }
+  }
+
+  /// The one value of a JSON text as RFC 8259 defines it: white space (and a byte order mark)
+  /// around exactly one value. Empty input, or anything after the value, is an error.
+  public static func document(_ data: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    try read(data) { reader throws(JSONSyntaxError) in try reader.readOne() }
+  }
+
+  /// `body` run on a reader of `data`'s bytes (copied only when they are not contiguous).
+  private static func read<T>(
+    _ data: some Collection<UInt8>, _ body: (inout JSONReader) throws(JSONSyntaxError) -> T
+  ) throws(JSONSyntaxError) -> T {
+    let result: Result<T, JSONSyntaxError>? = data.withContiguousStorageIfAvailable { buffer in
       var reader = JSONReader(buffer)
-      return Result { () throws(JSONSyntaxError) in try reader.readAll() }
+      return Result { () throws(JSONSyntaxError) in try body(&reader) }
     }
     if let result { return try result.get() }
     let copy = Array(data)
     return try copy.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
       var reader = JSONReader(buffer)
-      return try reader.readAll()
+      return try body(&reader)
     }
   }
 
@@ -232,6 +245,15 @@ public struct JSONReader {
       skipSpace()
     }
     return values
+  }
+
+  private mutating func readOne() throws(JSONSyntaxError) -> JSONValue {
+    try skipByteOrderMark()
+    guard position < bytes.count else { throw error("no JSON value") }
+    let value = try value()
+    skipSpace()
+    guard position == bytes.count else { throw error("more text after the JSON value") }
+    return value
   }
 
   /// The line of `offset`, counting forward from the last offset asked about (offsets only grow).

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Core
+@testable import Formats
 import Testing
 
 /// The importers' JSON reader: every value kind, escapes, the three document shapes, and

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Testing
+import Zone
 
 /// The zone rules ootd reads from the system's compiled zones, checked against the system's own
 /// reader of the same files: `zdump` (glibc's `localtime`), transition by transition, 1900–2100.

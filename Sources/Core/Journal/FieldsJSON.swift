@@ -1,0 +1,64 @@
+import Formats
+
+/// The journal's field values as JSON text (``JSONText`` writes the string literals): the
+/// encoding of a journal entry's fields and of a sync payload's operations.
+extension JSONText {
+  /// `fields` as an object sorted by name: `{"done":1,"title":"x"}`.
+  public static func object(_ fields: Fields) -> String {
+    // Built as bytes: an import encodes thousands of rows, and small String appends are slow.
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    bytes.reserveCapacity(256)
+    for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      appendQuoted(name, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
+      switch value {
+      case .null: bytes.append(contentsOf: "null".utf8)
+      case .integer(let integer): bytes.append(contentsOf: String(integer).utf8)
+      case .text(let string): appendQuoted(string, to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The fields of an object ``object(_:)`` wrote, or nil when it is not one (a member that is
+  /// not null, an integer or a string: booleans and reals never appear in ootd's fields, so
+  /// they are refused rather than guessed at).
+  public static func fields(_ text: String) -> Fields? {
+    guard let values = try? JSONReader.values(text.utf8), values.count == 1,
+      let object = values[0].value.object
+    else { return nil }
+    return fields(object)
+  }
+
+  /// The fields of a parsed object, or nil when a member is not a field value.
+  public static func fields(_ object: JSONObject) -> Fields? {
+    var fields: Fields = [:]
+    for (name, value) in object.members {
+      guard let value = fieldValue(value) else { return nil }
+      fields[name] = value
+    }
+    return fields
+  }
+
+  /// A parsed value as a field value: null, an integer (written without fraction or exponent)
+  /// or a string; nil for anything else.
+  public static func fieldValue(_ value: JSONValue) -> FieldValue? {
+    switch value {
+    case .null: return .null
+    case .string(let text): return .text(text)
+    case .number(let text): return Int64(text).map(FieldValue.integer)
+    default: return nil
+    }
+  }
+
+  /// One value: `null`, an integer or a string.
+  public static func value(_ value: FieldValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .integer(let integer): return String(integer)
+    case .text(let string): return quoted(string)
+    }
+  }
+}
