@@ -8,7 +8,7 @@ let package = Package(
     .executable(name: "ootd", targets: ["ootd"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
