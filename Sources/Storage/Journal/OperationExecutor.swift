@@ -121,29 +121,9 @@ enum OperationExecutor {
     return entity == .todo && field == "project" ? "projectId" : field
   }
 
-  /// The fields each entity may carry: a closed list, so journal text never becomes SQL.
-  /// (A switch, not a dictionary keyed by entity: its first use would cost every write a scan of
-  /// the binary's conformance records for `Entity: Hashable`.)
-  static func allowedFields(_ entity: Entity) -> Set<String> {
-    switch entity {
-    case .todo: todoFields
-    case .project: projectFields
-    case .block: blockFields
-    }
-  }
-
-  private static let todoFields: Set<String> = [
-    "id", "title", "priority", "day", "done", "doneAt", "project", "block", "createdAt",
-    "dropped", "carriedFrom", "notes", "githubUrl", "githubState", "doneBy", "keepOpen", "tags",
-  ]
-  private static let projectFields: Set<String> = [
-    "id", "name", "summary", "repository", "localPath", "startDay", "endDay", "tech", "memo",
-    "archived", "createdAt",
-  ]
-  private static let blockFields: Set<String> = [
-    "name", "title", "priority", "builtIn", "routine", "createdAt", "doneWhen", "doneWhenRepo",
-    "recurrence",
-  ]
+  /// The fields each entity may carry: its typed field list in Core (``TodoField``,
+  /// ``ProjectField``, ``BlockField``), a closed set, so journal text never becomes SQL.
+  static func allowedFields(_ entity: Entity) -> Set<String> { entity.fieldNames }
 
   /// The value to store for a field: a todo's project uuid becomes the project's local id.
   private static func databaseValue(

@@ -64,14 +64,26 @@ struct BlockRecord: FetchableRecord, TableRecord {
     }
   }
 
-  /// The row as the change journal records it.
+  /// The row as the change journal records it: every field of ``BlockField``.
   var fields: Fields {
-    [
-      "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority)),
-      "builtIn": .bool(builtIn), "routine": .bool(routine), "createdAt": .text(createdAt),
-      "doneWhen": .optional(doneWhen), "doneWhenRepo": .optional(doneWhenRepo),
-      "recurrence": .optional(recurrence),
-    ]
+    var fields = Fields(minimumCapacity: BlockField.allCases.count)
+    for field in BlockField.allCases { fields[block: field] = value(field) }
+    return fields
+  }
+
+  /// One field's value as the journal records it (exhaustive over ``BlockField``).
+  func value(_ field: BlockField) -> FieldValue {
+    switch field {
+    case .name: .text(name)
+    case .title: .text(title)
+    case .priority: .integer(Int64(priority))
+    case .builtIn: .bool(builtIn)
+    case .routine: .bool(routine)
+    case .createdAt: .text(createdAt)
+    case .doneWhen: .optional(doneWhen)
+    case .doneWhenRepo: .optional(doneWhenRepo)
+    case .recurrence: .optional(recurrence)
+    }
   }
 
   /// The block named `name` (case-insensitive), or ``StorageError/blockNotFound(_:)``.

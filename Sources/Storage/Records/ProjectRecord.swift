@@ -66,26 +66,40 @@ struct ProjectRecord: FetchableRecord, TableRecord {
     }
   }
 
-  /// The row as the change journal records it.
+  /// The row as the change journal records it: every field of ``ProjectField``.
   var fields: Fields {
-    [
-      "id": .integer(id), "name": .text(name), "summary": .optional(summary),
-      "repository": .optional(repository), "localPath": .optional(localPath),
-      "startDay": .optional(startDay), "endDay": .optional(endDay), "tech": .text(tech),
-      "memo": .optional(memo), "archived": .bool(archived), "createdAt": .text(createdAt),
-    ]
+    var fields = Fields(minimumCapacity: ProjectField.allCases.count)
+    for field in ProjectField.allCases { fields[project: field] = value(field) }
+    return fields
+  }
+
+  /// One field's value as the journal records it (exhaustive over ``ProjectField``).
+  func value(_ field: ProjectField) -> FieldValue {
+    switch field {
+    case .id: .integer(id)
+    case .name: .text(name)
+    case .summary: .optional(summary)
+    case .repository: .optional(repository)
+    case .localPath: .optional(localPath)
+    case .startDay: .optional(startDay)
+    case .endDay: .optional(endDay)
+    case .tech: .text(tech)
+    case .memo: .optional(memo)
+    case .archived: .bool(archived)
+    case .createdAt: .text(createdAt)
+    }
   }
 
   /// The fields a Core project value sets (every field but `id` and `createdAt`).
   static func fields(of project: Project) -> Fields {
-    [
-      "name": .text(project.name), "summary": .optional(project.summary),
-      "repository": .optional(project.repository?.description),
-      "localPath": .optional(project.localPath), "startDay": .optional(project.start?.description),
-      "endDay": .optional(project.end?.description),
-      "tech": .text(project.tech.joined(separator: ",")), "memo": .optional(project.memo),
-      "archived": .bool(project.isArchived),
-    ]
+    .project([
+      .name: .text(project.name), .summary: .optional(project.summary),
+      .repository: .optional(project.repository?.description),
+      .localPath: .optional(project.localPath), .startDay: .optional(project.start?.description),
+      .endDay: .optional(project.end?.description),
+      .tech: .text(project.tech.joined(separator: ",")), .memo: .optional(project.memo),
+      .archived: .bool(project.isArchived),
+    ])
   }
 
   /// The project named `name` (case-insensitive), or ``StorageError/projectNotFound(_:)``.

@@ -164,42 +164,61 @@ struct TodoRecord: FetchableRecord, TableRecord {
   /// The row a journal creation made: `fields` as it recorded them (with the id the row got),
   /// the columns it did not set at their defaults, and the project's name.
   init(uuid: String, created fields: Fields, projectName: String?) throws {
-    guard let id = fields["id"]?.integer, let title = fields["title"]?.text,
-      let priority = fields["priority"]?.integer, let day = fields["day"]?.text,
-      let createdAt = fields["createdAt"]?.text
+    guard let id = fields[todo: .id]?.integer, let title = fields[todo: .title]?.text,
+      let priority = fields[todo: .priority]?.integer, let day = fields[todo: .day]?.text,
+      let createdAt = fields[todo: .createdAt]?.text
     else { throw StorageError.sqlite("incomplete todo creation \(uuid)") }
     self.id = id
     self.uuid = uuid
     self.title = title
     self.priority = Int(priority)
     self.day = day
-    done = fields["done"] == .integer(1)
-    doneAt = fields["doneAt"]?.text
-    block = fields["block"]?.text
+    done = fields[todo: .done] == .integer(1)
+    doneAt = fields[todo: .doneAt]?.text
+    block = fields[todo: .block]?.text
     self.createdAt = createdAt
-    dropped = fields["dropped"] == .integer(1)
-    carriedFrom = fields["carriedFrom"]?.text
-    notes = fields["notes"]?.text
-    githubURL = fields["githubUrl"]?.text
-    githubState = fields["githubState"]?.text
-    doneBy = fields["doneBy"]?.text
-    keepOpen = fields["keepOpen"] == .integer(1)
-    tags = fields["tags"]?.text
+    dropped = fields[todo: .dropped] == .integer(1)
+    carriedFrom = fields[todo: .carriedFrom]?.text
+    notes = fields[todo: .notes]?.text
+    githubURL = fields[todo: .githubUrl]?.text
+    githubState = fields[todo: .githubState]?.text
+    doneBy = fields[todo: .doneBy]?.text
+    keepOpen = fields[todo: .keepOpen] == .integer(1)
+    tags = fields[todo: .tags]?.text
     self.projectName = projectName
-    projectUUID = fields["project"]?.text
+    projectUUID = fields[todo: .project]?.text
   }
 
-  /// The row as the change journal records it (the project by uuid, never by local id).
+  /// The row as the change journal records it (the project by uuid, never by local id): every
+  /// field of ``TodoField``.
   var fields: Fields {
-    [
-      "id": .integer(id), "title": .text(title), "priority": .integer(Int64(priority)),
-      "day": .text(day), "done": .bool(done), "doneAt": .optional(doneAt),
-      "project": .optional(projectUUID), "block": .optional(block), "createdAt": .text(createdAt),
-      "dropped": .bool(dropped), "carriedFrom": .optional(carriedFrom),
-      "notes": .optional(notes), "githubUrl": .optional(githubURL),
-      "githubState": .optional(githubState), "doneBy": .optional(doneBy),
-      "keepOpen": .bool(keepOpen), "tags": .optional(tags),
-    ]
+    var fields = Fields(minimumCapacity: TodoField.allCases.count)
+    for field in TodoField.allCases { fields[todo: field] = value(field) }
+    return fields
+  }
+
+  /// One field's value as the journal records it. Exhaustive: a new ``TodoField`` does not
+  /// compile until it says which column it is.
+  func value(_ field: TodoField) -> FieldValue {
+    switch field {
+    case .id: .integer(id)
+    case .title: .text(title)
+    case .priority: .integer(Int64(priority))
+    case .day: .text(day)
+    case .done: .bool(done)
+    case .doneAt: .optional(doneAt)
+    case .project: .optional(projectUUID)
+    case .block: .optional(block)
+    case .createdAt: .text(createdAt)
+    case .dropped: .bool(dropped)
+    case .carriedFrom: .optional(carriedFrom)
+    case .notes: .optional(notes)
+    case .githubUrl: .optional(githubURL)
+    case .githubState: .optional(githubState)
+    case .doneBy: .optional(doneBy)
+    case .keepOpen: .bool(keepOpen)
+    case .tags: .optional(tags)
+    }
   }
 
   /// The todos matching an SQL condition, ordered by day, priority (high first), then id.
