@@ -76,7 +76,7 @@ extension AppDatabase {
   ///   `owner/repo#N`); a deleted one's todo is left as it is, with a note saying so.
   public func importIssues(
     open: [GitHubIssue], checks: [IssueCheck], rules: LabelPriorityRules, today: Day,
-    timeZone: any ZoneRules, now: Date = Date()
+    timeZone: any ZoneRules, now: Date
   ) throws(StorageError) -> IssueImport {
     try change(now: now) { recorder in
       let db = recorder.db
@@ -150,7 +150,7 @@ extension AppDatabase {
   }
 
   /// Records that the issues of these todos were closed on GitHub (after `done --close-on-github`).
-  public func markIssuesClosed(todoIDs: [Int64], now: Date = Date()) throws(StorageError) -> [Todo] {
+  public func markIssuesClosed(todoIDs: [Int64], now: Date) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: todoIDs)
       for record in records where record.githubURL != nil {
