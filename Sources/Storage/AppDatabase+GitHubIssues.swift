@@ -41,8 +41,8 @@ extension AppDatabase {
   public func labelPriorityRules() throws(StorageError) -> LabelPriorityRules {
     try read { db in
       var custom: [String: Priority] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT label, priority FROM githubLabelPriority") {
-        if let priority = Priority(rank: row["priority"]) { custom[row["label"]] = priority }
+      for row in try KeyValueTable.labelPriorities.all(db) {
+        if let priority = Priority(rank: row[1]) { custom[row[0]] = priority }
       }
       return LabelPriorityRules(custom: custom)
     }
@@ -52,13 +52,7 @@ extension AppDatabase {
   /// when nil (the built-in rules apply again). A setting: not journaled.
   public func setLabelPriority(_ label: String, _ priority: Priority?) throws(StorageError) {
     try write { db in
-      if let priority {
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO githubLabelPriority (label, priority) VALUES (?, ?)",
-          arguments: [label, priority.rank])
-      } else {
-        try db.execute(sql: "DELETE FROM githubLabelPriority WHERE label = ?", arguments: [label])
-      }
+      try KeyValueTable.labelPriorities.set(db, label, to: priority?.rank)
     }
   }
 

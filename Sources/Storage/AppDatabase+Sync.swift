@@ -465,16 +465,15 @@ struct LinkTranslation {
 /// `syncStamp` table (the stamps merges compare).
 enum SyncState {
   static func text(_ db: Database, _ key: String) throws -> String? {
-    try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+    try KeyValueTable.syncState.value(db, key, as: String.self)
   }
 
   static func integer(_ db: Database, _ key: String) throws -> Int64? {
-    try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+    try KeyValueTable.syncState.value(db, key, as: Int64.self)
   }
 
   static func set(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
-    try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, ?)")
-      .execute(arguments: [key, value])
+    try KeyValueTable.syncState.set(db, key, to: value)
   }
 
   /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,
