@@ -33,13 +33,13 @@ public struct GitHubClient: Sendable {
   ///   - configuration: base URL, token, user agent and limits.
   ///   - transport: how requests are sent; the default loads libcurl on first use.
   ///   - sleeper: how the client waits for retries and rate limits.
-  ///   - now: the clock used to compute rate-limit waits.
+  ///   - now: the clock used to compute rate-limit waits (the caller's: no default below the CLI).
   ///   - onEvent: told about waits and retries, e.g. to print "rate limited, waiting 42 s".
   public init(
     configuration: GitHubConfiguration,
     transport: any HTTPTransport = CurlTransport(),
     sleeper: any Sleeper = TaskSleeper(),
-    now: @escaping @Sendable () -> Date = { Date() },
+    now: @escaping @Sendable () -> Date,
     onEvent: (@Sendable (GitHubEvent) -> Void)? = nil
   ) {
     self.configuration = configuration

@@ -20,7 +20,7 @@ extension AppDatabase {
   /// Adds a user block; names are unique regardless of case. A routine block due on
   /// ``routineDay`` gets that day's todo in the same change (returned).
   @discardableResult
-  public func addBlock(_ block: TaskBlock, now: Date = Date()) throws(StorageError) -> [Todo] {
+  public func addBlock(_ block: TaskBlock, now: Date) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       if try Row.fetchOne(
         recorder.db, sql: "SELECT 1 FROM block WHERE name = ?", arguments: [block.name]) != nil
@@ -40,7 +40,7 @@ extension AppDatabase {
   }
 
   /// Removes a block. Todos made from it keep their title and the block's name.
-  public func removeBlock(named name: String, now: Date = Date()) throws(StorageError) {
+  public func removeBlock(named name: String, now: Date) throws(StorageError) {
     try change(now: now) { recorder in
       let record = try BlockRecord.named(recorder.db, name)
       try recorder.delete(.block, row: record.uuid, fields: record.fields)
@@ -52,7 +52,7 @@ extension AppDatabase {
   ///
   /// - Throws: ``StorageError/blockNotFound(_:)`` when `name` is no built-in block,
   ///   ``StorageError/duplicateBlock(_:)`` when a block of that name exists.
-  public func restoreBuiltInBlock(named name: String, now: Date = Date()) throws(StorageError)
+  public func restoreBuiltInBlock(named name: String, now: Date) throws(StorageError)
     -> TaskBlock
   {
     guard let builtIn = TaskBlock.builtIns.first(where: { $0.name == name.lowercased() }) else {
@@ -80,7 +80,7 @@ extension AppDatabase {
   /// false, takes it out). A block that becomes due on ``routineDay`` gets that day's todo in
   /// the same change, so that undo takes both back.
   public func setRoutine(
-    named name: String, _ isRoutine: Bool, recurrence: Recurrence = .daily, now: Date = Date()
+    named name: String, _ isRoutine: Bool, recurrence: Recurrence = .daily, now: Date
   ) throws(StorageError) -> (block: TaskBlock, planned: [Todo]) {
     try change(now: now) { recorder in
       let record = try BlockRecord.named(recorder.db, name)
@@ -107,7 +107,7 @@ extension AppDatabase {
   /// on that day yet. Running it twice adds nothing the second time. Returns the todos it added.
   /// With `timeZone`, those of blocks with a `commits` rule are done at once when their day
   /// already has a commit (as ``addTodo(_:done:now:timeZone:)`` does).
-  public func planRoutine(on day: Day, now: Date = Date(), timeZone: (any ZoneRules)? = nil)
+  public func planRoutine(on day: Day, now: Date, timeZone: (any ZoneRules)? = nil)
     throws(StorageError) -> [Todo]
   {
     try change(now: now) { recorder in
@@ -124,7 +124,7 @@ extension AppDatabase {
   /// transaction: concurrent processes plan it once), as its own journal entry: what the
   /// dashboard and a list of today run before showing the day. Returns the todos it added.
   @discardableResult
-  public func planDueRoutine(on day: Day, now: Date = Date()) throws(StorageError) -> [Todo] {
+  public func planDueRoutine(on day: Day, now: Date) throws(StorageError) -> [Todo] {
     guard try readStatement({ db in try Self.hasDueRoutine(db, on: day) }) else { return [] }
     return try write { db in
       let uuids = try Self.planDueRoutine(db, on: day, now: now)

@@ -11,7 +11,7 @@ extension AppDatabase {
   /// of a sync says "not this one" as `ootd undone` does), stays open; dropped todos and days
   /// after `today` are left alone. Returns the todos ticked.
   @discardableResult
-  public func tickBlocksByCommits(today: Day, timeZone: any ZoneRules, now: Date = Date())
+  public func tickBlocksByCommits(today: Day, timeZone: any ZoneRules, now: Date)
     throws(StorageError) -> [Todo]
   {
     try change(now: now) { recorder in
@@ -20,7 +20,7 @@ extension AppDatabase {
   }
 
   /// Sets what ticks a block's todos by itself: `rule`, or nothing when nil. Returns the block.
-  public func setDoneRule(named name: String, _ rule: DoneRule?, now: Date = Date())
+  public func setDoneRule(named name: String, _ rule: DoneRule?, now: Date)
     throws(StorageError) -> TaskBlock
   {
     try change(now: now) { recorder in

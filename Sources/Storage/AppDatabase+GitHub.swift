@@ -111,27 +111,12 @@ extension AppDatabase {
 
   /// Saves (or, with nil, forgets) a GitHub setting.
   public func setGitHubSetting(_ setting: GitHubSetting, to value: String?) throws(StorageError) {
-    try write { db in
-      if let value {
-        try db.execute(
-          sql: """
-            INSERT INTO githubSetting (key, value) VALUES (?, ?)
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value
-            """,
-          arguments: [setting.rawValue, value])
-      } else {
-        try db.execute(
-          sql: "DELETE FROM githubSetting WHERE key = ?", arguments: [setting.rawValue])
-      }
-    }
+    try write { db in try KeyValueTable.gitHubSettings.set(db, setting.rawValue, to: value) }
   }
 
   /// A saved GitHub setting, or nil.
   public func gitHubSetting(_ setting: GitHubSetting) throws(StorageError) -> String? {
-    try read { db in
-      try String.fetchOne(
-        db, sql: "SELECT value FROM githubSetting WHERE key = ?", arguments: [setting.rawValue])
-    }
+    try read { db in try KeyValueTable.gitHubSettings.value(db, setting.rawValue, as: String.self) }
   }
 
   // MARK: Instants

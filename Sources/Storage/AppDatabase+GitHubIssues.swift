@@ -42,8 +42,8 @@ extension AppDatabase {
   public func labelPriorityRules() throws(StorageError) -> LabelPriorityRules {
     try read { db in
       var custom: [String: Priority] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT label, priority FROM githubLabelPriority") {
-        if let priority = Priority(rank: row["priority"]) { custom[row["label"]] = priority }
+      for row in try KeyValueTable.labelPriorities.all(db) {
+        if let priority = Priority(rank: row[1]) { custom[row[0]] = priority }
       }
       return LabelPriorityRules(custom: custom)
     }
@@ -53,13 +53,7 @@ extension AppDatabase {
   /// when nil (the built-in rules apply again). A setting: not journaled.
   public func setLabelPriority(_ label: String, _ priority: Priority?) throws(StorageError) {
     try write { db in
-      if let priority {
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO githubLabelPriority (label, priority) VALUES (?, ?)",
-          arguments: [label, priority.rank])
-      } else {
-        try db.execute(sql: "DELETE FROM githubLabelPriority WHERE label = ?", arguments: [label])
-      }
+      try KeyValueTable.labelPriorities.set(db, label, to: priority?.rank)
     }
   }
 
@@ -77,7 +71,7 @@ extension AppDatabase {
   ///   `owner/repo#N`); a deleted one's todo is left as it is, with a note saying so.
   public func importIssues(
     open: [GitHubIssue], checks: [IssueCheck], rules: LabelPriorityRules, today: Day,
-    timeZone: any ZoneRules, now: Date = Date()
+    timeZone: any ZoneRules, now: Date
   ) throws(StorageError) -> IssueImport {
     try change(now: now) { recorder in
       let db = recorder.db
@@ -151,7 +145,7 @@ extension AppDatabase {
   }
 
   /// Records that the issues of these todos were closed on GitHub (after `done --close-on-github`).
-  public func markIssuesClosed(todoIDs: [Int64], now: Date = Date()) throws(StorageError) -> [Todo] {
+  public func markIssuesClosed(todoIDs: [Int64], now: Date) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: todoIDs)
       for record in records where record.githubURL != nil {

@@ -27,11 +27,11 @@ extension AppDatabase {
   /// takes it back whole): each todo is created under its uuid, or, when a todo has that uuid,
   /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
   /// projects are created. With `dryRun`, only counts what would happen. A todo whose day is
-  /// only a default keeps its day on update. A todo that would break a rule on `today` (default:
-  /// the day of `now` here) is imported mended by ``TodoRules/resolve(_:today:)``, reported in
+  /// only a default keeps its day on update. A todo that would break a rule on `today` is
+  /// imported mended by ``TodoRules/resolve(_:today:)``, reported in
   /// ``ImportResult/conflicts``.
   public func importTodos(
-    _ plan: consuming ImportPlan, dryRun: Bool = false, today: Day? = nil, now: Date = Date()
+    _ plan: consuming ImportPlan, dryRun: Bool = false, today: Day, now: Date
   ) throws(StorageError) -> ImportResult {
     let plan = consume plan
     do {
@@ -51,10 +51,9 @@ extension AppDatabase {
   /// length is imported in the memory of a batch. An error `read` throws is rethrown as it is,
   /// and nothing is changed.
   public func importTodos(
-    dryRun: Bool = false, today: Day? = nil, now: Date = Date(),
+    dryRun: Bool = false, today: Day, now: Date,
     _ read: (inout ImportWriter) throws -> Void
   ) throws -> ImportResult {
-    let today = today ?? Day(now, in: TimeZone.current)
     // The reader's own error, kept apart from storage's while the transaction rolls back.
     var failure: (any Error)?
     func run(_ db: Database, _ recorder: ChangeRecorder?) throws -> ImportResult {

@@ -31,7 +31,7 @@ extension AppDatabase {
   /// first; this one applies as given.
   public func applyChange(
     _ operations: [JournalOperation], fromDevice device: String, command: String,
-    clocks: [Int64]? = nil, now: Date = Date()
+    clocks: [Int64]? = nil, now: Date
   ) throws(StorageError) {
     try write { db in
       let recorder = ChangeRecorder(db, command: command, now: now, device: device)
@@ -54,7 +54,7 @@ extension AppDatabase {
   ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
   ///   (``TodoRules``), e.g. undoing a sync's resolution; every command passes `today` (without
   ///   it, a caller that does not know the user's today, the rules are not checked).
-  public func undo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
+  public func undo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
     try step(
       .undo, today: today, now: now,
       target: """
@@ -68,7 +68,7 @@ extension AppDatabase {
   ///
   /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
   ///   ``StorageError/journalConflict(_:)`` as ``undo(today:now:)`` does.
-  public func redo(today: Day? = nil, now: Date = Date()) throws(StorageError) -> JournalStep {
+  public func redo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
     try step(
       .redo, today: today, now: now,
       target: """

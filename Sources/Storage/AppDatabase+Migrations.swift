@@ -50,7 +50,7 @@ extension AppDatabase {
           CREATE INDEX todo_on_project ON todo(projectId);
           CREATE INDEX todo_open_on_day ON todo(day) WHERE done = 0;
           """)
-      let now = Date()
+      let now = Date()  // real clock: the frozen v1 migration stamps the built-in blocks as the file is made
       for block in TaskBlock.builtIns {
         try db.execute(
           sql: """

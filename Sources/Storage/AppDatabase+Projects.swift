@@ -62,7 +62,7 @@ extension AppDatabase {
   }
 
   /// Adds a project; names are unique regardless of case.
-  public func addProject(_ project: Project, now: Date = Date()) throws(StorageError) {
+  public func addProject(_ project: Project, now: Date) throws(StorageError) {
     try change(now: now) { recorder in
       if try Row.fetchOne(
         recorder.db, sql: "SELECT 1 FROM project WHERE name = ?", arguments: [project.name]) != nil
@@ -78,7 +78,7 @@ extension AppDatabase {
   /// Replaces the project named `name` with `update(project)`, which may rename it.
   @discardableResult
   public func updateProject(
-    named name: String, now: Date = Date(), _ update: (inout Project) throws(CoreError) -> Void
+    named name: String, now: Date, _ update: (inout Project) throws(CoreError) -> Void
   ) throws(StorageError) -> Project {
     // Core validation errors surface unchanged, so callers see them as invalid values.
     var validation: CoreError?
@@ -112,7 +112,7 @@ extension AppDatabase {
   /// Deletes a project. Its todos stay, unlinked from it (each unlinking is journaled, so undo
   /// links them again). Returns how many todos were unlinked.
   @discardableResult
-  public func removeProject(named name: String, now: Date = Date()) throws(StorageError) -> Int {
+  public func removeProject(named name: String, now: Date) throws(StorageError) -> Int {
     try change(now: now) { recorder in
       let record = try ProjectRecord.named(recorder.db, name)
       // A batch at a time, in listing order: an unlinked todo leaves the project's todos.

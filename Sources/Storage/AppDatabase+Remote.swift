@@ -11,26 +11,14 @@ public enum RemoteSetting: String, Sendable, CaseIterable {
 extension AppDatabase {
   /// A saved remote setting, or nil.
   public func remoteSetting(_ setting: RemoteSetting) throws(StorageError) -> String? {
-    try read { db in
-      try String.fetchOne(
-        db, sql: "SELECT value FROM remoteSetting WHERE key = ?", arguments: [setting.rawValue])
-    }
+    try read { db in try KeyValueTable.remoteSettings.value(db, setting.rawValue, as: String.self) }
   }
 
   /// Saves (or, with nil, forgets) remote settings, all in one transaction.
   public func setRemoteSettings(_ settings: [RemoteSetting: String?]) throws(StorageError) {
     try write { db in
       for (setting, value) in settings.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-        if let value {
-          try db.execute(
-            sql: """
-              INSERT INTO remoteSetting (key, value) VALUES (?, ?)
-              ON CONFLICT (key) DO UPDATE SET value = excluded.value
-              """,
-            arguments: [setting.rawValue, value])
-        } else {
-          try db.execute(sql: "DELETE FROM remoteSetting WHERE key = ?", arguments: [setting.rawValue])
-        }
+        try KeyValueTable.remoteSettings.set(db, setting.rawValue, to: value)
       }
     }
   }

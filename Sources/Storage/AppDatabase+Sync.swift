@@ -88,7 +88,7 @@ extension AppDatabase {
   /// under the original's id, become the new id's (``SyncState/adoptUnpushed(_:from:to:)``), so
   /// the original receives them. Returns the device id.
   @discardableResult
-  public func beginSync(fileIdentity: String?, now: Date = Date()) throws(StorageError) -> String {
+  public func beginSync(fileIdentity: String?, now: Date) throws(StorageError) -> String {
     try write { db in
       let firstSync = try !SyncState.isSyncing(db)
       let recorded = try SyncState.text(db, "fileIdentity")
@@ -115,7 +115,7 @@ extension AppDatabase {
   }
 
   /// Records that a sync completed at `now`.
-  public func finishSync(now: Date = Date()) throws(StorageError) {
+  public func finishSync(now: Date) throws(StorageError) {
     try write { db in try SyncState.set(db, "lastSync", Timestamp.text(now)) }
   }
 
@@ -269,9 +269,8 @@ extension AppDatabase {
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
   /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day? = nil, now: Date = Date()
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date
   ) throws(StorageError) -> SyncPullResult {
-    let today = today ?? Day(now, in: TimeZone.current)
     return try write { db in
       let device = try Self.device(db)
       guard let floor = try SyncState.integer(db, "floor"),
@@ -466,16 +465,15 @@ struct LinkTranslation {
 /// `syncStamp` table (the stamps merges compare).
 enum SyncState {
   static func text(_ db: Database, _ key: String) throws -> String? {
-    try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+    try KeyValueTable.syncState.value(db, key, as: String.self)
   }
 
   static func integer(_ db: Database, _ key: String) throws -> Int64? {
-    try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE key = ?"), arguments: [key])
+    try KeyValueTable.syncState.value(db, key, as: Int64.self)
   }
 
   static func set(_ db: Database, _ key: String, _ value: some DatabaseValueConvertible) throws {
-    try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, ?)")
-      .execute(arguments: [key, value])
+    try KeyValueTable.syncState.set(db, key, to: value)
   }
 
   /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,

@@ -193,7 +193,7 @@ extension AppDatabase {
   /// (in that zone) is done at once, in the same change (`doneBy: commits`).
   @discardableResult
   public func addTodo(
-    _ draft: NewTodo, done: Bool = false, now: Date = Date(), timeZone: (any ZoneRules)? = nil
+    _ draft: NewTodo, done: Bool = false, now: Date, timeZone: (any ZoneRules)? = nil
   ) throws(StorageError) -> Todo {
     try change(now: now) { recorder in
       let uuid = try Self.insert(recorder, draft, done: done, now: now)
@@ -215,7 +215,7 @@ extension AppDatabase {
 
   /// Creates many todos in one transaction and one journal entry (demo data, imports,
   /// benchmarks).
-  public func addTodos(_ drafts: some Sequence<(todo: NewTodo, done: Bool)>, now: Date = Date())
+  public func addTodos(_ drafts: some Sequence<(todo: NewTodo, done: Bool)>, now: Date)
     throws(StorageError)
   {
     let count = try change(now: now) { recorder in
@@ -234,7 +234,7 @@ extension AppDatabase {
   /// Returns the todos after the change. Given `today`, a todo of a day after it is done
   /// today: it moves to today (``TodoRules``); every command passes it. Without it (a caller
   /// that does not know the user's today) days are kept.
-  public func setDone(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date()) throws(StorageError)
+  public func setDone(ids: [Int64], done: Bool, today: Day? = nil, now: Date) throws(StorageError)
     -> [Todo]
   {
     try setDoneTellingUnchanged(ids: ids, done: done, today: today, now: now).todos
@@ -243,7 +243,7 @@ extension AppDatabase {
   /// As ``setDone(ids:done:today:now:)``, and the ids of the todos that already were (done, or
   /// open) as asked: what a message must not claim to have changed; and the day each todo
   /// moved to today from (a todo of a later day, done today).
-  public func setDoneTellingUnchanged(ids: [Int64], done: Bool, today: Day? = nil, now: Date = Date())
+  public func setDoneTellingUnchanged(ids: [Int64], done: Bool, today: Day? = nil, now: Date)
     throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>, movedFrom: [Int64: Day])
   {
     try change(now: now) { recorder in
@@ -276,7 +276,7 @@ extension AppDatabase {
   }
 
   /// Applies `changes` to one todo and returns it as it is now.
-  public func editTodo(id: Int64, _ changes: TodoChanges, today: Day? = nil, now: Date = Date())
+  public func editTodo(id: Int64, _ changes: TodoChanges, today: Day, now: Date)
     throws(StorageError) -> Todo
   {
     try editTodos(ids: [id], changes, today: today, now: now)[0]
@@ -284,12 +284,11 @@ extension AppDatabase {
 
   /// Applies `changes` to every todo of `ids`, all or none (every id must exist, and one refused move
   /// refuses them all). A move away from a day that has begun keeps
-  /// that day's record (``CarryRecord``). `today` defaults to the day of `now` here.
-  public func editTodos(ids: [Int64], _ changes: TodoChanges, today: Day? = nil, now: Date = Date())
+  /// that day's record (``CarryRecord``).
+  public func editTodos(ids: [Int64], _ changes: TodoChanges, today: Day, now: Date)
     throws(StorageError) -> [Todo]
   {
-    let today = today ?? Day(now, in: TimeZone.current)
-    return try change(now: now) { recorder in
+    try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
       if let day = changes.day {
         for record in records {
@@ -318,7 +317,7 @@ extension AppDatabase {
   }
 
   /// Adds a line to a todo's notes (`ootd note`) and returns the todo as it is now.
-  public func appendNote(id: Int64, _ line: String, now: Date = Date()) throws(StorageError) -> Todo {
+  public func appendNote(id: Int64, _ line: String, now: Date) throws(StorageError) -> Todo {
     try change(now: now) { recorder in
       let record = try Self.existingRecords(recorder.db, ids: [id])[0]
       let notes = Notes.appending(line, to: record.notes)
@@ -346,7 +345,7 @@ extension AppDatabase {
 
   /// Gives up open todos (`ootd drop`): every id must exist and none may be done, or nothing
   /// changes. Returns the todos dropped now and those that already were.
-  public func dropTodos(ids: [Int64], now: Date = Date()) throws(StorageError)
+  public func dropTodos(ids: [Int64], now: Date) throws(StorageError)
     -> (dropped: [Todo], already: [Todo])
   {
     try change(now: now) { recorder in
@@ -366,7 +365,7 @@ extension AppDatabase {
 
   /// Deletes todos. All ids must exist, or nothing is deleted. Returns what was deleted.
   @discardableResult
-  public func deleteTodos(ids: [Int64], now: Date = Date()) throws(StorageError) -> [Todo] {
+  public func deleteTodos(ids: [Int64], now: Date) throws(StorageError) -> [Todo] {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
       for record in records { try recorder.delete(.todo, row: record.uuid, fields: record.fields) }
@@ -381,7 +380,7 @@ extension AppDatabase {
   /// each in the order the overdue todos are listed (``forEachTodo(ids:_:)`` reads them).
   ///
   /// All overdue todos are read a thousand at a time: carrying a million holds a thousand.
-  public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day, now: Date = Date())
+  public func carryOver(ids: [Int64]? = nil, today: Day, to target: Day, now: Date)
     throws(StorageError) -> (moved: [Int64], duplicates: [Int64])
   {
     do { try CarryRecord.checkCarryTarget(target, today: today) } catch { throw .invalidValue(error) }

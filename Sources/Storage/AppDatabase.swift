@@ -75,21 +75,6 @@ public final class AppDatabase: Sendable {
   /// Whether this database can be written (false for a read-only file opened for reading).
   public var isWritable: Bool { !writer.configuration.readonly }
 
-  /// How far writes to a file have gone, as one connection sees them: its own changes and
-  /// SQLite's `data_version` (which moves when another connection commits).
-  struct WriteMark: Equatable, Sendable {
-    var changes: Int
-    var dataVersion: Int
-
-    static func read(_ writer: any DatabaseWriter) throws -> WriteMark {
-      try writer.read { db in
-        WriteMark(
-          changes: db.totalChangesCount,
-          dataVersion: try Int.fetchOne(db, sql: "PRAGMA data_version") ?? -1)
-      }
-    }
-  }
-
   /// A file this process made (or found empty) and nobody has written to since it was migrated
   /// is given back: removed with the folders made for it (or emptied again), so a command that
   /// failed leaves no database behind.
@@ -110,15 +95,6 @@ public final class AppDatabase: Sendable {
     guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
     giveBackIfUnused()
     try? (writer as? DatabaseQueue)?.close()
-  }
-
-  private func giveBackIfUnused() {
-    guard let claim, let unusedMark else { return }
-    claim.giveBack(path) {
-      guard try WriteMark.read(writer) == unusedMark else { return false }
-      try (writer as? DatabaseQueue)?.close()
-      return true
-    }
   }
 
   /// SQLite's process-wide settings, made once before the first connection: its memory
@@ -220,14 +196,6 @@ public final class AppDatabase: Sendable {
     return database
   }
 
-  /// An SQLite URI naming `path` read-only and immutable.
-  private static func immutableURI(_ path: String) -> String {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "?#%")
-    let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-    return "file:\(escaped)?mode=ro&immutable=1"
-  }
-
   /// Whether the file at `path` already holds todos, projects or blocks of the user's, looked at
   /// through a read-only connection, so the file stays byte-identical whatever the answer.
   /// A missing or empty file holds nothing; a file that is not an SQLite database counts as
@@ -263,98 +231,6 @@ public final class AppDatabase: Sendable {
     } catch {
       throw map(error, path: ":memory:")
     }
-  }
-
-  /// Refuses a path another local user could have pointed elsewhere: a symbolic link owned by
-  /// another user (planted, e.g. in a shared folder), or a file in a world-writable folder
-  /// without the sticky bit (anyone may replace it there). Refuses too a `-wal` or `-shm`
-  /// beside it that is not a regular file (a folder, a link, a device): SQLite would fail on it
-  /// with a misleading "read-only" after creating the other one. Refuses a path that is no
-  /// regular file (a FIFO, a device, a socket).
-  private static func checkLocation(_ path: String) throws(StorageError) {
-    for suffix in ["-wal", "-shm"] {
-      var companion = stat()
-      if lstat(path + suffix, &companion) == 0, (companion.st_mode & S_IFMT) != S_IFREG {
-        let kind = (companion.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
-        throw .cannotOpen(path: path, reason: "its \(suffix) file is \(kind); move it away")
-      }
-    }
-    // A FIFO would block the open until a writer came (forever), a device or socket is no
-    // database file: refused before anything opens it (a folder has its own message).
-    var target = stat()
-    if stat(path, &target) == 0 {
-      switch target.st_mode & S_IFMT {
-      case S_IFREG, S_IFDIR: break
-      case S_IFIFO: throw .cannotOpen(path: path, reason: "it is a FIFO (named pipe), not a regular file")
-      case S_IFCHR, S_IFBLK: throw .cannotOpen(path: path, reason: "it is a device, not a regular file")
-      default: throw .cannotOpen(path: path, reason: "it is not a regular file")
-      }
-    }
-    var link = stat()
-    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid() {
-      throw .cannotOpen(path: path, reason: "it is a symbolic link owned by another user")
-    }
-    let folder = folder(of: path)
-    var status = stat()
-    if stat(folder.isEmpty ? "." : folder, &status) == 0, status.st_mode & S_IWOTH != 0,
-      status.st_mode & S_ISVTX == 0
-    {
-      throw .cannotOpen(
-        path: path, reason: "its folder is writable by anyone and not sticky: another user could replace it")
-    }
-  }
-
-  /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
-  ///
-  /// - Returns: what was there before, and the folders it made, deepest first.
-  private static func prepareFile(at path: String) throws(StorageError)
-    -> (found: FileClaim.Found, madeFolders: [String])
-  {
-    // stat(2), not FileManager: its attribute dictionary costs every command ~0.5 M instructions.
-    var status = stat()
-    if stat(path, &status) == 0 {
-      if (status.st_mode & S_IFMT) == S_IFDIR { throw .pathIsDirectory(path) }
-      guard access(path, W_OK) == 0 else {
-        throw .cannotOpen(path: path, reason: "the file is read-only")
-      }
-      let folder = folder(of: path)
-      guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
-        throw .cannotOpen(path: path, reason: "its folder is read-only")
-      }
-      return (status.st_size == 0 ? .emptyFile : .database, [])
-    }
-    let manager = FileManager.default
-    let folder = folder(of: path)
-    var madeFolders: [String] = []
-    var missing = folder
-    while !missing.isEmpty && missing != "/" && access(missing, F_OK) != 0 {
-      madeFolders.append(missing)
-      missing = Self.folder(of: missing)
-    }
-    if !folder.isEmpty {
-      do {
-        try manager.createDirectory(
-          atPath: folder, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw .cannotOpen(path: path, reason: "cannot create its folder '\(folder)'")
-      }
-    }
-    let descriptor = Glibc.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
-    }
-    Glibc.close(descriptor)
-    return (.nothing, madeFolders)
-  }
-
-  /// The folder part of `path`: everything before its last `/` ("" for a bare file name such as
-  /// `b`, "/" for a file at the root). Plain string work: Foundation's
-  /// `deletingLastPathComponent` traps on one-character paths on Linux.
-  static func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    let folder = path[..<slash]
-    return folder.isEmpty ? "/" : String(folder)
   }
 
   /// Refuses foreign and newer databases before writing anything, then turns on WAL, claims a
@@ -560,94 +436,3 @@ public final class AppDatabase: Sendable {
   }
 }
 
-/// This process's hold on a database file: a shared `flock` kept while the database is open, so
-/// that a process giving a file back (see ``AppDatabase``'s deinit) never removes one another
-/// ootd process is using.
-final class FileClaim: Sendable {
-  /// What was at the path before this process opened it.
-  enum Found: Sendable {
-    case nothing, emptyFile, database
-  }
-
-  let descriptor: Int32
-  let found: Found
-  /// No other ootd process held the file when it was taken: it is held exclusively until
-  /// ``whileAlone(_:)``.
-  let alone: Bool
-  /// Folders made for the file, deepest first.
-  let madeFolders: [String]
-
-  private init(descriptor: Int32, found: Found, alone: Bool, madeFolders: [String]) {
-    self.descriptor = descriptor
-    self.found = found
-    self.alone = alone
-    self.madeFolders = madeFolders
-  }
-
-  deinit { close(descriptor) }
-
-  /// Prepares the file with `prepare` and holds it shared, retrying when the file was replaced
-  /// between the two (given back by another process). Nil when the file cannot be opened to lock.
-  static func take(
-    _ path: String, prepare: () throws(StorageError) -> (found: Found, madeFolders: [String])
-  ) throws(StorageError) -> FileClaim? {
-    for _ in 0..<5 {
-      let prepared = try prepare()
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { return nil }
-      // Exclusive when nobody else holds it (never dropping a lock held: there is none yet).
-      let alone = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-      if !alone { flock(descriptor, LOCK_SH) }
-      if sameFile(descriptor, path) {
-        return FileClaim(
-          descriptor: descriptor, found: prepared.found, alone: alone, madeFolders: prepared.madeFolders)
-      }
-      close(descriptor)
-    }
-    return nil
-  }
-
-  /// Runs `body` when no other ootd process held the file as this process took it (the claim
-  /// then holds it exclusively), and shares the file from then on. Call it once, right after
-  /// ``take(_:prepare:)``. Without `body`, another process's write-ahead log is live, not stale.
-  func whileAlone(_ body: () throws(StorageError) -> Void) throws(StorageError) {
-    guard alone else { return }
-    defer { flock(descriptor, LOCK_SH) }
-    try body()
-  }
-
-  /// Removes the file and folders this process made, when it made them: for an open refused
-  /// before anything was written.
-  func removeMade(_ path: String) {
-    guard found == .nothing, Self.sameFile(descriptor, path) else { return }
-    unlink(path)
-    for folder in madeFolders { rmdir(folder) }
-  }
-
-  /// Removes the file (or empties it again) and the folders made for it, when no other ootd
-  /// process holds it and `unused` (run under the exclusive lock) confirms nothing was written.
-  func giveBack(_ path: String, unused: () throws -> Bool) {
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
-    // Shared again when the file stays: held exclusively, it would keep this process's own next
-    // open of it (a change taken back when its output failed) waiting for ever.
-    defer { flock(descriptor, LOCK_SH) }
-    guard Self.sameFile(descriptor, path), (try? unused()) == true else { return }
-    for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
-    switch found {
-    case .nothing:
-      unlink(path)
-      for folder in madeFolders { rmdir(folder) }
-    case .emptyFile:
-      truncate(path, 0)
-    case .database:
-      break
-    }
-  }
-
-  private static func sameFile(_ descriptor: Int32, _ path: String) -> Bool {
-    var held = stat()
-    var named = stat()
-    return fstat(descriptor, &held) == 0 && stat(path, &named) == 0
-      && held.st_dev == named.st_dev && held.st_ino == named.st_ino
-  }
-}

@@ -31,7 +31,7 @@ import Testing
   static let bigProject: Result<String, any Error> = Result {
     let path = try fixtureDatabase("big-project")
     let database = try AppDatabase.open(path: path)
-    try database.addProject(try Project(name: "big", summary: "A long project"))
+    try database.addProject(try Project(name: "big", summary: "A long project"), now: TestClock.now)
     let first = try #require(Day(iso: "2020-01-01"))
     let note = String(repeating: "n", count: 2000)
     var drafts: [(todo: NewTodo, done: Bool)] = []
@@ -43,7 +43,7 @@ import Testing
       todo.tags = ["t\(index % 5)"]
       drafts.append((todo, index % 3 == 0))
     }
-    try database.addTodos(drafts)
+    try database.addTodos(drafts, now: TestClock.now)
     return path
   }
 
@@ -71,7 +71,7 @@ import Testing
           uuid: String(format: "00000000-0000-4000-9000-%012d", index), title: "late todo \(index) \(padding)",
           priority: Priority.allCases[index % 3], day: today.adding(days: -1)))
     }
-    _ = try database.importTodos(ImportPlan(todos: todos))
+    _ = try database.importTodos(ImportPlan(todos: todos), today: TestClock.today, now: TestClock.now)
     return path
   }
 
@@ -129,7 +129,7 @@ import Testing
         uuid: String(format: "00000000-0000-4000-a000-%012d", index), title: "overdue \(index) \(padding)",
         priority: Priority.allCases[index % 3], day: today.adding(days: -1 - index / 100))
     }
-    _ = try database.importTodos(ImportPlan(todos: todos))
+    _ = try database.importTodos(ImportPlan(todos: todos), today: TestClock.today, now: TestClock.now)
     return path
   }
 

@@ -303,7 +303,7 @@ struct RemoteSyncBinaryTests {
     let database = try AppDatabase.open(path: path, command: "import")
     let day = Day(iso: "2026-11-20")!
     _ = try database.addTodos(
-      try (0..<count).map { (try NewTodo(title: "todo \($0)", priority: .mid, day: day), $0 % 3 == 0) })
+      try (0..<count).map { (try NewTodo(title: "todo \($0)", priority: .mid, day: day), $0 % 3 == 0) }, now: TestClock.now)
   }
 
   /// Starts `remote sync` on `machine` with the fault point `fault` (`OOTD_FAULT`).

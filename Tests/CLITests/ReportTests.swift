@@ -196,7 +196,7 @@ import FoundationXML
           (try NewTodo(title: "t", priority: Priority.allCases[index % 3], day: day), index < done))
       }
     }
-    try database.addTodos(drafts)
+    try database.addTodos(drafts, now: TestClock.now)
     return path  // `database` closes here; SQLite folds the WAL into the file on close
   }
 

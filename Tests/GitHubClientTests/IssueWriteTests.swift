@@ -120,7 +120,8 @@ struct IssueWriteTests {
     defer { server.stop() }
     let configuration = try GitHubConfiguration(
       baseURL: URL(string: server.apiURL)!, token: "tok", version: "1.2.3")
-    let client = GitHubClient(configuration: configuration, transport: CurlTransport())
+    let client = GitHubClient(
+      configuration: configuration, transport: CurlTransport(), now: { Date(timeIntervalSince1970: 1_795_000_000) })
     let issue = try await client.closeIssue(Self.reference)
     #expect(issue?.isOpen == false)
     let patches = try String(contentsOfFile: issues + ".patches.jsonl", encoding: .utf8)

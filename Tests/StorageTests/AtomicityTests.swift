@@ -42,7 +42,7 @@ struct AtomicityTests {
     #expect(throws: StorageError.projectNotFound("ghost")) {
       try database.editTodo(
         id: todos[0].id,
-        try TodoChanges(title: "changed", priority: .high, day: day("2027-01-01"), project: .some("ghost")))
+        try TodoChanges(title: "changed", priority: .high, day: day("2027-01-01"), project: .some("ghost")), today: fixedToday, now: fixedNow)
     }
     #expect(try dump(scratch.path()) == before)
   }
@@ -66,10 +66,10 @@ struct AtomicityTests {
     let (database, todos) = try Self.populated(scratch)
     let before = try dump(scratch.path())
     #expect(throws: StorageError.todosNotFound([12345])) {
-      try database.deleteTodos(ids: todos.map(\.id) + [12345])
+      try database.deleteTodos(ids: todos.map(\.id) + [12345], now: fixedNow)
     }
     #expect(throws: StorageError.todosNotFound([12345])) {
-      try database.carryOver(ids: [todos[0].id, 12345], today: day("2026-11-23"), to: day("2026-11-23"))
+      try database.carryOver(ids: [todos[0].id, 12345], today: day("2026-11-23"), to: day("2026-11-23"), now: fixedNow)
     }
     #expect(try dump(scratch.path()) == before)
   }

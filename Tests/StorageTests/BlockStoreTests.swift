@@ -29,8 +29,8 @@ struct BlockStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     // When
-    try database.addBlock(try TaskBlock(name: "aaa-first", title: "Sorts first by name", priority: .low))
-    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem 🧩", priority: .high, isRoutine: true))
+    try database.addBlock(try TaskBlock(name: "aaa-first", title: "Sorts first by name", priority: .low), now: fixedNow)
+    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem 🧩", priority: .high, isRoutine: true), now: fixedNow)
     // Then
     let blocks = try database.blocks()
     #expect(blocks.count == TaskBlock.builtIns.count + 2)
@@ -51,10 +51,10 @@ struct BlockStoreTests {
   func duplicateBlock(name: String) throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem"))
+    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem"), now: fixedNow)
     let before = try dump(scratch.path())
     #expect(throws: StorageError.duplicateBlock(name)) {
-      try database.addBlock(try TaskBlock(name: name, title: "Other title"))
+      try database.addBlock(try TaskBlock(name: name, title: "Other title"), now: fixedNow)
     }
     #expect(try dump(scratch.path()) == before)
   }
@@ -64,10 +64,10 @@ struct BlockStoreTests {
     // Given a todo made from a user block
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem"))
+    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem"), now: fixedNow)
     let todo = try database.addTodo(try draft("One LeetCode problem", block: "leetcode"), now: fixedNow)
     // When
-    try database.removeBlock(named: "LEETCODE")
+    try database.removeBlock(named: "LEETCODE", now: fixedNow)
     // Then
     #expect(throws: StorageError.blockNotFound("leetcode")) { try database.block(named: "leetcode") }
     #expect(!(try database.blocks()).contains { $0.name == "leetcode" })
@@ -79,8 +79,8 @@ struct BlockStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     #expect(throws: StorageError.blockNotFound("ghost")) { try database.block(named: "ghost") }
-    #expect(throws: StorageError.blockNotFound("ghost")) { try database.removeBlock(named: "ghost") }
-    #expect(throws: StorageError.blockNotFound("ghost")) { try database.setRoutine(named: "ghost", true) }
+    #expect(throws: StorageError.blockNotFound("ghost")) { try database.removeBlock(named: "ghost", now: fixedNow) }
+    #expect(throws: StorageError.blockNotFound("ghost")) { try database.setRoutine(named: "ghost", true, now: fixedNow) }
     #expect(try database.blocks().count == TaskBlock.builtIns.count)
   }
 
@@ -89,9 +89,9 @@ struct BlockStoreTests {
     // Given two built-ins and one user block in the routine
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    #expect(try database.setRoutine(named: "Commit", true).block.isRoutine)
-    _ = try database.setRoutine(named: "blog", true)
-    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem", priority: .high, isRoutine: true))
+    #expect(try database.setRoutine(named: "Commit", true, now: fixedNow).block.isRoutine)
+    _ = try database.setRoutine(named: "blog", true, now: fixedNow)
+    try database.addBlock(try TaskBlock(name: "leetcode", title: "One LeetCode problem", priority: .high, isRoutine: true), now: fixedNow)
     let today = day("2026-11-22")
     // When
     let first = try database.planRoutine(on: today, now: fixedNow)
@@ -112,10 +112,10 @@ struct BlockStoreTests {
   func planRoutineSkipsExisting() throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    _ = try database.setRoutine(named: "commit", true)
-    _ = try database.setRoutine(named: "study", true)
-    let existing = try database.addTodo(try draft("my own commit todo", on: "2026-11-22", block: "COMMIT"))
-    _ = try database.setDone(ids: [existing.id], done: true)
+    _ = try database.setRoutine(named: "commit", true, now: fixedNow)
+    _ = try database.setRoutine(named: "study", true, now: fixedNow)
+    let existing = try database.addTodo(try draft("my own commit todo", on: "2026-11-22", block: "COMMIT"), now: fixedNow)
+    _ = try database.setDone(ids: [existing.id], done: true, now: fixedNow)
     let added = try database.planRoutine(on: day("2026-11-22"), now: fixedNow)
     #expect(added.map(\.block) == ["study"])
   }
@@ -124,8 +124,8 @@ struct BlockStoreTests {
   func routineOff() throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    _ = try database.setRoutine(named: "commit", true)
-    #expect(try !database.setRoutine(named: "commit", false).block.isRoutine)
-    #expect(try database.planRoutine(on: day("2026-11-22")).isEmpty)
+    _ = try database.setRoutine(named: "commit", true, now: fixedNow)
+    #expect(try !database.setRoutine(named: "commit", false, now: fixedNow).block.isRoutine)
+    #expect(try database.planRoutine(on: day("2026-11-22"), now: fixedNow).isEmpty)
   }
 }

@@ -24,9 +24,9 @@ struct ConcurrencyTests {
         let database = try AppDatabase.open(path: path)
         for index in 0..<50 {
           let todo = try database.addTodo(
-            try draft("t\(thread)-\(index)", project: thread.isMultiple(of: 2) ? "shared" : nil))
+            try draft("t\(thread)-\(index)", project: thread.isMultiple(of: 2) ? "shared" : nil), now: fixedNow)
           ids.withLock { $0.append(todo.id) }
-          if index.isMultiple(of: 10) { _ = try database.setDone(ids: [todo.id], done: true) }
+          if index.isMultiple(of: 10) { _ = try database.setDone(ids: [todo.id], done: true, now: fixedNow) }
         }
       } catch {
         failures.withLock { $0.append("thread \(thread): \(error)") }
@@ -57,7 +57,7 @@ struct ConcurrencyTests {
     runOnThreads(8) { thread in
       do {
         let database = try AppDatabase.open(path: path)
-        try database.addTodo(try draft("from \(thread)"))
+        try database.addTodo(try draft("from \(thread)"), now: fixedNow)
       } catch {
         failures.withLock { $0.append("thread \(thread): \(error)") }
       }

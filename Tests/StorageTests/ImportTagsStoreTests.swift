@@ -20,19 +20,19 @@ import Testing
   @Test func reimportReplacesTagsOnce_andUndoRestoresThem() throws {
     let database = try AppDatabase.inMemory()
     // As an ootd before tags imported it: the tags in the notes.
-    _ = try database.importTodos(try plan(notes: "tags: cli, swift", tags: []), now: fixedNow)
+    _ = try database.importTodos(try plan(notes: "tags: cli, swift", tags: []), today: fixedToday, now: fixedNow)
     let before = try database.todos(matching: TodoFilter(days: .all))
     #expect(before.map(\.tags) == [[]])
 
-    let moved = try database.importTodos(try plan(notes: nil, tags: ["CLI", "swift", "cli"]), now: fixedNow)
+    let moved = try database.importTodos(try plan(notes: nil, tags: ["CLI", "swift", "cli"]), today: fixedToday, now: fixedNow)
     #expect((moved.added, moved.updated, moved.unchanged) == (0, 1, 0))
     let after = try database.todos(matching: TodoFilter(days: .all, tag: "cli"))
     #expect(after.map(\.tags) == [["cli", "swift"]])
     #expect(after.map(\.notes) == [nil])
 
-    let again = try database.importTodos(try plan(notes: nil, tags: ["cli", "swift"]), now: fixedNow)
+    let again = try database.importTodos(try plan(notes: nil, tags: ["cli", "swift"]), today: fixedToday, now: fixedNow)
     #expect((again.added, again.updated, again.unchanged) == (0, 0, 1))
-    let dry = try database.importTodos(try plan(notes: nil, tags: ["cli"]), dryRun: true, now: fixedNow)
+    let dry = try database.importTodos(try plan(notes: nil, tags: ["cli"]), dryRun: true, today: fixedToday, now: fixedNow)
     #expect(dry.updated == 1)
     #expect(try database.todos(matching: TodoFilter(days: .all)).map(\.tags) == [["cli", "swift"]])
 

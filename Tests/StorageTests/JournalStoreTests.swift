@@ -46,7 +46,7 @@ struct JournalStoreTests {
     let scratch = Scratch()
     let database = try AppDatabase.open(path: scratch.path(), command: "edit 1 --title B")
     let todo = try database.addTodo(try draft("A"), now: fixedNow)
-    _ = try database.editTodo(id: todo.id, try TodoChanges(title: "B"), now: fixedNow)
+    _ = try database.editTodo(id: todo.id, try TodoChanges(title: "B"), today: fixedToday, now: fixedNow)
     try database.applyChange(
       [JournalOperation(.todo, row: todo.uuid, .update(field: "title", old: .text("B"), new: .text("C")))],
       fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 1 --title C", now: fixedNow)
@@ -192,7 +192,7 @@ struct JournalPruningTests {
       let scratch = Scratch()
       let database = try AppDatabase.open(path: scratch.path(), command: "edit")
       let todo = try database.addTodo(try draft("x"), now: fixedNow)
-      _ = try database.editTodo(id: todo.id, try TodoChanges(title: "y", priority: .high), now: fixedNow)
+      _ = try database.editTodo(id: todo.id, try TodoChanges(title: "y", priority: .high), today: fixedToday, now: fixedNow)
       let operation = try withRawDatabase(scratch.path()) { db in
         try db.execute(sql: "UPDATE journalOperation SET oldValue = \(value) WHERE field = '\(field)'")
         return try Int64.fetchOne(db, sql: "SELECT id FROM journalOperation WHERE field = '\(field)'")

@@ -328,7 +328,7 @@ struct MigrationTests {
     #expect(try database.commitCount() == 1)
     // And the journal starts empty: nothing to undo, and the next change is undoable
     #expect(try database.journal(limit: 10).isEmpty)
-    #expect(throws: StorageError.nothingToUndo) { try database.undo() }
+    #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
     _ = try database.setDone(ids: [2], done: true, now: fixedNow)
     _ = try database.undo(now: fixedNow)
     #expect(try allTodos(database) == todos)

@@ -64,13 +64,13 @@ struct ProjectStoreTests {
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
     try database.addProject(try Project(name: "blog"), now: fixedNow)
-    let a = try database.addTodo(try draft("a", on: "2026-11-20", project: "ootd"))
-    let b = try database.addTodo(try draft("b", on: "2026-11-22", project: "ootd"))
-    _ = try database.addTodo(try draft("c", on: "2026-11-25", project: "ootd"))
-    _ = try database.addTodo(try draft("d", on: "2026-12-01"))
-    _ = try database.addTodo(try draft("e", on: "2026-11-21", project: "blog"))
+    let a = try database.addTodo(try draft("a", on: "2026-11-20", project: "ootd"), now: fixedNow)
+    let b = try database.addTodo(try draft("b", on: "2026-11-22", project: "ootd"), now: fixedNow)
+    _ = try database.addTodo(try draft("c", on: "2026-11-25", project: "ootd"), now: fixedNow)
+    _ = try database.addTodo(try draft("d", on: "2026-12-01"), now: fixedNow)
+    _ = try database.addTodo(try draft("e", on: "2026-11-21", project: "blog"), now: fixedNow)
     // When
-    _ = try database.setDone(ids: [a.id, b.id], done: true)
+    _ = try database.setDone(ids: [a.id, b.id], done: true, now: fixedNow)
     // Then
     let ootd = try database.project(named: "ootd")
     #expect(ootd.total == 3)
@@ -88,9 +88,9 @@ struct ProjectStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     #expect(throws: StorageError.projectNotFound("ghost")) { try database.project(named: "ghost") }
-    #expect(throws: StorageError.projectNotFound("ghost")) { try database.removeProject(named: "ghost") }
+    #expect(throws: StorageError.projectNotFound("ghost")) { try database.removeProject(named: "ghost", now: fixedNow) }
     #expect(throws: StorageError.projectNotFound("ghost")) {
-      try database.updateProject(named: "ghost") { $0.memo = "x" }
+      try database.updateProject(named: "ghost", now: fixedNow) { $0.memo = "x" }
     }
   }
 
@@ -99,7 +99,7 @@ struct ProjectStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
-    let updated = try database.updateProject(named: "OOTD") {
+    let updated = try database.updateProject(named: "OOTD", now: fixedNow) {
       $0.summary = nil
       $0.repository = RepositoryName("octo/ootd-cli")
       $0.end = nil
@@ -121,7 +121,7 @@ struct ProjectStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
-    let updated = try database.updateProject(named: "ootd") { $0.tech = ["Swift", "swift", " grdb "] }
+    let updated = try database.updateProject(named: "ootd", now: fixedNow) { $0.tech = ["Swift", "swift", " grdb "] }
     let stored = try database.project(named: "ootd").project
     #expect(stored.tech == ["Swift", "grdb"])
     #expect(updated.tech == stored.tech)
@@ -133,16 +133,16 @@ struct ProjectStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
-    let todo = try database.addTodo(try draft("linked", project: "ootd"))
+    let todo = try database.addTodo(try draft("linked", project: "ootd"), now: fixedNow)
     // When
-    let renamed = try database.updateProject(named: "ootd") { $0.name = "ootd-cli" }
+    let renamed = try database.updateProject(named: "ootd", now: fixedNow) { $0.name = "ootd-cli" }
     // Then
     #expect(renamed.name == "ootd-cli")
     #expect(try database.todos(ids: [todo.id]).map(\.project) == ["ootd-cli"])
     #expect(try database.project(named: "ootd-cli").total == 1)
     #expect(throws: StorageError.projectNotFound("ootd")) { try database.project(named: "ootd") }
     // And a change of case only is a rename too
-    #expect(try database.updateProject(named: "ootd-cli") { $0.name = "OOTD-CLI" }.name == "OOTD-CLI")
+    #expect(try database.updateProject(named: "ootd-cli", now: fixedNow) { $0.name = "OOTD-CLI" }.name == "OOTD-CLI")
     #expect(try database.projects().map(\.project.name) == ["OOTD-CLI"])
   }
 
@@ -156,7 +156,7 @@ struct ProjectStoreTests {
     try database.addProject(try Project(name: "blog"), now: fixedNow)
     let before = try dump(scratch.path())
     #expect(throws: StorageError.duplicateProject(target)) {
-      try database.updateProject(named: "ootd") {
+      try database.updateProject(named: "ootd", now: fixedNow) {
         $0.name = target
         $0.memo = "should not be saved"
       }
@@ -176,7 +176,7 @@ struct ProjectStoreTests {
     try database.addProject(try Self.ootd(), now: fixedNow)
     let before = try dump(scratch.path())
     #expect(throws: StorageError.invalidValue(expected)) {
-      try database.updateProject(named: "ootd") {
+      try database.updateProject(named: "ootd", now: fixedNow) {
         $0.memo = "should not be saved"
         if label == "bad name" { $0.name = "has space" } else { $0.end = day("2025-12-31") }
       }
@@ -193,7 +193,7 @@ struct ProjectStoreTests {
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
     #expect(throws: StorageError.invalidValue(.invalidRepository("nope"))) {
-      try database.updateProject(named: "ootd") { _ throws(CoreError) in throw .invalidRepository("nope") }
+      try database.updateProject(named: "ootd", now: fixedNow) { _ throws(CoreError) in throw .invalidRepository("nope") }
     }
   }
 
@@ -204,11 +204,11 @@ struct ProjectStoreTests {
     let database = try scratch.freshDatabase()
     try database.addProject(try Self.ootd(), now: fixedNow)
     try database.addProject(try Project(name: "blog"), now: fixedNow)
-    let a = try database.addTodo(try draft("a", project: "ootd"))
-    let b = try database.addTodo(try draft("b", project: "ootd"))
-    let c = try database.addTodo(try draft("c", project: "blog"))
+    let a = try database.addTodo(try draft("a", project: "ootd"), now: fixedNow)
+    let b = try database.addTodo(try draft("b", project: "ootd"), now: fixedNow)
+    let c = try database.addTodo(try draft("c", project: "blog"), now: fixedNow)
     // When
-    let unlinked = try database.removeProject(named: "Ootd")
+    let unlinked = try database.removeProject(named: "Ootd", now: fixedNow)
     // Then
     #expect(unlinked == 2)
     #expect(try database.todos(ids: [a.id, b.id, c.id]).map(\.project) == [nil, nil, "blog"])

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ReportStorageTests {
   /// Random todos over 60 days around 2026-11-01 (a month crossing), a third in project `p`.
   static func seeded(_ database: AppDatabase, count: Int = 600) throws -> [(todo: NewTodo, done: Bool)] {
-    try database.addProject(try Project(name: "p"))
+    try database.addProject(try Project(name: "p"), now: fixedNow)
     var random = SplitMix64(seed: 7)
     var drafts: [(todo: NewTodo, done: Bool)] = []
     for index in 0..<count {
@@ -23,7 +23,7 @@ import Testing
         project: random.next() % 3 == 0 ? "p" : nil)
       drafts.append((draft, random.next() % 10 < 7))
     }
-    try database.addTodos(drafts)
+    try database.addTodos(drafts, now: fixedNow)
     return drafts
   }
 
@@ -98,7 +98,7 @@ import Testing
       let drafts = try (0..<counts[0]).map { index in
         (todo: try NewTodo(title: "t\(index)", priority: .mid, day: day(String(parts[0]))), done: index < counts[1])
       }
-      try database.addTodos(drafts)
+      try database.addTodos(drafts, now: fixedNow)
     }
     #expect(try database.perfectDayStreak(before: day("2026-11-22")) == expected)
   }
@@ -147,6 +147,6 @@ import Testing
     #expect(project.total == Tally(total: 2, done: 2))
     #expect(project.streaks == Streaks(current: 2, longest: 2))
     // And deleting a project still unlinks its todos (the foreign key uses the new index).
-    #expect(try database.removeProject(named: "p") == 2)
+    #expect(try database.removeProject(named: "p", now: fixedNow) == 2)
   }
 }

@@ -16,7 +16,7 @@ struct StaleLogTests {
     let path = scratch.path()
     do {
       let database = try AppDatabase.open(path: path)
-      _ = try database.addTodo(try draft("kept"))
+      _ = try database.addTodo(try draft("kept"), now: fixedNow)
     }
     #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     return path

@@ -118,6 +118,9 @@ func dump(_ path: String) throws -> [String] {
 /// A fixed instant, so that stored timestamps can be compared exactly.
 let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
 
+/// The day of ``fixedNow`` (2026-11-18T11:06:40Z) in UTC: the `today` the tests pass.
+let fixedToday = Day(iso: "2026-11-18")!
+
 /// A day literal that must parse.
 func day(_ text: String) -> Day { Day(iso: text)! }
 

@@ -32,7 +32,7 @@ final class FakeSyncServer {
     while true {
       let page = pull(after: try database.pullCursor(), limit: 100)
       if page.isEmpty { break }
-      let result = try database.applyPulled(page, now: now)
+      let result = try database.applyPulled(page, today: fixedToday, now: now)
       pulled += result.records
       conflicts += result.conflicts
     }
@@ -121,7 +121,7 @@ struct SyncStoreTests {
     try server.sync(m[1])
     let onB = try allTodos(m[1])[0]
     _ = try m[0].setDone(ids: [todo.id], done: true, now: fixedNow + 60)
-    _ = try m[1].editTodo(id: onB.id, try TodoChanges(title: "Read SICP"), now: fixedNow + 61)
+    _ = try m[1].editTodo(id: onB.id, try TodoChanges(title: "Read SICP"), today: fixedToday, now: fixedNow + 61)
     let first = try server.sync(m[0])
     let second = try server.sync(m[1])
     try server.sync(m[0])
@@ -141,8 +141,8 @@ struct SyncStoreTests {
     try server.sync(m[1])
     // B's clock is two hours behind A's, but its edit is made later in real time... A edits at
     // +2 h on its clock, B at +1 min on its own: A's stamp is later, A wins.
-    _ = try m[0].editTodo(id: todo.id, try TodoChanges(title: "A's title"), now: fixedNow + 7200)
-    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "B's title"), now: fixedNow + 60)
+    _ = try m[0].editTodo(id: todo.id, try TodoChanges(title: "A's title"), today: fixedToday, now: fixedNow + 7200)
+    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "B's title"), today: fixedToday, now: fixedNow + 60)
     try server.sync(m[0])
     let b = try server.sync(m[1])
     try server.sync(m[0])
@@ -161,10 +161,10 @@ struct SyncStoreTests {
     try server.sync(m[0])
     try server.sync(m[1])
     // A's clock is 5 hours ahead; B pulls A's edit, then edits the same field on its own clock.
-    _ = try m[0].editTodo(id: todo.id, try TodoChanges(title: "A, 5 h ahead"), now: fixedNow + 5 * 3600)
+    _ = try m[0].editTodo(id: todo.id, try TodoChanges(title: "A, 5 h ahead"), today: fixedToday, now: fixedNow + 5 * 3600)
     try server.sync(m[0], now: fixedNow + 5 * 3600)
     try server.sync(m[1], now: fixedNow + 60)
-    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "B, seen A"), now: fixedNow + 61)
+    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "B, seen A"), today: fixedToday, now: fixedNow + 61)
     let b = try server.sync(m[1], now: fixedNow + 62)
     let a = try server.sync(m[0], now: fixedNow + 5 * 3600 + 1)
     #expect(try allTodos(m[0])[0].title == "B, seen A")
@@ -180,7 +180,7 @@ struct SyncStoreTests {
     try server.sync(m[0])
     try server.sync(m[1])
     _ = try m[0].deleteTodos(ids: [todo.id], now: fixedNow + 60)
-    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "Read more"), now: fixedNow + 120)
+    _ = try m[1].editTodo(id: try allTodos(m[1])[0].id, try TodoChanges(title: "Read more"), today: fixedToday, now: fixedNow + 120)
     try server.sync(m[0])
     let b = try server.sync(m[1])
     let a = try server.sync(m[0])
@@ -239,7 +239,7 @@ struct SyncStoreTests {
     #expect(Set(server.records.map(\.record.opID)).count == server.records.count)
     // Records pulled twice (a crash before the pull cursor moved cannot happen: it moves in the
     // same transaction) change nothing the second time.
-    let again = try m[1].applyPulled(server.records, now: fixedNow)
+    let again = try m[1].applyPulled(server.records, today: fixedToday, now: fixedNow)
     #expect(again.changed == 0)
     #expect(try allTodos(m[1]).count == 2)
   }
@@ -312,7 +312,7 @@ struct SyncStoreTests {
         _ = try machine.setDone(ids: [todos.randomElement(using: &random)!.id], done: Bool.random(using: &random), now: at)
       case 40..<55 where !todos.isEmpty:
         _ = try machine.editTodo(
-          id: todos.randomElement(using: &random)!.id, try TodoChanges(title: "e\(step)"), now: at)
+          id: todos.randomElement(using: &random)!.id, try TodoChanges(title: "e\(step)"), today: fixedToday, now: at)
       case 55..<63 where !todos.isEmpty:
         _ = try machine.deleteTodos(ids: [todos.randomElement(using: &random)!.id], now: at)
       case 63..<68: _ = try? machine.undo(now: at)

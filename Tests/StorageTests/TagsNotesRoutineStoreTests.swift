@@ -23,7 +23,7 @@ struct TagsNotesRoutineStoreTests {
     #expect(try database.todos(matching: TodoFilter(days: .all, tag: "we")).isEmpty)
     // When tags and notes are edited
     let edited = try database.editTodo(
-      id: todo.id, try TodoChanges(notes: .some(""), addTags: ["ui"], removeTags: ["bug"]), now: fixedNow)
+      id: todo.id, try TodoChanges(notes: .some(""), addTags: ["ui"], removeTags: ["bug"]), today: fixedToday, now: fixedNow)
     #expect(edited.tags == ["ui", "web"])
     #expect(edited.notes == nil)
     // Then undo restores them exactly

@@ -34,12 +34,12 @@ struct TimestampAndOverdueTests {
     let today = day("2026-11-22")
     for offset in 1...15 {
       let past = today.adding(days: -offset).description
-      try database.addTodo(try draft("low \(offset)", .low, on: past))
-      try database.addTodo(try draft("high \(offset)", .high, on: past))
+      try database.addTodo(try draft("low \(offset)", .low, on: past), now: fixedNow)
+      try database.addTodo(try draft("high \(offset)", .high, on: past), now: fixedNow)
     }
-    let done = try database.addTodo(try draft("done", on: "2026-11-21"))
-    _ = try database.setDone(ids: [done.id], done: true)
-    try database.addTodo(try draft("today"))
+    let done = try database.addTodo(try draft("done", on: "2026-11-21"), now: fixedNow)
+    _ = try database.setDone(ids: [done.id], done: true, now: fixedNow)
+    try database.addTodo(try draft("today"), now: fixedNow)
     // When
     let summary = try database.overdueSummary(before: today, limit: 3)
     let capped = try database.overdueSummary(before: today, limit: 3, countLimit: 10)

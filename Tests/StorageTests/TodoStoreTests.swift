@@ -54,10 +54,10 @@ struct TodoStoreTests {
   func idsNeverReused() throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    let first = try database.addTodo(try draft("a"))
-    let second = try database.addTodo(try draft("b"))
-    try database.deleteTodos(ids: [second.id])
-    let third = try database.addTodo(try draft("c"))
+    let first = try database.addTodo(try draft("a"), now: fixedNow)
+    let second = try database.addTodo(try draft("b"), now: fixedNow)
+    try database.deleteTodos(ids: [second.id], now: fixedNow)
+    let third = try database.addTodo(try draft("c"), now: fixedNow)
     #expect(first.id < second.id && second.id < third.id)
   }
 
@@ -66,7 +66,7 @@ struct TodoStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     #expect(throws: StorageError.projectNotFound("ghost")) {
-      try database.addTodo(try draft("x", project: "ghost"))
+      try database.addTodo(try draft("x", project: "ghost"), now: fixedNow)
     }
     #expect(try allTodos(database).isEmpty)
   }
@@ -201,8 +201,8 @@ struct TodoStoreTests {
   func setDoneEmpty() throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    try database.addTodo(try draft("a"))
-    #expect(try database.setDone(ids: [], done: true).isEmpty)
+    try database.addTodo(try draft("a"), now: fixedNow)
+    #expect(try database.setDone(ids: [], done: true, now: fixedNow).isEmpty)
     #expect(try allTodos(database).map(\.isDone) == [false])
   }
 
@@ -211,11 +211,11 @@ struct TodoStoreTests {
     // Given
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    let a = try database.addTodo(try draft("a"))
-    let b = try database.addTodo(try draft("b"))
+    let a = try database.addTodo(try draft("a"), now: fixedNow)
+    let b = try database.addTodo(try draft("b"), now: fixedNow)
     // When / Then
     #expect(throws: StorageError.todosNotFound([998, 999])) {
-      try database.setDone(ids: [999, a.id, 998, b.id, 999], done: true)
+      try database.setDone(ids: [999, a.id, 998, b.id, 999], done: true, now: fixedNow)
     }
     #expect(try allTodos(database).map(\.isDone) == [false, false])
     #expect(throws: StorageError.todosNotFound([777])) { try database.todos(ids: [a.id, 777]) }
@@ -236,30 +236,30 @@ struct TodoStoreTests {
     var expected = original
 
     // When / Then: title
-    var edited = try database.editTodo(id: original.id, try TodoChanges(title: "  renamed \"x\" 🚀 "))
+    var edited = try database.editTodo(id: original.id, try TodoChanges(title: "  renamed \"x\" 🚀 "), today: fixedToday, now: fixedNow)
     expected.title = "renamed \"x\" 🚀"
     #expect(edited == expected)
     // priority
-    edited = try database.editTodo(id: original.id, try TodoChanges(priority: .high))
+    edited = try database.editTodo(id: original.id, try TodoChanges(priority: .high), today: fixedToday, now: fixedNow)
     expected.priority = .high
     #expect(edited == expected)
     // day
     // (moved away from its day once that day began, it stays on that day's record as carried)
     edited = try database.editTodo(
-      id: original.id, try TodoChanges(day: day("2024-02-29")), today: day("2026-11-22"))
+      id: original.id, try TodoChanges(day: day("2024-02-29")), today: day("2026-11-22"), now: fixedNow)
     expected.day = day("2024-02-29")
     expected.carriedFrom = [day("2026-11-22")]
     #expect(edited == expected)
     // project, found case-insensitively
-    edited = try database.editTodo(id: original.id, try TodoChanges(project: .some("BLOG")))
+    edited = try database.editTodo(id: original.id, try TodoChanges(project: .some("BLOG")), today: fixedToday, now: fixedNow)
     expected.project = "blog"
     #expect(edited == expected)
     // unlink
-    edited = try database.editTodo(id: original.id, try TodoChanges(project: .some(nil)))
+    edited = try database.editTodo(id: original.id, try TodoChanges(project: .some(nil)), today: fixedToday, now: fixedNow)
     expected.project = nil
     #expect(edited == expected)
     // nothing
-    edited = try database.editTodo(id: original.id, try TodoChanges())
+    edited = try database.editTodo(id: original.id, try TodoChanges(), today: fixedToday, now: fixedNow)
     #expect(edited == expected)
     #expect(try database.todos(ids: [original.id]) == [expected])
     #expect(try database.todos(ids: [untouched.id]) == [untouched])
@@ -272,7 +272,7 @@ struct TodoStoreTests {
     let original = try database.addTodo(try draft("original"), now: fixedNow)
     #expect(throws: StorageError.projectNotFound("ghost")) {
       try database.editTodo(
-        id: original.id, try TodoChanges(title: "changed", priority: .low, project: .some("ghost")))
+        id: original.id, try TodoChanges(title: "changed", priority: .low, project: .some("ghost")), today: fixedToday, now: fixedNow)
     }
     #expect(try database.todos(ids: [original.id]) == [original])
   }
@@ -282,7 +282,7 @@ struct TodoStoreTests {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
     #expect(throws: StorageError.todosNotFound([42])) {
-      try database.editTodo(id: 42, try TodoChanges(title: "x"))
+      try database.editTodo(id: 42, try TodoChanges(title: "x"), today: fixedToday, now: fixedNow)
     }
   }
 
@@ -295,7 +295,7 @@ struct TodoStoreTests {
     let a = try database.addTodo(try draft("a"), now: fixedNow)
     let b = try database.addTodo(try draft("b"), now: fixedNow)
     let c = try database.addTodo(try draft("c"), now: fixedNow)
-    let deleted = try database.deleteTodos(ids: [c.id, a.id])
+    let deleted = try database.deleteTodos(ids: [c.id, a.id], now: fixedNow)
     #expect(Set(deleted) == [a, c])
     #expect(try allTodos(database) == [b])
   }
@@ -307,7 +307,7 @@ struct TodoStoreTests {
     let a = try database.addTodo(try draft("a"), now: fixedNow)
     let b = try database.addTodo(try draft("b"), now: fixedNow)
     #expect(throws: StorageError.todosNotFound([50, 51])) {
-      try database.deleteTodos(ids: [a.id, 51, b.id, 50])
+      try database.deleteTodos(ids: [a.id, 51, b.id, 50], now: fixedNow)
     }
     #expect(try allTodos(database) == [a, b])
   }
@@ -337,7 +337,7 @@ struct TodoStoreTests {
     let fixture = try CarryFixture()
     let today = day("2026-11-22")
     // When
-    let moved = try fixture.database.todos(ids: fixture.database.carryOver(today: today, to: today).moved)
+    let moved = try fixture.database.todos(ids: fixture.database.carryOver(today: today, to: today, now: fixedNow).moved)
     // Then
     #expect(Set(moved.map(\.id)) == [fixture.oldOpen.id, fixture.olderOpen.id])
     #expect(moved.allSatisfy { $0.day == today && !$0.isDone })
@@ -350,13 +350,13 @@ struct TodoStoreTests {
     #expect(after[fixture.oldOpen.id]?.priority == .low)
     #expect(try fixture.database.overdueTodos(before: today).isEmpty)
     // And a second carry-over finds nothing
-    #expect(try fixture.database.carryOver(today: today, to: today).moved.isEmpty)
+    #expect(try fixture.database.carryOver(today: today, to: today, now: fixedNow).moved.isEmpty)
   }
 
   @Test("carrying to a later day moves only what is overdue today, not today's or planned todos")
   func carryOverToLaterDay() throws {
     let fixture = try CarryFixture()
-    let result = try fixture.database.carryOver(today: day("2026-11-22"), to: day("2026-11-30"))
+    let result = try fixture.database.carryOver(today: day("2026-11-22"), to: day("2026-11-30"), now: fixedNow)
     #expect(Set(result.moved) == [fixture.oldOpen.id, fixture.olderOpen.id])
     #expect(try fixture.database.todos(ids: [fixture.todayOpen.id]) == [fixture.todayOpen])
     #expect(try fixture.database.todos(ids: [fixture.futureOpen.id]) == [fixture.futureOpen])
@@ -366,10 +366,10 @@ struct TodoStoreTests {
   func carryOverKeepsRoutineBlocksSingle() throws {
     let scratch = Scratch()
     let database = try scratch.freshDatabase()
-    let missed = try database.addTodo(try draft("Solve", on: "2026-11-21", block: "algorithm"))
-    let planned = try database.addTodo(try draft("Solve", on: "2026-11-22", block: "Algorithm"))
-    let other = try database.addTodo(try draft("Write", on: "2026-11-21", block: "blog"))
-    let result = try database.carryOver(today: day("2026-11-22"), to: day("2026-11-22"))
+    let missed = try database.addTodo(try draft("Solve", on: "2026-11-21", block: "algorithm"), now: fixedNow)
+    let planned = try database.addTodo(try draft("Solve", on: "2026-11-22", block: "Algorithm"), now: fixedNow)
+    let other = try database.addTodo(try draft("Write", on: "2026-11-21", block: "blog"), now: fixedNow)
+    let result = try database.carryOver(today: day("2026-11-22"), to: day("2026-11-22"), now: fixedNow)
     #expect(result.moved == [other.id])
     #expect(result.duplicates == [missed.id])
     #expect(try database.todos(ids: [missed.id, planned.id]).map(\.day) == [day("2026-11-21"), day("2026-11-22")])
@@ -382,7 +382,7 @@ struct TodoStoreTests {
     // When: one open overdue, one done, one already today, one in the future
     let moved = try fixture.database.carryOver(
       ids: [fixture.oldOpen.id, fixture.oldDone.id, fixture.todayOpen.id, fixture.futureOpen.id],
-      today: today, to: today).moved
+      today: today, to: today, now: fixedNow).moved
     // Then
     #expect(moved == [fixture.oldOpen.id])
     #expect(try fixture.database.todos(ids: [fixture.olderOpen.id]) == [fixture.olderOpen])
@@ -395,7 +395,7 @@ struct TodoStoreTests {
     let fixture = try CarryFixture()
     let before = try allTodos(fixture.database)
     #expect(throws: StorageError.todosNotFound([404])) {
-      try fixture.database.carryOver(ids: [fixture.oldOpen.id, 404], today: day("2026-11-22"), to: day("2026-11-22"))
+      try fixture.database.carryOver(ids: [fixture.oldOpen.id, 404], today: day("2026-11-22"), to: day("2026-11-22"), now: fixedNow)
     }
     #expect(try allTodos(fixture.database) == before)
   }

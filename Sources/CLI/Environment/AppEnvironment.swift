@@ -18,6 +18,9 @@ struct AppEnvironment {
   var arguments: [String] = []
   /// The current instant.
   var now: Date
+  /// The running clock, for what waits on real time while the command runs (a GitHub
+  /// rate-limit reset): the one place below the CLI that reads it is handed this.
+  var clock: @Sendable () -> Date = { Date() }
   /// The user's time zone (`TZ`, else the system's).
   var timeZone: any ZoneRules
   /// Whether standard output is a terminal.

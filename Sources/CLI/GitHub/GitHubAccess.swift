@@ -92,7 +92,7 @@ struct GitHubAccess {
       rateLimitWaitBound: rateLimitWaitBound, maxAttempts: maxAttempts)
     return GitHubClient(
       configuration: configuration, transport: DebugFault.watching(try environment.gitHubTransport ?? Self.liveTransport(environment)),
-      sleeper: environment.gitHubSleeper ?? TaskSleeper(), onEvent: onEvent)
+      sleeper: environment.gitHubSleeper ?? TaskSleeper(), now: environment.clock, onEvent: onEvent)
   }
 
   /// libcurl (`OOTD_LIBCURL` names another library file; `CURL_CA_BUNDLE` a file of CA
