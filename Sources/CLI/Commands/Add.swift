@@ -89,7 +89,7 @@ extension Ootd {
           "ootd: note: project '\(project)' is archived ('ootd project unarchive \(project)' brings it back)"))
       }
       if output.json {
-        environment.output(try JSONOutput.encode(JSONOutput.TodoJSON(todo, environment)) + "\n")
+        JSONOutput.print(JSONOutput.TodoJSON(todo, environment), environment)
       } else {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
         let relative: String

@@ -115,7 +115,7 @@ extension Ootd {
         try database.forEachTodo(matching: filter) { body(ICalendar.vtodo($0, stamp: stamp)) }
         _ = body(ICalendar.footer)
       case .json:
-        // The bytes of list --json (JSONOutput.encode's, then a line end), streamed.
+        // The bytes of list --json, streamed.
         try withoutActuallyEscaping(body) { body in
           var failed = false
           var writer = JSONStreamWriter(output: { text in if !failed { failed = !body(text) } })

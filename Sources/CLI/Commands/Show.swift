@@ -31,9 +31,8 @@ extension Ootd {
       let todo = try database.todos(ids: [id])[0]
       let history = try database.history(ofRow: todo.uuid)
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            TodoDetailJSON(todo: JSONOutput.TodoJSON(todo, environment), history: history)) + "\n")
+        JSONOutput.print(
+          TodoDetailJSON(todo: JSONOutput.TodoJSON(todo, environment), history: history), environment)
         return
       }
       environment.output(

@@ -8,8 +8,7 @@ func printTodos(
   _ environment: AppEnvironment
 ) throws {
   if json {
-    let items = todos.map { JSONOutput.TodoJSON($0, environment) }
-    environment.output(try JSONOutput.encode(items) + "\n")
+    JSONOutput.print(todos.map { JSONOutput.TodoJSON($0, environment) }, environment)
     return
   }
   let noun = todos.count == 1 ? "todo" : "todos"

@@ -4,7 +4,7 @@ import Storage
 import Zone
 
 /// Everything `ootd graph` prints, in each of its formats.
-struct CommitGraphReport: Encodable {
+struct CommitGraphReport: JSONShape {
   let calendar: CommitCalendar
   let author: String?
   let repository: RepositoryName?
@@ -27,56 +27,6 @@ struct CommitGraphReport: Encodable {
       author: author, repository: filter.repository, timeZone: timeZone, today: today,
       repositories: try database.commitsByRepository(range, timeZone: timeZone, filter: filter),
       lastSync: try database.lastCommitSync())
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case from, to, days, total, user, repository, timeZone, activeDays, busiestDay
-    case currentStreak, longestStreak, repositories, lastSync
-  }
-
-  enum DayKeys: String, CodingKey { case date, count }
-  enum StreakKeys: String, CodingKey { case from, to, days }
-  enum RepoKeys: String, CodingKey { case repository, commits, lastSync }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(calendar.range.from.description, forKey: .from)
-    try c.encode(calendar.range.to.description, forKey: .to)
-    var days = c.nestedUnkeyedContainer(forKey: .days)
-    for (day, count) in calendar.days {
-      var d = days.nestedContainer(keyedBy: DayKeys.self)
-      try d.encode(day.description, forKey: .date)
-      try d.encode(count, forKey: .count)
-    }
-    try c.encode(calendar.total, forKey: .total)
-    try c.encode(author, forKey: .user)
-    try c.encode(repository?.description, forKey: .repository)
-    try c.encode(timeZone.identifier, forKey: .timeZone)
-    try c.encode(calendar.activeDays, forKey: .activeDays)
-    if let busiest = calendar.busiestDay {
-      var b = c.nestedContainer(keyedBy: DayKeys.self, forKey: .busiestDay)
-      try b.encode(busiest.day.description, forKey: .date)
-      try b.encode(busiest.count, forKey: .count)
-    } else {
-      try c.encodeNil(forKey: .busiestDay)
-    }
-    for (key, streak) in [
-      (CodingKeys.currentStreak, calendar.currentStreak), (.longestStreak, calendar.longestStreak),
-    ] {
-      // No streak is a streak of 0 days, as the text says: the object is always there.
-      var s = c.nestedContainer(keyedBy: StreakKeys.self, forKey: key)
-      try s.encode(streak?.from.description, forKey: .from)
-      try s.encode(streak?.to.description, forKey: .to)
-      try s.encode(streak?.length ?? 0, forKey: .days)
-    }
-    var list = c.nestedUnkeyedContainer(forKey: .repositories)
-    for entry in repositories {
-      var r = list.nestedContainer(keyedBy: RepoKeys.self)
-      try r.encode(entry.repository, forKey: .repository)
-      try r.encode(entry.commits, forKey: .commits)
-      try r.encode(entry.lastSyncAt.map(Self.iso), forKey: .lastSync)
-    }
-    try c.encode(lastSync.map(Self.iso), forKey: .lastSync)
   }
 
   static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
@@ -156,8 +106,9 @@ func lastSyncLine(_ lastSync: Date?, now: Date, timeZone: any ZoneRules) -> Stri
 }
 
 extension CommitGraphReport {
-  /// Writes the graph as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the tests
-  /// compare both), without building the document through JSONEncoder.
+  /// Writes the graph (`graph --json`): `{"from","to","days":[{"date","count"}],"total","user",
+  /// "repository","timeZone","activeDays","busiestDay","currentStreak","longestStreak",
+  /// "repositories","lastSync"}`; a missing streak is one of 0 days, as the text says.
   func write(to writer: inout JSONStreamWriter) {
     func day(_ day: Day, _ count: Int) {
       writer.beginObject()

@@ -77,7 +77,7 @@ struct DashboardFacts {
 /// perfect days before today, plus today once it is perfect, as `report --json` does for a range
 /// ending today; `carried` counts todos moved away from today (included in `total`); `commits`
 /// is today's commit count, null until commits are synced. Written a value at a time, keys
-/// sorted as `JSONOutput.encode` sorts them, with `todos` and `overdue` streamed from the
+/// sorted, with `todos` and `overdue` streamed from the
 /// database: a day of any number of todos in constant memory.
 struct DashboardJSON {
   let date: Day

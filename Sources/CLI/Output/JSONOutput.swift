@@ -3,17 +3,39 @@ import Foundation
 import Zone
 
 /// The JSON shapes ootd prints. Every field is always present; absent values are `null`.
-/// Field names are a contract with scripts: add fields, never rename them.
+/// Field names are a contract with scripts: add fields, never rename them. Each shape is written
+/// by one piece of code, its `write(to:)` (``JSONShape``), member by member with keys sorted (the
+/// writer checks the order in debug builds); golden files in `Tests/CLITests/Golden/json/` hold
+/// the bytes.
 enum JSONOutput {
-  /// Encodes `value` as pretty-printed JSON with a trailing newline.
+  /// Encodes `value` as pretty-printed JSON without a trailing newline: the shapes that stay
+  /// `Encodable` (small fixed documents written by no other code: `github status/doctor`,
+  /// `import`, `remote status/sync`, `team board`).
   static func encode(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return escapingControls(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
 
+  /// `shape` as one document with a trailing newline, as it is printed.
+  static func text(_ shape: some JSONShape) -> String {
+    var text = ""
+    var writer = JSONStreamWriter(output: { text += $0 })
+    shape.write(to: &writer)
+    writer.finish()
+    return text
+  }
+
+  /// Prints `shape` as one document and a newline, to standard output.
+  static func print(_ shape: some JSONShape, _ environment: AppEnvironment) {
+    var writer = JSONStreamWriter(environment)
+    shape.write(to: &writer)
+    writer.finish()
+  }
+
   /// `json` with DEL and the C1 controls (U+007F…U+009F, which `JSONEncoder` leaves raw and
-  /// terminals obey: U+009B starts an escape sequence) written as `\u009b` escapes. They can
+  /// terminals obey: U+009B starts an escape sequence) written as `\u009b` escapes (the lines
+  /// of a Taskwarrior export, which Interchange encodes). They can
   /// only occur inside strings, so the document means the same.
   static func escapingControls(_ json: String) -> String {
     guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
@@ -29,11 +51,11 @@ enum JSONOutput {
   }
 
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
-  /// "dropped","carriedFrom","notes","github","doneBy"}` (`carriedFrom`: the days it was carried
-  /// away from, oldest first; `notes`: free text an import kept, or null; `github`:
+  /// "dropped","carriedFrom","notes","tags","github","doneBy"}` (`carriedFrom`: the days it was
+  /// carried away from, oldest first; `notes`: free text an import kept, or null; `github`:
   /// `{"url","state"}` of the linked issue, or null; `doneBy`: `manual`, `commits` or `github`
   /// when done and known, else null).
-  struct TodoJSON: Encodable {
+  struct TodoJSON: JSONShape {
     let todo: Todo
     let today: Day
     let timeZone: any ZoneRules
@@ -49,37 +71,63 @@ enum JSONOutput {
       self.timeZone = timeZone
     }
 
-    enum CodingKeys: String, CodingKey {
-      case id, uuid, title, priority, done, date, project, block, overdue, doneOn
-      case dropped, carriedFrom
-      case notes, tags
-      case github, doneBy
+    func write(to writer: inout JSONStreamWriter) {
+      write(to: &writer, history: nil)
     }
 
-    /// `{"url","state"}`.
-    struct GitHubLinkJSON: Encodable {
-      let url: String
-      let state: String
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(todo.id, forKey: .id)
-      try c.encode(todo.uuid, forKey: .uuid)
-      try c.encode(todo.title, forKey: .title)
-      try c.encode(todo.priority.rawValue, forKey: .priority)
-      try c.encode(todo.isDone, forKey: .done)
-      try c.encode(todo.day.description, forKey: .date)
-      try c.encode(todo.project, forKey: .project)
-      try c.encode(todo.block, forKey: .block)
-      try c.encode(todo.isOverdue(today: today), forKey: .overdue)
-      try c.encode(todo.doneAt.map { Day($0, in: timeZone).description }, forKey: .doneOn)
-      try c.encode(todo.isDropped, forKey: .dropped)
-      try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
-      try c.encode(todo.notes, forKey: .notes)
-      try c.encode(todo.tags, forKey: .tags)
-      try c.encode(todo.github.map { GitHubLinkJSON(url: $0.url, state: $0.state) }, forKey: .github)
-      try c.encode(todo.doneBy?.rawValue, forKey: .doneBy)
+    /// Writes the todo; with `history` (`show --json`), its journal entries as `history`.
+    func write(to writer: inout JSONStreamWriter, history: [JournalEntry]?) {
+      writer.beginObject()
+      writer.key("block")
+      writer.string(todo.block)
+      writer.key("carriedFrom")
+      writer.beginArray()
+      for day in todo.carriedFrom { writer.string(day.description) }
+      writer.endArray()
+      writer.key("date")
+      writer.string(todo.day.description)
+      writer.key("done")
+      writer.bool(todo.isDone)
+      writer.key("doneBy")
+      writer.string(todo.doneBy?.rawValue)
+      writer.key("doneOn")
+      writer.string(todo.doneAt.map { Day($0, in: timeZone).description })
+      writer.key("dropped")
+      writer.bool(todo.isDropped)
+      writer.key("github")
+      if let github = todo.github {
+        writer.beginObject()
+        writer.key("state")
+        writer.string(github.state)
+        writer.key("url")
+        writer.string(github.url)
+        writer.endObject()
+      } else {
+        writer.null()
+      }
+      if let history {
+        writer.key("history")
+        writer.array(history.map(JournalOutput.EntryJSON.init))
+      }
+      writer.key("id")
+      writer.integer(todo.id)
+      writer.key("notes")
+      writer.string(todo.notes)
+      writer.key("overdue")
+      writer.bool(todo.isOverdue(today: today))
+      writer.key("priority")
+      writer.string(todo.priority.rawValue)
+      writer.key("project")
+      writer.string(todo.project)
+      writer.key("tags")
+      writer.beginArray()
+      for tag in todo.tags { writer.string(tag) }
+      writer.endArray()
+      writer.key("title")
+      writer.string(todo.title)
+      writer.key("uuid")
+      writer.string(todo.uuid)
+      writer.endObject()
     }
   }
 
@@ -87,39 +135,37 @@ enum JSONOutput {
   /// (`doneWhen`: `{"rule": "commits", "repo": "OWNER/NAME" or null}`, or null; `recurrence` is
   /// the routine's days (`daily`, `mon,wed,fri`, `every 2d from 2026-11-23`), null when the block
   /// is not in the routine).
-  struct BlockJSON: Encodable {
+  struct BlockJSON: JSONShape {
     let block: TaskBlock
 
-    enum CodingKeys: String, CodingKey {
-      case name, uuid, title, priority, builtIn, routine, doneWhen, recurrence
-    }
-
-    /// `{"rule","repo"}`.
-    struct DoneRuleJSON: Encodable {
-      let rule: String
-      let repo: String?
-
-      func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(repo, forKey: .repo)
+    func write(to writer: inout JSONStreamWriter) {
+      writer.beginObject()
+      writer.key("builtIn")
+      writer.bool(block.isBuiltIn)
+      writer.key("doneWhen")
+      if let rule = block.doneWhen {
+        writer.beginObject()
+        writer.key("repo")
+        writer.string(rule.repository?.description)
+        writer.key("rule")
+        writer.string(DoneRule.commits)
+        writer.endObject()
+      } else {
+        writer.null()
       }
-
-      enum CodingKeys: String, CodingKey { case rule, repo }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(block.name, forKey: .name)
-      try c.encode(block.uuid, forKey: .uuid)
-      try c.encode(block.title, forKey: .title)
-      try c.encode(block.priority.rawValue, forKey: .priority)
-      try c.encode(block.isBuiltIn, forKey: .builtIn)
-      try c.encode(block.isRoutine, forKey: .routine)
-      try c.encode(
-        block.doneWhen.map { DoneRuleJSON(rule: DoneRule.commits, repo: $0.repository?.description) },
-        forKey: .doneWhen)
-      try c.encode(block.isRoutine ? block.recurrence.text : nil, forKey: .recurrence)
+      writer.key("name")
+      writer.string(block.name)
+      writer.key("priority")
+      writer.string(block.priority.rawValue)
+      writer.key("recurrence")
+      writer.string(block.isRoutine ? block.recurrence.text : nil)
+      writer.key("routine")
+      writer.bool(block.isRoutine)
+      writer.key("title")
+      writer.string(block.title)
+      writer.key("uuid")
+      writer.string(block.uuid)
+      writer.endObject()
     }
   }
 
@@ -218,48 +264,13 @@ enum JSONOutput {
   /// more is a tie; null without a best), `commitRelation` (null until commits are synced:
   /// `{"withCommits": {"days","total","done","rate"}, "withoutCommits": {...}}`, the text's
   /// "days with commits: 84% achieved; days without: 52%" over synced days with todos).
-  struct ReportJSON: Encodable {
+  struct ReportJSON: JSONShape {
     let report: AchievementReport
     let project: String?
     /// The GitHub commits of the same days; nil (null in JSON) until commits are synced.
     var commits: CommitCalendar? = nil
     /// When commits were last synced.
     var lastSync: Date? = nil
-
-    enum CodingKeys: String, CodingKey {
-      case from, to, days, total, done, rate, currentStreak, longestStreak
-      case project, activeDays, perfectDays, priorities, weekdays, bestWeekday, worstWeekday
-      case commits, lastSync, bestWeekdays, worstWeekdays, commitRelation
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(report.range.from.description, forKey: .from)
-      try c.encode(report.range.to.description, forKey: .to)
-      try c.encode(
-        report.days.map {
-          DayJSON(date: $0.day, tally: $0.tally, commits: commits?.syncedCount(on: $0.day))
-        }, forKey: .days)
-      try c.encode(report.total.total, forKey: .total)
-      try c.encode(report.total.done, forKey: .done)
-      try c.encode(report.total.rate, forKey: .rate)
-      try c.encode(report.streaks.current, forKey: .currentStreak)
-      try c.encode(report.streaks.longest, forKey: .longestStreak)
-      try c.encode(project, forKey: .project)
-      try c.encode(report.activeDays, forKey: .activeDays)
-      try c.encode(report.perfectDays, forKey: .perfectDays)
-      var priorities: [String: TallyJSON] = [:]
-      for entry in report.priorities { priorities[entry.priority.rawValue] = TallyJSON(tally: entry.tally) }
-      try c.encode(priorities, forKey: .priorities)
-      try c.encode(report.weekdays.map(WeekdayJSON.init), forKey: .weekdays)
-      try c.encode(report.bestWeekday?.shortName, forKey: .bestWeekday)
-      try c.encode(report.worstWeekday?.shortName, forKey: .worstWeekday)
-      try c.encode(commits?.total, forKey: .commits)
-      try c.encode(lastSync.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
-      try c.encode(weekdayNames(report.bestWeekdays), forKey: .bestWeekdays)
-      try c.encode(weekdayNames(report.worstWeekdays), forKey: .worstWeekdays)
-      try c.encode(relation.map(RelationJSON.init), forKey: .commitRelation)
-    }
 
     /// How achievement relates to commits over the range; nil until commits are synced.
     var relation: CommitAchievementRelation? {
@@ -271,8 +282,7 @@ enum JSONOutput {
       days.isEmpty ? nil : days.map(\.shortName)
     }
 
-    /// Writes the report as ``encode(to:)`` does, keys in the order `.sortedKeys` gives (the
-    /// tests compare both): a year of days without building the document through JSONEncoder.
+    /// Writes the report a value at a time: a year of days without building the document.
     func write(to writer: inout JSONStreamWriter) {
       // A tally's members, in the sorted order every object that carries them keeps.
       func tallyMembers(_ tally: Tally) {
@@ -383,84 +393,6 @@ enum JSONOutput {
       writer.key("worstWeekdays")
       names(report.worstWeekdays)
       writer.endObject()
-    }
-  }
-
-  /// One day of a report: `{"date","total","done","rate","commits","carried"}` (`commits` null
-  /// until GitHub commits are synced; `carried`: todos moved away after the day began, counted
-  /// in `total`).
-  struct DayJSON: Encodable {
-    let date: Day
-    let tally: Tally
-    var commits: Int? = nil
-
-    enum CodingKeys: String, CodingKey { case date, total, done, rate, commits, carried }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(date.description, forKey: .date)
-      try c.encode(tally.total, forKey: .total)
-      try c.encode(tally.done, forKey: .done)
-      try c.encode(tally.rate, forKey: .rate)
-      try c.encode(commits, forKey: .commits)
-      try c.encode(tally.carried, forKey: .carried)
-    }
-  }
-
-  /// One side of a report's `commitRelation`: `{"days","total","done","rate"}`.
-  struct RelationSideJSON: Encodable {
-    let tally: Tally
-    let days: Int
-
-    enum CodingKeys: String, CodingKey { case days, total, done, rate }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(days, forKey: .days)
-      try c.encode(tally.total, forKey: .total)
-      try c.encode(tally.done, forKey: .done)
-      try c.encode(tally.rate, forKey: .rate)
-    }
-  }
-
-  /// A report's `commitRelation`: `{"withCommits": {...}, "withoutCommits": {...}}`.
-  struct RelationJSON: Encodable {
-    let withCommits: RelationSideJSON
-    let withoutCommits: RelationSideJSON
-
-    init(_ relation: CommitAchievementRelation) {
-      withCommits = RelationSideJSON(tally: relation.withCommits, days: relation.daysWithCommits)
-      withoutCommits = RelationSideJSON(tally: relation.withoutCommits, days: relation.daysWithoutCommits)
-    }
-  }
-
-  /// `{"total","done","rate"}`.
-  struct TallyJSON: Encodable {
-    let tally: Tally
-
-    enum CodingKeys: String, CodingKey { case total, done, rate }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(tally.total, forKey: .total)
-      try c.encode(tally.done, forKey: .done)
-      try c.encode(tally.rate, forKey: .rate)
-    }
-  }
-
-  /// `{"weekday","total","done","rate","activeDays"}`.
-  struct WeekdayJSON: Encodable {
-    let entry: WeekdayTally
-
-    enum CodingKeys: String, CodingKey { case weekday, total, done, rate, activeDays }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(entry.weekday.shortName, forKey: .weekday)
-      try c.encode(entry.tally.total, forKey: .total)
-      try c.encode(entry.tally.done, forKey: .done)
-      try c.encode(entry.tally.rate, forKey: .rate)
-      try c.encode(entry.activeDays, forKey: .activeDays)
     }
   }
 }

@@ -1,11 +1,23 @@
 import Core
 
-/// Writes one JSON document a value at a time, in the exact bytes ``JSONOutput/encode(_:)``
-/// gives the same values: Foundation's pretty printing (two-space indentation, `"key" : value`,
-/// an empty array or object as `[`, a blank line, `]`), slashes unescaped, and DEL and the C1
-/// controls escaped. Text goes to `output` in chunks of about `chunkSize` bytes, so a document
-/// of any length is printed in constant memory. Keys are written in the order given: callers
-/// write them sorted, as `.sortedKeys` does (the tests compare both writers).
+/// A JSON shape ootd prints, written by its one `write(to:)`: the one list of its keys. Small
+/// documents and unbounded listings are written the same way.
+protocol JSONShape {
+  func write(to writer: inout JSONStreamWriter)
+}
+
+/// An array of shapes is a shape.
+extension Array: JSONShape where Element: JSONShape {
+  func write(to writer: inout JSONStreamWriter) { writer.array(self) }
+}
+
+/// Writes one JSON document a value at a time, in the bytes ootd has always printed (those of
+/// Foundation's `JSONEncoder` with `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`:
+/// two-space indentation, `"key" : value`, an empty array or object as `[`, a blank line, `]`),
+/// slashes unescaped, and DEL and the C1 controls escaped. Text goes to `output` in chunks of
+/// about `chunkSize` bytes, so a document of any length is printed in constant memory. Keys are
+/// written in the order given: callers write them sorted, as `.sortedKeys` did (checked in
+/// debug builds).
 struct JSONStreamWriter {
   private let output: (String) -> Void
   /// Where the bytes go when the output takes bytes (standard output does).
@@ -21,6 +33,10 @@ struct JSONStreamWriter {
   private var depth = 0
   /// A key was just written: the next value follows it on the same line.
   private var afterKey = false
+  #if DEBUG
+    /// The last key of each open object, innermost last: keys must come sorted.
+    private var lastKeys: [String] = []
+  #endif
 
   init(chunkSize: Int = 65_536, output: @escaping (String) -> Void) {
     self.output = output
@@ -42,15 +58,38 @@ struct JSONStreamWriter {
 
   // MARK: - Containers
 
-  mutating func beginArray() { open(UInt8(ascii: "[")) }
-  mutating func endArray() { close(UInt8(ascii: "]")) }
-  mutating func beginObject() { open(UInt8(ascii: "{")) }
-  mutating func endObject() { close(UInt8(ascii: "}")) }
+  mutating func beginArray() {
+    open(UInt8(ascii: "["))
+    #if DEBUG
+      lastKeys.append("")
+    #endif
+  }
+  mutating func endArray() {
+    close(UInt8(ascii: "]"))
+    #if DEBUG
+      lastKeys.removeLast()
+    #endif
+  }
+  mutating func beginObject() {
+    open(UInt8(ascii: "{"))
+    #if DEBUG
+      lastKeys.append("")
+    #endif
+  }
+  mutating func endObject() {
+    close(UInt8(ascii: "}"))
+    #if DEBUG
+      lastKeys.removeLast()
+    #endif
+  }
 
   /// Starts the member `name` of the open object; its value comes next. `name` is one of the
   /// contract's field names: plain ASCII, copied without escaping.
   @inline(__always)
   mutating func key(_ name: StaticString) {
+    #if DEBUG
+      checkOrder(name.description)
+    #endif
     separate()
     buffer.appendKey(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     afterKey = true
@@ -58,10 +97,32 @@ struct JSONStreamWriter {
 
   /// Starts a member whose name comes from data (a dictionary's key); escaped as any string.
   mutating func key(named name: String) {
+    #if DEBUG
+      checkOrder(name)
+    #endif
     separate()
     appendString(name)
     append(" : ")
     afterKey = true
+  }
+
+  #if DEBUG
+    /// Traps when `name` does not sort after the open object's previous key, as `.sortedKeys`
+    /// sorted them (case-insensitively).
+    private mutating func checkOrder(_ name: String) {
+      guard let last = lastKeys.last else { return }
+      precondition(
+        last.isEmpty || last.lowercased() < name.lowercased(),
+        "JSON key '\(name)' written after '\(last)': keys must be sorted")
+      lastKeys[lastKeys.count - 1] = name
+    }
+  #endif
+
+  /// `shapes` as one array.
+  mutating func array(_ shapes: some Sequence<some JSONShape>) {
+    beginArray()
+    for shape in shapes { shape.write(to: &self) }
+    endArray()
   }
 
   // MARK: - Values
@@ -88,7 +149,7 @@ struct JSONStreamWriter {
     append("null")
   }
 
-  /// A finite number as `JSONEncoder` writes it: Swift's shortest round-trip `description`,
+  /// A finite number as `JSONEncoder` wrote it: Swift's shortest round-trip `description`,
   /// without a trailing `.0` (`1`, `0.5`, `1e-07`); nil as `null`.
   mutating func double(_ value: Double?) {
     separate()
@@ -96,13 +157,6 @@ struct JSONStreamWriter {
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
     buffer.append(text)
-  }
-
-  /// A number (or another single value, never an array or object) as `JSONOutput.encode`
-  /// writes it alone.
-  mutating func fragment(_ value: some Encodable) throws {
-    separate()
-    buffer.append(try JSONOutput.encode(value))
   }
 
   /// Ends the document with a newline and writes out what is left.
@@ -296,58 +350,5 @@ private final class ByteBuffer {
   func append(_ text: String) {
     var text = text
     text.withUTF8 { append($0) }
-  }
-}
-
-extension JSONOutput.TodoJSON {
-  /// Writes the todo as ``encode(to:)`` does, keys sorted.
-  func write(to writer: inout JSONStreamWriter) {
-    writer.beginObject()
-    writer.key("block")
-    writer.string(todo.block)
-    writer.key("carriedFrom")
-    writer.beginArray()
-    for day in todo.carriedFrom { writer.string(day.description) }
-    writer.endArray()
-    writer.key("date")
-    writer.string(todo.day.description)
-    writer.key("done")
-    writer.bool(todo.isDone)
-    writer.key("doneBy")
-    writer.string(todo.doneBy?.rawValue)
-    writer.key("doneOn")
-    writer.string(todo.doneAt.map { Day($0, in: timeZone).description })
-    writer.key("dropped")
-    writer.bool(todo.isDropped)
-    writer.key("github")
-    if let github = todo.github {
-      writer.beginObject()
-      writer.key("state")
-      writer.string(github.state)
-      writer.key("url")
-      writer.string(github.url)
-      writer.endObject()
-    } else {
-      writer.string(nil)
-    }
-    writer.key("id")
-    writer.integer(todo.id)
-    writer.key("notes")
-    writer.string(todo.notes)
-    writer.key("overdue")
-    writer.bool(todo.isOverdue(today: today))
-    writer.key("priority")
-    writer.string(todo.priority.rawValue)
-    writer.key("project")
-    writer.string(todo.project)
-    writer.key("tags")
-    writer.beginArray()
-    for tag in todo.tags { writer.string(tag) }
-    writer.endArray()
-    writer.key("title")
-    writer.string(todo.title)
-    writer.key("uuid")
-    writer.string(todo.uuid)
-    writer.endObject()
   }
 }

@@ -10,7 +10,7 @@ struct JournalOutput {
   /// `Undid 'done 12 13': 2 todos open again ('a', 'b')`, or the entry acted on as JSON.
   func printStep(_ step: JournalStep, json: Bool, undo: Bool) throws {
     if json {
-      environment.output(try JSONOutput.encode(EntryJSON(entry: step.entry)) + "\n")
+      JSONOutput.print(EntryJSON(entry: step.entry), environment)
       return
     }
     let line = undo
@@ -22,7 +22,7 @@ struct JournalOutput {
   /// The log: a table on a terminal or in a pipe, or a JSON array.
   func printLog(_ entries: [JournalEntry], json: Bool, noColor: Bool) throws {
     if json {
-      environment.output(try JSONOutput.encode(entries.map(EntryJSON.init)) + "\n")
+      JSONOutput.print(entries.map(EntryJSON.init), environment)
       return
     }
     let style = environment.style(noColor: noColor)
@@ -53,20 +53,26 @@ struct JournalOutput {
   }
 
   /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind` and `target`.
-  struct EntryJSON: Encodable {
+  struct EntryJSON: JSONShape {
     let entry: JournalEntry
 
-    enum CodingKeys: String, CodingKey { case id, at, command, summary, undone, kind, target }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(entry.id, forKey: .id)
-      try c.encode(ISO8601Timestamp.string(entry.at), forKey: .at)
-      try c.encode(entry.command, forKey: .command)
-      try c.encode(entry.summary, forKey: .summary)
-      try c.encode(entry.isUndone, forKey: .undone)
-      try c.encode(entry.kind.rawValue, forKey: .kind)
-      try c.encode(entry.target, forKey: .target)
+    func write(to writer: inout JSONStreamWriter) {
+      writer.beginObject()
+      writer.key("at")
+      writer.string(ISO8601Timestamp.string(entry.at))
+      writer.key("command")
+      writer.string(entry.command)
+      writer.key("id")
+      writer.integer(entry.id)
+      writer.key("kind")
+      writer.string(entry.kind.rawValue)
+      writer.key("summary")
+      writer.string(entry.summary)
+      writer.key("target")
+      writer.integer(entry.target)
+      writer.key("undone")
+      writer.bool(entry.isUndone)
+      writer.endObject()
     }
   }
 }

@@ -20,7 +20,7 @@ extension Ootd.Block {
     func run(in environment: AppEnvironment) throws {
       let blocks = try global.openDatabase(environment, readOnly: true).blocks()
       if output.json {
-        environment.output(try JSONOutput.encode(blocks.map(JSONOutput.BlockJSON.init)) + "\n")
+        JSONOutput.print(blocks.map(JSONOutput.BlockJSON.init), environment)
         return
       }
       let table = BlockTable(style: environment.style(noColor: global.noColor), today: environment.today)

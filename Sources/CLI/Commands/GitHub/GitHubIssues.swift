@@ -79,8 +79,7 @@ extension Ootd.GitHubCommand {
       if output.json {
         IssueImportRun.printConflicts(result, environment)
         let todos = (result.created + result.updated).sorted(by: Todo.listOrder)
-        environment.output(
-          try JSONOutput.encode(todos.map { JSONOutput.TodoJSON($0, environment) }) + "\n")
+        JSONOutput.print(todos.map { JSONOutput.TodoJSON($0, environment) }, environment)
         return
       }
       IssueImportRun.printSummary(result, noColor: global.noColor, environment)

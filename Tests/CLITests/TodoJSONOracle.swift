@@ -1,0 +1,41 @@
+@testable import CLI
+import Core
+import Foundation
+
+/// A todo's former `Encodable` form, kept as it was as the oracle of the tests that compare a
+/// document written a value at a time with what `JSONEncoder` printed (`DashboardJSONWriterTests`,
+/// `ProjectJSONWriterTests`). ootd itself writes a todo with ``JSONOutput/TodoJSON/write(to:)`` only.
+extension JSONOutput.TodoJSON: Encodable {
+  enum CodingKeys: String, CodingKey {
+    case id, uuid, title, priority, done, date, project, block, overdue, doneOn
+    case dropped, carriedFrom
+    case notes, tags
+    case github, doneBy
+  }
+
+  /// `{"url","state"}`.
+  struct GitHubLinkJSON: Encodable {
+    let url: String
+    let state: String
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(todo.id, forKey: .id)
+    try c.encode(todo.uuid, forKey: .uuid)
+    try c.encode(todo.title, forKey: .title)
+    try c.encode(todo.priority.rawValue, forKey: .priority)
+    try c.encode(todo.isDone, forKey: .done)
+    try c.encode(todo.day.description, forKey: .date)
+    try c.encode(todo.project, forKey: .project)
+    try c.encode(todo.block, forKey: .block)
+    try c.encode(todo.isOverdue(today: today), forKey: .overdue)
+    try c.encode(todo.doneAt.map { Day($0, in: timeZone).description }, forKey: .doneOn)
+    try c.encode(todo.isDropped, forKey: .dropped)
+    try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
+    try c.encode(todo.notes, forKey: .notes)
+    try c.encode(todo.tags, forKey: .tags)
+    try c.encode(todo.github.map { GitHubLinkJSON(url: $0.url, state: $0.state) }, forKey: .github)
+    try c.encode(todo.doneBy?.rawValue, forKey: .doneBy)
+  }
+}
