@@ -41,7 +41,10 @@ let package = Package(
 
     /// A tiny C shim that loads libcurl with dlopen on first use, so that commands which need no
     /// network never pay libcurl's start-up cost (its dependency tree loads at launch when linked).
-    .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CCurlShim", dependencies: ["CDynamicLibrary"]),
+
+    /// How both shims load their library with dlopen and report a missing one: written once.
+    .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
     /// The GitHub REST API, mapped into Core values. Knows URLs, JSON shapes and tokens.
     .target(name: "GitHubClient", dependencies: ["Core", "CCurlShim"]),
@@ -53,7 +56,7 @@ let package = Package(
 
     /// A tiny C shim that loads libpq (libpq.so.5) with dlopen on first use, as CCurlShim does
     /// for libcurl: only `remote` and `team` commands pay for libpq and its dependency tree.
-    .target(name: "CLibPQShim", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CLibPQShim", dependencies: ["CDynamicLibrary"]),
 
     /// The PostgreSQL server: connections, the server schema and its migrations, pushing and
     /// pulling journal operations, day figures and teams. The only module with server SQL.

@@ -5,6 +5,7 @@
 
 #include "ccurlshim.h"
 #include "curl_abi.h"
+#include "dynamic_library.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -30,14 +31,7 @@ static struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int load_ok = 0;
 
-static void *symbol(void *handle, const char *library, const char *name, char *error,
-                    size_t size) {
-  void *address = dlsym(handle, name);
-  if (address == NULL && error[0] == '\0') {
-    snprintf(error, size, "%s lacks the symbol %s", library, name);
-  }
-  return address;
-}
+#define symbol ootd_dl_symbol
 
 // Opens `library`, or the default names when it is NULL; fills `error` when none loads.
 static void *open_library(const char *library, const char **opened, char *error, size_t size) {
@@ -45,24 +39,7 @@ static void *open_library(const char *library, const char **opened, char *error,
   const char *defaults[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
   const char *const *names = library ? &library : defaults;
   size_t count = library ? 1 : sizeof defaults / sizeof defaults[0];
-  char first_reason[300] = "";
-  for (size_t i = 0; i < count; i++) {
-    void *handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL) {
-      *opened = names[i];
-      return handle;
-    }
-    const char *reason = dlerror();
-    if (i == 0) snprintf(first_reason, sizeof first_reason, "%s", reason ? reason : "");
-  }
-  // dlerror says "NAME: cannot open shared object file: No such file or directory".
-  if (strstr(first_reason, "No such file") != NULL) {
-    snprintf(error, size, "%s was not found", names[0]);
-  } else {
-    snprintf(error, size, "%s could not be loaded: %s", names[0],
-             first_reason[0] ? first_reason : "unknown dlopen error");
-  }
-  return NULL;
+  return ootd_dl_open(names, count, opened, "", error, size);
 }
 
 // Loads and initialises libcurl once; returns 1 when it is usable, else 0 with `error` set.

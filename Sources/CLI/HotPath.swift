@@ -71,8 +71,10 @@ enum HotPath {
         var selection = DaySelectionOptions()
         selection.day = words.positionals.first
         selection.on = words.options["--on"]
-        selection.from = words.options["--from"]
-        selection.to = words.options["--to"]
+        var range = DayRangeOptions()
+        range.from = words.options["--from"]
+        range.to = words.options["--to"]
+        selection.range = range
         selection.all = words.flags.contains("--all")
         var filters = TodoFilterOptions()
         filters.project = words.options["--project"]

@@ -5,6 +5,7 @@
 
 #include "clibpqshim.h"
 #include "pq_abi.h"
+#include "dynamic_library.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -40,14 +41,7 @@ static struct {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int load_ok = 0;
 
-static void *symbol(void *handle, const char *library, const char *name, char *error,
-                    size_t size) {
-  void *address = dlsym(handle, name);
-  if (address == NULL && error[0] == '\0') {
-    snprintf(error, size, "%s lacks the symbol %s", library, name);
-  }
-  return address;
-}
+#define symbol ootd_dl_symbol
 
 #define LOAD(field, type, name) pq.field = (type)symbol(handle, library, name, error, size)
 
@@ -59,16 +53,9 @@ static int load_pq(const char *library, char *error, size_t size) {
   }
   error[0] = '\0';
   if (library == NULL) library = "libpq.so.5";
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char *reason = dlerror();
-    if (reason != NULL && strstr(reason, "No such file") != NULL) {
-      snprintf(error, size, "%s was not found (install Debian's libpq5)", library);
-    } else {
-      snprintf(error, size, "%s could not be loaded: %s", library,
-               reason ? reason : "unknown dlopen error");
-    }
-  } else {
+  const char *opened = NULL;
+  void *handle = ootd_dl_open(&library, 1, &opened, " (install Debian's libpq5)", error, size);
+  if (handle != NULL) {
     LOAD(connectdb_params, ootd_PQconnectdbParams_fn, "PQconnectdbParams");
     LOAD(status, ootd_PQstatus_fn, "PQstatus");
     LOAD(error_message, ootd_PQerrorMessage_fn, "PQerrorMessage");

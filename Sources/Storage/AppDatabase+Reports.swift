@@ -172,3 +172,7 @@ extension AppDatabase {
     return result
   }
 }
+
+/// The views read todos through Core's ``TodoReader``: the renderers stream from it without
+/// knowing this is SQLite.
+extension AppDatabase: TodoReader {}

@@ -40,7 +40,7 @@ extension AppDatabase {
   /// a day on the snapshot being read: what a day's heading says before the day's todos when the
   /// day is too long to hold in memory. An error `body` throws ends the listing.
   public func forEachTodo(
-    matching filter: TodoFilter, withDayCounts body: (Todo, DayCounter) throws -> Bool
+    matching filter: TodoFilter, withDayCounts body: (Todo, any DayCounts) throws -> Bool
   ) throws(StorageError) {
     try read { db in
       let (clause, arguments) = try Self.condition(db, filter)
@@ -51,7 +51,7 @@ extension AppDatabase {
 
   /// Counts the todos of a listing (``forEachTodo(matching:withDayCounts:)``) on one day, only
   /// while the listing is read.
-  public struct DayCounter {
+  public struct DayCounter: DayCounts {
     let db: Database
     let clause: String
     let arguments: StatementArguments

@@ -67,4 +67,19 @@ import Testing
     }
     #expect(checked > 40)
   }
+
+  /// Renderers receive values, or read todos through Core's `TodoReader`: no file of Output/
+  /// names the database type or opens one (what a command reads is in its file or Queries/).
+  @Test func noRendererOpensADatabase() throws {
+    let output = Self.root.appendingPathComponent("Sources/CLI/Output")
+    var offences: [String] = []
+    for name in try FileManager.default.contentsOfDirectory(atPath: output.path) where name.hasSuffix(".swift") {
+      let text = try String(contentsOf: output.appendingPathComponent(name), encoding: .utf8)
+      for (number, line) in text.split(separator: "\n").enumerated()
+      where line.contains("AppDatabase") || line.contains("openDatabase(") {
+        offences.append("\(name):\(number + 1): \(line)")
+      }
+    }
+    #expect(offences.isEmpty, "\(offences.joined(separator: "\n"))")
+  }
 }

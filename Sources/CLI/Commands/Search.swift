@@ -24,15 +24,7 @@ extension Ootd {
 
     @OptionGroup var filters: TodoFilterOptions
 
-    @Option(
-      name: .long, help: ArgumentHelp("The first day to search (inclusive).", valueName: "date"),
-      completion: NameCompletion.days)
-    var from: String?
-
-    @Option(
-      name: .long, help: ArgumentHelp("The last day to search (inclusive).", valueName: "date"),
-      completion: NameCompletion.days)
-    var to: String?
+    @OptionGroup var range: DayRangeOptions
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -42,7 +34,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let bounds = DayBounds(from: from, to: to)
+      let bounds = range.bounds
       let days: TodoFilter.Days = bounds.isEmpty ? .all : .range(try bounds.openRange(today: environment.today))
       let filter = filters.filter(days: days, text: text)
       let database = try global.openDatabase(environment, readOnly: true)

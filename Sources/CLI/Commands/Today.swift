@@ -32,7 +32,7 @@ extension Ootd {
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       let overdue = try renderer.overdueSection(database, before: today, limit: 10)
       try DashboardText(renderer: renderer, timeZone: environment.timeZone)
-        .print(today, database: database, overdue: overdue, facts: facts, environment)
+        .print(today, reader: database, overdue: overdue, facts: facts, environment)
     }
   }
 }

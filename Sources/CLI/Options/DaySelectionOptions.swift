@@ -14,15 +14,10 @@ struct DaySelectionOptions: ParsableArguments {
     completion: NameCompletion.days)
   var on: String?
 
-  @Option(
-    name: .long, help: ArgumentHelp("The first day of a range (inclusive).", valueName: "date"),
-    completion: NameCompletion.days)
-  var from: String?
+  @OptionGroup var range: DayRangeOptions
 
-  @Option(
-    name: .long, help: ArgumentHelp("The last day of a range (inclusive).", valueName: "date"),
-    completion: NameCompletion.days)
-  var to: String?
+  var from: String? { range.from }
+  var to: String? { range.to }
 
   @Flag(name: .long, help: "Every day.")
   var all = false
@@ -44,7 +39,7 @@ struct DaySelectionOptions: ParsableArguments {
   func days(_ environment: AppEnvironment) throws -> TodoFilter.Days {
     if all { return .all }
     if let on = on ?? day { return .range(DayRange(day: try parseDay(on, environment))) }
-    let bounds = DayBounds(from: from, to: to)
+    let bounds = range.bounds
     if bounds.isEmpty { return .range(DayRange(day: environment.today)) }
     return .range(try bounds.openRange(today: environment.today))
   }

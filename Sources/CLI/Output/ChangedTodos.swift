@@ -1,5 +1,4 @@
 import Core
-import Storage
 
 /// Prints changed todos: a JSON array, or a line such as `Planned 2 todos for 2026-11-23:` and
 /// the todos.
@@ -19,14 +18,14 @@ func printTodos(
 /// Prints changed todos read back from the database by id, as ``printTodos(_:verb:suffix:json:noColor:_:)``
 /// prints them as text, streamed: any number of todos takes constant memory.
 func printTodos(
-  _ database: AppDatabase, ids: [Int64], verb: String, suffix: String = "", noColor: Bool,
+  _ reader: any TodoReader, ids: [Int64], verb: String, suffix: String = "", noColor: Bool,
   _ environment: AppEnvironment
 ) throws {
   let noun = ids.count == 1 ? "todo" : "todos"
   environment.print("\(verb) \(ids.count) \(noun)\(suffix):")
   let renderer = TodoRenderer(environment, noColor: noColor)
   let idWidth = String(ids.max() ?? 0).count
-  try database.forEachTodo(ids: ids) { todo in
+  try reader.forEachTodo(ids: ids) { todo in
     environment.print(renderer.line(todo, idWidth: idWidth, showDay: true))
     return environment.outputFailed() == nil
   }
@@ -43,12 +42,12 @@ extension TodoRenderer {
 /// Notes on stderr after todos were added or moved: a day that now has two todos from one
 /// task block (the routine planned one already, or a block added twice), and a todo added to
 /// an archived project.
-func warnAboutPlacement(_ todos: [Todo], _ database: AppDatabase, _ environment: AppEnvironment) throws {
+func warnAboutPlacement(_ todos: [Todo], _ reader: any TodoReader, _ environment: AppEnvironment) throws {
   for todo in todos {
     guard let block = todo.block else { continue }
     // Read one at a time, keeping only the block's: a day of any number of todos.
     var same: [Todo] = []
-    try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: todo.day)))) { other in
+    try reader.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: todo.day)))) { other in
       if other.block?.lowercased() == block.lowercased() { same.append(other) }
       return true
     }

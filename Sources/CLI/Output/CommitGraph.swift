@@ -13,22 +13,6 @@ struct CommitGraphReport: JSONShape {
   let repositories: [RepositoryCommitCount]
   let lastSync: Date?
 
-  /// The graph of `range` from the synced commits: `user`'s (default: the saved login, else
-  /// everyone's), only `repository`'s when given, by author day in `timeZone`.
-  static func load(
-    _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: any ZoneRules, today: Day,
-    includeForks: Bool = false, database: AppDatabase
-  ) throws -> CommitGraphReport {
-    let author = try database.commitAuthor(user)
-    let filter = try database.commitFilter(
-      author: author, repository: repository, includeForks: includeForks)
-    return CommitGraphReport(
-      calendar: try database.commitCalendar(range, timeZone: timeZone, filter: filter),
-      author: author, repository: filter.repository, timeZone: timeZone, today: today,
-      repositories: try database.commitsByRepository(range, timeZone: timeZone, filter: filter),
-      lastSync: try database.lastCommitSync())
-  }
-
   static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
 
   /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.

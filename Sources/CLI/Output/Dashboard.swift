@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Storage
 import Zone
 
 /// What the dashboard says about today beyond its todos. Each fact comes from one cheap query,
@@ -14,24 +13,6 @@ struct DashboardFacts {
   var commits: Int? = nil
   /// When commits were last synced.
   var lastSync: Date? = nil
-
-  /// The facts of `today`: the streak before it and, once commits are synced, today's commits
-  /// by the saved login (a cheap EXISTS check otherwise).
-  static func load(_ today: Day, database: AppDatabase, timeZone: any ZoneRules) throws -> DashboardFacts {
-    // Today's tally as the report counts it: todos carried away from today still count.
-    let counts = try database.achievementCounts(in: DayRange(day: today))
-    var facts = DashboardFacts(
-      today: counts.map(\.tally).reduce(.zero, +),
-      streakBefore: try database.perfectDayStreak(before: today))
-    if try database.hasCommits() {
-      facts.commits = try database.commitCalendar(
-        DayRange(day: today), timeZone: timeZone,
-        filter: database.commitFilter(author: database.commitAuthor())
-      ).total
-      facts.lastSync = try database.lastCommitSync()
-    }
-    return facts
-  }
 
   /// `Commits today: 3 (synced 2026-11-22 09:41)`, or nil before the first sync.
   func line(commitsWith style: Style, timeZone: any ZoneRules) -> String? {
@@ -118,14 +99,14 @@ struct DashboardJSON {
     JSONOutput.TodoJSON(todo: todo, today: date, timeZone: timeZone)
   }
 
-  /// Prints the dashboard of `date` from `database`.
-  func print(_ database: AppDatabase, _ environment: AppEnvironment) throws {
+  /// Prints the dashboard of `date`, its todos read from `reader`.
+  func print(_ reader: any TodoReader, _ environment: AppEnvironment) throws {
     var writer = JSONStreamWriter(environment)
     try write(
       to: &writer,
       overdue: { writer in
         writer.beginArray()
-        try database.forEachOverdueTodo(before: date) { todo in
+        try reader.forEachOverdueTodo(before: date) { todo in
           self.todo(todo).write(to: &writer)
           return environment.outputFailed() == nil
         }
@@ -133,7 +114,7 @@ struct DashboardJSON {
       },
       todos: { writer in
         writer.beginArray()
-        try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: date)))) { todo in
+        try reader.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: date)))) { todo in
           self.todo(todo).write(to: &writer)
           return environment.outputFailed() == nil
         }
@@ -151,11 +132,11 @@ struct DashboardText {
   let timeZone: any ZoneRules
 
   func print(
-    _ today: Day, database: AppDatabase, overdue: [String], facts: DashboardFacts,
+    _ today: Day, reader: any TodoReader, overdue: [String], facts: DashboardFacts,
     _ environment: AppEnvironment
   ) throws {
     let printed = try renderer.printDays(
-      database, matching: TodoFilter(days: .range(DayRange(day: today))), showProgress: true,
+      reader, matching: TodoFilter(days: .range(DayRange(day: today))), showProgress: true,
       fitted: true, environment)
     var lines: [String] = []
     if !printed {

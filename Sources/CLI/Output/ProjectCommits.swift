@@ -9,20 +9,6 @@ struct ProjectCommits {
   /// Commits in the last 30 days (today included), by author date in the user's zone.
   let last30Days: Int
 
-  static func load(
-    _ repository: RepositoryName, database: AppDatabase, environment: AppEnvironment
-  ) throws -> ProjectCommits {
-    let author = try database.commitAuthor()
-    let today = environment.today
-    let recent = try database.commitCalendar(
-      DayRange(from: today.adding(days: -29), to: today), timeZone: environment.timeZone,
-      filter: database.commitFilter(author: author, repository: repository))
-    return ProjectCommits(
-      commits: try database.repositoryCommits(
-        repository, author: try database.commitFilter(author: author).author),
-      last30Days: recent.total)
-  }
-
   /// Writes `{"last30Days","lastSync","latest":{"date","sha","subject"} or null,"total"}`, keys
   /// sorted (`project show --json`'s `commits`).
   func write(to writer: inout JSONStreamWriter) {

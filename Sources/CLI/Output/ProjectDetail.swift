@@ -8,7 +8,7 @@ import Storage
 struct ProjectDetail {
   let progress: ProjectProgress
   let commits: ProjectCommits?
-  let database: AppDatabase
+  let reader: any TodoReader
 
   /// The project's todos, in list order.
   private var filter: TodoFilter { TodoFilter(days: .all, project: progress.project.name) }
@@ -18,7 +18,7 @@ struct ProjectDetail {
     var writer = JSONStreamWriter(environment)
     let todos = { (writer: inout JSONStreamWriter) throws in
       writer.beginArray()
-      try database.forEachTodo(matching: filter) { todo in
+      try reader.forEachTodo(matching: filter) { todo in
         JSONOutput.TodoJSON(todo, environment).write(to: &writer)
         return environment.outputFailed() == nil
       }
@@ -34,15 +34,15 @@ struct ProjectDetail {
     let renderer = TodoRenderer(style: style, today: environment.today, width: environment.lineWidth)
     // Each day counts the project's todos as 'report --project' does (``DayFigures``): those
     // carried away from it are listed under it too.
-    let carried = try database.todosCarriedAway(from: nil, project: progress.project.name)
-    let largest = max(try database.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
+    let carried = try reader.todosCarriedAway(from: nil, project: progress.project.name)
+    let largest = max(try reader.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
     let idWidth = String(max(largest, 1)).count
     var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: true) {
       environment.output($0.map { $0 + "\n" }.joined())
     }
     list.carry(carried, in: nil)
     var first = true
-    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+    try reader.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       // A blank line between the fields and the first day.
       if first { environment.output("\n") }
       first = false

@@ -1,5 +1,4 @@
 import Core
-import Storage
 
 /// Prints the todos `filter` selects as `list --json` does: one array, streamed from the
 /// database to the output, so any number of todos takes constant memory.
@@ -8,17 +7,17 @@ import Storage
 /// todos carried away from its days to days outside it (their `carriedFrom` names the day),
 /// so that counting the array by ``DayFigures``'s rule gives the day's figures.
 func printTodosJSON(
-  _ database: AppDatabase, matching filter: TodoFilter, carriedAwayFrom range: DayRange? = nil,
+  _ reader: any TodoReader, matching filter: TodoFilter, carriedAwayFrom range: DayRange? = nil,
   _ environment: AppEnvironment
 ) throws {
   var writer = JSONStreamWriter(environment)
   writer.beginArray()
-  try database.forEachTodo(matching: filter) { todo in
+  try reader.forEachTodo(matching: filter) { todo in
     JSONOutput.TodoJSON(todo, environment).write(to: &writer)
     return environment.outputFailed() == nil
   }
   if let range {
-    for todo in try database.todosCarriedAway(from: range) where !range.contains(todo.day) {
+    for todo in try reader.todosCarriedAway(from: range) where !range.contains(todo.day) {
       JSONOutput.TodoJSON(todo, environment).write(to: &writer)
     }
   }

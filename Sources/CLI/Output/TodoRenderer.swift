@@ -1,5 +1,4 @@
 import Core
-import Storage
 
 /// Renders todos for people: one aligned line per todo, grouped by day.
 struct TodoRenderer {
@@ -164,7 +163,7 @@ struct TodoRenderer {
   /// Without progress, each day's heading is written at its first todo and each todo as it
   /// comes. With progress, a day's todos are held until the next day begins (the heading
   /// counts them first), but never more than `holdLimit`: a longer day asks `counts` for its
-  /// figures (``AppDatabase/DayCounter``) and is written as it is read.
+  /// figures (``DayCounts``) and is written as it is read.
   struct DayList {
     let renderer: TodoRenderer
     /// The width of the largest id of the whole list.
@@ -335,7 +334,7 @@ extension TodoRenderer {
   /// number of todos. `fitted` wraps lines wider than the terminal. Returns whether any todo
   /// was printed.
   func printDays(
-    _ database: AppDatabase, matching filter: TodoFilter, showProgress: Bool, fitted: Bool,
+    _ reader: any TodoReader, matching filter: TodoFilter, showProgress: Bool, fitted: Bool,
     _ environment: AppEnvironment
   ) throws -> Bool {
     // A whole day's listing shows the todos carried away from it too (``DayFigures``).
@@ -343,15 +342,15 @@ extension TodoRenderer {
     var listed: DayRange?
     if showProgress {
       if case .range(let range) = filter.days { listed = range }
-      carried = try database.todosCarriedAway(from: listed)
+      carried = try reader.todosCarriedAway(from: listed)
     }
-    let largest = max(try database.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
+    let largest = max(try reader.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
     let idWidth = String(max(largest, 1)).count
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines in
       environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.joined())
     }
     list.carry(carried, in: listed)
-    try database.forEachTodo(matching: filter, withDayCounts: { todo, counter in
+    try reader.forEachTodo(matching: filter, withDayCounts: { todo, counter in
       try list.add(todo, counts: counter.counts(on:))
       return environment.outputFailed() == nil
     })

@@ -26,7 +26,7 @@ extension Ootd {
       let commits = try progress.project.commitRepository.map {
         try ProjectCommits.load($0, database: database, environment: environment)
       }
-      let detail = ProjectDetail(progress: progress, commits: commits, database: database)
+      let detail = ProjectDetail(progress: progress, commits: commits, reader: database)
       if output.json {
         try detail.printJSON(environment)
       } else {
