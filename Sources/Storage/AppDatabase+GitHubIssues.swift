@@ -38,25 +38,6 @@ extension AppDatabase {
     try read { db in try Self.existingTodos(db, ids: [id])[0] }
   }
 
-  /// The label → priority rules: the user's (see ``setLabelPriority(_:_:)``) over the built-in.
-  public func labelPriorityRules() throws(StorageError) -> LabelPriorityRules {
-    try read { db in
-      var custom: [String: Priority] = [:]
-      for row in try KeyValueTable.labelPriorities.all(db) {
-        if let priority = Priority(rank: row[1]) { custom[row[0]] = priority }
-      }
-      return LabelPriorityRules(custom: custom)
-    }
-  }
-
-  /// Makes issues labelled `label` (any case) get `priority`, or forgets the user's rule for it
-  /// when nil (the built-in rules apply again). A setting: not journaled.
-  public func setLabelPriority(_ label: String, _ priority: Priority?) throws(StorageError) {
-    try write { db in
-      try KeyValueTable.labelPriorities.set(db, label, to: priority?.rank)
-    }
-  }
-
   // MARK: - The import
 
   /// Brings GitHub's view into the todos, in one change (one `ootd undo` takes it all back):

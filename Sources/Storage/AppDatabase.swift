@@ -13,7 +13,7 @@ import Glibc
 /// Open it once per command with ``open(path:)``. Each public method runs in one transaction,
 /// so a failed command leaves the file as it was, and several ootd processes can write at once:
 /// the file is in WAL mode and writers wait for each other (busy timeout) instead of failing.
-public final class AppDatabase: Sendable {
+public final class AppDatabase: DatabaseStore {
   /// `PRAGMA application_id` of every ootd database: the bytes "ootd".
   static let applicationID: Int32 = 0x6F6F_7464
 
@@ -405,34 +405,22 @@ public final class AppDatabase: Sendable {
     }
     return .sqlite(String(describing: error))
   }
+}
 
-  /// Runs `body` in one write transaction, mapping errors to ``StorageError``.
-  func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-    do {
-      return try writer.write { db in try body(db) }
-    } catch {
-      throw Self.map(error, path: path)
-    }
-  }
+// MARK: - The connection
 
-  /// Runs `body`, which runs a single statement, outside any transaction, mapping errors to
-  /// ``StorageError``: one statement reads one snapshot by itself, and skips the `BEGIN` and
-  /// `COMMIT` that ``read(_:)`` prepares. For a body of several statements, use ``read(_:)``.
-  func readStatement<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+extension AppDatabase {
+  /// Makes this connection's commits skip the fsync (`PRAGMA synchronous = NORMAL`), for a sync
+  /// that writes a transaction per page. In WAL mode a committed page still survives ootd being
+  /// killed; only an OS crash or power loss can lose the last pages, and the next sync fetches
+  /// them again because the listing's starting point had not moved.
+  public func preferSpeedOverDurabilityForCachedData() throws(StorageError) {
     do {
-      return try writer.unsafeRead { db in try body(db) }
-    } catch {
-      throw Self.map(error, path: path)
-    }
-  }
-
-  /// Runs `body` in one read transaction, mapping errors to ``StorageError``.
-  func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
-    do {
-      return try writer.read { db in try body(db) }
+      try writer.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
     } catch {
       throw Self.map(error, path: path)
     }
   }
 }
-

@@ -293,7 +293,7 @@ import Testing
         committerDate: h.now.addingTimeInterval(Double(-index) * 86_400 * 20),
         subject: "subject \(index) \u{9B}", htmlURL: nil, parentCount: 1)
     }
-    try database.storeLocalCommits(
+    try database.gitHub.storeLocalCommits(
       commits, recordedAs: ListingKey(repository: repository, author: "octo"), now: h.now)
     return h
   }

@@ -18,8 +18,8 @@ import Testing
     do {
       let database = try AppDatabase.open(path: harness.databasePath)
       let repository = try #require(RepositoryName("mona/app"))
-      try database.recordSyncError("gone \(Self.attack)", repository: repository, author: "mona")
-      try database.setGitHubSetting(.login, to: "mona\(Self.attack)")
+      try database.gitHub.recordSyncError("gone \(Self.attack)", repository: repository, author: "mona")
+      try database.settings.setGitHubSetting(.login, to: "mona\(Self.attack)")
     }
     let status = await harness.run(["github", "status", "--offline"])
     #expect(status.code == 0, "\(status.stderr)")

@@ -80,7 +80,7 @@ import Testing
           committerDate: TestClock.now.addingTimeInterval(Double(-index) * 86_400 * 3),
           subject: "subject \(index) \u{9B}", htmlURL: nil, parentCount: 1)
       }
-      _ = try store.storeLocalCommits(
+      _ = try store.gitHub.storeLocalCommits(
         commits, recordedAs: ListingKey(repository: repository, author: "octo"), now: TestClock.now)
     }
 

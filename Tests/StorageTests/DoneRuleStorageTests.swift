@@ -18,7 +18,7 @@ struct DoneRuleStorageTests {
     try database.addTodo(try draft("c20", on: "2026-11-20", block: "commit"), now: Self.now)
     try database.addTodo(try draft("c21", on: "2026-11-21", block: "commit"), now: Self.now)
     try database.addTodo(try draft("r21", on: "2026-11-21", block: "review"), now: Self.now)
-    _ = try database.storeCommitPage(
+    _ = try database.gitHub.storeCommitPage(
       [commit("a", "2026-11-20T15:30:00Z")], of: grdbRepo, author: "gr", since: nil)
     return database
   }

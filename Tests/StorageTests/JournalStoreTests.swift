@@ -136,10 +136,10 @@ struct JournalStoreTests {
   func gitHubUntouched() throws {
     let database = try AppDatabase.inMemory()
     _ = try database.addTodo(try draft("x"), now: fixedNow)
-    try database.setGitHubSetting(.login, to: "octocat")
+    try database.settings.setGitHubSetting(.login, to: "octocat")
     let step = try database.undo(now: fixedNow)
     #expect(step.entry.command == "")
-    #expect(try database.gitHubSetting(.login) == "octocat")
+    #expect(try database.settings.gitHubSetting(.login) == "octocat")
     #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
     #expect(try database.journal(limit: 10).count == 2)
   }

@@ -324,8 +324,8 @@ struct MigrationTests {
     #expect(uuids.allSatisfy(RowID.isValid))
     #expect(Set(uuids).count == uuids.count)
     #expect(try database.block(named: "algorithm").uuid == RowID.builtInBlock("algorithm"))
-    #expect(try database.gitHubSetting(.login) == "octocat")
-    #expect(try database.commitCount() == 1)
+    #expect(try database.settings.gitHubSetting(.login) == "octocat")
+    #expect(try database.gitHub.commitCount() == 1)
     // And the journal starts empty: nothing to undo, and the next change is undoable
     #expect(try database.journal(limit: 10).isEmpty)
     #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
@@ -413,24 +413,24 @@ struct MigrationTests {
     let database = try AppDatabase.open(path: path)
     // Then the finished listing keeps its window, newest commit, ETag and last sync
     let done = try #require(
-      try database.listingState(ListingKey(repository: RepositoryName("octo/done")!, author: "octocat")))
+      try database.gitHub.listingState(ListingKey(repository: RepositoryName("octo/done")!, author: "octocat")))
     #expect(
       done
         == ListingState(
           windowStart: Date(timeIntervalSince1970: 1_700_000_000),
           newest: Date(timeIntervalSince1970: 1_795_000_000), etag: "\"e1\"",
           etagSince: Date(timeIntervalSince1970: 1_793_790_000)))
-    #expect(try database.lastCommitSync() == Date(timeIntervalSince1970: 1_795_100_000))
+    #expect(try database.gitHub.lastCommitSync() == Date(timeIntervalSince1970: 1_795_100_000))
     // And the interrupted one resumes where it started
-    let half = try #require(try database.syncState(of: RepositoryName("octo/half")!, author: "octocat"))
+    let half = try #require(try database.gitHub.syncState(of: RepositoryName("octo/half")!, author: "octocat"))
     #expect(half.lastError == "rate limited")
     #expect(
       half.listing.plan(since: Date(timeIntervalSince1970: 1_760_000_000), pushedAt: nil, now: Date(timeIntervalSince1970: 1_795_200_000))
         == .list(since: Date(timeIntervalSince1970: 1_420_070_400), etag: nil))
     // And the cached commit still counts
-    #expect(try database.commitCount() == 1)
+    #expect(try database.gitHub.commitCount() == 1)
     let day = Day(Date(timeIntervalSince1970: 1_795_000_000), in: TimeZone(identifier: "UTC")!)
-    let calendar = try database.commitCalendar(
+    let calendar = try database.gitHub.commitCalendar(
       DayRange(from: day, to: day), timeZone: TimeZone(identifier: "UTC")!)
     #expect(calendar.total == 1)
   }

@@ -105,14 +105,14 @@ extension Ootd {
       var commits: CommitCalendar?
       var lastSync: Date?
       let repository = try project.map { try database.project(named: $0).project.commitRepository }
-      if try database.hasCommits(), repository != .some(nil) {
-        commits = try database.commitCalendar(
+      if try database.gitHub.hasCommits(), repository != .some(nil) {
+        commits = try database.gitHub.commitCalendar(
           days, timeZone: environment.timeZone,
-          filter: database.commitFilter(
-            author: database.commitAuthor(), repository: repository ?? nil))
-        lastSync = try database.lastCommitSync()
+          filter: database.gitHub.commitFilter(
+            author: database.gitHub.commitAuthor(), repository: repository ?? nil))
+        lastSync = try database.gitHub.lastCommitSync()
         commits?.syncedFrom = Self.syncedFrom(
-          try database.syncStates(), repository: repository ?? nil, timeZone: environment.timeZone)
+          try database.gitHub.syncStates(), repository: repository ?? nil, timeZone: environment.timeZone)
       }
 
       let wrote = try image.write(

@@ -21,7 +21,7 @@ struct GitHubAccess {
   /// the token (`GITHUB_TOKEN`, else `GH_TOKEN`, else `gh auth token` for the API's host; never
   /// for a loopback test server, so a real token cannot leak to it).
   static func resolve(_ environment: AppEnvironment, database: AppDatabase) throws -> GitHubAccess {
-    let saved = try database.gitHubSetting(.apiURL)
+    let saved = try database.settings.gitHubSetting(.apiURL)
     let url: URL
     let urlSource: String
     if let text = environment.variables["OOTD_GITHUB_API_URL"], !text.isEmpty {
@@ -56,7 +56,7 @@ struct GitHubAccess {
     }
     return GitHubAccess(
       baseURL: url, baseURLSource: urlSource, token: token, tokenSource: tokenSource,
-      savedLogin: try database.gitHubSetting(.login))
+      savedLogin: try database.settings.gitHubSetting(.login))
   }
 
   /// The host `gh` knows the API by: `github.com` for api.github.com, the GHES host for

@@ -52,7 +52,7 @@ struct IssueImportRun {
       }
     }
     let result = try database.importIssues(
-      open: open, checks: checks, rules: try database.labelPriorityRules(),
+      open: open, checks: checks, rules: try database.settings.labelPriorityRules(),
       today: environment.today, timeZone: environment.timeZone, now: environment.now)
     for todo in result.updated {
       if let reference = goneNames[todo.uuid] {

@@ -89,7 +89,7 @@ struct LocalSync {
   func run(login: String?, extraEmails: [String], since: Date) throws -> Summary {
     var summary = Summary()
     var known = Set(extraEmails.map { $0.lowercased() })
-    if let login { known.formUnion(try database.authorEmails(of: login)) }
+    if let login { known.formUnion(try database.gitHub.authorEmails(of: login)) }
     for progress in try database.projects(.all) {
       let project = progress.project
       guard let rawPath = project.localPath, !rawPath.isEmpty else { continue }
@@ -116,10 +116,10 @@ struct LocalSync {
       var start = 0
       while start < commits.count {
         let page = Array(commits[start..<min(commits.count, start + 500)])
-        summary.newCommits += try database.storeLocalCommits(page, recordedAs: key, now: environment.now)
+        summary.newCommits += try database.gitHub.storeLocalCommits(page, recordedAs: key, now: environment.now)
         start += 500
       }
-      if commits.isEmpty { try database.storeLocalCommits([], recordedAs: key, now: environment.now) }
+      if commits.isEmpty { try database.gitHub.storeLocalCommits([], recordedAs: key, now: environment.now) }
       summary.projects += 1
     }
     return summary

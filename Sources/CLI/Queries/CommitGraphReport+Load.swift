@@ -11,13 +11,13 @@ extension CommitGraphReport {
     _ range: DayRange, user: String?, repository: RepositoryName?, timeZone: any ZoneRules, today: Day,
     includeForks: Bool = false, database: AppDatabase
   ) throws -> CommitGraphReport {
-    let author = try database.commitAuthor(user)
-    let filter = try database.commitFilter(
+    let author = try database.gitHub.commitAuthor(user)
+    let filter = try database.gitHub.commitFilter(
       author: author, repository: repository, includeForks: includeForks)
     return CommitGraphReport(
-      calendar: try database.commitCalendar(range, timeZone: timeZone, filter: filter),
+      calendar: try database.gitHub.commitCalendar(range, timeZone: timeZone, filter: filter),
       author: author, repository: filter.repository, timeZone: timeZone, today: today,
-      repositories: try database.commitsByRepository(range, timeZone: timeZone, filter: filter),
-      lastSync: try database.lastCommitSync())
+      repositories: try database.gitHub.commitsByRepository(range, timeZone: timeZone, filter: filter),
+      lastSync: try database.gitHub.lastCommitSync())
   }
 }

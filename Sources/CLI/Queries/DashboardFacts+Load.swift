@@ -13,12 +13,12 @@ extension DashboardFacts {
     var facts = DashboardFacts(
       today: counts.map(\.tally).reduce(.zero, +),
       streakBefore: try database.perfectDayStreak(before: today))
-    if try database.hasCommits() {
-      facts.commits = try database.commitCalendar(
+    if try database.gitHub.hasCommits() {
+      facts.commits = try database.gitHub.commitCalendar(
         DayRange(day: today), timeZone: timeZone,
-        filter: database.commitFilter(author: database.commitAuthor())
+        filter: database.gitHub.commitFilter(author: database.gitHub.commitAuthor())
       ).total
-      facts.lastSync = try database.lastCommitSync()
+      facts.lastSync = try database.gitHub.lastCommitSync()
     }
     return facts
   }

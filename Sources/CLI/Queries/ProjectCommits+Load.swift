@@ -8,14 +8,14 @@ extension ProjectCommits {
   static func load(
     _ repository: RepositoryName, database: AppDatabase, environment: AppEnvironment
   ) throws -> ProjectCommits {
-    let author = try database.commitAuthor()
+    let author = try database.gitHub.commitAuthor()
     let today = environment.today
-    let recent = try database.commitCalendar(
+    let recent = try database.gitHub.commitCalendar(
       DayRange(from: today.adding(days: -29), to: today), timeZone: environment.timeZone,
-      filter: database.commitFilter(author: author, repository: repository))
+      filter: database.gitHub.commitFilter(author: author, repository: repository))
     return ProjectCommits(
-      commits: try database.repositoryCommits(
-        repository, author: try database.commitFilter(author: author).author),
+      commits: try database.gitHub.repositoryCommits(
+        repository, author: try database.gitHub.commitFilter(author: author).author),
       last30Days: recent.total)
   }
 }

@@ -19,11 +19,11 @@ struct RemoteAccess {
   /// when `OOTD_REMOTE` is not set (pass nil to use only the variable).
   static func resolve(_ environment: AppEnvironment, database: () throws -> AppDatabase?) throws -> RemoteAccess {
     let saved = try database()
-    let name = try saved?.remoteSetting(.displayName)
+    let name = try saved?.settings.remoteSetting(.displayName)
     if let variable = environment.variables["OOTD_REMOTE"], !variable.isEmpty {
       return RemoteAccess(uri: try checked(variable), source: "OOTD_REMOTE", displayName: name, environment: environment)
     }
-    guard let text = try saved?.remoteSetting(.uri) else { throw RemoteError.noServer }
+    guard let text = try saved?.settings.remoteSetting(.uri) else { throw RemoteError.noServer }
     return RemoteAccess(uri: try checked(text), source: "saved", displayName: name, environment: environment)
   }
 
@@ -86,10 +86,10 @@ enum LocalDayFigures {
     var tallies: [Day: Tally] = [:]
     for count in try database.achievementCounts(in: range) { tallies[count.day, default: .zero] += count.tally }
     var commits: CommitCalendar?
-    if try database.hasCommits() {
-      commits = try database.commitCalendar(
+    if try database.gitHub.hasCommits() {
+      commits = try database.gitHub.commitCalendar(
         range, timeZone: environment.timeZone,
-        filter: database.commitFilter(author: database.commitAuthor()))
+        filter: database.gitHub.commitFilter(author: database.gitHub.commitAuthor()))
     }
     return range.map { day in
       let tally = tallies[day] ?? .zero

@@ -47,10 +47,10 @@ extension Ootd.GitHubCommand {
       }
       let login = access.savedLogin ?? owner
       var gaps: [DoctorReport.SearchGap] = []
-      let states = try database.syncStates().filter { $0.author != LocalSync.stateKey }
+      let states = try database.gitHub.syncStates().filter { $0.author != LocalSync.stateKey }
       if let login {
-        for (repository, found) in try database.searchHits(author: login) where found > 0 {
-          let listed = try database.repositoryCommits(repository, author: login).total
+        for (repository, found) in try database.gitHub.searchHits(author: login) where found > 0 {
+          let listed = try database.gitHub.repositoryCommits(repository, author: login).total
           guard listed < found else { continue }
           let error = states.first {
             $0.repository == repository && $0.branch == nil && $0.author == login.lowercased()
@@ -61,14 +61,14 @@ extension Ootd.GitHubCommand {
               lastError: error))
         }
       }
-      let known = try database.knownRepositories()
+      let known = try database.gitHub.knownRepositories()
       let forks = Set(known.filter(\.isFork).map { $0.name.description.lowercased() })
       var unconfirmed: [DoctorReport.Unconfirmed] = []
       if let login {
         for repository in known where repository.foundBy == "search" && !repository.isFork
           && repository.name.owner.lowercased() != login.lowercased()
         {
-          let commits = try database.repositoryCommits(repository.name, author: login).total
+          let commits = try database.gitHub.repositoryCommits(repository.name, author: login).total
           if commits > 0 {
             unconfirmed.append(.init(repository: repository.name.description, commits: commits))
           }
@@ -79,7 +79,7 @@ extension Ootd.GitHubCommand {
         hidden: problem == nil ? DoctorReport.hidden(
           token: access.token != nil, scopes: scopes, emailsRead: linked != nil) : [],
         linkedEmails: linked,
-        unlinked: DoctorReport.unlinked(local: try database.localAuthorEmails(), linked: linked),
+        unlinked: DoctorReport.unlinked(local: try database.gitHub.localAuthorEmails(), linked: linked),
         gaps: gaps, unconfirmed: unconfirmed, states: states, forks: forks, problem: problem,
         timeZone: environment.timeZone)
       if output.json {

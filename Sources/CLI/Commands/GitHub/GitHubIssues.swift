@@ -67,7 +67,7 @@ extension Ootd.GitHubCommand {
     func run(in environment: AppEnvironment) async throws {
       let database = try global.openDatabase(environment)
       for rule in try labelRules() {
-        try database.setLabelPriority(rule.label, rule.priority)
+        try database.settings.setLabelPriority(rule.label, rule.priority)
         if !output.json {
           environment.print(
             TerminalText.printable(

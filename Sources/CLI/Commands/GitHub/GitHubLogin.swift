@@ -35,13 +35,13 @@ extension Ootd.GitHubCommand {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       if forget {
-        try database.setGitHubSetting(.login, to: nil)
+        try database.settings.setGitHubSetting(.login, to: nil)
         environment.print("Forgot the GitHub login.")
       } else if let login {
-        try database.setGitHubSetting(.login, to: login)
+        try database.settings.setGitHubSetting(.login, to: login)
         environment.print(TerminalText.printable("GitHub login: \(login)"))
       } else {
-        environment.print(TerminalText.printable(try database.gitHubSetting(.login) ?? "(no login saved)"))
+        environment.print(TerminalText.printable(try database.settings.gitHubSetting(.login) ?? "(no login saved)"))
       }
     }
   }

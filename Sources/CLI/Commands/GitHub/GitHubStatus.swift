@@ -43,15 +43,15 @@ extension Ootd.GitHubCommand {
           if case .unauthorized = error { rejected = error }
         }
       }
-      let states = try database.syncStates()
+      let states = try database.gitHub.syncStates()
       let everything = try DayRange(from: Day(ordinal: 0), to: environment.today.adding(days: 2))
       let counts = Dictionary(
-        try database.commitsByRepository(everything, timeZone: environment.timeZone)
+        try database.gitHub.commitsByRepository(everything, timeZone: environment.timeZone)
           .map { ($0.repository.lowercased(), $0.commits) }, uniquingKeysWith: +)
       let report = StatusReport(
         access: access, tokenOwner: tokenOwner, rateLimit: rateLimit, problem: problem,
         states: states, counts: counts, timeZone: environment.timeZone, now: environment.now,
-        labelRules: try database.labelPriorityRules())
+        labelRules: try database.settings.labelPriorityRules())
       if output.json {
         environment.output(try JSONOutput.encode(report) + "\n")
       } else {

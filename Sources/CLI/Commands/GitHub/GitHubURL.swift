@@ -45,11 +45,11 @@ extension Ootd.GitHubCommand {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       if reset {
-        try database.setGitHubSetting(.apiURL, to: nil)
+        try database.settings.setGitHubSetting(.apiURL, to: nil)
         environment.print("GitHub API: https://api.github.com")
       } else if let url {
         let validated = try GitHubAccess.validatedURL(Self.normalized(url), what: "the API URL")
-        try database.setGitHubSetting(.apiURL, to: validated.absoluteString)
+        try database.settings.setGitHubSetting(.apiURL, to: validated.absoluteString)
         environment.print("GitHub API: \(validated.absoluteString)")
       } else {
         let access = try GitHubAccess.resolve(environment, database: database)

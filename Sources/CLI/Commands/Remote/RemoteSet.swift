@@ -39,9 +39,9 @@ extension Ootd.RemoteCommand {
       let database = try global.openDatabase(environment)
       var settings: [RemoteSetting: String?] = [.uri: uri]
       if let name { settings[.displayName] = name }
-      try database.setRemoteSettings(settings)
+      try database.settings.setRemoteSettings(settings)
       environment.print(TerminalText.printable("Server: \(parsed.description)"))
-      let shownName = try database.remoteSetting(.displayName) ?? parsed.user.map { "\($0) (the role name)" }
+      let shownName = try database.settings.remoteSetting(.displayName) ?? parsed.user.map { "\($0) (the role name)" }
       if let shownName { environment.print(TerminalText.printable("Name on team boards: \(shownName)")) }
     }
   }

@@ -117,14 +117,14 @@ extension Ootd {
       if local {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)
-        let login = try database.commitAuthor(user)
+        let login = try database.gitHub.commitAuthor(user)
         let summary = try LocalSync(database: database, environment: environment)
           .run(login: login, extraEmails: email, since: start)
         let projects = counted(summary.projects, "project")
         let new =
           counted(summary.newCommits, "new commit", digits: group)
         environment.print(
-          "Read the git log of \(projects): \(new) (\(group(try database.commitCount())) cached).")
+          "Read the git log of \(projects): \(new) (\(group(try database.gitHub.commitCount())) cached).")
         try await afterCommitsStored(database, environment, client: nil)
         return
       }
@@ -134,7 +134,7 @@ extension Ootd {
       if let sinceDay, repo.isEmpty {
         try CommitSync.remember(
           since: sinceDay.start(in: environment.timeZone), login: user ?? access.savedLogin ?? CommitSync.ownerNotKnown,
-          in: database)
+          in: database.gitHub)
       }
       let progressLine = ProgressLine(environment: environment)
       let client = try access.client(
@@ -152,7 +152,7 @@ extension Ootd {
       }
       // A full sync asked to go further back is remembered before the first request for
       // repositories or commits, so a sync stopped at once is finished by the next plain one.
-      if repo.isEmpty { try CommitSync.adoptWindow(of: CommitSync.ownerNotKnown, for: login, in: database) }
+      if repo.isEmpty { try CommitSync.adoptWindow(of: CommitSync.ownerNotKnown, for: login, in: database.gitHub) }
       if access.token == nil {
         environment.printError(
           "ootd: no GitHub token (GH_TOKEN, GITHUB_TOKEN or gh): public data only, 60 requests an hour"
@@ -170,7 +170,7 @@ extension Ootd {
         // Sorted by push, the listing can stop at the first page ending with a repository not
         // pushed to since the last complete sync (a day's margin for clocks): the rest are
         // unchanged. Not when this sync covers a window the last one did not.
-        let discovery = try database.discoveryState(author: login)
+        let discovery = try database.gitHub.discoveryState(author: login)
         let pushedSince =
           sinceDay == nil && discovery.wantedSince == nil
           ? discovery.searchedThrough?.addingTimeInterval(-86_400) : nil
@@ -187,7 +187,7 @@ extension Ootd {
       let since = sinceDay ?? environment.today.adding(days: -365)
       let newCommits = Counter()
       let sync = CommitSync(
-        client: client, store: database, now: environment.now,
+        client: client, store: database.gitHub, now: environment.now,
         onProgress: { progress in
           newCommits.value = progress.newCommits
           progressLine.update(progress)
@@ -204,7 +204,7 @@ extension Ootd {
           login: login, targets: targets, since: since.start(in: environment.timeZone),
           discover: repo.isEmpty)
         progressLine.clear()
-        environment.print(Self.summaryLine(summary, cached: try database.commitCount()))
+        environment.print(Self.summaryLine(summary, cached: try database.gitHub.commitCount()))
         try await afterCommitsStored(database, environment, client: client)
       } catch let stopped as CommitSync.Stopped {
         progressLine.clear()

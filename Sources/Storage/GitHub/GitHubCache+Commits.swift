@@ -4,7 +4,7 @@ import GRDB
 
 /// The commit cache's write path: commits keyed by SHA, the repositories (or clones) each was
 /// read from, and the running totals the graph reads.
-extension AppDatabase {
+extension GitHubCache {
   /// Where a commit from `source` is filed: `owner/name`, or `local/NAME` for a local clone of
   /// a project without a GitHub repository (a key of the cache, never shown as a repository).
   static func repositoryKey(_ source: CommitSource) -> String {

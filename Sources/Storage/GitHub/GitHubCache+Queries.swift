@@ -5,7 +5,7 @@ import Zone
 
 // MARK: - Reads
 
-extension AppDatabase {
+extension GitHubCache {
   /// True when at least one commit is cached.
   public func hasCommits() throws(StorageError) -> Bool {
     try readStatement { db in
@@ -208,7 +208,7 @@ public struct RepositoryCommits: Hashable, Sendable {
   }
 }
 
-extension AppDatabase {
+extension GitHubCache {
   /// The cached commits of `repository` (optionally only `author`'s).
   public func repositoryCommits(_ repository: RepositoryName, author: String? = nil)
     throws(StorageError) -> RepositoryCommits
@@ -243,7 +243,7 @@ extension AppDatabase {
   }
 }
 
-extension AppDatabase {
+extension GitHubCache {
   /// The author e-mails of commits read from local clones, with how many commits each.
   public func localAuthorEmails() throws(StorageError) -> [(email: String, commits: Int)] {
     try read { db in
@@ -269,12 +269,12 @@ extension AppDatabase {
   }
 }
 
-extension AppDatabase {
+extension GitHubCache {
   /// Whose commits the views show (graph, report, dashboard, project, team figures): `user` when
   /// given, else the saved GitHub login, else nil (everyone's). The one place this default lives.
   public func commitAuthor(_ user: String? = nil) throws(StorageError) -> String? {
     if let user { return user }
-    return try gitHubSetting(.login)
+    return try settings.gitHubSetting(.login)
   }
 
   /// The filter for `author`'s commits (optionally in one repository). The author condition is

@@ -2,9 +2,25 @@ import Core
 import Foundation
 import GRDB
 
-// The GitHub cache: values and settings here; the listing protocol's state in
-// AppDatabase+GitHubListing.swift, the commit write path in AppDatabase+GitHubCommits.swift, and
-// the graph's reads in AppDatabase+GitHubQueries.swift.
+// The GitHub cache: its store and values here; the listing protocol's state in
+// GitHubCache+Listing.swift, the commit write path in GitHubCache+Commits.swift, and the graph's
+// reads in GitHubCache+Queries.swift. The GitHub settings and label priorities are ``Settings``;
+// the issue import writes todos and stays on ``AppDatabase`` (the journaled write path).
+
+/// The GitHub cache: cached commits, each listing's state, known repositories, discovery and
+/// search hits, and the graph's reads of them. Not journaled, never synced: a sync of GitHub
+/// fills it again. Reached as `database.gitHub`; the ``CommitStore`` the commit sync writes to.
+public struct GitHubCache: DatabaseStore {
+  let writer: any DatabaseWriter
+  let path: String
+  /// The settings, for the saved login (``commitAuthor(_:)``).
+  var settings: Settings { Settings(writer: writer, path: path) }
+}
+
+extension AppDatabase {
+  /// The GitHub cache (commits, listings, repositories) in this database.
+  public var gitHub: GitHubCache { GitHubCache(writer: writer, path: path) }
+}
 
 // MARK: - Values
 
@@ -84,41 +100,7 @@ public struct RepositoryCommitCount: Hashable, Sendable {
   }
 }
 
-/// A GitHub setting ootd remembers. The token is never one of them.
-public enum GitHubSetting: String, Sendable, CaseIterable {
-  /// The GitHub login whose commits ootd tracks.
-  case login
-  /// The REST API base URL (GitHub Enterprise Server: `https://HOST/api/v3`).
-  case apiURL
-}
-
-// MARK: - Settings
-
-extension AppDatabase {
-  /// Makes this connection's commits skip the fsync (`PRAGMA synchronous = NORMAL`), for a sync
-  /// that writes a transaction per page. In WAL mode a committed page still survives ootd being
-  /// killed; only an OS crash or power loss can lose the last pages, and the next sync fetches
-  /// them again because the listing's starting point had not moved.
-  public func preferSpeedOverDurabilityForCachedData() throws(StorageError) {
-    do {
-      try writer.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA synchronous = NORMAL")
-      }
-    } catch {
-      throw Self.map(error, path: path)
-    }
-  }
-
-  /// Saves (or, with nil, forgets) a GitHub setting.
-  public func setGitHubSetting(_ setting: GitHubSetting, to value: String?) throws(StorageError) {
-    try write { db in try KeyValueTable.gitHubSettings.set(db, setting.rawValue, to: value) }
-  }
-
-  /// A saved GitHub setting, or nil.
-  public func gitHubSetting(_ setting: GitHubSetting) throws(StorageError) -> String? {
-    try read { db in try KeyValueTable.gitHubSettings.value(db, setting.rawValue, as: String.self) }
-  }
-
+extension GitHubCache {
   // MARK: Instants
 
   /// The 15-minute slot of a UTC timestamp (floor division, also before 1970).

@@ -8,7 +8,7 @@ public enum RemoteSetting: String, Sendable, CaseIterable {
   case displayName
 }
 
-extension AppDatabase {
+extension Settings {
   /// A saved remote setting, or nil.
   public func remoteSetting(_ setting: RemoteSetting) throws(StorageError) -> String? {
     try read { db in try KeyValueTable.remoteSettings.value(db, setting.rawValue, as: String.self) }

@@ -4,7 +4,7 @@ import GRDB
 
 /// The sync's state as `Core.CommitStore` asks for it: each listing's `ListingState` (kept as
 /// opaque text), what is known about each repository, the discovery window and search hits.
-extension AppDatabase: CommitStore {
+extension GitHubCache: CommitStore {
   public func listingState(_ key: ListingKey) throws(StorageError) -> ListingState? {
     try read { db in
       try String.fetchOne(

@@ -1,0 +1,52 @@
+import GRDB
+
+/// What every store of the one database shares: the writer ``AppDatabase`` opened (one
+/// connection per command, as GRDB's demo keeps one writer), the file's path for error messages,
+/// and the one way to run a transaction with the one error mapping.
+///
+/// A store is a tiny `Sendable` struct over that writer, reached from ``AppDatabase``
+/// (`database.gitHub`, `database.settings`), its methods in files named after it. One public
+/// method is one transaction: ``write(_:)``, ``read(_:)``, or ``readStatement(_:)`` for a single
+/// statement.
+protocol DatabaseStore: Sendable {
+  /// The database's one writer.
+  var writer: any DatabaseWriter { get }
+  /// The file the database lives in (`:memory:` for an in-memory database).
+  var path: String { get }
+}
+
+extension DatabaseStore {
+  /// Translates a GRDB or SQLite error into a ``StorageError``.
+  static func map(_ error: any Error, path: String) -> StorageError {
+    AppDatabase.map(error, path: path)
+  }
+
+  /// Runs `body` in one write transaction, mapping errors to ``StorageError``.
+  func write<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.write { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// Runs `body`, which runs a single statement, outside any transaction, mapping errors to
+  /// ``StorageError``: one statement reads one snapshot by itself, and skips the `BEGIN` and
+  /// `COMMIT` that ``read(_:)`` prepares. For a body of several statements, use ``read(_:)``.
+  func readStatement<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.unsafeRead { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+
+  /// Runs `body` in one read transaction, mapping errors to ``StorageError``.
+  func read<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    do {
+      return try writer.read { db in try body(db) }
+    } catch {
+      throw Self.map(error, path: path)
+    }
+  }
+}
