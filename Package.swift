@@ -90,6 +90,10 @@ let package = Package(
     /// need a real server.
     .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
 
+    /// The Swift Testing tags (.binary, .postgres, .network, .slow) that `scripts/test --fast`
+    /// skips; every test target depends on it (below).
+    .target(name: "TestTags", path: "Tests/TestTags"),
+
     .testTarget(name: "CoreTests", dependencies: ["Core", "Zone", "Formats"]),
     .testTarget(name: "ZoneTests", dependencies: ["Zone", "Core", "Formats"]),
     .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -115,3 +119,8 @@ let package = Package(
       exclude: ["Golden"]),
   ]
 )
+
+// Every test target can tag its suites (Tests/TestTags/Tags.swift).
+for target in package.targets where target.type == .test {
+  target.dependencies.append("TestTags")
+}

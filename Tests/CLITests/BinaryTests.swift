@@ -1,10 +1,11 @@
 import Core
 import Foundation
+import TestTags
 import Testing
 
 /// End-to-end runs of the built `ootd` binary: real processes, real stdout, stderr and exit codes.
 /// `scripts/test` builds the binary first; it sits beside the test bundle in the build folder.
-@Suite struct BinaryTests {
+@Suite(.tags(.binary)) struct BinaryTests {
   static let binary: String = {
     let environmentPath = ProcessInfo.processInfo.environment["OOTD_BINARY"] ?? ""
     // Relative to where the tests were started (children may run elsewhere).

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Storage
+import TestTags
 import Testing
 
 @testable import CLI
@@ -9,7 +10,7 @@ import Testing
 /// Commands that print a list of rows read them from the database cursor and write them as they
 /// go; these tests run the built binary over a large real database and measure its peak
 /// resident memory (``InterchangeBinaryTests/peakMemory(_:environment:output:)``).
-@Suite struct BoundedMemoryTests {
+@Suite(.tags(.binary, .slow)) struct BoundedMemoryTests {
   static let limitKiB = 64 * 1024
 
   /// This process's folder of fixture databases, removed when it exits.

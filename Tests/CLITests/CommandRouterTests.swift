@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TestTags
 import Testing
 
 @testable import CLI
@@ -40,7 +41,7 @@ struct CommandRouterTests {
     return lines + words.map { $0 }
   }()
 
-  @Test("the fast path agrees with parseAsRoot on every command line")
+  @Test("the fast path agrees with parseAsRoot on every command line", .tags(.slow))
   func agreesWithTheFullParser() throws {
     #expect(Self.commandLines.count > 500)
     var routed = 0

@@ -1,10 +1,11 @@
 import Foundation
+import TestTags
 import Testing
 
 /// Issue 11 item 3: a `-shm` (or `-wal`) beside the database that is a folder made `add` say
 /// "the file is read-only" and leave an empty `-wal`. Now every command refuses it in one line
 /// that names it, and the database and the folder around it stay as they were.
-@Suite struct CompanionFileTests {
+@Suite(.tags(.binary)) struct CompanionFileTests {
   @Test(arguments: ["-shm", "-wal"], [["add", "b"], ["list"], ["done", "1"]])
   func companionThatIsAFolder_isNamed_andNothingChanges(suffix: String, arguments: [String]) throws {
     let folder = try TemporaryFolder()

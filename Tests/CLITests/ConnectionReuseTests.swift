@@ -1,11 +1,12 @@
 import FakeGitHubSupport
 import Foundation
+import TestTags
 import Testing
 
 /// A sync's requests share one libcurl handle: over keep-alive HTTP and over HTTPS they reuse one
 /// connection instead of a new TCP (and TLS) handshake per page. The fake server logs each
 /// request's client port: one connection, one port.
-@Suite("Connection reuse")
+@Suite("Connection reuse", .tags(.binary, .network))
 struct ConnectionReuseTests {
   struct Entry: Decodable {
     let path: String

@@ -1,8 +1,9 @@
 import Foundation
+import TestTags
 import Testing
 
 /// The database path as users type it, run through the built binary.
-@Suite struct DatabasePathTests {
+@Suite(.tags(.binary)) struct DatabasePathTests {
   @Test func aOneCharacterRelativePath_isAFileInTheCurrentFolder_notACrash() throws {
     let folder = try TemporaryFolder()
     let added = try BinaryTests.run(["add", "x", "--db", "b"], directory: folder.path)

@@ -1,8 +1,9 @@
 import Foundation
+import TestTags
 import Testing
 
 /// `ootd demo --db PATH` fills only a new or empty database.
-@Suite struct DemoBinaryTests {
+@Suite(.tags(.binary)) struct DemoBinaryTests {
   @Test(arguments: [["add", "mine"], ["project", "add", "work"], ["block", "add", "reading", "Read a chapter"]])
   func aDatabaseWithTheUsersData_isRefused_andLeftByteIdentical(setup: [String]) throws {
     let folder = try TemporaryFolder()

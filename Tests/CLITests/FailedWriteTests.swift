@@ -1,8 +1,9 @@
 import Foundation
+import TestTags
 import Testing
 
 /// A writing command that fails before committing anything leaves no database behind.
-@Suite struct FailedWriteTests {
+@Suite(.tags(.binary)) struct FailedWriteTests {
   @Test(arguments: [["done", "1"], ["edit", "1", "--title", "x"], ["project", "rm", "nope", "--yes"]])
   func aFailingCommand_onAMissingDatabase_leavesNoFileNorFolder(arguments: [String]) throws {
     let folder = try TemporaryFolder()

@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 /// next command opens, a failed one changed nothing, and no message advises moving a `-wal`
 /// away (issue 21, item 1). The database lives on a small tmpfs filled with a ballast file to
 /// several levels; mounting needs root, which CI has (`CI=true` fails instead of skipping).
-@Suite(.serialized) struct FullDiskTests {
+@Suite(.tags(.binary), .serialized) struct FullDiskTests {
   static let canMount: Bool = {
     getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/mount")
   }()

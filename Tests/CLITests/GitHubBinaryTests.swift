@@ -1,6 +1,7 @@
 import FakeGitHubSupport
 import Foundation
 import GitHubClient
+import TestTags
 import Testing
 
 /// Records how long the GitHub client asked to wait, and returns at once.
@@ -55,7 +56,7 @@ func expectedDailyCounts(tsv path: String, email: String, zone: TimeZone) throws
   return counts
 }
 
-@Suite("ootd sync and graph against the fake GitHub", .serialized)
+@Suite("ootd sync and graph against the fake GitHub", .tags(.binary, .network), .serialized)
 struct GitHubBinaryTests {
   static let token = "ghp_fakeTOKENthatMustNeverLeak0123456789"
 

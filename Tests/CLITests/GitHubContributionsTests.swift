@@ -1,5 +1,6 @@
 import FakeGitHubSupport
 import Foundation
+import TestTags
 import Testing
 
 /// A commit of a fixture history, written as a TSV line of fake_github.py.
@@ -38,7 +39,7 @@ struct FixtureCommit {
   }
 }
 
-@Suite("Contributions everywhere: search discovery, gh-pages, forks, doctor", .serialized)
+@Suite("Contributions everywhere: search discovery, gh-pages, forks, doctor", .tags(.binary, .network), .serialized)
 struct GitHubContributionsTests {
   static let token = "ghp_fakeTOKENthatMustNeverLeak0123456789"
   static let me = "gr@pierlis.com"

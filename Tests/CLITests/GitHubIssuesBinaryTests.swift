@@ -1,10 +1,11 @@
 import FakeGitHubSupport
 import Foundation
+import TestTags
 import Testing
 
 /// `ootd github issues`, `sync --issues`, `done --close-on-github` and blocks that tick
 /// themselves by commits, from the built binary against the fake GitHub.
-@Suite("GitHub issues as todos, and blocks done by commits", .serialized)
+@Suite("GitHub issues as todos, and blocks done by commits", .tags(.binary, .network), .serialized)
 struct GitHubIssuesBinaryTests {
   static let token = "ghp_fakeTOKENthatMustNeverLeak0123456789"
   static let zone = TimeZone(identifier: "Asia/Seoul")!

@@ -2,12 +2,14 @@ import Core
 import Foundation
 import GRDB
 import PostgresSupport
+import TestTags
 import Testing
 
 /// Issue 21, points 4–6: rows any member can write into their own server ops with `psql` (a
 /// clock of 2^63−1, unreadable payloads, values over the caps) never crash a machine that pulls
 /// them and never stop its later syncs: each is set aside with one warning naming it.
 @Suite(
+  .tags(.binary, .postgres),
   .serialized,
   .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct HostileRowBinaryTests {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TestTags
 import Testing
 
 @testable import CLI
@@ -49,7 +50,7 @@ struct HotPathTests {
     return lines
   }()
 
-  @Test("the hot path agrees with argument-parser on every command line it accepts")
+  @Test("the hot path agrees with argument-parser on every command line it accepts", .tags(.slow))
   func agrees() throws {
     #expect(Self.commandLines.count > 1_000)
     #expect(Self.listCommandLines.count > 1_000)

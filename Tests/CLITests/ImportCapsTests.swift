@@ -1,12 +1,13 @@
 import Foundation
 import Interchange
+import TestTags
 import Testing
 
 /// Issue 21, item 9: an import reads at most 64 MiB, and a line or JSON object of at most 1 MiB.
 /// `/dev/zero`, a 1 GiB (sparse) file and a file of one huge line each exit 64 with one line
 /// naming the cap, in bounded memory, and change nothing (the whole input was read first: 4.45 GB
 /// and still growing on /dev/zero, 1.06 GB for a 1 GiB file).
-@Suite struct ImportCapsTests {
+@Suite(.tags(.binary)) struct ImportCapsTests {
   let folder: TemporaryFolder
   let env: [String: String]
   let database: String

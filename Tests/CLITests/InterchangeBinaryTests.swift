@@ -1,11 +1,12 @@
 import Core
 import Foundation
 import Interchange
+import TestTags
 import Testing
 
 /// `ootd import` and `ootd export` end to end: the built binary, real files, and (when it is
 /// installed) the real Taskwarrior `task` binary.
-@Suite struct InterchangeBinaryTests {
+@Suite(.tags(.binary)) struct InterchangeBinaryTests {
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("InterchangeTests/Fixtures/taskwarrior-2.6-export.json").path
 

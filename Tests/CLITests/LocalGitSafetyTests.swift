@@ -1,8 +1,9 @@
 import Foundation
+import TestTags
 import Testing
 
 /// `ootd sync --local` reads clones made by anyone: their configuration must not run programs.
-@Suite("sync --local runs no program a clone configures")
+@Suite("sync --local runs no program a clone configures", .tags(.binary))
 struct LocalGitSafetyTests {
   /// Runs git in `folder` with `arguments` (test set-up only); its trimmed standard output.
   /// A commit it makes is dated at the pinned instant (``TestClock``), not by the real clock.

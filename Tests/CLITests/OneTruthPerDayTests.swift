@@ -1,6 +1,7 @@
 import Core
 import Formats
 import Foundation
+import TestTags
 import Testing
 
 /// One number per day, everywhere: every view that states a day's figures agrees with Core's
@@ -316,7 +317,7 @@ import Testing
     }
   }
 
-  @Test("every view's figure for every day equals Core's, over hundreds of random histories")
+  @Test("every view's figure for every day equals Core's, over hundreds of random histories", .tags(.slow))
   func randomHistories_everyViewAgreesWithCore() async throws {
     let seed = UInt64(ProcessInfo.processInfo.environment["OOTD_PROPERTY_SEED"] ?? "") ?? 20_261_201
     let histories = Int(ProcessInfo.processInfo.environment["OOTD_PROPERTY_HISTORIES"] ?? "") ?? 200

@@ -1,11 +1,12 @@
 import Foundation
+import TestTags
 import Testing
 
 /// Output that cannot be written (standard output on a full disk) follows one rule for every
 /// command: a command that exits non-zero has changed nothing, the journal included (the
 /// database's `sqlite3 .dump` is byte-identical); one that changed something keeps the change,
 /// exits 0 and says on standard error, in one line, that only its output failed.
-@Suite struct OutputFailureTests {
+@Suite(.tags(.binary)) struct OutputFailureTests {
   static func toFullDisk(_ arguments: [String], _ env: [String: String]) throws -> BinaryTests.Result {
     let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
     defer { try? full.close() }

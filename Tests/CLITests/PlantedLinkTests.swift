@@ -1,5 +1,6 @@
 @testable import CLI
 import Foundation
+import TestTags
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 #endif
 
 /// Output files and the database cannot be redirected by links another local user planted.
-@Suite struct PlantedLinkTests {
+@Suite(.tags(.binary)) struct PlantedLinkTests {
   @Test func anSVG_neverWritesThroughALinkPlantedAtTheOldTemporaryName() throws {
     let folder = try TemporaryFolder()
     let victim = folder.file("victim.txt")

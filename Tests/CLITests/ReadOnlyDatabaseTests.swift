@@ -1,4 +1,5 @@
 import Foundation
+import TestTags
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 /// A database the user may not write (mode 0400 in a read-only folder: a backup, a mounted
 /// snapshot) can still be read; writing commands fail with one line and change nothing. Runs as
 /// nobody when the tests run as root, since root writes whatever the permission bits say.
-@Suite struct ReadOnlyDatabaseTests {
+@Suite(.tags(.binary)) struct ReadOnlyDatabaseTests {
   /// A folder holding an ootd database with one todo, both made read-only (and nobody's when the
   /// tests run as root). Returns the database path.
   private static func readOnlyDatabase(_ folder: TemporaryFolder) throws -> String {

@@ -2,10 +2,11 @@ import Core
 import Foundation
 import PostgresSupport
 import Remote
+import TestTags
 import Testing
 
 /// `ootd remote` and `ootd team` through the built binary against a real PostgreSQL.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+@Suite(.tags(.binary, .postgres), .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct RemoteBinaryTests {
   /// A cluster database initialised by `ootd remote init`, with roles for two members and a
   /// stranger, and a local ootd database for each.

@@ -2,10 +2,12 @@ import Core
 import Foundation
 import PostgresSupport
 import Remote
+import TestTags
 import Testing
 
 /// Issue 21, items 2, 7, 8 and 13 through the built binary against a real PostgreSQL.
 @Suite(
+  .tags(.binary, .postgres),
   .serialized,
   .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct RemoteHardeningBinaryTests {

@@ -3,6 +3,7 @@ import Foundation
 import PostgresSupport
 import Remote
 import Storage
+import TestTags
 import Testing
 
 #if canImport(Glibc)
@@ -92,6 +93,7 @@ struct SyncMachines {
 }
 
 @Suite(
+  .tags(.binary, .postgres),
   .serialized,
   .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct RemoteSyncBinaryTests {

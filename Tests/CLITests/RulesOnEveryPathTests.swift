@@ -1,5 +1,6 @@
 import Foundation
 import PostgresSupport
+import TestTags
 import Testing
 
 @testable import CLI
@@ -7,7 +8,7 @@ import Testing
 /// Issue 20 §2: the todo rules (a done todo is never on a day after today; a dropped todo is
 /// not done) hold after every write path, and a path that cannot refuse says how it resolved.
 /// Now is pinned to 2026-11-22 09:00 in Seoul: today is 2026-11-22.
-@Suite("The rules hold on every write path")
+@Suite("The rules hold on every write path", .tags(.binary, .postgres))
 struct RulesOnEveryPathTests {
   static func json(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8))

@@ -1,11 +1,12 @@
 import FakeGitHubSupport
 import Foundation
+import TestTags
 import Testing
 
 /// A `sync --since` stopped before its first request for repositories or commits is remembered:
 /// the next plain sync covers the older window (issue 21, item 15). The sync stops itself at
 /// the request (OOTD_FAULT, see Sources/CLI/Environment/DebugSeams.swift).
-@Suite(.serialized) struct SyncSinceRememberedTests {
+@Suite(.tags(.binary, .network), .serialized) struct SyncSinceRememberedTests {
   /// Commits of `gr/old` per day of January 2025, from `graph --json`.
   static func januaryCommits(_ env: [String: String]) throws -> Int {
     let graph = try BinaryTests.run(

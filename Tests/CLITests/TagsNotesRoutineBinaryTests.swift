@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import TestTags
 import Testing
 
 /// Tags, notes, `show`, the routine planned by itself, and the new-folder note, through the
 /// built binary as a user runs it.
-@Suite("Tags, notes, show and the routine from the binary")
+@Suite("Tags, notes, show and the routine from the binary", .tags(.binary))
 struct TagsNotesRoutineBinaryTests {
   static func json(_ text: String) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(text.utf8))

@@ -1,8 +1,9 @@
 import Foundation
+import TestTags
 import Testing
 
 /// Text from outside never drives the terminal on standard output either.
-@Suite struct TerminalSafetyTests {
+@Suite(.tags(.binary)) struct TerminalSafetyTests {
   @Test func projectList_showsControlsInTheTechColumnAsSymbols() throws {
     let folder = try TemporaryFolder()
     let db = folder.file("ootd.sqlite")

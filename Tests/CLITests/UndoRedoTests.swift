@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestTags
 import Testing
 
 /// `undo`, `redo` and `log` from the built binary, for every command that writes.
@@ -8,7 +9,7 @@ import Testing
 /// proves the contract: after `undo`, `list --all --json`, `block list --json` and
 /// `project list --all --json` print exactly what they printed before the command; after
 /// `redo`, exactly what they printed after it; and a second undo (of the redo) goes back again.
-@Suite("Undo and redo of every writing command")
+@Suite("Undo and redo of every writing command", .tags(.binary))
 struct UndoRedoTests {
   /// One writing command and what it must have done.
   struct Row: CustomTestStringConvertible, Sendable {

@@ -1,12 +1,13 @@
 import Core
 import Foundation
+import TestTags
 import Testing
 
 @testable import CLI
 import Zone
 
 /// The user's zone comes from the system's zone files (`TZ`, `/etc/localtime`), not from ICU.
-@Suite("The user's time zone")
+@Suite("The user's time zone", .tags(.binary))
 struct UserTimeZoneTests {
   @Test(
     "TZ names a zone file, with or without a leading colon",

@@ -1,6 +1,7 @@
 import Core
 import FakeGitHubSupport
 import Foundation
+import TestTags
 import Testing
 
 @testable import GitHubClient
@@ -57,7 +58,7 @@ func smallHistory(lines: Int) throws -> URL {
   return url
 }
 
-@Suite("Live libcurl transport against the fake GitHub server", .serialized)
+@Suite("Live libcurl transport against the fake GitHub server", .tags(.network), .serialized)
 struct FakeServerIntegrationTests {
   @Test func fullHistory_isFetchedPageByPage() async throws {
     let server = try FakeGitHubServer([

@@ -1,11 +1,12 @@
 import Core
 import Foundation
+import TestTags
 import Testing
 
 @testable import GitHubClient
 
 /// A token (or any header value) must never add header lines of its own to a request.
-@Suite("Header injection")
+@Suite("Header injection", .tags(.network))
 struct HeaderInjectionTests {
   static let injected = "ghp_A\r\nX-Injected: yes"
 

@@ -2,11 +2,12 @@ import Core
 import FakeGitHubSupport
 import Foundation
 import GitHubClient
+import TestTags
 import Testing
 
 /// Closing an issue is a PATCH: never resent after a timeout, a lost connection or a 5xx, while
 /// GETs keep their retries.
-@Suite("Issue endpoints and the one-shot PATCH")
+@Suite("Issue endpoints and the one-shot PATCH", .tags(.network))
 struct IssueWriteTests {
   static let reference = IssueReference(repository: RepositoryName("gr/app")!, number: 12)
 

@@ -1,12 +1,13 @@
 import Core
 import Foundation
+import TestTags
 import Testing
 
 @testable import GitHubClient
 
 /// What a server sends is bounded and kept: a huge body stops the transfer, and odd commit text
 /// (NUL, a lone surrogate, a giant subject) is stored, cut or repaired, never lost with its page.
-@Suite("Unbounded and odd input from GitHub", .serialized)
+@Suite("Unbounded and odd input from GitHub", .tags(.network), .serialized)
 struct UnboundedInputTests {
   static let nul = String(repeating: "1", count: 40)
   static let lone = String(repeating: "2", count: 40)

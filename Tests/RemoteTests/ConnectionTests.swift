@@ -2,10 +2,11 @@ import CLibPQShim
 import Foundation
 import PostgresSupport
 import Remote
+import TestTags
 import Testing
 
 /// The connection layer against a real PostgreSQL: queries, NULLs, transactions, errors.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+@Suite(.tags(.postgres), .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct ConnectionTests {
   @Test("a query returns text values and NULLs by column")
   func query() throws {

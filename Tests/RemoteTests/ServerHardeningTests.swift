@@ -2,12 +2,13 @@ import Core
 import Foundation
 import PostgresSupport
 import Remote
+import TestTags
 import Testing
 
 /// Issue 21, items 7, 8 and 13 on a real server: no member can take a lock that blocks another,
 /// every statement is bounded, display names are unique after folding, and the URI refuses
 /// secrets.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+@Suite(.tags(.postgres), .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct ServerHardeningTests {
   static let tables = [
     "ops", "devices", "members", "day_figures", "teams", "team_members", "push_turns", "schema_version",

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import PostgresSupport
 import Remote
+import TestTags
 import Testing
 
 /// A database with the ootd schema and three login roles: two members and a stranger.
@@ -41,7 +42,7 @@ func record(_ n: Int, device: String = "laptop") -> SyncRecord {
     device: device, clock: "clock-\(n)", payload: "{\"n\":\(n)}")
 }
 
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+@Suite(.tags(.postgres), .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct ServerTests {
   @Test("push is idempotent and pull returns one's own operations in seq order, in pages")
   func pushPull() throws {

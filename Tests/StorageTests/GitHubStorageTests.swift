@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import TestTags
 import Testing
 
 @testable import Storage
@@ -124,7 +125,7 @@ extension GitHubCache {
   }
 
   /// Zones with 45-minute offsets and with daylight-saving changes inside the range.
-  @Test(arguments: [
+  @Test(.tags(.slow), arguments: [
     "Asia/Kathmandu", "America/New_York", "Europe/Paris", "Asia/Seoul", "UTC",
     "Australia/Lord_Howe", "Pacific/Chatham",
   ])

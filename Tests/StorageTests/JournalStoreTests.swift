@@ -2,6 +2,7 @@ import Core
 import Foundation
 import GRDB
 import Storage
+import TestTags
 import Testing
 
 @Suite("The change journal in storage")
@@ -61,7 +62,7 @@ struct JournalStoreTests {
     #expect(try allTodos(database).map(\.title) == ["C"])
   }
 
-  @Test("undo and redo of a change longer than a read batch apply every operation and say so")
+  @Test("undo and redo of a change longer than a read batch apply every operation and say so", .tags(.slow))
   func stepsOverManyBatches() throws {
     // Given 1,500 todos on three past days, carried in one change of 3,000 operations
     let scratch = Scratch()
@@ -122,7 +123,7 @@ struct JournalStoreTests {
     #expect(try database.projects(.all) == projects)
   }
 
-  @Test("the journal keeps at least the last 1,000 changes and prunes older ones")
+  @Test("the journal keeps at least the last 1,000 changes and prunes older ones", .tags(.slow))
   func depth() throws {
     let database = try AppDatabase.inMemory(command: "add")
     for index in 0..<2_700 { _ = try database.addTodo(try draft("t\(index)"), now: fixedNow) }
@@ -156,7 +157,7 @@ struct JournalStoreTests {
 
 @Suite("The change journal: pruning and corrupt entries")
 struct JournalPruningTests {
-  @Test("pruning that reaches an undone change ends what can be redone instead of redoing out of order")
+  @Test("pruning that reaches an undone change ends what can be redone instead of redoing out of order", .tags(.slow))
   func pruningEndsRedo() throws {
     // Given 1,300 changes, all undone: the 1,300th undo is entry 2,600, which prunes entries
     // 1-100, among them the oldest undone changes that redo would have to replay first

@@ -3,6 +3,7 @@ import Formats
 import Foundation
 import GRDB
 import Storage
+import TestTags
 import Testing
 
 /// An in-process stand-in for the sync server: a list of records, deduplicated by record id,
@@ -244,7 +245,7 @@ struct SyncStoreTests {
     #expect(try allTodos(m[1]).count == 2)
   }
 
-  @Test("a first sync stopped part-way, then rows changed, then run again: the other machine gets exactly the rows")
+  @Test("a first sync stopped part-way, then rows changed, then run again: the other machine gets exactly the rows", .tags(.slow))
   func firstSyncInterrupted() throws {
     let server = FakeSyncServer()
     let m = try Self.machines(2)
@@ -275,7 +276,7 @@ struct SyncStoreTests {
     #expect(try original.beginSync(fileIdentity: "1:200", now: fixedNow) != device)
   }
 
-  @Test("journal pruning never drops operations not yet pushed")
+  @Test("journal pruning never drops operations not yet pushed", .tags(.slow))
   func pruningKeepsUnpushed() throws {
     let server = FakeSyncServer()
     let m = try Self.machines(2)
@@ -290,7 +291,7 @@ struct SyncStoreTests {
     #expect(try m[0].syncStatus().waitingChanges == 0)
   }
 
-  @Test("three machines with random changes and syncs converge", arguments: Array(UInt64(1)...UInt64(12)))
+  @Test("three machines with random changes and syncs converge", .tags(.slow), arguments: Array(UInt64(1)...UInt64(12)))
   func randomConvergence(seed: UInt64) throws {
     var random = SeededGenerator(seed: seed)
     let server = FakeSyncServer()

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import TestTags
 import Testing
 import Zone
 
@@ -30,7 +31,7 @@ struct ZoneInfoAllZonesTests {
     #expect(Self.names.count > 300, "tzdata is not installed")
   }
 
-  @Test("every zone file parses, agrees with zdump 1900–2400, and its days start at their first instant", arguments: names)
+  @Test("every zone file parses, agrees with zdump 1900–2400, and its days start at their first instant", .tags(.slow), arguments: names)
   func agreesWithZdump(name: String) throws {
     let zone = try ZoneInfoTests.zoneInfo(name)
     let lines = try ZoneInfoTests.zdump(name, "1900,2400")
