@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Storage
+import TestTags
 import Testing
 
 /// Every JSON shape ootd prints, byte for byte, from the built binary (pinned clock and zone) on
@@ -8,7 +9,7 @@ import Testing
 /// version that still wrote each shape twice (`JSONEncoder` and the stream writer), so the one
 /// writer each shape has now is proved to print the same bytes. UUIDs (random for each run) are
 /// masked; nothing else varies.
-@Suite struct JSONGoldenTests {
+@Suite(.tags(.binary)) struct JSONGoldenTests {
   /// A database with projects, blocks, todos (tags, notes, done, reopened, dropped, carried, a
   /// terminal escape to neutralise), journal entries and synced commits, then each command.
   @Test func everyJSONShape_printsItsGoldenBytes() throws {

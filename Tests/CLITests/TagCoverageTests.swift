@@ -32,10 +32,11 @@ import Testing
 
   /// Code with comments removed and string literals emptied (raw and multi-line ones too).
   static func code(of text: String) -> String {
-    let characters = Array(text)
-    var out = ""
+    // Unicode scalars, not Characters: a quote followed by a combining mark is one Character.
+    let characters = Array(text.unicodeScalars)
+    var out = String.UnicodeScalarView()
     var index = 0
-    func at(_ i: Int) -> Character? { i < characters.count ? characters[i] : nil }
+    func at(_ i: Int) -> Unicode.Scalar? { i < characters.count ? characters[i] : nil }
     while index < characters.count {
       let c = characters[index]
       if c == "/" && at(index + 1) == "/" {
@@ -53,7 +54,8 @@ import Testing
         var i = index
         while at(i) == "#" { hashes += 1; i += 1 }
         guard at(i) == "\"" else { out.append(c); index += 1; continue }
-        let multiLine = at(i + 1) == "\"" && at(i + 2) == "\""
+        // A multi-line literal's """ ends its line (#""""# is a raw string of two quotes).
+        let multiLine = at(i + 1) == "\"" && at(i + 2) == "\"" && at(i + 3) == "\n"
         let quotes = multiLine ? 3 : 1
         i += quotes
         // Skip to the closing quote(s) followed by as many #, keeping newlines for line counts.
@@ -68,14 +70,14 @@ import Testing
           }
           i += 1
         }
-        out.append("\"\"")
+        out.append(contentsOf: "\"\"".unicodeScalars)
         index = i
         continue
       }
       out.append(c)
       index += 1
     }
-    return out
+    return String(out)
   }
 
   /// The top-level declarations of a file: from the first line after the previous one to the
