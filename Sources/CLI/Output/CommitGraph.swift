@@ -79,7 +79,7 @@ struct CommitGraphReport: Encodable {
     try c.encode(lastSync.map(Self.iso), forKey: .lastSync)
   }
 
-  static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
+  static func iso(_ date: Date) -> String { Timestamp.string(date, .iso8601) }
 
   /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
   var caption: String {

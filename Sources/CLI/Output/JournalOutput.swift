@@ -61,7 +61,7 @@ struct JournalOutput {
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(entry.id, forKey: .id)
-      try c.encode(ISO8601Timestamp.string(entry.at), forKey: .at)
+      try c.encode(Timestamp.string(entry.at, .iso8601), forKey: .at)
       try c.encode(entry.command, forKey: .command)
       try c.encode(entry.summary, forKey: .summary)
       try c.encode(entry.isUndone, forKey: .undone)
