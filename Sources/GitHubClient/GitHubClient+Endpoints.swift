@@ -136,8 +136,8 @@ extension GitHubClient {
   {
     var items: [(String, String)] = []
     if let author = query.author { items.append(("author", author)) }
-    if let since = query.since { items.append(("since", ISO8601Timestamp.string(since))) }
-    if let until = query.until { items.append(("until", ISO8601Timestamp.string(until))) }
+    if let since = query.since { items.append(("since", Timestamp.string(since, .iso8601))) }
+    if let until = query.until { items.append(("until", Timestamp.string(until, .iso8601))) }
     if let branch = query.branch { items.append(("sha", branch)) }
     items.append(("per_page", "100"))
     let repository = query.repository

@@ -20,7 +20,7 @@ public enum ICalendar {
   /// The whole calendar.
   public static func export(_ todos: [Todo], now: Date, productVersion: String) -> String {
     header(productVersion: productVersion)
-      + todos.map { vtodo($0, stamp: UTCTimestamp.format(now)) }.joined() + footer
+      + todos.map { vtodo($0, stamp: Timestamp.string(now, .compact)) }.joined() + footer
   }
 
   /// The calendar's first lines; then one ``vtodo(_:stamp:)`` per todo, then ``footer``.
@@ -33,20 +33,20 @@ public enum ICalendar {
   public static let footer = "END:VCALENDAR\r\n"
 
   /// One todo as a VTODO, its lines folded and ended by CR LF; `stamp` is the `DTSTAMP` value
-  /// (``UTCTimestamp/format(_:)`` of now).
+  /// (the compact ``Timestamp`` of now).
   public static func vtodo(_ todo: Todo, stamp: String) -> String {
     var lines: [String] = []
     lines.append("BEGIN:VTODO")
     lines.append("UID:\(todo.uuid)")
     lines.append("DTSTAMP:\(stamp)")
-    lines.append("CREATED:\(UTCTimestamp.format(todo.createdAt))")
+    lines.append("CREATED:\(Timestamp.string(todo.createdAt, .compact))")
     lines.append("SUMMARY:\(escape(todo.title))")
     lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
     lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
-    lines.append("DTSTART;VALUE=DATE:\(UTCTimestamp.compact(todo.day))")
-    lines.append("DUE;VALUE=DATE:\(UTCTimestamp.compact(todo.day.adding(days: 1)))")
+    lines.append("DTSTART;VALUE=DATE:\(Timestamp.string(todo.day, .compact))")
+    lines.append("DUE;VALUE=DATE:\(Timestamp.string(todo.day.adding(days: 1), .compact))")
     if todo.isDone, let doneAt = todo.doneAt {
-      lines.append("COMPLETED:\(UTCTimestamp.format(doneAt))")
+      lines.append("COMPLETED:\(Timestamp.string(doneAt, .compact))")
     }
     let categories = [todo.project, todo.block].compactMap { $0 } + todo.tags
     if !categories.isEmpty { lines.append("CATEGORIES:" + categories.map(escape).joined(separator: ",")) }

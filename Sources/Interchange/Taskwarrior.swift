@@ -204,12 +204,11 @@ public enum Taskwarrior {
       if !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let seconds = Int(text) {
         return Date(timeIntervalSince1970: Double(seconds))
       }
-      do {
-        if let date = try UTCTimestamp.parse(text) { return date }
-      } catch {
-        throw InterchangeError("", "impossible date '\(text)' in '\(key)'")
+      switch Timestamp.read(text, .compact) {
+      case .instant(let date): return date
+      case .impossible: throw InterchangeError("", "impossible date '\(text)' in '\(key)'")
+      case .otherShape: throw InterchangeError("", "'\(key)' is not a date: '\(text)'")
       }
-      throw InterchangeError("", "'\(key)' is not a date: '\(text)'")
     case .number(let text):
       guard let seconds = Double(text), seconds.isFinite, abs(seconds) < 1e12 else {
         throw InterchangeError("", "'\(key)' is not a date: \(text)")
@@ -262,7 +261,7 @@ public enum Taskwarrior {
 
     public init(timeZone: any ZoneRules, now: Date) {
       self.timeZone = timeZone
-      modified = UTCTimestamp.format(now)
+      modified = Timestamp.string(now, .compact)
       encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -279,12 +278,12 @@ public enum Taskwarrior {
 
   /// One todo as one line of JSON.
   static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String, encoder: JSONEncoder) -> String {
-    let entry = UTCTimestamp.format(todo.createdAt)
+    let entry = Timestamp.string(todo.createdAt, .compact)
     let task = Task(
       uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
       entry: entry, modified: modified,
-      scheduled: UTCTimestamp.format(todo.day.start(in: timeZone)),
-      end: todo.isDone ? UTCTimestamp.format(todo.doneAt ?? todo.day.start(in: timeZone)) : nil,
+      scheduled: Timestamp.string(todo.day.start(in: timeZone), .compact),
+      end: todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day.start(in: timeZone), .compact) : nil,
       priority: code(todo.priority), project: todo.project,
       tags: todo.tags.isEmpty ? nil : todo.tags,
       annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })

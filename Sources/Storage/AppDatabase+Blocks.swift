@@ -32,7 +32,7 @@ extension AppDatabase {
         [
           "name": .text(block.name), "title": .text(block.title),
           "priority": .integer(Int64(block.priority.rank)), "builtIn": .bool(false),
-          "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.text(now)),
+          "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.string(now, .sqlite)),
           "recurrence": block.isRoutine && block.recurrence != .daily ? .text(block.recurrence.text) : .null,
         ])
       return try planToday(recorder, now: now)
@@ -69,7 +69,7 @@ extension AppDatabase {
         [
           "name": .text(builtIn.name), "title": .text(builtIn.title),
           "priority": .integer(Int64(builtIn.priority.rank)), "builtIn": .bool(true),
-          "routine": .bool(false), "createdAt": .text(Timestamp.text(now)),
+          "routine": .bool(false), "createdAt": .text(Timestamp.string(now, .sqlite)),
           "doneWhen": TaskBlock.builtInDoneRules[builtIn.name] == nil ? .null : .text(DoneRule.commits),
         ], uuid: RowID.builtInBlock(builtIn.name))
       return try BlockRecord.named(recorder.db, builtIn.name).block()

@@ -80,7 +80,7 @@ extension AppDatabase {
         .todo, row: record.uuid, current: record.fields,
         to: [
           "done": .bool(true),
-          "doneAt": .text(Timestamp.text(Date(timeIntervalSince1970: TimeInterval(first)))),
+          "doneAt": .text(Timestamp.string(Date(timeIntervalSince1970: TimeInterval(first)), .sqlite)),
           "doneBy": .text(DoneBy.commits.rawValue),
         ])
       ticked.append(record.uuid)

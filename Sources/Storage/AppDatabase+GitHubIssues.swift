@@ -102,7 +102,7 @@ extension AppDatabase {
         if try TodoRecord.fetchAll(db, where: "todo.uuid = ?", [uuid]).first != nil { continue }
         if try Self.deletedByUser(db, uuid: uuid) { continue }
         let project = try Self.projectUUID(db, repository: issue.repository)
-        let timestamp = Timestamp.text(now)
+        let timestamp = Timestamp.string(now, .sqlite)
         try recorder.create(
           .todo,
           [
@@ -147,7 +147,7 @@ extension AppDatabase {
     if !issue.isOpen, record.githubState != "closed", !record.done {
       // Done on the day it was closed.
       new["done"] = .bool(true)
-      new["doneAt"] = .text(Timestamp.text(issue.closedAt ?? now))
+      new["doneAt"] = .text(Timestamp.string(issue.closedAt ?? now, .sqlite))
       new["doneBy"] = .text(DoneBy.github.rawValue)
       new["dropped"] = .bool(false)
     } else if issue.isOpen, record.done, record.doneBy == DoneBy.github.rawValue {

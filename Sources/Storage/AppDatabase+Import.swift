@@ -105,7 +105,7 @@ public struct ImportWriter: ImportSink {
     self.recorder = recorder
     self.today = today
     self.now = now
-    timestamp = Timestamp.text(now)
+    timestamp = Timestamp.string(now, .sqlite)
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
       projects[(row["name"] as String).lowercased()] = row["uuid"]
     }
@@ -162,10 +162,10 @@ public struct ImportWriter: ImportSink {
       if todo.dayIsDefault { fields["day"] = nil }
       // Keep the recorded time of a todo that stays done; set or clear it when that changes.
       if todo.isDone != record.done {
-        fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
+        fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
         if todo.isDone { fields["dropped"] = .bool(false) }
       } else if todo.isDone, let doneAt = todo.doneAt {
-        fields["doneAt"] = .text(Timestamp.text(doneAt))
+        fields["doneAt"] = .text(Timestamp.string(doneAt, .sqlite))
       }
     }
     keepRules(&fields, of: todo, existing: record)
@@ -179,8 +179,8 @@ public struct ImportWriter: ImportSink {
         result.unchanged += 1
       }
     } else {
-      fields["doneAt"] = todo.isDone ? .text(Timestamp.text(todo.doneAt ?? now)) : .null
-      fields["createdAt"] = .text(Timestamp.text(todo.createdAt ?? now))
+      fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
+      fields["createdAt"] = .text(Timestamp.string(todo.createdAt ?? now, .sqlite))
       result.added += 1
       try recorder?.create(.todo, fields, uuid: todo.uuid)
     }

@@ -57,7 +57,7 @@ extension AppDatabase {
             INSERT INTO block (name, title, priority, builtIn, routine, createdAt)
             VALUES (?, ?, ?, 1, 0, ?)
             """,
-          arguments: [block.name, block.title, block.priority.rank, Timestamp.text(now)])
+          arguments: [block.name, block.title, block.priority.rank, Timestamp.string(now, .sqlite)])
       }
     }
 

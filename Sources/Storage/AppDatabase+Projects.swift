@@ -70,7 +70,7 @@ extension AppDatabase {
         throw StorageError.duplicateProject(project.name)
       }
       var fields = ProjectRecord.fields(of: project)
-      fields["createdAt"] = .text(Timestamp.text(now))
+      fields["createdAt"] = .text(Timestamp.string(now, .sqlite))
       try recorder.create(.project, fields)
     }
   }

@@ -116,7 +116,7 @@ extension AppDatabase {
 
   /// Records that a sync completed at `now`.
   public func finishSync(now: Date) throws(StorageError) {
-    try write { db in try SyncState.set(db, "lastSync", Timestamp.text(now)) }
+    try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
   }
 
   /// The server position pulled up to (0 before the first pull).
@@ -137,7 +137,7 @@ extension AppDatabase {
           """, arguments: [syncing ? pushed : 0])
       return SyncStatus(
         device: try Self.device(db), deviceAssigned: syncing,
-        lastSync: try SyncState.text(db, "lastSync").flatMap(Timestamp.date),
+        lastSync: try SyncState.text(db, "lastSync").flatMap { Timestamp.date($0, .sqlite) },
         firstSyncPending: try !syncing || SyncState.integer(db, "snapshotPending") == 1,
         waitingChanges: waiting?[0] ?? 0, waitingOperations: waiting?[1] ?? 0,
         pulledThrough: try SyncState.integer(db, "pulledThrough") ?? 0,

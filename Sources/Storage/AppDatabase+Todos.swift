@@ -252,7 +252,7 @@ extension AppDatabase {
       // Reopening a dropped todo takes it back up: it was not open, so it changes.
       let unchanged = Set(records.filter { $0.done == done && (done || !$0.dropped) }.map(\.id))
       for record in records where !unchanged.contains(record.id) {
-        var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.text(now)) : .null]
+        var new: Fields = ["done": .bool(done), "doneAt": done ? .text(Timestamp.string(now, .sqlite)) : .null]
         new["doneBy"] = done ? .text(DoneBy.manual.rawValue) : .null
         // Doing or reopening a dropped todo takes it back up.
         new["dropped"] = .bool(false)
@@ -456,7 +456,7 @@ extension AppDatabase {
         projects[name.lowercased()] = projectUUID
       }
     }
-    let timestamp = Timestamp.text(now)
+    let timestamp = Timestamp.string(now, .sqlite)
     do throws(CoreError) {
       try Caps.checkNotes(draft.notes)
       try Caps.checkTags(draft.tags)

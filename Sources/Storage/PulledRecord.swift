@@ -68,7 +68,7 @@ enum PulledRecord {
   static func setAside(_ db: Database, _ row: SetAsideRow, opID: String, now: Date) throws {
     try db.execute(
       sql: "INSERT OR IGNORE INTO syncSetAside (seq, opId, device, reason, at) VALUES (?, ?, ?, ?, ?)",
-      arguments: [row.seq, String(opID.prefix(64)), String(row.device.prefix(64)), row.reason, Timestamp.text(now)])
+      arguments: [row.seq, String(opID.prefix(64)), String(row.device.prefix(64)), row.reason, Timestamp.string(now, .sqlite)])
   }
 
   /// The rows set aside, oldest first.

@@ -393,12 +393,12 @@ import Testing
       if let latest = commits.commits.latest {
         var l = c.nestedContainer(keyedBy: LatestKeys.self, forKey: .latest)
         try l.encode(latest.sha, forKey: .sha)
-        try l.encode(ISO8601Timestamp.string(latest.authoredAt), forKey: .date)
+        try l.encode(Timestamp.string(latest.authoredAt, .iso8601), forKey: .date)
         try l.encode(latest.subject, forKey: .subject)
       } else {
         try c.encodeNil(forKey: .latest)
       }
-      try c.encode(commits.commits.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
+      try c.encode(commits.commits.lastSyncAt.map { Timestamp.string($0, .iso8601) }, forKey: .lastSync)
     }
   }
 

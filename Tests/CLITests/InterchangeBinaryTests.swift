@@ -313,7 +313,7 @@ import Testing
     let start = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
     let tasks = (0..<10_000).map { (i: Int) -> String in
       let uuid: String = "a1b2c3d4-0000-4000-8000-" + String(format: "%012d", i)
-      let scheduled: String = UTCTimestamp.format(start.addingTimeInterval(Double(i) * 86_400))
+      let scheduled: String = Timestamp.string(start.addingTimeInterval(Double(i) * 86_400), .compact)
       var task: String = #"{"uuid":""# + uuid + #"","status":"pending","entry":"20260101T000000Z","scheduled":""#
       task += scheduled + #"","description":"task "# + String(i)
       task += #"","annotations":[{"entry":"20260101T000000Z","description":""# + note + #""}]}"#

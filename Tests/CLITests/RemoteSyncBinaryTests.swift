@@ -44,7 +44,7 @@ struct SyncMachines {
   func environment(_ machine: String) -> [String: String] {
     [
       "OOTD_DB": folder.file("\(machine).sqlite"), "OOTD_REMOTE": uri, "TZ": "UTC",
-      "OOTD_NOW": ISO8601Timestamp.string(TestClock.now.addingTimeInterval(Double(seconds.next()))),
+      "OOTD_NOW": Timestamp.string(TestClock.now.addingTimeInterval(Double(seconds.next())), .iso8601),
     ]
   }
 

@@ -40,7 +40,7 @@ enum TestClock {
   /// The zone the binaries run in unless a test names another.
   static let zone = "UTC"
   /// ``instant`` as a date.
-  static let now = ISO8601Timestamp.parse(instant)!
+  static let now = Timestamp.date(instant, .iso8601)!
   /// The day of ``instant`` in ``zone`` (a Sunday).
   static let today = Day(iso: "2026-11-22")!
   /// `today` moved by `offset` days, as `YYYY-MM-DD`.

@@ -60,9 +60,9 @@ struct GitHubIssueRuleTests {
     #expect(IssueTodoRule.title(issue) == "gr/app#12 Fix the crash")
     #expect(IssueTodoRule.day(issue, today: today, timeZone: Self.seoul) == today)
     // Due 2026-12-01 08:00 UTC is 17:00 in Seoul, the same day; 2026-11-30T20:00Z is Dec 1 there.
-    issue.milestoneDueOn = ISO8601Timestamp.parse("2026-11-30T20:00:00Z")
+    issue.milestoneDueOn = Timestamp.date("2026-11-30T20:00:00Z", .iso8601)
     #expect(IssueTodoRule.day(issue, today: today, timeZone: Self.seoul).description == "2026-12-01")
-    issue.milestoneDueOn = ISO8601Timestamp.parse("2026-01-01T00:00:00Z")
+    issue.milestoneDueOn = Timestamp.date("2026-01-01T00:00:00Z", .iso8601)
     #expect(IssueTodoRule.day(issue, today: today, timeZone: Self.seoul) == today, "a past due day plans for today")
     let uuid = IssueTodoRule.uuid(url: issue.url)
     #expect(RowID.isValid(uuid))

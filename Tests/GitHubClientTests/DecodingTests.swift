@@ -88,7 +88,7 @@ struct DecodingTests {
     ("1970-01-01T00:00:00Z", 0.0),
   ])
   func iso8601_parsesGitHubTimestamps(_ text: String, _ seconds: Double) {
-    #expect(ISO8601Timestamp.parse(text) == Date(timeIntervalSince1970: seconds))
+    #expect(Timestamp.date(text, .iso8601) == Date(timeIntervalSince1970: seconds))
   }
 
   @Test(arguments: [
@@ -96,13 +96,13 @@ struct DecodingTests {
     "2023-08-28T18:27:45+2",
   ])
   func iso8601_rejectsMalformedTimestamps(_ text: String) {
-    #expect(ISO8601Timestamp.parse(text) == nil)
+    #expect(Timestamp.date(text, .iso8601) == nil)
   }
 
   @Test func iso8601_formatsTheWayGitHubDocuments() {
-    #expect(ISO8601Timestamp.string(Date(timeIntervalSince1970: 1_704_067_200)) == "2024-01-01T00:00:00Z")
-    #expect(ISO8601Timestamp.string(Date(timeIntervalSince1970: 1_693_247_265.9)) == "2023-08-28T18:27:45Z")
-    #expect(ISO8601Timestamp.string(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    #expect(Timestamp.string(Date(timeIntervalSince1970: 1_704_067_200), .iso8601) == "2024-01-01T00:00:00Z")
+    #expect(Timestamp.string(Date(timeIntervalSince1970: 1_693_247_265.9), .iso8601) == "2023-08-28T18:27:45Z")
+    #expect(Timestamp.string(Date(timeIntervalSince1970: -1), .iso8601) == "1969-12-31T23:59:59Z")
   }
 
   @Test func subject_isTheFirstLineWithoutTrailingSpace() {

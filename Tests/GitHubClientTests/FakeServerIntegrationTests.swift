@@ -87,7 +87,7 @@ struct FakeServerIntegrationTests {
     #expect(newest.sha == "18497b68fdbb3a09528d260a0a0e1e7e61c8c53d")
     #expect(newest.parentCount == 2)
     #expect(newest.subject == "Merge branch 'development'")
-    #expect(newest.authorDate == ISO8601Timestamp.parse("2025-10-02T06:11:07Z"))
+    #expect(newest.authorDate == Timestamp.date("2025-10-02T06:11:07Z", .iso8601))
     #expect(newest.authorLogin == nil)
 
     let log = try server.log()
@@ -190,7 +190,7 @@ struct FakeServerIntegrationTests {
     defer { server.stop() }
     let client = try server.client()
     let query = CommitQuery(
-      repository: grdb, author: "gr", since: ISO8601Timestamp.parse("2025-01-01T00:00:00Z"))
+      repository: grdb, author: "gr", since: Timestamp.date("2025-01-01T00:00:00Z", .iso8601))
     var firstRun: [Commit] = []
     let first = try await client.commits(query) { firstRun += $0.commits }
     #expect(!firstRun.isEmpty)

@@ -21,7 +21,7 @@ struct IssueWriteTests {
     let harness = try Harness(transport: StubTransport(always: .json(200, Self.closedIssue)))
     let issue = try await harness.client.closeIssue(Self.reference)
     #expect(issue?.isOpen == false)
-    #expect(issue?.closedAt == ISO8601Timestamp.parse("2026-11-20T23:30:00Z"))
+    #expect(issue?.closedAt == Timestamp.date("2026-11-20T23:30:00Z", .iso8601))
     let requests = harness.transport.requests
     #expect(requests.count == 1)
     #expect(requests.first?.method == "PATCH")

@@ -132,7 +132,7 @@ struct PaginationTests {
           headers: ["Link": "<\(second)>; rel=\"next\""]),
         second: .json(200, "[\(repo("older", "2025-01-01T00:00:00Z"))]"),
       ]))
-    let since = ISO8601Timestamp.parse("2026-06-01T00:00:00Z")
+    let since = Timestamp.date("2026-06-01T00:00:00Z", .iso8601)
     let stopped = try await harness.client.repositories(
       for: "mona", authenticatedAsLogin: false, pushedSince: since)
     #expect(stopped.map(\.name) == ["new", "old"])

@@ -16,14 +16,14 @@ struct TimestampAndOverdueTests {
     ])
   func timestampRoundTrip(seconds: Double, text: String) throws {
     let date = Date(timeIntervalSince1970: seconds)
-    #expect(Timestamp.text(date) == text)
-    let back = try #require(Timestamp.date(text))
+    #expect(Timestamp.string(date, .sqlite) == text)
+    let back = try #require(Timestamp.date(text, .sqlite))
     #expect(abs(back.timeIntervalSince1970 - seconds) < 0.001)
   }
 
   @Test("malformed timestamps are not dates", arguments: ["", "2026-11-18", "2026-13-01 00:00:00", "2026-11-18 xx:00:00"])
   func malformedTimestamps(text: String) {
-    #expect(Timestamp.date(text) == nil)
+    #expect(Timestamp.date(text, .sqlite) == nil)
   }
 
   @Test("the overdue summary counts every open earlier todo up to the cap and shows the newest")

@@ -111,7 +111,7 @@ extension Ootd {
         try database.forEachTodo(matching: filter) { body(TodoTxt.line($0, timeZone: environment.timeZone) + "\n") }
       case .ical:
         guard body(ICalendar.header(productVersion: Ootd.version)) else { return }
-        let stamp = UTCTimestamp.format(environment.now)
+        let stamp = Timestamp.string(environment.now, .compact)
         try database.forEachTodo(matching: filter) { body(ICalendar.vtodo($0, stamp: stamp)) }
         _ = body(ICalendar.footer)
       case .json:

@@ -36,7 +36,7 @@ extension AppEnvironment {
   /// error and exit 64 before anything runs.
   static func debugPinnedNow(_ variables: [String: String]) -> Date? {
     guard let text = variables["OOTD_NOW"] else { return nil }
-    guard let date = ISO8601Timestamp.parse(text) else {
+    guard let date = Timestamp.date(text, .iso8601) else {
       StandardStream.error.write(
         "ootd: error: OOTD_NOW '\(TerminalText.printable(text))' is not an ISO 8601 instant such as 2026-11-22T09:00:00+09:00\n"
       )

@@ -46,7 +46,7 @@ enum LocalGitLog {
   }
 
   /// `2025-10-02T08:11:07+02:00` (git's `%aI`) as an instant.
-  static func parseDate(_ text: String) -> Date? { ISO8601Timestamp.parse(text) }
+  static func parseDate(_ text: String) -> Date? { Timestamp.date(text, .iso8601) }
 }
 
 /// How ootd runs git in a clone it does not control: a repository's `.git/config` (a clone

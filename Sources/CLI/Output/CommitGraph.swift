@@ -13,7 +13,7 @@ struct CommitGraphReport: JSONShape {
   let repositories: [RepositoryCommitCount]
   let lastSync: Date?
 
-  static func iso(_ date: Date) -> String { ISO8601Timestamp.string(date) }
+  static func iso(_ date: Date) -> String { Timestamp.string(date, .iso8601) }
 
   /// `Commits by gr · 2025-11-23 → 2026-11-22 · 1,234 commits`: the SVG's caption.
   var caption: String {

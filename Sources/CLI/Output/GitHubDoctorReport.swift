@@ -114,7 +114,7 @@ struct DoctorReport: Encodable {
       try x.encode(state.repository.description, forKey: .repository)
       try x.encode(state.branch, forKey: .branch)
       try x.encode(forks.contains(state.repository.description.lowercased()), forKey: .fork)
-      try x.encode(state.lastSyncAt.map(ISO8601Timestamp.string), forKey: .lastSync)
+      try x.encode(state.lastSyncAt.map { Timestamp.string($0, .iso8601) }, forKey: .lastSync)
       try x.encode(state.lastError, forKey: .lastError)
     }
     try c.encode(problem, forKey: .problem)

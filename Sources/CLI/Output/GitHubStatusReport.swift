@@ -44,7 +44,7 @@ struct StatusReport: Encodable {
       var r = c.nestedContainer(keyedBy: RateKeys.self, forKey: .rateLimit)
       try r.encode(rateLimit.limit, forKey: .limit)
       try r.encode(rateLimit.remaining, forKey: .remaining)
-      try r.encode(ISO8601Timestamp.string(rateLimit.reset), forKey: .reset)
+      try r.encode(Timestamp.string(rateLimit.reset, .iso8601), forKey: .reset)
     } else {
       try c.encodeNil(forKey: .rateLimit)
     }
@@ -57,7 +57,7 @@ struct StatusReport: Encodable {
       try r.encode(state.author, forKey: .author)
       try r.encode(counts[state.repository.description.lowercased()] ?? 0, forKey: .commits)
       try r.encode(
-        state.lastSyncAt.map { ISO8601Timestamp.string($0) }, forKey: .lastSync)
+        state.lastSyncAt.map { Timestamp.string($0, .iso8601) }, forKey: .lastSync)
       try r.encode(state.lastError, forKey: .lastError)
     }
     var rules = c.nestedUnkeyedContainer(forKey: .issueLabelRules)

@@ -352,7 +352,7 @@ enum JSONOutput {
       writer.key("from")
       writer.string(report.range.from.description)
       writer.key("lastSync")
-      writer.string(lastSync.map { ISO8601Timestamp.string($0) })
+      writer.string(lastSync.map { Timestamp.string($0, .iso8601) })
       writer.key("longestStreak")
       writer.integer(report.streaks.longest)
       writer.key("perfectDays")

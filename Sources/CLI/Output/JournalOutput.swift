@@ -59,7 +59,7 @@ struct JournalOutput {
     func write(to writer: inout JSONStreamWriter) {
       writer.beginObject()
       writer.key("at")
-      writer.string(ISO8601Timestamp.string(entry.at))
+      writer.string(Timestamp.string(entry.at, .iso8601))
       writer.key("command")
       writer.string(entry.command)
       writer.key("id")

@@ -25,10 +25,11 @@ extension JSONText {
   /// The fields of an object ``object(_:)`` wrote, or nil when it is not one (a member that is
   /// not null, an integer or a string: booleans and reals never appear in ootd's fields, so
   /// they are refused rather than guessed at).
+  ///
+  /// Read with Formats' reader rather than `JSONDecoder`, which costs more than it should here
+  /// and reads `1.0` and `1e3` as integers (docs/decisions/json-reader.md has the figures).
   public static func fields(_ text: String) -> Fields? {
-    guard let values = try? JSONReader.values(text.utf8), values.count == 1,
-      let object = values[0].value.object
-    else { return nil }
+    guard let object = (try? JSONReader.document(text.utf8))?.object else { return nil }
     return fields(object)
   }
 

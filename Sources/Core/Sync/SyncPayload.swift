@@ -105,8 +105,8 @@ public enum SyncPayload {
     guard payload.utf8.count <= Caps.payloadBytes else {
       throw bad("a payload larger than \(Caps.payloadBytes) bytes")
     }
-    guard let values = try? JSONReader.values(payload.utf8), values.count == 1,
-      let object = values[0].value.object,
+    // Formats' reader, as for journal fields (docs/decisions/json-reader.md).
+    guard let object = (try? JSONReader.document(payload.utf8))?.object,
       case .number(let versionText)? = object["v"], let version = Int(versionText)
     else { throw bad("not JSON") }
     guard version == Self.version else { throw bad("version \(version); update ootd") }

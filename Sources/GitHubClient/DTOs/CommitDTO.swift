@@ -42,9 +42,9 @@ struct CommitDTO: Decodable {
 
   func toCore(source: CommitSource) throws -> Commit {
     guard let authorDateText = commit.author?.date ?? commit.committer?.date,
-      let authorDate = ISO8601Timestamp.parse(authorDateText)
+      let authorDate = Timestamp.date(authorDateText, .iso8601)
     else { throw GitHubError.invalidResponse("commit \(sha) has no readable author date") }
-    let committerDate = commit.committer?.date.flatMap(ISO8601Timestamp.parse) ?? authorDate
+    let committerDate = commit.committer?.date.flatMap { Timestamp.date($0, .iso8601) } ?? authorDate
     return Commit(
       sha: sha,
       source: source,

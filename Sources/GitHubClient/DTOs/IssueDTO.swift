@@ -74,9 +74,9 @@ struct IssueDTO: Decodable {
     }
     return GitHubIssue(
       url: htmlURL, nodeID: nodeID, repository: repository, number: number, title: title,
-      isOpen: state.lowercased() != "closed", closedAt: closedAt.flatMap(ISO8601Timestamp.parse),
+      isOpen: state.lowercased() != "closed", closedAt: closedAt.flatMap { Timestamp.date($0, .iso8601) },
       labels: (labels ?? []).compactMap(\.name),
-      milestoneDueOn: milestone?.dueOn.flatMap(ISO8601Timestamp.parse),
+      milestoneDueOn: milestone?.dueOn.flatMap { Timestamp.date($0, .iso8601) },
       isPullRequest: pullRequest != nil)
   }
 }

@@ -42,7 +42,7 @@ struct RepositoryDTO: Decodable {
       isPrivate: isPrivate ?? false,
       isFork: fork ?? false,
       defaultBranch: defaultBranch ?? "main",
-      pushedAt: pushedAt.flatMap(ISO8601Timestamp.parse),
+      pushedAt: pushedAt.flatMap { Timestamp.date($0, .iso8601) },
       isArchived: archived ?? false,
       hasPages: hasPages ?? false
     )

@@ -184,7 +184,7 @@ final class ChangeRecorder {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      RowID.random(), Timestamp.text(now), device, kind.rawValue, command, summary, target, remoteDevice != nil,
+      RowID.random(), Timestamp.string(now, .sqlite), device, kind.rawValue, command, summary, target, remoteDevice != nil,
     ])
     let id = db.lastInsertedRowID
     let last = settings?[1] as Int64? ?? 0

@@ -52,7 +52,7 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
   /// The Core value.
   var entry: JournalEntry {
     JournalEntry(
-      id: id, at: Timestamp.date(at) ?? Date(timeIntervalSince1970: 0), command: command,
+      id: id, at: Timestamp.date(at, .sqlite) ?? Date(timeIntervalSince1970: 0), command: command,
       summary: summary, isUndone: undone, kind: JournalEntry.Kind(rawValue: kind) ?? .change,
       target: target)
   }

@@ -150,8 +150,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     }
     var todo = Todo(
       id: id, title: title, priority: priority, day: day, isDone: done,
-      doneAt: doneAt.flatMap(Timestamp.date), project: projectName, block: block,
-      createdAt: Timestamp.date(createdAt) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
+      doneAt: doneAt.flatMap { Timestamp.date($0, .sqlite) }, project: projectName, block: block,
+      createdAt: Timestamp.date(createdAt, .sqlite) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
     todo.isDropped = dropped
     todo.carriedFrom = CarryRecord.days(carriedFrom)
     todo.notes = notes

@@ -37,7 +37,7 @@ extension Ootd.RemoteCommand {
         shown = nil
       }
       let status = try database.syncStatus()
-      let lastSync = status.lastSync.map { ISO8601Timestamp.string($0) }
+      let lastSync = status.lastSync.map { Timestamp.string($0, .iso8601) }
       // Before the first sync the stored id is provisional: that sync replaces it.
       let device = status.deviceAssigned ? status.device : nil
       if output.json {

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Instants as text, in the three forms ootd reads and writes: one codec, one parser.
+///
+/// Hand-written because the callers are hot: a listing reads two SQLite timestamps per todo, an
+/// import writes thousands, a GitHub sync reads two ISO 8601 dates per commit, and a general
+/// date formatter loads ICU (milliseconds on every command). Days come from ``Day``, so the
+/// calendar (which dates exist, years 1 to 9999) is Day's.
+public enum Timestamp {
+  /// A form of timestamp text. Each is written in UTC.
+  public enum Style: Sendable {
+    /// ISO 8601 as GitHub and git (`%aI`) write it. Written `YYYY-MM-DDTHH:MM:SSZ` (whole
+    /// seconds; GitHub's `since`/`until` form and ootd's JSON form); read as `YYYY-MM-DD`, `T`
+    /// (or `t`, or a space), `HH:MM:SS`, optional fractional seconds, then `Z` (or `z`) or an
+    /// offset `±HH:MM` / `±HHMM`. One trailing NUL byte is ignored.
+    case iso8601
+    /// GRDB's dates in SQLite. Written `YYYY-MM-DD HH:MM:SS.mmm` (milliseconds); read as
+    /// ``iso8601`` without a zone (the text is UTC).
+    case sqlite
+    /// Taskwarrior's and iCalendar's. Written `YYYYMMDDTHHMMSSZ` (whole seconds); read with or
+    /// without the `Z` (the text is UTC), never with fractional seconds.
+    case compact
+  }
+
+  /// What a text is in a style.
+  public enum Reading: Hashable, Sendable {
+    /// An instant.
+    case instant(Date)
+    /// Not text of this style's shape.
+    case otherShape
+    /// Of this style's shape, but no real instant: February 30th, 24:00, month 13…
+    case impossible
+  }
+
+  // MARK: - Writing
+
+  /// `date` in `style`, rounded down to the style's precision (seconds, or milliseconds).
+  public static func string(_ date: Date, _ style: Style) -> String {
+    // Whole units since 1970 (rounded down), then split into a day and a time of day.
+    let units =
+      style == .sqlite
+      ? Int(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+      : Int(date.timeIntervalSince1970.rounded(.down))
+    let perSecond = style == .sqlite ? 1000 : 1
+    let perDay = 86_400 * perSecond
+    let (days, rest) = units.quotientAndRemainder(dividingBy: perDay)
+    let inDay = rest < 0 ? rest + perDay : rest
+    return write(Day(ordinal: days - (rest < 0 ? 1 : 0)), style, time: inDay, perSecond: perSecond)
+  }
+
+  /// `day` as the date part of `style`: `YYYYMMDD` in the compact style, `YYYY-MM-DD` otherwise.
+  public static func string(_ day: Day, _ style: Style) -> String {
+    write(day, style, time: nil, perSecond: 1)
+  }
+
+  /// The date, then the time of day (`time` units of `perSecond` since midnight) when given.
+  private static func write(_ day: Day, _ style: Style, time: Int?, perSecond: Int) -> String {
+    let dashed = style != .compact
+    let (year, month, dayOfMonth) = day.components
+    // Written in place (an import stamps thousands of rows).
+    return String(unsafeUninitializedCapacity: 48) { buffer in
+      var at = 0
+      func put(_ byte: UInt8) {
+        buffer[at] = byte
+        at += 1
+      }
+      func put(_ value: Int, _ width: Int) {
+        var value = value
+        for index in stride(from: at + width - 1, through: at, by: -1) {
+          buffer[index] = UInt8(48 + value % 10)
+          value /= 10
+        }
+        at += width
+      }
+      if (0...9999).contains(year) {
+        put(year, 4)
+        if dashed { put(UInt8(ascii: "-")) }
+        put(month, 2)
+        if dashed { put(UInt8(ascii: "-")) }
+        put(dayOfMonth, 2)
+      } else {
+        // Years Day writes its own way (`10000-01-01`, `00-1-12-31`), dashes and all.
+        for byte in day.description.utf8 where dashed || byte != UInt8(ascii: "-") { put(byte) }
+      }
+      guard let time else { return at }
+      let seconds = time / perSecond
+      put(style == .sqlite ? UInt8(ascii: " ") : UInt8(ascii: "T"))
+      put(seconds / 3600, 2)
+      if dashed { put(UInt8(ascii: ":")) }
+      put(seconds / 60 % 60, 2)
+      if dashed { put(UInt8(ascii: ":")) }
+      put(seconds % 60, 2)
+      if style == .sqlite {
+        put(UInt8(ascii: "."))
+        put(time % 1000, 3)
+      } else {
+        put(UInt8(ascii: "Z"))
+      }
+      return at
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The instant `text` names in `style`; nil when it names none (another shape, or an
+  /// impossible date or time).
+  public static func date(_ text: String, _ style: Style) -> Date? {
+    if case .instant(let date) = read(text, style) { return date }
+    return nil
+  }
+
+  /// What `text` is in `style`: an instant, another shape, or an impossible date or time.
+  public static func read(_ text: String, _ style: Style) -> Reading {
+    var text = text
+    // Read in place, without copying the bytes.
+    return text.withUTF8 { read($0, style) }
+  }
+
+  private static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Style) -> Reading {
+    var end = bytes.count
+    if style == .iso8601, end > 0, bytes[end - 1] == 0 { end -= 1 }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      guard start + count <= end else { return nil }
+      var value = 0
+      for index in start..<(start + count) {
+        let byte = bytes[index]
+        guard byte >= 0x30, byte <= 0x39 else { return nil }
+        value = value * 10 + Int(byte - 0x30)
+      }
+      return value
+    }
+    func byte(_ index: Int) -> UInt8 { index < end ? bytes[index] : 0 }
+
+    // The date and time: `YYYY-MM-DD?HH:MM:SS` or `YYYYMMDDTHHMMSS`.
+    let dashed = style != .compact
+    let at: (month: Int, day: Int, separator: Int, hour: Int, minute: Int, second: Int, end: Int) =
+      dashed ? (5, 8, 10, 11, 14, 17, 19) : (4, 6, 8, 9, 11, 13, 15)
+    let separator = byte(at.separator)
+    guard end >= at.end,
+      !dashed
+        || (byte(4) == UInt8(ascii: "-") && byte(7) == UInt8(ascii: "-") && byte(13) == UInt8(ascii: ":")
+          && byte(16) == UInt8(ascii: ":")),
+      separator == UInt8(ascii: "T") || (dashed && (separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "))),
+      let year = number(0, 4), let month = number(at.month, 2), let day = number(at.day, 2),
+      let hour = number(at.hour, 2), let minute = number(at.minute, 2), let second = number(at.second, 2)
+    else { return .otherShape }
+    var index = at.end
+
+    // Fractional seconds, summed digit by digit.
+    var fraction = 0.0
+    if dashed, byte(index) == UInt8(ascii: ".") {
+      index += 1
+      var scale = 0.1
+      let start = index
+      while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+        fraction += Double(bytes[index] - 0x30) * scale
+        scale /= 10
+        index += 1
+      }
+      guard index > start else { return .otherShape }
+    }
+
+    // The zone: required in ISO 8601, absent in SQLite's form, an optional `Z` in the compact one.
+    var offset = 0
+    switch style {
+    case .iso8601:
+      switch byte(index) {
+      case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+        index += 1
+      case UInt8(ascii: "+"), UInt8(ascii: "-"):
+        let sign = byte(index) == UInt8(ascii: "+") ? 1 : -1
+        guard let hours = number(index + 1, 2) else { return .otherShape }
+        index += 3
+        if byte(index) == UInt8(ascii: ":") { index += 1 }
+        guard let minutes = number(index, 2) else { return .otherShape }
+        index += 2
+        guard hours < 24, minutes < 60 else { return index == end ? .impossible : .otherShape }
+        offset = sign * (hours * 3600 + minutes * 60)
+      default:
+        return .otherShape
+      }
+    case .sqlite:
+      break
+    case .compact:
+      if byte(index) == UInt8(ascii: "Z") { index += 1 }
+    }
+    guard index == end else { return .otherShape }
+
+    guard hour < 24, minute < 60, second < 61, let date = Day(year: year, month: month, day: day)
+    else { return .impossible }
+    let seconds = date.ordinal * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return .instant(Date(timeIntervalSince1970: Double(seconds) + fraction))
+  }
+}
