@@ -117,9 +117,9 @@ public enum Timestamp {
   }
 
   private static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Style) -> Reading {
-    var end = bytes.count
-    if style == .iso8601, end > 0, bytes[end - 1] == 0 { end -= 1 }
-    func number(_ start: Int, _ count: Int) -> Int? {
+    // (`end` is a constant and the helpers are inlined: a listing reads two per todo.)
+    let end = style == .iso8601 && bytes.last == 0 ? bytes.count - 1 : bytes.count
+    @inline(__always) func number(_ start: Int, _ count: Int) -> Int? {
       guard start + count <= end else { return nil }
       var value = 0
       for index in start..<(start + count) {
@@ -129,7 +129,7 @@ public enum Timestamp {
       }
       return value
     }
-    func byte(_ index: Int) -> UInt8 { index < end ? bytes[index] : 0 }
+    @inline(__always) func byte(_ index: Int) -> UInt8 { index < end ? bytes[index] : 0 }
 
     // The date and time: `YYYY-MM-DD?HH:MM:SS` or `YYYYMMDDTHHMMSS`.
     let dashed = style != .compact
