@@ -49,10 +49,12 @@ enum HotPath {
       case "done", "undone":
         guard let words = Words(rest, name.flatMap(table)) else { return nil }
         var options = TickOptions()
-        options.ids = try words.positionals.map { word in
+        var todos = TodoIDsArgument()
+        todos.ids = try words.positionals.map { word in
           guard let id = Int64(argument: word) else { throw Refused() }
           return id
         }
+        options.todos = todos
         (options.output, options.global) = try words.outputAndGlobal()
         try options.validate()
         if name == "done" {

@@ -21,15 +21,14 @@ extension Ootd {
           ootd drop 7 9 --json
         """)
 
-    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
-    var ids: [Int64]
+    @OptionGroup var todos: TodoIDsArgument
+
+    /// The ids given.
+    var ids: [Int64] { todos.ids }
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-      try TodoIDs.requireSome(ids)
-    }
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)

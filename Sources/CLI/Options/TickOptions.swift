@@ -4,15 +4,16 @@ import Storage
 
 /// Shared by `done` and `undone`: ticks or unticks todos by id, all or nothing.
 struct TickOptions: ParsableArguments {
-  @Argument(help: ArgumentHelp("The ids of the todos (see 'ootd list').", valueName: "id"))
-  var ids: [Int64]
+  @OptionGroup var todos: TodoIDsArgument
+
+  /// The ids given.
+  var ids: [Int64] { todos.ids }
 
   @OptionGroup var output: JSONOption
   @OptionGroup var global: GlobalOptions
 
-  func validate() throws {
-    try TodoIDs.requireSome(ids)
-  }
+  /// What argument-parser checks in the group; the hot path calls this (HotPath.swift).
+  func validate() throws { try todos.validate() }
 
   func run(done: Bool, in environment: AppEnvironment) throws {
     let database = try global.openDatabase(environment)
