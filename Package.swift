@@ -62,11 +62,16 @@ let package = Package(
     /// pulling journal operations, day figures and teams. The only module with server SQL.
     .target(name: "Remote", dependencies: ["Core", "CLibPQShim"]),
 
+    /// Use cases that run a whole exchange behind Core protocols: the remote sync run (this
+    /// machine's journal through `SyncJournal`, the server through `SyncServer`, the figures it
+    /// publishes through `DayFigureSource`). No SQL, no environment.
+    .target(name: "UseCases", dependencies: ["Core", "Zone"]),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote",
+        "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -112,7 +117,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "FakeGitHubSupport",
+        "CLI", "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
         "Remote", "PostgresSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -252,3 +252,6 @@ public final class RemoteServer {
     }
   }
 }
+
+/// The sync run reaches the server through Core's ``SyncServer``.
+extension RemoteServer: SyncServer {}

@@ -1,79 +1,7 @@
 import Core
 import Foundation
 import GRDB
-
-/// Where this database stands with the sync server, for `ootd remote status`.
-public struct SyncStatus: Hashable, Sendable {
-  /// This database's device id.
-  public var device: String
-  /// Whether `device` is final: the first sync gives the database a new one, so before it the
-  /// id above is provisional and not worth showing.
-  public var deviceAssigned: Bool
-  /// When the last sync completed, if one did.
-  public var lastSync: Date?
-  /// Whether this database has never pushed its rows (its first sync pushes all of them).
-  public var firstSyncPending: Bool
-  /// Local journal entries not yet pushed.
-  public var waitingChanges: Int
-  /// Their row-level operations.
-  public var waitingOperations: Int
-  /// The server position pulled up to.
-  public var pulledThrough: Int64
-  /// Rows pulled from the server and set aside, oldest first.
-  public var setAside: [SetAsideRow] = []
-}
-
-/// A row pulled from the server that this machine set aside instead of applying (see
-/// ``AppDatabase/applyPulled(_:today:now:)``).
-public struct SetAsideRow: Hashable, Sendable {
-  /// The server's position of the row.
-  public var seq: Int64
-  /// The device that pushed it, as the server has it (server text: made printable before it is
-  /// shown).
-  public var device: String
-  /// Why, in words.
-  public var reason: String
-
-  public init(seq: Int64, device: String, reason: String) {
-    self.seq = seq
-    self.device = device
-    self.reason = reason
-  }
-}
-
-/// Some of the records to push, and how far pushing them takes the push cursor.
-public struct SyncPushPage: Sendable {
-  /// The records, in order.
-  public var records: [SyncRecord]
-  /// How many row-level operations they carry.
-  public var operations: Int
-  let throughOperation: Int64
-  let throughClock: Int64
-  let snapshot: Bool
-}
-
-/// A conflict a pull resolved, with the name of the row (a todo's title, else the name).
-public struct SyncConflictReport: Hashable, Sendable {
-  public var conflict: SyncConflict
-  public var name: String?
-}
-
-/// What one pull applied.
-public struct SyncPullResult: Sendable {
-  /// Records applied (records of this device itself are skipped and not counted).
-  public var records: Int
-  /// The row-level operations they carried.
-  public var operations: Int
-  /// Row-level operations that changed something here.
-  public var changed: Int
-  /// Conflicts resolved.
-  public var conflicts: [SyncConflictReport]
-  /// Todos the merge left breaking a rule (``TodoRules``), mended by the fixed resolution as a
-  /// change of this machine (pushed like any other): one sentence each.
-  public var ruleConflicts: [String] = []
-  /// Records set aside instead of applied, in server order.
-  public var setAside: [SetAsideRow] = []
-}
+import Zone
 
 extension AppDatabase {
   // MARK: - Syncing
@@ -582,5 +510,21 @@ enum SyncState {
       if after.isAlive, value.stamp == after.existence?.stamp { continue }
       try upsert(db, uuid, field, value.stamp, value.value)
     }
+  }
+}
+
+/// The sync run reaches this machine's journal through Core's ``SyncJournal``.
+extension AppDatabase: SyncJournal {}
+
+/// The sync run reads the day figures it publishes through Core's ``DayFigureSource``.
+extension AppDatabase: DayFigureSource {
+  public func tallies(in range: DayRange) throws -> [(day: Day, tally: Tally)] {
+    try achievementCounts(in: range).map { ($0.day, $0.tally) }
+  }
+
+  public func commits(in range: DayRange, timeZone: any ZoneRules) throws -> CommitCalendar? {
+    guard try gitHub.hasCommits() else { return nil }
+    return try gitHub.commitCalendar(
+      range, timeZone: timeZone, filter: gitHub.commitFilter(author: gitHub.commitAuthor()))
   }
 }

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Storage
 import Testing
+import UseCases
 
 @testable import CLI
 
@@ -17,9 +18,7 @@ struct LocalDayFiguresTests {
     #expect(await harness.run(["done", "1"]).code == 0)
     let database = try AppDatabase.open(path: harness.databasePath, command: "test")
     let range = try DayRange(from: Day(iso: "2026-11-20")!, to: Day(iso: "2026-11-22")!)
-    var environment = AppEnvironment.live()
-    environment.timeZone = harness.timeZone
-    let figures = try LocalDayFigures.figures(database, range: range, environment: environment)
+    let figures = try RemoteSyncRun.dayFigures(database, range: range, timeZone: harness.timeZone)
     #expect(figures == [
       DayFigure(date: Day(iso: "2026-11-20")!, total: 2, done: 1, commits: nil),
       DayFigure(date: Day(iso: "2026-11-21")!, total: 0, done: 0, commits: nil),

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import Remote
 import Storage
+import UseCases
 
 /// `remote sync --json`.
 struct SyncJSON: Encodable {

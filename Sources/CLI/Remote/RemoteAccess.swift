@@ -78,22 +78,3 @@ extension GlobalOptions {
     }
   }
 }
-
-/// This machine's day figures over a range, as a team sees them: per day, the todos planned
-/// and done (the report's counts) and the commits synced from GitHub, if any.
-enum LocalDayFigures {
-  static func figures(_ database: AppDatabase, range: DayRange, environment: AppEnvironment) throws -> [DayFigure] {
-    var tallies: [Day: Tally] = [:]
-    for count in try database.achievementCounts(in: range) { tallies[count.day, default: .zero] += count.tally }
-    var commits: CommitCalendar?
-    if try database.gitHub.hasCommits() {
-      commits = try database.gitHub.commitCalendar(
-        range, timeZone: environment.timeZone,
-        filter: database.gitHub.commitFilter(author: database.gitHub.commitAuthor()))
-    }
-    return range.map { day in
-      let tally = tallies[day] ?? .zero
-      return DayFigure(date: day, total: tally.total, done: tally.done, commits: commits?.count(on: day))
-    }
-  }
-}

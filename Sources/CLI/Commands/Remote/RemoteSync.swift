@@ -3,6 +3,7 @@ import Core
 import Foundation
 import Remote
 import Storage
+import UseCases
 
 extension Ootd.RemoteCommand {
   /// `ootd remote sync`.
@@ -42,8 +43,10 @@ extension Ootd.RemoteCommand {
       let database = try global.openDatabase(environment)
       let access = try RemoteAccess.resolve(environment, database: { database })
       let summary = try RemoteSyncRun(
-        database: database, server: try access.server(), environment: environment,
-        displayName: access.displayName
+        journal: database, server: try access.server(), figures: database, now: environment.now,
+        today: environment.today, timeZone: environment.timeZone,
+        fileIdentity: FileIdentity.of(database.path), displayName: access.displayName,
+        reached: DebugFault.reached
       ).run()
       if let original = summary.copiedFrom {
         environment.printError(

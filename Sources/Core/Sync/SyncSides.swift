@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Zone
+
+// The two sides of a sync, as the sync run (UseCases' `RemoteSyncRun`) sees them: this
+// machine's journal (Storage's database implements ``SyncJournal``) and the server (Remote's
+// `RemoteServer` implements ``SyncServer``), with the values that pass between them. The run
+// knows neither SQL nor PostgreSQL, as the commit sync knows GitHub only through
+// ``CommitStore``.
+
+/// This machine's side of a sync: its journal, what it has pushed and pulled.
+public protocol SyncJournal {
+  /// Where the database stands with the server.
+  func syncStatus() throws -> SyncStatus
+  /// Prepares a sync (a new device id for a copied file, whose identity differs); returns the
+  /// device id.
+  func beginSync(fileIdentity: String?, now: Date) throws -> String
+  /// The server position pulled up to.
+  func pullCursor() throws -> Int64
+  /// Applies one pulled page in one transaction and moves the pull cursor past it.
+  func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date) throws
+    -> SyncPullResult
+  /// The next records to push, nil when everything is pushed.
+  func pushPage(maxOperations: Int) throws -> SyncPushPage?
+  /// Records that the server took `page`.
+  func markPushed(_ page: SyncPushPage) throws
+  /// Records that a sync completed at `now`.
+  func finishSync(now: Date) throws
+}
+
+/// The server's side of a sync.
+public protocol SyncServer {
+  /// Makes this device known to the server.
+  func registerDevice(_ device: String, name: String?) throws
+  /// Up to `limit` records after server position `seq`, in order.
+  func pull(after seq: Int64, limit: Int) throws -> [(seq: Int64, record: SyncRecord)]
+  /// Stores `records` (deduplicated on their ids); returns how many were new.
+  func push(_ records: [SyncRecord]) throws -> Int
+  /// Publishes this device's day figures for its teams' boards.
+  func publishDayFigures(_ days: [DayFigure], displayName: String?) throws
+}
+
+/// Where a machine's day figures come from: per day, the todos planned and done as the report
+/// counts them (``DayFigures``), and the commits synced from GitHub, if any.
+public protocol DayFigureSource {
+  /// The todos planned and done on each day of `range` that has any.
+  func tallies(in range: DayRange) throws -> [(day: Day, tally: Tally)]
+  /// The commits of `range` by day in `timeZone` (the saved login's), nil before any sync.
+  func commits(in range: DayRange, timeZone: any ZoneRules) throws -> CommitCalendar?
+}
+
+/// Where this database stands with the sync server, for `ootd remote status`.
+public struct SyncStatus: Hashable, Sendable {
+  /// This database's device id.
+  public var device: String
+  /// Whether `device` is final: the first sync gives the database a new one, so before it the
+  /// id above is provisional and not worth showing.
+  public var deviceAssigned: Bool
+  /// When the last sync completed, if one did.
+  public var lastSync: Date?
+  /// Whether this database has never pushed its rows (its first sync pushes all of them).
+  public var firstSyncPending: Bool
+  /// Local journal entries not yet pushed.
+  public var waitingChanges: Int
+  /// Their row-level operations.
+  public var waitingOperations: Int
+  /// The server position pulled up to.
+  public var pulledThrough: Int64
+  /// Rows pulled from the server and set aside, oldest first.
+  public var setAside: [SetAsideRow] = []
+
+  public init(
+    device: String, deviceAssigned: Bool, lastSync: Date?, firstSyncPending: Bool,
+    waitingChanges: Int, waitingOperations: Int, pulledThrough: Int64, setAside: [SetAsideRow] = []
+  ) {
+    self.device = device
+    self.deviceAssigned = deviceAssigned
+    self.lastSync = lastSync
+    self.firstSyncPending = firstSyncPending
+    self.waitingChanges = waitingChanges
+    self.waitingOperations = waitingOperations
+    self.pulledThrough = pulledThrough
+    self.setAside = setAside
+  }
+}
+
+/// A row pulled from the server that this machine set aside instead of applying (see
+/// ``SyncJournal/applyPulled(_:today:now:)``).
+public struct SetAsideRow: Hashable, Sendable {
+  /// The server's position of the row.
+  public var seq: Int64
+  /// The device that pushed it, as the server has it (server text: made printable before it is
+  /// shown).
+  public var device: String
+  /// Why, in words.
+  public var reason: String
+
+  public init(seq: Int64, device: String, reason: String) {
+    self.seq = seq
+    self.device = device
+    self.reason = reason
+  }
+}
+
+/// Some of the records to push, and how far pushing them takes the push cursor.
+public struct SyncPushPage: Sendable {
+  /// The records, in order.
+  public var records: [SyncRecord]
+  /// How many row-level operations they carry.
+  public var operations: Int
+  /// Where pushing it takes the push cursor: the journal's bookkeeping, read back by the
+  /// journal that made the page (``SyncJournal/markPushed(_:)``).
+  public let throughOperation: Int64
+  public let throughClock: Int64
+  public let snapshot: Bool
+
+  public init(
+    records: [SyncRecord], operations: Int, throughOperation: Int64, throughClock: Int64,
+    snapshot: Bool
+  ) {
+    self.records = records
+    self.operations = operations
+    self.throughOperation = throughOperation
+    self.throughClock = throughClock
+    self.snapshot = snapshot
+  }
+}
+
+/// A conflict a pull resolved, with the name of the row (a todo's title, else the name).
+public struct SyncConflictReport: Hashable, Sendable {
+  public var conflict: SyncConflict
+  public var name: String?
+
+  public init(conflict: SyncConflict, name: String?) {
+    self.conflict = conflict
+    self.name = name
+  }
+}
+
+/// What one pull applied.
+public struct SyncPullResult: Sendable {
+  /// Records applied (records of this device itself are skipped and not counted).
+  public var records: Int
+  /// The row-level operations they carried.
+  public var operations: Int
+  /// Row-level operations that changed something here.
+  public var changed: Int
+  /// Conflicts resolved.
+  public var conflicts: [SyncConflictReport]
+  /// Todos the merge left breaking a rule (``TodoRules``), mended by the fixed resolution as a
+  /// change of this machine (pushed like any other): one sentence each.
+  public var ruleConflicts: [String] = []
+  /// Records set aside instead of applied, in server order.
+  public var setAside: [SetAsideRow] = []
+
+  public init(records: Int, operations: Int, changed: Int, conflicts: [SyncConflictReport]) {
+    self.records = records
+    self.operations = operations
+    self.changed = changed
+    self.conflicts = conflicts
+  }
+}
+
