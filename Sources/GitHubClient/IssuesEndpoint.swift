@@ -6,14 +6,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What GitHub said about one issue asked for by number.
-public enum IssueLookup: Hashable, Sendable {
-  /// The issue as it is now (after following a transfer's redirect: its URL may differ).
-  case found(GitHubIssue)
-  /// 404 or 410: deleted, or not visible to the token.
-  case gone
-}
-
 /// A write whose outcome is not known: the request went out but no answer came back (timeout,
 /// lost connection) or the answer was a server error. It is never resent by itself.
 public struct GitHubWriteUncertain: Error, Hashable, Sendable, CustomStringConvertible {
@@ -155,3 +147,6 @@ extension GitHubClient {
     }
   }
 }
+
+/// The issue import run reaches GitHub through Core's ``IssueSource``.
+extension GitHubClient: IssueSource {}

@@ -3,26 +3,6 @@ import Foundation
 import GRDB
 import Zone
 
-/// What GitHub said about an issue a todo is linked to, when it was not among the open ones.
-public enum IssueCheck: Hashable, Sendable {
-  /// The issue as it is now (closed, retitled, or moved: its URL differs from `linkedURL` after
-  /// a transfer GitHub answered with a redirect).
-  case found(linkedURL: String, GitHubIssue)
-  /// GitHub answers 404 or 410: deleted, or no longer visible to the token.
-  case gone(linkedURL: String)
-}
-
-/// What one `ootd github issues` run changed.
-public struct IssueImport: Sendable {
-  /// The todos created, in list order.
-  public var created: [Todo] = []
-  /// The todos changed (retitled, closed, reopened, moved, marked gone), in list order.
-  public var updated: [Todo] = []
-  /// Todos a closed issue would have left done on a day after today, mended by the fixed
-  /// resolution (``TodoRules``): one sentence each.
-  public var conflicts: [String] = []
-}
-
 extension AppDatabase {
   // MARK: - Reads
 
@@ -182,5 +162,12 @@ extension AppDatabase {
         FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
         WHERE journalOperation.row = ? ORDER BY journalOperation.id DESC LIMIT 1
         """, arguments: [uuid]) ?? false
+  }
+}
+
+/// The issue import run reaches this machine's todos through Core's ``IssueStore``.
+extension AppDatabase: IssueStore {
+  public func labelPriorityRules() throws -> LabelPriorityRules {
+    try settings.labelPriorityRules()
   }
 }

@@ -75,14 +75,14 @@ extension Ootd.GitHubCommand {
                 ?? "Forgot your rule for the label '\(rule.label)': the built-in ones apply."))
         }
       }
-      let result = try await IssueImportRun(database: database, environment: environment).run()
+      let result = try await IssueImportOutput.run(database, environment)
       if output.json {
-        IssueImportRun.printConflicts(result, environment)
+        IssueImportOutput.printConflicts(result, environment)
         let todos = (result.created + result.updated).sorted(by: Todo.listOrder)
         JSONOutput.print(todos.map { JSONOutput.TodoJSON($0, environment) }, environment)
         return
       }
-      IssueImportRun.printSummary(result, noColor: global.noColor, environment)
+      IssueImportOutput.printSummary(result, noColor: global.noColor, environment)
     }
   }
 }

@@ -17,9 +17,8 @@ extension Ootd.Sync {
         ticked, verb: "Ticked", suffix: " by commits", json: false, noColor: global.noColor, environment)
     }
     if issues {
-      let result = try await IssueImportRun(database: database, environment: environment)
-        .run(client: client)
-      IssueImportRun.printSummary(result, noColor: global.noColor, environment)
+      let result = try await IssueImportOutput.run(database, environment, client: client)
+      IssueImportOutput.printSummary(result, noColor: global.noColor, environment)
     }
   }
 }
