@@ -64,8 +64,9 @@ let package = Package(
 
     /// Use cases that run a whole exchange behind Core protocols: the remote sync run (this
     /// machine's journal through `SyncJournal`, the server through `SyncServer`, the figures it
-    /// publishes through `DayFigureSource`) and the issue import (GitHub through `IssueSource`,
-    /// the todos through `IssueStore`). No SQL, no network code, no environment.
+    /// publishes through `DayFigureSource`), the issue import (GitHub through `IssueSource`,
+    /// the todos through `IssueStore`) and the local git sync (`LocalCommitStore`; git itself is
+    /// handed in by the CLI). No SQL, no network code, no environment.
     .target(name: "UseCases", dependencies: ["Core", "Zone"]),
 
     /// Every command, output rendering and exit code. The only place that reads the environment.

@@ -78,3 +78,13 @@ public struct ProjectProgress: Hashable, Sendable {
   /// done / total, or nil when there are no todos.
   public var rate: Double? { total == 0 ? nil : Double(done) / Double(total) }
 }
+
+extension Project {
+  /// Where this project's commits are filed in the cache: its GitHub repository, else
+  /// `local/NAME` (Storage's key for a local clone of a project without a GitHub repository).
+  public var commitRepository: RepositoryName? {
+    if let repository { return repository }
+    guard localPath != nil else { return nil }
+    return RepositoryName(owner: "local", name: name)
+  }
+}

@@ -121,3 +121,18 @@ extension GitHubCache {
     seconds.map { Date(timeIntervalSince1970: Double($0)) }
   }
 }
+
+/// The local git sync reads projects and keeps commits through Core's ``LocalCommitStore``.
+extension AppDatabase: LocalCommitStore {
+  public func allProjects() throws -> [Project] { try projects(.all).map(\.project) }
+
+  public func authorEmails(of login: String) throws -> [String] {
+    try gitHub.authorEmails(of: login)
+  }
+
+  public func storeLocalCommits(_ commits: [Commit], recordedAs key: ListingKey, now: Date)
+    throws -> Int
+  {
+    try gitHub.storeLocalCommits(commits, recordedAs: key, now: now)
+  }
+}

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import GitHubClient
 import Storage
+import UseCases
 
 extension Ootd.GitHubCommand {
   /// `ootd github doctor`: why the graph may differ from the GitHub profile.

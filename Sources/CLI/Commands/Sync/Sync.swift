@@ -7,6 +7,7 @@ import Storage
 
 #if canImport(Glibc)
 import Glibc
+import UseCases
 #endif
 
 extension Ootd {
@@ -118,8 +119,10 @@ extension Ootd {
         let start = (sinceDay ?? environment.today.adding(days: -365))
           .start(in: environment.timeZone)
         let login = try database.gitHub.commitAuthor(user)
-        let summary = try LocalSync(database: database, environment: environment)
-          .run(login: login, extraEmails: email, since: start)
+        let summary = try LocalSync(
+          store: database, now: environment.now, git: environment.runGit,
+          expandPath: { environment.expandTilde($0) }, warn: { environment.printError($0) }
+        ).run(login: login, extraEmails: email, since: start)
         let projects = counted(summary.projects, "project")
         let new =
           counted(summary.newCommits, "new commit", digits: group)
