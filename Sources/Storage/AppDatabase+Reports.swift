@@ -55,7 +55,7 @@ extension AppDatabase {
   /// figures can be read off its rows. Read through the partial index `todo_carried`: only
   /// carried todos, every one of them (a heading counts them all).
   public func todosCarriedAway(
-    from range: DayRange?, project: String? = nil
+    from range: DayRange?, project: String?
   ) throws(StorageError) -> [Todo] {
     try read { db in
       var todos: [Todo] = []

@@ -79,7 +79,7 @@ extension AppDatabase {
   /// machine's journal entries not yet pushed, whole entries up to about `maxOperations`
   /// operations, in order. Record ids derive from the entry's uuid (or the first sync's
   /// clock), so pushing the same page again is deduplicated by the server.
-  public func pushPage(maxOperations: Int = 20_000) throws(StorageError) -> SyncPushPage? {
+  public func pushPage(maxOperations: Int) throws(StorageError) -> SyncPushPage? {
     try read { db in
       guard let floor = try SyncState.integer(db, "floor"),
         let floorDevice = try SyncState.text(db, "floorDevice")

@@ -151,7 +151,7 @@ extension AppDatabase {
   /// How many open todos are planned before `day` (counted up to `countLimit`), and the most
   /// recent `limit` of them in list order: what a screen shows without reading years of
   /// forgotten todos.
-  public func overdueSummary(before day: Day, limit: Int, countLimit: Int = 1000)
+  public func overdueSummary(before day: Day, limit: Int, countLimit: Int)
     throws(StorageError) -> (todos: [Todo], count: Int)
   {
     try read { db in

@@ -47,8 +47,6 @@ public struct RemoteSyncRun {
 
   /// How many records one pull asks for.
   public static let pullPage = 500
-  /// How many row-level operations one push page carries at most.
-  public static let pushOperations = 20_000
   /// How many days of figures a sync publishes (a first sync: a year).
   public static let figureDays = 35
   public static let firstFigureDays = 366
@@ -95,7 +93,7 @@ public struct RemoteSyncRun {
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
     }
     reached("remote-pulled")
-    while let page = try journal.pushPage(maxOperations: Self.pushOperations) {
+    while let page = try journal.pushPage() {
       _ = try server.push(page.records)
       reached("remote-push-sent")
       try journal.markPushed(page)

@@ -84,12 +84,7 @@ struct ServerHardeningTests {
   @Test("leaving a team goes through the schema's function and takes out only the caller")
   func leaveThroughFunction() throws {
     let fixture = try ServerFixture()
-    let alice = try fixture.server(fixture.alice)
-    let bob = try fixture.server(fixture.bob)
-    let team = fixture.cluster.uniqueName("study")
-    try alice.createTeam(team)
-    try alice.invite(fixture.bob, to: team)
-    try bob.join(team)
+    let (alice, bob, team) = try fixture.teamOfTwo()
     // A plain member takes no one else out, even through the function.
     #expect(try fixture.psql("SELECT ootd.remove_from_team('\(team)', '\(fixture.alice)')", as: fixture.bob) == ["f"])
     try bob.leave(team)
@@ -127,12 +122,7 @@ struct ServerHardeningTests {
   @Test("the board marks the viewer's own row")
   func boardMarksViewer() throws {
     let fixture = try ServerFixture()
-    let alice = try fixture.server(fixture.alice)
-    let bob = try fixture.server(fixture.bob)
-    let team = fixture.cluster.uniqueName("study")
-    try alice.createTeam(team)
-    try alice.invite(fixture.bob, to: team)
-    try bob.join(team)
+    let (alice, bob, team) = try fixture.teamOfTwo()
     let day = try #require(Day(year: 2026, month: 11, day: 2))
     let seenByBob = try bob.board(team, through: day)
     #expect(seenByBob.filter(\.isViewer).map(\.role) == [fixture.bob])

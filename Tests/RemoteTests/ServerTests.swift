@@ -30,6 +30,18 @@ struct ServerFixture {
     try RemoteServer(connection: connect(role))
   }
 
+  /// Alice's new team (a unique name) with Bob invited and joined: the servers of both, and the
+  /// team's name.
+  func teamOfTwo() throws -> (alice: RemoteServer, bob: RemoteServer, team: String) {
+    let alice = try server(self.alice)
+    let bob = try server(self.bob)
+    let team = cluster.uniqueName("study")
+    try alice.createTeam(team)
+    try alice.invite(self.bob, to: team)
+    try bob.join(team)
+    return (alice, bob, team)
+  }
+
   /// `sql` through the real psql as `role`; the output lines.
   func psql(_ sql: String, as role: String) throws -> [String] {
     try cluster.psql(sql, as: role, database: database).split(separator: "\n").map(String.init)

@@ -31,6 +31,11 @@ public protocol SyncJournal {
   func finishSync(now: Date) throws
 }
 
+extension SyncJournal {
+  /// The next records to push, whole journal entries up to about 20,000 row-level operations.
+  public func pushPage() throws -> SyncPushPage? { try pushPage(maxOperations: 20_000) }
+}
+
 /// The server's side of a sync.
 public protocol SyncServer {
   /// Makes this device known to the server.
