@@ -41,6 +41,7 @@ enum HotPath {
         command.on = words.options["--on"]
         command.block = words.options["--block"]
         command.done = words.flags.contains("--done")
+        command.someday = words.flags.contains("--someday")
         command.note = words.options["--note"]
         command.tag = words.repeated["--tag"] ?? []
         (command.output, command.global) = try words.outputAndGlobal()
@@ -162,7 +163,7 @@ enum HotPath {
       "--priority": "--priority", "-p": "--priority", "--project": "--project", "--on": "--on",
       "--block": "--block", "-b": "--block", "--note": "--note", "--tag": "--tag",
     ],
-    repeatable: ["--tag"], flags: ["--done"], positionals: .many)
+    repeatable: ["--tag"], flags: ["--done", "--someday"], positionals: .many)
   /// `--close-on-github` is not a word the hot path takes: argument-parser parses it.
   static let doneTable = Table(positionals: .many, leftToArgumentParser: ["--close-on-github"])
   static let undoneTable = Table(positionals: .many)

@@ -470,26 +470,34 @@ extension Streaks {
 /// planned there again (counted once). A done todo never moves into the future, and carrying
 /// only moves work forward (never to a day before today).
 public enum CarryRecord {
-  /// The days `todo` is carried from after moving to `target` on `today`, oldest first.
-  public static func days(after todo: Todo, movesTo target: Day, today: Day) -> [Day] {
+  /// The days `todo` is carried from after moving to `target` (nil: into the backlog) on
+  /// `today`, oldest first.
+  public static func days(after todo: Todo, movesTo target: Day?, today: Day) -> [Day] {
     days(carriedFrom: todo.carriedFrom, day: todo.day, isDone: todo.isDone, movesTo: target, today: today)
   }
 
-  /// The same rule for a todo given by its fields: planned on `day`, carried from
-  /// `carriedFrom`, done or not.
+  /// The same rule for a todo given by its fields: planned on `day` (nil: in the backlog),
+  /// carried from `carriedFrom`, done or not. Moving into the backlog from a day that had
+  /// begun carries the todo from that day, as any move does; the backlog itself is no day.
   public static func days(
-    carriedFrom: [Day], day: Day, isDone: Bool, movesTo target: Day, today: Day
+    carriedFrom: [Day], day: Day?, isDone: Bool, movesTo target: Day?, today: Day
   ) -> [Day] {
     var days = carriedFrom.filter { $0 != target }
-    if !isDone, day <= today, day != target, !days.contains(day) {
+    if !isDone, let day, day <= today, day != target, !days.contains(day) {
       days.append(day)
     }
     return days.sorted()
   }
 
-  /// Refuses moving a done todo to a day after today: work cannot be done in the future.
-  public static func checkMove(_ todo: Todo, to target: Day, today: Day) throws(CoreError) {
-    if todo.isDone && target > today {
+  /// Refuses moving a done todo to a day after today (work cannot be done in the future) or
+  /// into the backlog (done work was done on a day).
+  public static func checkMove(_ todo: Todo, to target: Day?, today: Day) throws(CoreError) {
+    guard todo.isDone else { return }
+    guard let target else {
+      throw .refusedMove(
+        "todo \(todo.id) is done: it cannot go to the backlog, done work keeps its day (ootd undone \(todo.id) first)")
+    }
+    if target > today {
       throw .refusedMove(
         "todo \(todo.id) is done: it cannot move to \(target), a day after today (ootd undone \(todo.id) first)")
     }

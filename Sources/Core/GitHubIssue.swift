@@ -116,9 +116,10 @@ public enum IssueTodoRule {
   }
 
   /// The day a new todo for `issue` is planned for: its milestone's due day in `timeZone` when
-  /// that is after `today`, else `today` (a past due day would only make it overdue at once).
-  public static func day(_ issue: GitHubIssue, today: Day, timeZone: any ZoneRules) -> Day {
-    guard let due = issue.milestoneDueOn else { return today }
+  /// that is after `today`, else `today` (a past due day would only make it overdue at once);
+  /// nil, the backlog, without a milestone due day (an issue is not planned work until then).
+  public static func day(_ issue: GitHubIssue, today: Day, timeZone: any ZoneRules) -> Day? {
+    guard let due = issue.milestoneDueOn else { return nil }
     return max(today, Day(due, in: timeZone))
   }
 

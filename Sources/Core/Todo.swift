@@ -1,6 +1,6 @@
 import Foundation
 
-/// One planned piece of work on one day.
+/// One planned piece of work on one day, or in the backlog (no day yet).
 public struct Todo: Hashable, Sendable, Identifiable {
   /// The stable id users type (`ootd done 12`).
   public var id: Int64
@@ -8,8 +8,8 @@ public struct Todo: Hashable, Sendable, Identifiable {
   public var title: String
   /// How much it matters.
   public var priority: Priority
-  /// The day it is planned for.
-  public var day: Day
+  /// The day it is planned for, or nil while it waits in the backlog (``isInBacklog``).
+  public var day: Day?
   /// Whether it has been done.
   public var isDone: Bool
   /// When it was ticked, if done.
@@ -40,7 +40,7 @@ public struct Todo: Hashable, Sendable, Identifiable {
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(
-    id: Int64, title: String, priority: Priority, day: Day, isDone: Bool = false,
+    id: Int64, title: String, priority: Priority, day: Day?, isDone: Bool = false,
     doneAt: Date? = nil, project: String? = nil, block: String? = nil, createdAt: Date,
     uuid: String = ""
   ) {
@@ -56,12 +56,35 @@ public struct Todo: Hashable, Sendable, Identifiable {
     self.uuid = uuid
   }
 
-  /// Whether the todo is still open (and not dropped) on a day before `today`.
-  public func isOverdue(today: Day) -> Bool { !isDone && !isDropped && day < today }
+  /// Whether the todo waits in the backlog: it has no day yet, counts in no day's figures and
+  /// is never overdue.
+  public var isInBacklog: Bool { day == nil }
 
-  /// The order every list uses: day, then priority high → mid → low, then id.
+  /// Whether the todo is still open (and not dropped) on a day before `today`; a backlog todo
+  /// never is.
+  public func isOverdue(today: Day) -> Bool {
+    guard let day else { return false }
+    return !isDone && !isDropped && day < today
+  }
+
+  /// Whether the todo is planned on a day before `today` (done, open or dropped); a backlog
+  /// todo never is.
+  public func isPlanned(before today: Day) -> Bool { day.map { $0 < today } ?? false }
+
+  /// The order every list uses: the backlog first (as storage's index orders a missing day),
+  /// then day, then priority high → mid → low, then id.
   public static func listOrder(_ lhs: Todo, _ rhs: Todo) -> Bool {
-    (lhs.day, lhs.priority.rank, lhs.id) < (rhs.day, rhs.priority.rank, rhs.id)
+    if lhs.day != rhs.day {
+      guard let left = lhs.day else { return true }
+      guard let right = rhs.day else { return false }
+      return left < right
+    }
+    return (lhs.priority.rank, lhs.id) < (rhs.priority.rank, rhs.id)
+  }
+
+  /// The backlog's order (`ootd backlog`): priority high → mid → low, then the oldest first.
+  public static func backlogOrder(_ lhs: Todo, _ rhs: Todo) -> Bool {
+    (lhs.priority.rank, lhs.createdAt, lhs.id) < (rhs.priority.rank, rhs.createdAt, rhs.id)
   }
 }
 
@@ -71,8 +94,8 @@ public struct NewTodo: Hashable, Sendable {
   public let title: String
   /// Its priority.
   public let priority: Priority
-  /// The day it is planned for.
-  public let day: Day
+  /// The day it is planned for, or nil for the backlog.
+  public let day: Day?
   /// The project name it links to, if any (storage checks the project exists).
   public let project: String?
   /// The block it came from, if any.
@@ -84,7 +107,7 @@ public struct NewTodo: Hashable, Sendable {
 
   /// Validates the title (see `Title.validate`) and builds the draft.
   public init(
-    title: String, priority: Priority, day: Day, project: String? = nil, block: String? = nil
+    title: String, priority: Priority, day: Day?, project: String? = nil, block: String? = nil
   ) throws(CoreError) {
     self.title = try Title.validate(title)
     self.priority = priority
@@ -100,8 +123,8 @@ public struct TodoChanges: Hashable, Sendable {
   public var title: String?
   /// A new priority.
   public var priority: Priority?
-  /// A new day.
-  public var day: Day?
+  /// A new place: a day, or the backlog.
+  public var day: Placement?
   /// A new project: `.some(nil)` unlinks the todo from its project.
   public var project: String??
   /// New notes: `.some(nil)` clears them.
@@ -113,7 +136,7 @@ public struct TodoChanges: Hashable, Sendable {
 
   /// Creates a change set, validating a new title and the tags; empty notes clear them.
   public init(
-    title: String? = nil, priority: Priority? = nil, day: Day? = nil, project: String?? = nil,
+    title: String? = nil, priority: Priority? = nil, day: Placement? = nil, project: String?? = nil,
     notes: String?? = nil, addTags: [String] = [], removeTags: [String] = []
   ) throws(CoreError) {
     self.title = try title.map { text throws(CoreError) in try Title.validate(text) }
@@ -214,4 +237,22 @@ public enum Name {
     else { throw .invalidName(kind: kind, name: text) }
     return text
   }
+}
+
+/// Where a todo goes: onto a day, or into the backlog (no day yet, ``Todo/isInBacklog``).
+public enum Placement: Hashable, Sendable {
+  case day(Day)
+  case backlog
+
+  /// The word that names the backlog wherever a day is asked (`--on someday`).
+  public static let backlogWord = "someday"
+
+  /// The day, or nil for the backlog.
+  public var day: Day? {
+    if case .day(let day) = self { return day }
+    return nil
+  }
+
+  /// The place of a todo planned on `day` (nil: the backlog).
+  public init(_ day: Day?) { self = day.map(Placement.day) ?? .backlog }
 }

@@ -6,6 +6,8 @@ public struct TodoFilter: Hashable, Sendable {
     case all
     /// The days of a range, inclusive.
     case range(DayRange)
+    /// No day: the backlog (``Todo/isInBacklog``).
+    case backlog
   }
 
   /// Done or open.

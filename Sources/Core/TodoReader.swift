@@ -23,6 +23,14 @@ public protocol TodoReader {
   func overdueSummary(before day: Day, limit: Int, countLimit: Int) throws
     -> (todos: [Todo], count: Int)
 
+  /// The backlog's todos (no day yet) in backlog order (``Todo/backlogOrder(_:_:)``), until
+  /// `body` returns false.
+  func forEachBacklogTodo(_ body: (Todo) -> Bool) throws
+
+  /// How many backlog todos wait to be planned (open, not dropped) and the first `limit` of
+  /// them in backlog order.
+  func backlogSummary(limit: Int) throws -> (todos: [Todo], count: Int)
+
   /// The largest id among the todos matching `filter`: the width of a list's id column.
   func largestTodoID(matching filter: TodoFilter) throws -> Int64?
 

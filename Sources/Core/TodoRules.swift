@@ -13,35 +13,40 @@
 /// 2. *Done on a day after today*: the todo stays done and moves to today, the latest day work
 ///    can be done on (the day closest to the one it was planned for). Today's record counts it
 ///    once, as planned and done (a day it was carried from before is kept, as any move keeps it).
+/// 3. *Done in the backlog*: done work was done on a day, so the todo stays done and moves to
+///    today, as in 2.
 ///
 /// `ootd done` of a todo of a later day uses the same rule: doing tomorrow's work today moves it
-/// to today, done.
+/// to today, done; so does `ootd done` of a backlog todo.
 public enum TodoRule: String, CaseIterable, Hashable, Sendable {
   /// A done todo is never on a day after today: work cannot be done in the future.
   case doneAfterToday = "done-after-today"
   /// A dropped todo is not done: dropping gives up open work.
   case droppedAndDone = "dropped-and-done"
+  /// A done todo has a day: done work is never in the backlog.
+  case doneInBacklog = "done-in-backlog"
 
   /// Why a change that would leave `state` breaking this rule is refused, about `subject`
   /// (e.g. `todo 12 'Write the report'`).
   public func breach(_ subject: String, _ state: TodoRuleState) -> String {
     switch self {
-    case .doneAfterToday: "\(subject) would be done on \(state.day), a day after today"
+    case .doneAfterToday: "\(subject) would be done on \(state.dayText), a day after today"
     case .droppedAndDone: "\(subject) would be both dropped and done"
+    case .doneInBacklog: "\(subject) would be done in the backlog, without a day"
     }
   }
 }
 
-/// What the rules look at in a todo: its day, whether done, whether dropped, and the days it
-/// was carried from (a move keeps them, see ``CarryRecord``).
+/// What the rules look at in a todo: its day (nil in the backlog), whether done, whether
+/// dropped, and the days it was carried from (a move keeps them, see ``CarryRecord``).
 public struct TodoRuleState: Hashable, Sendable {
-  public var day: Day
+  public var day: Day?
   public var isDone: Bool
   public var isDropped: Bool
   public var carriedFrom: [Day]
 
   /// Creates a state.
-  public init(day: Day, isDone: Bool, isDropped: Bool = false, carriedFrom: [Day] = []) {
+  public init(day: Day?, isDone: Bool, isDropped: Bool = false, carriedFrom: [Day] = []) {
     self.day = day
     self.isDone = isDone
     self.isDropped = isDropped
@@ -54,18 +59,28 @@ public struct TodoRuleState: Hashable, Sendable {
   }
 
   /// The state of a todo as the journal and sync hold it (`day`, `done`, `dropped`,
-  /// `carriedFrom`), or nil without a readable day.
+  /// `carriedFrom`), or nil without a readable day (`null` is the backlog, and readable).
   public init?(_ fields: Fields) {
-    guard let text = fields["day"]?.text, let day = Day(iso: text) else { return nil }
+    let day: Day?
+    switch fields["day"] {
+    case .null: day = nil
+    case .text(let text):
+      guard let parsed = Day(iso: text) else { return nil }
+      day = parsed
+    default: return nil
+    }
     self.init(
       day: day, isDone: fields["done"] == .bool(true), isDropped: fields["dropped"] == .bool(true),
       carriedFrom: CarryRecord.days(fields["carriedFrom"]?.text))
   }
 
+  /// The day in words: the date, or `the backlog`.
+  public var dayText: String { day?.description ?? "the backlog" }
+
   /// The fields that hold this state, as the journal writes them.
   public var fields: Fields {
     [
-      "day": .text(day.description), "done": .bool(isDone), "dropped": .bool(isDropped),
+      "day": .optional(day?.description), "done": .bool(isDone), "dropped": .bool(isDropped),
       "carriedFrom": .optional(CarryRecord.text(carriedFrom)),
     ]
   }
@@ -90,9 +105,11 @@ public struct TodoRuleFix: Hashable, Sendable {
   public func sentence(_ subject: String) -> String {
     switch rule {
     case .doneAfterToday:
-      return "\(subject) was done but planned for \(before.day), a day after today: it stays done, moved to today (\(after.day))"
+      return "\(subject) was done but planned for \(before.dayText), a day after today: it stays done, moved to today (\(after.dayText))"
     case .droppedAndDone:
       return "\(subject) was both dropped and done: it stays done and is no longer dropped"
+    case .doneInBacklog:
+      return "\(subject) was done but in the backlog: it stays done, moved to today (\(after.dayText))"
     }
   }
 }
@@ -106,8 +123,9 @@ public enum TodoRules {
   public static func broken(_ state: TodoRuleState, today: Day) -> [TodoRule] {
     TodoRule.allCases.filter { rule in
       switch rule {
-      case .doneAfterToday: state.isDone && state.day > today
+      case .doneAfterToday: state.isDone && state.day.map { $0 > today } == true
       case .droppedAndDone: state.isDone && state.isDropped
+      case .doneInBacklog: state.isDone && state.day == nil
       }
     }
   }
@@ -123,7 +141,7 @@ public enum TodoRules {
       switch rule {
       case .droppedAndDone:
         current.isDropped = false
-      case .doneAfterToday:
+      case .doneAfterToday, .doneInBacklog:
         current.carriedFrom = CarryRecord.days(
           carriedFrom: current.carriedFrom, day: current.day, isDone: current.isDone, movesTo: today,
           today: today)

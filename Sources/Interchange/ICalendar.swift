@@ -43,8 +43,11 @@ public enum ICalendar {
     lines.append("SUMMARY:\(escape(todo.title))")
     lines.append("STATUS:" + (todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION"))
     lines.append("PRIORITY:\([1, 5, 9][todo.priority.rank])")
-    lines.append("DTSTART;VALUE=DATE:\(Timestamp.string(todo.day, .compact))")
-    lines.append("DUE;VALUE=DATE:\(Timestamp.string(todo.day.adding(days: 1), .compact))")
+    // A backlog todo has no day: neither DTSTART nor DUE.
+    if let day = todo.day {
+      lines.append("DTSTART;VALUE=DATE:\(Timestamp.string(day, .compact))")
+      lines.append("DUE;VALUE=DATE:\(Timestamp.string(day.adding(days: 1), .compact))")
+    }
     if todo.isDone, let doneAt = todo.doneAt {
       lines.append("COMPLETED:\(Timestamp.string(doneAt, .compact))")
     }

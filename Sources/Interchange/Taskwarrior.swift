@@ -228,7 +228,7 @@ public enum Taskwarrior {
     let status: String
     let entry: String
     let modified: String
-    let scheduled: String
+    let scheduled: String?
     let end: String?
     let priority: String
     let project: String?
@@ -282,8 +282,10 @@ public enum Taskwarrior {
     let task = Task(
       uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
       entry: entry, modified: modified,
-      scheduled: Timestamp.string(todo.day.start(in: timeZone), .compact),
-      end: todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day.start(in: timeZone), .compact) : nil,
+      // A backlog todo has no day: no `scheduled`.
+      scheduled: todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) },
+      end: todo.isDone
+        ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact) : nil,
       priority: code(todo.priority), project: todo.project,
       tags: todo.tags.isEmpty ? nil : todo.tags,
       annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })

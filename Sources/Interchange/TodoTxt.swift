@@ -227,9 +227,10 @@ public enum TodoTxt {
     if let project = todo.project { words.append("+" + project) }
     // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.
     words.append(contentsOf: todo.tags.map { "@" + $0 })
-    words.append("due:\(todo.day)")
+    // A backlog todo has no day: no `due:`.
+    if let day = todo.day { words.append("due:\(day)") }
     if todo.isDone {
-      let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day).description
+      let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day ?? Day(todo.createdAt, in: timeZone)).description
       return "x \(done) \(created) " + words.joined(separator: " ") + " pri:\(letter)"
     }
     return "(\(letter)) \(created) " + words.joined(separator: " ")

@@ -60,7 +60,7 @@ extension AppDatabase {
     }
     var ticked: [String] = []
     for record in try TodoRecord.fetchAll(db, where: clause, arguments) {
-      guard let day = Day(iso: record.day), let block = record.block else { continue }
+      guard let day = record.day.flatMap(Day.init(iso:)), let block = record.block else { continue }
       let repository = try String.fetchOne(
         db, sql: "SELECT doneWhenRepo FROM block WHERE name = ? COLLATE NOCASE", arguments: [block])
       let start = Int64(day.start(in: timeZone).timeIntervalSince1970)

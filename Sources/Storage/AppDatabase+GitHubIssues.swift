@@ -88,7 +88,7 @@ extension AppDatabase {
           [
             "title": .text(IssueTodoRule.title(issue)),
             "priority": .integer(Int64(rules.priority(labels: issue.labels).rank)),
-            "day": .text(IssueTodoRule.day(issue, today: today, timeZone: timeZone).description),
+            "day": .optional(IssueTodoRule.day(issue, today: today, timeZone: timeZone)?.description),
             "done": .bool(false), "doneAt": .null, "project": .optional(project), "block": .null,
             "createdAt": .text(timestamp), "githubUrl": .text(issue.url),
             "githubState": .text("open"),

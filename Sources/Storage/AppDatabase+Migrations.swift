@@ -122,6 +122,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v12-sync-set-aside", migrate: AppDatabase.setAsideMigration)
 
+    migrator.registerMigration("v13-backlog", migrate: AppDatabase.backlogMigration)
+
     return migrator
   }
 }

@@ -84,9 +84,13 @@ extension AppDatabase {
   static func condition(_ db: Database, _ filter: TodoFilter) throws -> (String, StatementArguments) {
     var clauses: [String] = []
     var arguments = StatementArguments()
-    if case .range(let range) = filter.days {
+    switch filter.days {
+    case .all: break
+    case .range(let range):
       clauses.append("todo.day BETWEEN ? AND ?")
       arguments += [range.from.description, range.to.description]
+    case .backlog:
+      clauses.append("todo.day IS NULL")
     }
     if let project = filter.project {
       _ = try Self.projectID(db, named: project)
@@ -145,6 +149,29 @@ extension AppDatabase {
       try TodoRecord.forEach(
         db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description]
       ) { record in try body(record.todo()) }
+    }
+  }
+
+  /// The backlog's todos (no day yet, open or dropped: a done todo always has a day) in backlog
+  /// order (``Core/Todo/backlogOrder(_:_:)``), handed to `body` one at a time until it returns
+  /// false.
+  public func forEachBacklogTodo(_ body: (Todo) -> Bool) throws(StorageError) {
+    try read { db in
+      try TodoRecord.forEach(db, where: "todo.day IS NULL", order: TodoRecord.backlogOrderSQL) { record in
+        try body(record.todo())
+      }
+    }
+  }
+
+  /// How many backlog todos wait to be planned (open, not dropped), and the first `limit` of
+  /// them in backlog order: what the dashboard shows.
+  public func backlogSummary(limit: Int) throws(StorageError) -> (todos: [Todo], count: Int) {
+    try read { db in
+      let waiting = "todo.day IS NULL AND todo.done = 0 AND todo.dropped = 0"
+      let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE \(waiting)") ?? 0
+      guard count > 0, limit > 0 else { return ([], count) }
+      let todos = try TodoRecord.fetchAll(db, where: waiting, limit: limit, order: TodoRecord.backlogOrderSQL)
+      return (try todos.map { try $0.todo() }, count)
     }
   }
 
@@ -244,10 +271,10 @@ extension AppDatabase {
   /// open) as asked: what a message must not claim to have changed; and the day each todo
   /// moved to today from (a todo of a later day, done today).
   public func setDoneTellingUnchanged(ids: [Int64], done: Bool, today: Day? = nil, now: Date)
-    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>, movedFrom: [Int64: Day])
+    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>, movedFrom: [Int64: Day?])
   {
     try change(now: now) { recorder in
-      var movedFrom: [Int64: Day] = [:]
+      var movedFrom: [Int64: Day?] = [:]
       let records = try Self.existingRecords(recorder.db, ids: ids)
       // Reopening a dropped todo takes it back up: it was not open, so it changes.
       let unchanged = Set(records.filter { $0.done == done && (done || !$0.dropped) }.map(\.id))
@@ -265,7 +292,7 @@ extension AppDatabase {
           let resolved = TodoRules.resolve(state, today: today).state
           if resolved.day != state.day {
             new.merge(resolved.fields) { $1 }
-            movedFrom[record.id] = state.day
+            movedFrom[record.id] = .some(state.day)
           }
         }
         // Keep the first doneAt when a done todo is ticked again.
@@ -290,9 +317,9 @@ extension AppDatabase {
   {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
-      if let day = changes.day {
+      if let place = changes.day {
         for record in records {
-          do { try CarryRecord.checkMove(try record.todo(), to: day, today: today) } catch let error as CoreError {
+          do { try CarryRecord.checkMove(try record.todo(), to: place.day, today: today) } catch let error as CoreError {
             throw StorageError.invalidValue(error)
           }
         }
@@ -310,7 +337,7 @@ extension AppDatabase {
           new["tags"] = .optional(Tag.text(changes.tags(after: Tag.tags(record.tags))))
         }
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
-        if let day = changes.day { try Self.move(recorder, record, to: day, today: today) }
+        if let place = changes.day { try Self.move(recorder, record, to: place.day, today: today) }
       }
       return try Self.existingTodos(recorder.db, ids: ids).sorted(by: Todo.listOrder)
     }
@@ -405,7 +432,7 @@ extension AppDatabase {
       }
       if let ids {
         for record in try Self.existingRecords(db, ids: ids).sorted(by: { $0.listOrder < $1.listOrder })
-        where !record.done && !record.dropped && record.day < today.description {
+        where !record.done && !record.dropped && record.day.map({ $0 < today.description }) == true {
           try carry(record)
         }
         return (moved, duplicates)
@@ -429,15 +456,15 @@ extension AppDatabase {
 
   // MARK: - Helpers
 
-  /// Moves one todo to `target` through the journal, keeping the record of a day it leaves
-  /// after that day began (``CarryRecord/days(after:movesTo:today:)``).
-  static func move(_ recorder: ChangeRecorder, _ record: TodoRecord, to target: Day, today: Day)
+  /// Moves one todo to `target` (nil: into the backlog) through the journal, keeping the record
+  /// of a day it leaves after that day began (``CarryRecord/days(after:movesTo:today:)``).
+  static func move(_ recorder: ChangeRecorder, _ record: TodoRecord, to target: Day?, today: Day)
     throws
   {
     let carried = CarryRecord.days(after: try record.todo(), movesTo: target, today: today)
     try recorder.update(
       .todo, row: record.uuid, current: record.fields,
-      to: ["day": .text(target.description), "carriedFrom": .optional(CarryRecord.text(carried))])
+      to: ["day": .optional(target?.description), "carriedFrom": .optional(CarryRecord.text(carried))])
   }
 
   /// Creates one todo row through the journal, checking that its project exists; returns its
@@ -463,7 +490,7 @@ extension AppDatabase {
     } catch { throw StorageError.invalidValue(error) }
     var fields: Fields = [
       "title": .text(draft.title), "priority": .integer(Int64(draft.priority.rank)),
-      "day": .text(draft.day.description), "done": .bool(done),
+      "day": .optional(draft.day?.description), "done": .bool(done),
       "doneAt": done ? .text(timestamp) : .null, "project": .optional(projectUUID),
       "block": .optional(draft.block), "createdAt": .text(timestamp),
       "notes": .optional(draft.notes.flatMap(Notes.cleaned)), "tags": .optional(Tag.text(draft.tags)),

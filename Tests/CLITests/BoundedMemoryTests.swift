@@ -512,7 +512,7 @@ import Testing
   static func wholeDays(_ todos: [Todo], _ renderer: TodoRenderer, showProgress: Bool) -> [String] {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     var lines: [String] = []
-    for day in Set(todos.map(\.day)).sorted() {
+    for day in Set(todos.compactMap(\.day)).sorted() {
       let group = todos.filter { $0.day == day }
       if !lines.isEmpty { lines.append("") }
       lines += renderer.dayHeading(day, todos: group, showProgress: showProgress)
@@ -546,7 +546,7 @@ import Testing
       #expect(lines == Self.wholeDays(todos, renderer, showProgress: showProgress), "\(holdLimit) \(showProgress)")
       #expect(!list.isEmpty)
       // Figures are asked only for a day longer than the limit, once.
-      let long = Set(todos.map(\.day)).filter { day in todos.count { $0.day == day } >= holdLimit }
+      let long = Set(todos.compactMap(\.day)).filter { day in todos.count { $0.day == day } >= holdLimit }
       #expect(asked == (showProgress ? long.sorted() : []), "\(holdLimit) \(showProgress)")
       // Nothing waits longer than the limit: a long day comes out in several pieces.
       if holdLimit < 23 { #expect(outputs > 6) }
@@ -571,11 +571,13 @@ import Testing
     let date: Day
     let todos: [Todo]
     let overdue: [Todo]
+    let backlog: (todos: [Todo], count: Int)
     let facts: DashboardFacts
     let timeZone: TimeZone
 
     enum CodingKeys: String, CodingKey {
       case date, todos, overdue, total, done, rate, streak, commits, currentStreak, carried
+      case backlog, backlogTop
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -591,6 +593,8 @@ import Testing
       try c.encode(facts.streak, forKey: .currentStreak)
       try c.encode(facts.today.carried, forKey: .carried)
       try c.encode(facts.commits, forKey: .commits)
+      try c.encode(backlog.count, forKey: .backlog)
+      try c.encode(backlog.todos.map(json), forKey: .backlogTop)
     }
   }
 
@@ -604,12 +608,18 @@ import Testing
       DashboardFacts(today: Tally(total: 7, done: 2), streakBefore: 2, commits: 12),
     ]
     for fact in facts {
-      for (todos, overdue) in [([Todo](), [Todo]()), (all.filter { $0.day == today }, all.filter { $0.day < today }), (all, all)] {
+      for (todos, overdue) in [([Todo](), [Todo]()), (all.filter { $0.day == today }, all.filter { $0.isPlanned(before: today) }), (all, all)] {
+        // The backlog: none, or two of the todos taken off their day, of five waiting.
+        let backlog: (todos: [Todo], count: Int) = todos.isEmpty ? ([], 0) : (Array(all.prefix(2)).map { todo in
+          var todo = todo
+          todo.day = nil
+          return todo
+        }, 5)
         var text = ""
         var writer = JSONStreamWriter(chunkSize: 50) { text += $0 }
         let dashboard = DashboardJSON(date: today, facts: fact, timeZone: zone)
         dashboard.write(
-          to: &writer,
+          to: &writer, backlog: backlog,
           overdue: { writer in
             writer.beginArray()
             for todo in overdue { dashboard.todo(todo).write(to: &writer) }
@@ -621,7 +631,8 @@ import Testing
             writer.endArray()
           })
         writer.finish()
-        let oracle = OracleDashboard(date: today, todos: todos, overdue: overdue, facts: fact, timeZone: zone)
+        let oracle = OracleDashboard(
+          date: today, todos: todos, overdue: overdue, backlog: backlog, facts: fact, timeZone: zone)
         #expect(text == (try JSONOutput.encode(oracle)) + "\n")
       }
     }

@@ -26,7 +26,7 @@ extension JSONOutput.TodoJSON: Encodable {
     try c.encode(todo.title, forKey: .title)
     try c.encode(todo.priority.rawValue, forKey: .priority)
     try c.encode(todo.isDone, forKey: .done)
-    try c.encode(todo.day.description, forKey: .date)
+    try c.encode(todo.day?.description, forKey: .date)
     try c.encode(todo.project, forKey: .project)
     try c.encode(todo.block, forKey: .block)
     try c.encode(todo.isOverdue(today: today), forKey: .overdue)

@@ -110,7 +110,8 @@ struct DraftTests {
     "any one field makes a change set non-empty, including unlinking the project",
     arguments: [
       try! TodoChanges(title: "new"), try! TodoChanges(priority: .low),
-      try! TodoChanges(day: Day(ordinal: 0)), try! TodoChanges(project: .some("ootd")),
+      try! TodoChanges(day: .day(Day(ordinal: 0))), try! TodoChanges(day: .backlog),
+      try! TodoChanges(project: .some("ootd")),
       try! TodoChanges(project: .some(nil)),
     ])
   func nonEmptyChanges(changes: TodoChanges) {

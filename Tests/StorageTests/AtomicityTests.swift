@@ -42,7 +42,7 @@ struct AtomicityTests {
     #expect(throws: StorageError.projectNotFound("ghost")) {
       try database.editTodo(
         id: todos[0].id,
-        try TodoChanges(title: "changed", priority: .high, day: day("2027-01-01"), project: .some("ghost")), today: fixedToday, now: fixedNow)
+        try TodoChanges(title: "changed", priority: .high, day: .day(day("2027-01-01")), project: .some("ghost")), today: fixedToday, now: fixedNow)
     }
     #expect(try dump(scratch.path()) == before)
   }

@@ -206,7 +206,7 @@ struct MigrationTests {
       "Write the carry-over test", "BOJ 1753: 최단경로 🧭", "'); DROP TABLE todo; --",
     ])
     #expect(todos.map(\.priority) == [.high, .low, .mid])
-    #expect(todos.map(\.day.description) == ["2026-11-20", "2026-11-21", "2026-11-22"])
+    #expect(todos.map(\.day!.description) == ["2026-11-20", "2026-11-21", "2026-11-22"])
     #expect(todos.map(\.isDone) == [true, false, false])
     #expect(todos[0].doneAt == ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z"))
     #expect(todos.map(\.project) == ["ootd", nil, "ootd"])

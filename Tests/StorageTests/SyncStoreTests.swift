@@ -50,7 +50,7 @@ final class FakeSyncServer {
 
 /// The contract's comparison: each todo's (uuid, title, priority, date, done, project, block).
 struct TodoShape: Hashable, CustomStringConvertible {
-  let uuid: String, title: String, priority: Priority, day: Day, done: Bool, project: String?, block: String?
+  let uuid: String, title: String, priority: Priority, day: Day?, done: Bool, project: String?, block: String?
   init(_ todo: Todo) {
     (uuid, title, priority, day, done, project, block) =
       (todo.uuid, todo.title, todo.priority, todo.day, todo.isDone, todo.project, todo.block)

@@ -152,7 +152,7 @@ struct TagsNotesRoutineStoreTests {
     let database = try routineDatabase(scratch)
     _ = try database.setRoutine(named: "algorithm", true, now: fixedNow)
     let planned = try database.planRoutine(on: today.adding(days: 2), now: fixedNow)
-    _ = try database.editTodo(id: planned[0].id, try TodoChanges(day: today.adding(days: 3)), today: today, now: fixedNow)
+    _ = try database.editTodo(id: planned[0].id, try TodoChanges(day: .day(today.adding(days: 3))), today: today, now: fixedNow)
     // Day +2 has no algorithm todo now, but its routine todo exists (on day +3): no second one.
     #expect(try database.planRoutine(on: today.adding(days: 2), now: fixedNow).isEmpty)
   }

@@ -246,7 +246,7 @@ struct TodoStoreTests {
     // day
     // (moved away from its day once that day began, it stays on that day's record as carried)
     edited = try database.editTodo(
-      id: original.id, try TodoChanges(day: day("2024-02-29")), today: day("2026-11-22"), now: fixedNow)
+      id: original.id, try TodoChanges(day: .day(day("2024-02-29"))), today: day("2026-11-22"), now: fixedNow)
     expected.day = day("2024-02-29")
     expected.carriedFrom = [day("2026-11-22")]
     #expect(edited == expected)

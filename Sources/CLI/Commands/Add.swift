@@ -7,12 +7,13 @@ extension Ootd {
   struct Add: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
-      abstract: "Plan a todo (for today unless --on says otherwise).",
+      abstract: "Plan a todo (for today unless --on says otherwise, or --someday for the backlog).",
       discussion: """
         The title may be quoted or given as several words. With --block, the block supplies the \
         title and priority; a title or --priority given here overrides them. A word '+name' in \
         the title is a tag (it leaves the title, as in Taskwarrior and todo.txt); '+3', '+3d' or \
-        'C++' stay words of the title.
+        'C++' stay words of the title. A todo with --someday (or --on someday) has no day yet: \
+        it waits in the backlog ('ootd backlog') until 'ootd plan ID' puts it on one.
 
         Examples:
           ootd add "Solve BOJ 1753" --priority high
@@ -23,6 +24,7 @@ extension Ootd {
           ootd add "Fixed the flaky test" --done
           ootd add "Fix the login page +bug +web" --note "Safari only"
           ootd add "Read the GRDB docs" --tag reading
+          ootd add "Read the SQLite docs" --someday
         """)
 
     @Argument(help: "What to do (optional with --block).")
@@ -38,9 +40,12 @@ extension Ootd {
 
     @Option(
       name: .long,
-      help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom.", valueName: "date"),
+      help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom; someday for the backlog.", valueName: "date"),
       completion: NameCompletion.days)
     var on: String?
+
+    @Flag(name: .long, help: "Put the todo in the backlog: no day yet ('ootd plan ID' gives it one).")
+    var someday = false
 
     @Option(
       name: [.short, .long], help: "Make the todo from this task block (see 'ootd block list').",
@@ -66,9 +71,13 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let day = try parseDay(on, environment) ?? environment.today
-      if done && day > environment.today {
+      let placement = try Placement.parse(on: on, someday: someday, environment) ?? .day(environment.today)
+      let day = placement.day
+      if done, let day, day > environment.today {
         throw CLIError.invalidValue("--done records work already done: \(day) is after today")
+      }
+      if done && day == nil {
+        throw CLIError.invalidValue("--done records work already done on a day: a backlog todo has no day")
       }
       let words = Tag.split(title: title.joined(separator: " "))
       let tags = try words.tags + tag.map { name throws(CoreError) in try Tag.validate(name) }
@@ -92,14 +101,18 @@ extension Ootd {
         JSONOutput.print(JSONOutput.TodoJSON(todo, environment), environment)
       } else {
         let renderer = TodoRenderer(environment, noColor: global.noColor)
-        let relative: String
-        switch environment.today.distance(to: todo.day) {
-        case 0: relative = " (today)"
-        case 1: relative = " (tomorrow)"
-        case -1: relative = " (yesterday)"
-        default: relative = ""
+        if let day = todo.day {
+          let relative: String
+          switch environment.today.distance(to: day) {
+          case 0: relative = " (today)"
+          case 1: relative = " (tomorrow)"
+          case -1: relative = " (yesterday)"
+          default: relative = ""
+          }
+          environment.print("Added #\(todo.id) for \(day)\(relative)")
+        } else {
+          environment.print("Added #\(todo.id) to the backlog ('ootd plan \(todo.id)' puts it on today)")
         }
-        environment.print("Added #\(todo.id) for \(todo.day)\(relative)")
         environment.print(renderer.line(todo, idWidth: String(todo.id).count))
       }
     }

@@ -45,7 +45,8 @@ extension Ootd {
           let why =
             todo.isDone ? "is done"
             : todo.isDropped ? "was dropped ('ootd undone \(todo.id)' takes it back up, open)"
-            : "is planned for \(todo.day), not before today"
+            : todo.day.map { "is planned for \($0), not before today" }
+              ?? "is in the backlog ('ootd plan \(todo.id)' puts it on today)"
           throw CLIError.invalidValue("todo \(todo.id) is not overdue: it \(why)")
         }
       }
@@ -56,7 +57,7 @@ extension Ootd {
       }
       try database.forEachTodo(ids: result.duplicates) { todo in
         environment.printError(
-          "ootd: kept \(todo.id) on \(todo.day): \(target) already has a todo from block '\(TerminalText.printable(todo.block ?? ""))'; 'ootd drop \(todo.id)' gives it up")
+          "ootd: kept \(todo.id) on \(todo.day?.description ?? "its day"): \(target) already has a todo from block '\(TerminalText.printable(todo.block ?? ""))'; 'ootd drop \(todo.id)' gives it up")
         return true
       }
       if result.moved.isEmpty {

@@ -11,12 +11,14 @@ extension Ootd {
       discussion: """
         Several ids get the same change, all or none. Moving an open todo away from a day that \
         has begun keeps it on that day's record as planned and not done (carried); a done todo \
-        cannot move to a day after today.
+        cannot move to a day after today. --on someday takes a todo off its day, into the \
+        backlog ('ootd backlog'); 'ootd plan ID' puts it back on a day.
 
         Examples:
           ootd edit 12 --title "Solve BOJ 1753 with Dijkstra"
           ootd edit 12 --priority low --on tomorrow
           ootd edit 3 4 5 --on fri
+          ootd edit 7 --on someday
           ootd edit 12 --project ootd
           ootd edit 12 --no-project
           ootd edit 12 --note "Use a binary heap" --tag algo --untag later
@@ -41,7 +43,7 @@ extension Ootd {
     var noProject = false
 
     @Option(
-      name: .long, help: ArgumentHelp("Move the todo to this day.", valueName: "date"),
+      name: .long, help: ArgumentHelp("Move the todo to this day (someday: into the backlog).", valueName: "date"),
       completion: NameCompletion.days)
     var on: String?
 
@@ -79,7 +81,7 @@ extension Ootd {
       let todoIDs = try todoIDs()
       let changes = try TodoChanges(
         title: title, priority: priority,
-        day: try parseDay(on, environment),
+        day: try Placement.parse(on: on, someday: false, environment),
         project: noProject ? .some(nil) : project.map { .some($0) },
         notes: note.map { .some($0) }, addTags: tag, removeTags: untag)
       // Checked here, not in validate(), so that a mistyped option is reported as such first.

@@ -3,31 +3,54 @@ import Core
 import Storage
 
 extension Ootd {
-  /// `ootd plan`: adds the routine blocks to a day.
+  /// `ootd plan`: adds the routine blocks to a day, or puts todos (from the backlog) on one.
   struct Plan: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "plan",
-      abstract: "Add your routine blocks due on a day (today unless --on); safe to run twice.",
+      abstract: "Put backlog todos on a day (ootd plan ID), or add your routine blocks due on a day; today unless --on.",
       discussion: """
-        Today's routine is planned by itself (see 'ootd block routine --help'); plan is for \
-        another day, or to bring back a routine todo you removed today. A day never gets two \
-        todos from one block.
+        With ids, plan puts those todos on the day: backlog todos get their day ('ootd backlog' \
+        lists them), and a todo of another day moves as 'ootd edit ID --on DAY' moves it \
+        ('ootd edit ID --on someday' takes one back to the backlog).
+
+        Without ids, plan adds the routine blocks due on the day. Today's routine is planned by \
+        itself (see 'ootd block routine --help'); plan is for another day, or to bring back a \
+        routine todo you removed today. A day never gets two todos from one block. Safe to run \
+        twice.
 
         Examples:
+          ootd plan 12
+          ootd plan 12 14 --on fri
           ootd block routine algorithm && ootd block routine commit
           ootd plan
           ootd plan --on tomorrow
         """)
 
-    @Option(name: .long, help: ArgumentHelp("The day to plan.", valueName: "date"))
+    @Argument(help: ArgumentHelp("Todos to put on the day (see 'ootd backlog'); none: plan the routine.", valueName: "id"))
+    var ids: [Int64] = []
+
+    @Option(name: .long, help: ArgumentHelp("The day to plan.", valueName: "date"), completion: NameCompletion.days)
     var on: String?
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
+      if let on, on.lowercased() == Placement.backlogWord {
+        throw CLIError.invalidValue(
+          "plan puts todos on a day: 'ootd edit ID --on someday' takes one to the backlog")
+      }
       let day = try parseDay(on, environment) ?? environment.today
       let database = try global.openDatabase(environment)
+      if !ids.isEmpty {
+        let todos = try database.editTodos(
+          ids: ids, try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
+        try warnAboutPlacement(todos, database, environment)
+        try printTodos(
+          todos, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,
+          environment)
+        return
+      }
       let added = try database.planRoutine(
         on: day, now: environment.now, timeZone: environment.timeZone)
       if added.isEmpty && !output.json {

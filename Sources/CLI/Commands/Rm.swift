@@ -37,7 +37,7 @@ extension Ootd {
       // Deleting a todo of a day before today, or one carried away from a day that had begun,
       // rewrites that day's record: say so, and offer what keeps it (drop only takes open
       // todos: advice the next command refuses is none).
-      let past = todos.filter { $0.day < environment.today || !$0.carriedFrom.isEmpty }
+      let past = todos.filter { $0.isPlanned(before: environment.today) || !$0.carriedFrom.isEmpty }
       let rewrites = past.isEmpty ? nil : Self.rewriteAdvice(past, today: environment.today)
       try confirmation.confirm(
         action: "delete \(counted(todos.count, "todo"))"
@@ -53,7 +53,7 @@ extension Ootd {
     static func rewriteAdvice(_ past: [Todo], today: Day) -> String {
       func ids(_ todos: [Todo]) -> String { todos.map { String($0.id) }.joined(separator: " ") }
       func them(_ todos: [Todo]) -> String { todos.count == 1 ? "it" : "them" }
-      let recorded = past.flatMap { ($0.day < today ? [$0.day] : []) + $0.carriedFrom }
+      let recorded = past.flatMap { ($0.isPlanned(before: today) ? [$0.day].compactMap { $0 } : []) + $0.carriedFrom }
       let days = Set(recorded).sorted().map(\.description).joined(separator: ", ")
       var parts = ["this rewrites the record of \(days)"]
       let open = past.filter { !$0.isDone && !$0.isDropped }

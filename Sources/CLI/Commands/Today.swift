@@ -30,7 +30,9 @@ extension Ootd {
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
-      let overdue = try renderer.overdueSection(database, before: today, limit: 10)
+      let overdue =
+        try renderer.overdueSection(database, before: today, limit: 10)
+        + renderer.backlogSection(database, limit: DashboardJSON.backlogShown)
       try DashboardText(renderer: renderer, timeZone: environment.timeZone)
         .print(today, reader: database, overdue: overdue, facts: facts, environment)
     }

@@ -20,3 +20,20 @@ func parseDay(_ text: String?, today: Day) throws(CoreError) -> Day? {
   guard let text else { return nil }
   return try DayExpression.parse(text, today: today)
 }
+
+extension Placement {
+  /// Reads `--on` (a day, or `someday`) beside `--someday`: nil when neither was given. Both
+  /// at once is a usage error unless `--on` says `someday` too.
+  static func parse(on text: String?, someday: Bool, _ environment: AppEnvironment) throws -> Placement? {
+    let named = try text.map { text throws -> Placement in
+      text.lowercased() == backlogWord ? .backlog : .day(try parseDay(text, environment))
+    }
+    if someday {
+      if let named, named != .backlog {
+        throw CLIError.invalidValue("--someday puts the todo in the backlog: give it without --on, or --on a day without --someday")
+      }
+      return .backlog
+    }
+    return named
+  }
+}

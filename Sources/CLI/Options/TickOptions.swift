@@ -40,12 +40,16 @@ struct TickOptions: ParsableArguments {
   /// Says which todos of a later day were done today and so moved to today (on standard error
   /// with --json, whose output stays one document).
   private func sayMoved(
-    _ moved: [Todo], from movedFrom: [Int64: Day], _ database: AppDatabase, _ environment: AppEnvironment
+    _ moved: [Todo], from movedFrom: [Int64: Day?], _ database: AppDatabase, _ environment: AppEnvironment
   ) {
     for todo in moved {
-      guard let day = movedFrom[todo.id] else { continue }
+      guard let from = movedFrom[todo.id] else { continue }
+      let today = todo.day?.description ?? "today"
       let line = TerminalText.printable(
-        "Moved \(todo.id) '\(todo.title)' from \(day) to today (\(todo.day)): work of a later day done today is done today ('ootd undo' puts it back, open)")
+        from.map {
+          "Moved \(todo.id) '\(todo.title)' from \($0) to today (\(today)): work of a later day done today is done today ('ootd undo' puts it back, open)"
+        }
+          ?? "Moved \(todo.id) '\(todo.title)' from the backlog to today (\(today)): work done is done on a day ('ootd undo' puts it back, open)")
       if output.json { environment.printError("ootd: note: " + line) } else { environment.print(line) }
     }
     // A todo from a task block may now double the block on today: say so, as any move does.

@@ -44,15 +44,15 @@ extension TodoRenderer {
 /// an archived project.
 func warnAboutPlacement(_ todos: [Todo], _ reader: any TodoReader, _ environment: AppEnvironment) throws {
   for todo in todos {
-    guard let block = todo.block else { continue }
+    guard let block = todo.block, let day = todo.day else { continue }
     // Read one at a time, keeping only the block's: a day of any number of todos.
     var same: [Todo] = []
-    try reader.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: todo.day)))) { other in
+    try reader.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: day)))) { other in
       if other.block?.lowercased() == block.lowercased() { same.append(other) }
       return true
     }
     guard same.count > 1 else { continue }
     environment.printError(TerminalText.printable(
-      "ootd: note: \(todo.day) now has \(same.count) todos from block '\(block)' (\(same.map { "#\($0.id)" }.joined(separator: ", "))); 'ootd rm \(todo.id)' or 'ootd undo' takes this one back"))
+      "ootd: note: \(day) now has \(same.count) todos from block '\(block)' (\(same.map { "#\($0.id)" }.joined(separator: ", "))); 'ootd rm \(todo.id)' or 'ootd undo' takes this one back"))
   }
 }

@@ -54,7 +54,9 @@ struct DashboardFacts {
 }
 
 /// `ootd today --json`: `{"date","todos","overdue","total","done","rate","streak",
-/// "currentStreak","carried","commits"}`; `currentStreak` (and `streak`, its older name) counts
+/// "currentStreak","carried","commits","backlog","backlogTop"}`; `backlog` counts the todos
+/// waiting without a day (open, not dropped), `backlogTop` is the first three of them in
+/// backlog order; `currentStreak` (and `streak`, its older name) counts
 /// perfect days before today, plus today once it is perfect, as `report --json` does for a range
 /// ending today; `carried` counts todos moved away from today (included in `total`); `commits`
 /// is today's commit count, null until commits are synced. Written a value at a time, keys
@@ -65,12 +67,22 @@ struct DashboardJSON {
   let facts: DashboardFacts
   let timeZone: any ZoneRules
 
-  /// Writes the dashboard; `overdue` and `todos` write those arrays of todos (see ``todo(_:)``).
+  /// How many backlog todos the dashboard shows (text and JSON).
+  static let backlogShown = 3
+
+  /// Writes the dashboard; `overdue` and `todos` write those arrays of todos (see ``todo(_:)``),
+  /// `backlog` is the backlog's summary.
   func write(
-    to writer: inout JSONStreamWriter, overdue: (inout JSONStreamWriter) throws -> Void,
-    todos: (inout JSONStreamWriter) throws -> Void
+    to writer: inout JSONStreamWriter, backlog: (todos: [Todo], count: Int),
+    overdue: (inout JSONStreamWriter) throws -> Void, todos: (inout JSONStreamWriter) throws -> Void
   ) rethrows {
     writer.beginObject()
+    writer.key("backlog")
+    writer.integer(backlog.count)
+    writer.key("backlogTop")
+    writer.beginArray()
+    for todo in backlog.todos { self.todo(todo).write(to: &writer) }
+    writer.endArray()
     writer.key("carried")
     writer.integer(facts.today.carried)
     writer.key("commits")
@@ -103,7 +115,7 @@ struct DashboardJSON {
   func print(_ reader: any TodoReader, _ environment: AppEnvironment) throws {
     var writer = JSONStreamWriter(environment)
     try write(
-      to: &writer,
+      to: &writer, backlog: try reader.backlogSummary(limit: Self.backlogShown),
       overdue: { writer in
         writer.beginArray()
         try reader.forEachOverdueTodo(before: date) { todo in

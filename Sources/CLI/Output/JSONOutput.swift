@@ -85,7 +85,7 @@ enum JSONOutput {
       for day in todo.carriedFrom { writer.string(day.description) }
       writer.endArray()
       writer.key("date")
-      writer.string(todo.day.description)
+      writer.string(todo.day?.description)
       writer.key("done")
       writer.bool(todo.isDone)
       writer.key("doneBy")

@@ -21,7 +21,7 @@ struct TodoDetail {
       status = todo.isOverdue(today: today) ? "open, overdue" : "open"
     }
     field("status", status)
-    var day = "\(todo.day.weekday.shortName) \(todo.day)"
+    var day = todo.day.map { "\($0.weekday.shortName) \($0)" } ?? "none: in the backlog ('ootd plan \(todo.id)' puts it on today)"
     if !todo.carriedFrom.isEmpty {
       day += " (carried from \(todo.carriedFrom.map(\.description).joined(separator: ", ")))"
     }

@@ -10,16 +10,26 @@ func printTodosJSON(
   _ reader: any TodoReader, matching filter: TodoFilter, carriedAwayFrom range: DayRange? = nil,
   _ environment: AppEnvironment
 ) throws {
+  try printTodosJSON(environment) { body in
+    try reader.forEachTodo(matching: filter, body)
+    if let range {
+      for todo in try reader.todosCarriedAway(from: range) where !(todo.day.map(range.contains) ?? false) {
+        guard body(todo) else { return }
+      }
+    }
+  }
+}
+
+/// Prints the todos `read` hands out (to the closure it is given, which returns false once the
+/// output failed) as one array in the shape of `list --json`, streamed.
+func printTodosJSON(
+  _ environment: AppEnvironment, reading read: (_ body: (Todo) -> Bool) throws -> Void
+) throws {
   var writer = JSONStreamWriter(environment)
   writer.beginArray()
-  try reader.forEachTodo(matching: filter) { todo in
+  try read { todo in
     JSONOutput.TodoJSON(todo, environment).write(to: &writer)
     return environment.outputFailed() == nil
-  }
-  if let range {
-    for todo in try reader.todosCarriedAway(from: range) where !range.contains(todo.day) {
-      JSONOutput.TodoJSON(todo, environment).write(to: &writer)
-    }
   }
   writer.endArray()
   writer.finish()

@@ -47,10 +47,10 @@ struct TodoRenderer {
       tags.append((text, style.yellow(text)))
     }
     if carriedAway {
-      let text = "→ \(todo.day)"
+      let text = "→ \(todo.day?.description ?? Placement.backlogWord)"
       tags.append((text, style.dim(text)))
     } else if showDay || todo.isOverdue(today: today) {
-      let text = todo.day.description
+      let text = todo.day?.description ?? Placement.backlogWord
       tags.append((text, todo.isOverdue(today: today) ? style.red(text) : style.dim(text)))
     }
     let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
@@ -109,6 +109,11 @@ struct TodoRenderer {
     dayHeading(day, done: todos.filter(\.isDone).count, total: todos.count, showProgress: showProgress)
   }
 
+  /// The heading of the backlog's todos (no day yet), where a list has them: before the days.
+  func backlogHeading() -> [String] {
+    [style.bold("Backlog") + style.dim("  no day yet · 'ootd plan ID' puts one on today")]
+  }
+
   /// ``dayHeading(_:todos:showProgress:)`` for a day of `total` todos, `done` of them done.
   func dayHeading(_ day: Day, done: Int, total: Int, showProgress: Bool = true) -> [String] {
     var parts = [(separator: "", text: style.bold("\(day.weekday.shortName) \(day)"))]
@@ -149,7 +154,7 @@ struct TodoRenderer {
     let idWidth = todos.map { String($0.id).count }.max() ?? 1
     var lines: [String] = []
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines += $0 }
-    if showProgress, let first = todos.first?.day, let last = todos.last?.day,
+    if showProgress, let first = todos.lazy.compactMap(\.day).first, let last = todos.last?.day,
       let range = try? DayRange(from: first, to: last)
     {
       list.carry(todos.filter { todo in todo.carriedFrom.contains { range.contains($0) } }, in: range)
@@ -181,6 +186,8 @@ struct TodoRenderer {
     private var openDay: Day?
     /// Whether no todo was added.
     private(set) var isEmpty = true
+    /// Whether the backlog's heading is written.
+    private var inBacklog = false
     /// The todos carried away from each listed day not written yet, by that day (see
     /// ``carry(_:in:)``).
     private var carriedAway: [Day: [Todo]] = [:]
@@ -210,35 +217,54 @@ struct TodoRenderer {
     }
 
     /// Adds the next todo; a day is held whole to count it.
-    mutating func add(_ todo: Todo) { _ = place(todo) }
+    mutating func add(_ todo: Todo) {
+      guard let day = todo.day else { return addToBacklog(todo) }
+      _ = place(todo, on: day)
+    }
 
     /// Adds the next todo; `counts` gives the figures of a day longer than `holdLimit`, which
     /// is then written as it is read.
     mutating func add(_ todo: Todo, counts: (Day) throws -> (done: Int, total: Int)) rethrows {
-      guard place(todo) else { return }
-      let figures = try counts(todo.day)
-      writeHeading(todo.day, done: figures.done, total: figures.total)
+      guard let day = todo.day else { return addToBacklog(todo) }
+      guard place(todo, on: day) else { return }
+      let figures = try counts(day)
+      writeHeading(day, done: figures.done, total: figures.total)
       writeLines()
     }
 
-    /// Files `todo`; true when its day is held and has reached `holdLimit` todos.
-    private mutating func place(_ todo: Todo) -> Bool {
-      if let day = openDay {
-        if day == todo.day {
+    /// Writes a backlog todo as it comes, under the backlog's heading at the first: the backlog
+    /// has no figures to count, and comes before every day in list order.
+    private mutating func addToBacklog(_ todo: Todo) {
+      if !inBacklog {
+        if !isEmpty { pending.append("") }
+        pending += renderer.backlogHeading()
+        isEmpty = false
+        inBacklog = true
+      }
+      pending.append(renderer.line(todo, idWidth: idWidth))
+      output(pending)
+      pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Files `todo`, planned on `day`; true when its day is held and has reached `holdLimit`
+    /// todos.
+    private mutating func place(_ todo: Todo, on day: Day) -> Bool {
+      if let open = openDay {
+        if open == day {
           group.append(todo)
           if group.count >= holdLimit { writeLines() }
           return false
         }
         writeLines()
-        writeCarriedAway(day)
+        writeCarriedAway(open)
         openDay = nil
-      } else if let last = group.last, last.day != todo.day {
+      } else if let last = group.last, last.day != day {
         writeDay()
       }
-      if group.isEmpty { writeDaysOnlyCarriedAway(before: todo.day) }
+      if group.isEmpty { writeDaysOnlyCarriedAway(before: day) }
       if !showProgress {
         // No figures in the heading: it goes out at once.
-        writeHeading(todo.day, done: 0, total: 0)
+        writeHeading(day, done: 0, total: 0)
         group.append(todo)
         return false
       }
@@ -261,7 +287,7 @@ struct TodoRenderer {
     /// Writes the held day: its heading, counted from its todos, its todos, and the todos
     /// carried away from it.
     private mutating func writeDay() {
-      guard let day = group.first?.day else { return }
+      guard let first = group.first, let day = first.day else { return }
       writeHeading(day, done: group.count { $0.isDone }, total: group.count)
       writeLines()
       writeCarriedAway(day)

@@ -54,7 +54,8 @@ public enum ChangeSummary {
             "\(Core.counted(count, "todo")) \(closed ? "closed" : "open again") on GitHub \(names)"
           }
         case "day":
-          let target = new.text ?? "?"
+          // A null day is the backlog.
+          let target = new == .null ? "the backlog" : new.text ?? "?"
           add("day:\(target)", row: row) { count, names, _ in "\(Core.counted(count, "todo")) moved to \(target) \(names)" }
         case "title":
           let from = old.text ?? ""

@@ -39,7 +39,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var uuid: String
   var title: String
   var priority: Int
-  var day: String
+  var day: String?
   var done: Bool
   var doneAt: String?
   var block: String?
@@ -57,8 +57,14 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var projectName: String?
   var projectUUID: String?
 
-  /// Where the todo comes in a listing: by day, then priority, then id.
-  var listOrder: (day: String, priority: Int, id: Int64) { (day, priority, id) }
+  /// ``Core/Todo/listOrder(_:_:)`` in SQL: the backlog (NULL) first, then day, priority, id.
+  static let listOrderSQL = "todo.day, todo.priority, todo.id"
+  /// ``Core/Todo/backlogOrder(_:_:)`` in SQL: priority, then the oldest first.
+  static let backlogOrderSQL = "todo.priority, todo.createdAt, todo.id"
+
+  /// Where the todo comes in a listing: by day (the backlog first, as SQLite orders NULL),
+  /// then priority, then id.
+  var listOrder: (day: String, priority: Int, id: Int64) { (day ?? "", priority, id) }
 
   /// Where each column of ``selection`` is in a row: looked up once per query instead of by
   /// name in every row (which was a tenth of a 100,000-todo listing).
@@ -145,9 +151,11 @@ struct TodoRecord: FetchableRecord, TableRecord {
 
   /// The Core value.
   func todo() throws -> Todo {
-    guard let priority = Priority(rank: priority), let day = Day(iso: day) else {
+    let parsedDay = day.map(Day.init(iso:))
+    guard let priority = Priority(rank: priority), parsedDay != .some(nil) else {
       throw StorageError.sqlite("corrupt todo row \(id)")
     }
+    let day = parsedDay ?? nil
     var todo = Todo(
       id: id, title: title, priority: priority, day: day, isDone: done,
       doneAt: doneAt.flatMap { Timestamp.date($0, .sqlite) }, project: projectName, block: block,
@@ -165,9 +173,10 @@ struct TodoRecord: FetchableRecord, TableRecord {
   /// the columns it did not set at their defaults, and the project's name.
   init(uuid: String, created fields: Fields, projectName: String?) throws {
     guard let id = fields[todo: .id]?.integer, let title = fields[todo: .title]?.text,
-      let priority = fields[todo: .priority]?.integer, let day = fields[todo: .day]?.text,
-      let createdAt = fields[todo: .createdAt]?.text
+      let priority = fields[todo: .priority]?.integer, let createdAt = fields[todo: .createdAt]?.text
     else { throw StorageError.sqlite("incomplete todo creation \(uuid)") }
+    // A missing or null day is the backlog.
+    let day = fields[todo: .day]?.text
     self.id = id
     self.uuid = uuid
     self.title = title
@@ -204,7 +213,7 @@ struct TodoRecord: FetchableRecord, TableRecord {
     case .id: .integer(id)
     case .title: .text(title)
     case .priority: .integer(Int64(priority))
-    case .day: .text(day)
+    case .day: .optional(day)
     case .done: .bool(done)
     case .doneAt: .optional(doneAt)
     case .project: .optional(projectUUID)
@@ -224,10 +233,10 @@ struct TodoRecord: FetchableRecord, TableRecord {
   /// The todos matching an SQL condition, ordered by day, priority (high first), then id.
   static func fetchAll(
     _ db: Database, where clause: String, _ arguments: StatementArguments = [], cached: Bool = false,
-    limit: Int? = nil
+    limit: Int? = nil, order: String = listOrderSQL
   ) throws -> [TodoRecord] {
     var records: [TodoRecord] = []
-    try forEach(db, where: clause, arguments, cached: cached, limit: limit) { record in
+    try forEach(db, where: clause, arguments, cached: cached, limit: limit, order: order) { record in
       records.append(record)
       return true
     }
@@ -240,11 +249,11 @@ struct TodoRecord: FetchableRecord, TableRecord {
   /// `body` runs no query of its own).
   static func forEach(
     _ db: Database, where clause: String, _ arguments: StatementArguments = [], cached: Bool = false,
-    limit: Int? = nil, _ body: (TodoRecord) throws -> Bool
+    limit: Int? = nil, order: String = listOrderSQL, _ body: (TodoRecord) throws -> Bool
   ) throws {
     let sql = """
       SELECT \(selection) FROM \(source) WHERE \(clause)
-      ORDER BY todo.day, todo.priority, todo.id\(limit.map { " LIMIT \($0)" } ?? "")
+      ORDER BY \(order)\(limit.map { " LIMIT \($0)" } ?? "")
       """
     // A cursor reuses one row buffer: no copy of each row as fetchAll makes.
     let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
