@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 
 @Suite("Todo rules: the checks and the fixed resolution")
@@ -18,9 +19,14 @@ struct TodoInvariantTests {
       ("2027-01-01", true, false, [.doneAfterToday]),
       ("2026-11-22", true, true, [.droppedAndDone]),
       ("2026-11-24", true, true, [.doneAfterToday, .droppedAndDone]),
-    ] as [(String, Bool, Bool, [TodoRule])])
-  func broken(day: String, done: Bool, dropped: Bool, expected: [TodoRule]) {
-    let state = TodoRuleState(day: d(day), isDone: done, isDropped: dropped)
+      // The backlog (no day): open or dropped is fine, done is not.
+      (nil, false, false, []),
+      (nil, false, true, []),
+      (nil, true, false, [.doneInBacklog]),
+      (nil, true, true, [.droppedAndDone, .doneInBacklog]),
+    ] as [(String?, Bool, Bool, [TodoRule])])
+  func broken(day: String?, done: Bool, dropped: Bool, expected: [TodoRule]) {
+    let state = TodoRuleState(day: day.map(d), isDone: done, isDropped: dropped)
     #expect(TodoRules.broken(state, today: Self.today) == expected)
   }
 
@@ -38,14 +44,19 @@ struct TodoInvariantTests {
       // Nothing broken: nothing changes.
       ("2026-11-23", false, true, ["2026-11-20"], "2026-11-23", true, ["2026-11-20"]),
       ("2026-11-21", true, false, [], "2026-11-21", false, []),
-    ] as [(String, Bool, Bool, [String], String, Bool, [String])])
+      // Done in the backlog: it stays done, on today; a day it was carried from keeps it.
+      (nil, true, false, [], "2026-11-22", false, []),
+      (nil, true, true, ["2026-11-20"], "2026-11-22", false, ["2026-11-20"]),
+      // Open in the backlog: nothing changes.
+      (nil, false, false, ["2026-11-20"], nil, false, ["2026-11-20"]),
+    ] as [(String?, Bool, Bool, [String], String?, Bool, [String])])
   func resolve(
-    day: String, done: Bool, dropped: Bool, carried: [String], expectedDay: String,
+    day: String?, done: Bool, dropped: Bool, carried: [String], expectedDay: String?,
     expectedDropped: Bool, expectedCarried: [String]
   ) {
-    let state = TodoRuleState(day: d(day), isDone: done, isDropped: dropped, carriedFrom: carried.map(d))
+    let state = TodoRuleState(day: day.map(d), isDone: done, isDropped: dropped, carriedFrom: carried.map(d))
     let (resolved, fixes) = TodoRules.resolve(state, today: Self.today)
-    #expect(resolved.day == d(expectedDay))
+    #expect(resolved.day == expectedDay.map(d))
     #expect(resolved.isDone == done)
     #expect(resolved.isDropped == expectedDropped)
     #expect(resolved.carriedFrom == expectedCarried.map(d))
@@ -68,6 +79,10 @@ struct TodoInvariantTests {
         TodoRuleState(day: d("2026-11-22"), isDone: true, isDropped: true),
         "todo 12 'Write' was both dropped and done: it stays done and is no longer dropped"
       ),
+      (
+        TodoRuleState(day: nil, isDone: true),
+        "todo 12 'Write' was done but in the backlog: it stays done, moved to today (2026-11-22)"
+      ),
     ] as [(TodoRuleState, String)])
   func sentence(state: TodoRuleState, expected: String) {
     let fixes = TodoRules.resolve(state, today: Self.today).fixes
@@ -79,6 +94,11 @@ struct TodoInvariantTests {
     let state = TodoRuleState(day: d("2026-11-23"), isDone: true, isDropped: true, carriedFrom: [d("2026-11-20")])
     #expect(TodoRuleState(state.fields) == state)
     #expect(TodoRuleState(["done": .bool(true)]) == nil)
+    // A null day is the backlog, and reads back as such; an unreadable one is no state.
+    let waiting = TodoRuleState(day: nil, isDone: false, carriedFrom: [d("2026-11-20")])
+    #expect(waiting.fields["day"] == .null)
+    #expect(TodoRuleState(waiting.fields) == waiting)
+    #expect(TodoRuleState(["day": .text("someday"), "done": .bool(false)]) == nil)
   }
 
   /// Done on machine A, moved to tomorrow on machine B: whichever order the two changes are
@@ -107,5 +127,46 @@ struct TodoInvariantTests {
     #expect(a?.fixes.map(\.rule) == [.doneAfterToday])
     #expect(a?.state == b?.state)
     #expect(a?.state == TodoRuleState(day: Self.today, isDone: true))
+  }
+
+  @Test(
+    "carrying into and out of the backlog: a begun day keeps the record, the backlog itself is no day",
+    arguments: [
+      // (day, done, carried from, target, expected carried from)
+      ("2026-11-22", false, [], nil, ["2026-11-22"]),
+      ("2026-11-20", false, [], nil, ["2026-11-20"]),
+      ("2026-11-25", false, [], nil, []),
+      (nil, false, ["2026-11-20"], "2026-11-23", ["2026-11-20"]),
+      (nil, false, [], "2026-11-22", []),
+      // Back onto a day it was carried from: planned there again, once.
+      (nil, false, ["2026-11-20", "2026-11-21"], "2026-11-21", ["2026-11-20"]),
+    ] as [(String?, Bool, [String], String?, [String])])
+  func carryBacklog(day: String?, done: Bool, carried: [String], target: String?, expected: [String]) {
+    let days = CarryRecord.days(
+      carriedFrom: carried.map(d), day: day.map(d), isDone: done, movesTo: target.map(d), today: Self.today)
+    #expect(days == expected.map(d))
+  }
+
+  @Test("a done todo cannot move into the backlog; an open one can")
+  func doneStaysOnItsDay() throws {
+    var todo = Todo(id: 3, title: "t", priority: .mid, day: Self.today, createdAt: .init(timeIntervalSince1970: 0))
+    try CarryRecord.checkMove(todo, to: nil, today: Self.today)
+    todo.isDone = true
+    #expect(throws: CoreError.self) { try CarryRecord.checkMove(todo, to: nil, today: Self.today) }
+    try CarryRecord.checkMove(todo, to: Self.today, today: Self.today)
+  }
+
+  @Test("the backlog is never overdue, comes first in list order, and is ordered by priority then age")
+  func backlogOrder() {
+    let t0 = Date(timeIntervalSince1970: 0)
+    let dated = Todo(id: 1, title: "a", priority: .low, day: d("2026-11-01"), createdAt: t0)
+    let waiting = Todo(id: 2, title: "b", priority: .low, day: nil, createdAt: t0)
+    #expect(!waiting.isOverdue(today: Self.today) && dated.isOverdue(today: Self.today))
+    #expect(!waiting.isPlanned(before: Self.today) && dated.isPlanned(before: Self.today))
+    #expect([dated, waiting].sorted(by: Todo.listOrder).map(\.id) == [2, 1])
+    let old = Todo(id: 9, title: "c", priority: .mid, day: nil, createdAt: t0)
+    let new = Todo(id: 4, title: "d", priority: .mid, day: nil, createdAt: t0.addingTimeInterval(5))
+    let high = Todo(id: 7, title: "e", priority: .high, day: nil, createdAt: t0.addingTimeInterval(9))
+    #expect([new, waiting, old, high].sorted(by: Todo.backlogOrder).map(\.id) == [7, 9, 4, 2])
   }
 }

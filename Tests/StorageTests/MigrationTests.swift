@@ -21,6 +21,8 @@ enum ReleasedSchema {
     "v10-remote-settings",
     "v10-remote-sync",
     "v11-lean-indexes",
+    "v12-sync-set-aside",
+    "v13-backlog",
   ]
 
   /// `PRAGMA application_id` of ootd databases: the bytes "ootd".
@@ -268,10 +270,12 @@ struct MigrationTests {
     }
     let fresh = try columns(scratch.path("fresh.sqlite"))
     let v1 = try columns(scratch.path("v1.sqlite"))
-    // Then every v1 column still exists with the same type
+    // Then every v1 column still exists with the same type; the one column that changed on
+    // purpose is todo.day, which may be NULL since v13-backlog (a todo in the backlog)
     for (table, v1Columns) in v1 {
       for column in v1Columns {
-        #expect(fresh[table]?.contains(column) == true, "\(table).\(column)")
+        let expected = table == "todo" && column == "day TEXT true" ? "day TEXT false" : column
+        #expect(fresh[table]?.contains(expected) == true, "\(table).\(column)")
       }
     }
   }
