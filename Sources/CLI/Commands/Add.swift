@@ -41,7 +41,7 @@ extension Ootd {
     @Option(
       name: .long,
       help: ArgumentHelp("The day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom; someday for the backlog.", valueName: "date"),
-      completion: NameCompletion.days)
+      completion: NameCompletion.placements)
     var on: String?
 
     @Flag(name: .long, help: "Put the todo in the backlog: no day yet ('ootd plan ID' gives it one).")

@@ -44,7 +44,7 @@ extension Ootd {
 
     @Option(
       name: .long, help: ArgumentHelp("Move the todo to this day (someday: into the backlog).", valueName: "date"),
-      completion: NameCompletion.days)
+      completion: NameCompletion.placements)
     var on: String?
 
     @Option(name: .long, help: ArgumentHelp("New notes (\"\" clears them).", valueName: "text"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import Storage
 
@@ -6,6 +7,9 @@ import Storage
 enum NameCompletion {
   /// `today`, `tomorrow`, `yesterday` for date options.
   static let days = CompletionKind.list(["today", "tomorrow", "yesterday"])
+
+  /// Where a todo can go: a day, or `someday`, the backlog (`add --on`, `edit --on`).
+  static let placements = CompletionKind.list(["today", "tomorrow", "yesterday", Placement.backlogWord])
 
   /// The names of the task blocks in the user's database.
   static let blocks = CompletionKind.custom { words, _, prefix in
