@@ -59,7 +59,7 @@ extension Ootd.RemoteCommand {
         environment.printError("ootd: " + Self.describe(row))
       }
       if output.json {
-        environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
+        JSONOutput.print(SyncJSON(summary), environment)
         return
       }
       // Counted as `remote status` counts: changes (journal entries, one a command) and their
