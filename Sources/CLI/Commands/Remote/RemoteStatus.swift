@@ -36,7 +36,7 @@ extension Ootd.RemoteCommand {
       } catch RemoteError.noServer {
         shown = nil
       }
-      let status = try database.syncStatus()
+      let status = try database.sync.syncStatus()
       let lastSync = status.lastSync.map { Timestamp.string($0, .iso8601) }
       // Before the first sync the stored id is provisional: that sync replaces it.
       let device = status.deviceAssigned ? status.device : nil
