@@ -104,12 +104,7 @@ struct DoctorReport: JSONShape {
       writer.string(state.branch)
       writer.key("fork")
       writer.bool(forks.contains(state.repository.description.lowercased()))
-      writer.key("lastError")
-      writer.string(state.lastError)
-      writer.key("lastSync")
-      writer.string(state.lastSyncAt.map { Timestamp.string($0, .iso8601) })
-      writer.key("repository")
-      writer.string(state.repository.description)
+      state.writeLastMembers(to: &writer)
       writer.endObject()
     }
     writer.endArray()

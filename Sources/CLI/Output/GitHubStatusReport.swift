@@ -69,12 +69,7 @@ struct StatusReport: JSONShape {
       writer.string(state.branch)
       writer.key("commits")
       writer.integer(counts[state.repository.description.lowercased()] ?? 0)
-      writer.key("lastError")
-      writer.string(state.lastError)
-      writer.key("lastSync")
-      writer.string(state.lastSyncAt.map { Timestamp.string($0, .iso8601) })
-      writer.key("repository")
-      writer.string(state.repository.description)
+      state.writeLastMembers(to: &writer)
       writer.endObject()
     }
     writer.endArray()
@@ -141,4 +136,18 @@ struct StatusReport: JSONShape {
   private func clock(_ date: Date) -> String { clockTime(date, timeZone: timeZone) }
 
   private func stamp(_ date: Date) -> String { syncStamp(date, timeZone: timeZone) }
+}
+
+extension RepositorySyncState {
+  /// The members `github status --json` and `github doctor --json` both end a repository with,
+  /// in their sorted order: `lastError`, `lastSync` (ISO 8601, null before one completed) and
+  /// `repository`.
+  func writeLastMembers(to writer: inout JSONStreamWriter) {
+    writer.key("lastError")
+    writer.string(lastError)
+    writer.key("lastSync")
+    writer.string(lastSyncAt.map { Timestamp.string($0, .iso8601) })
+    writer.key("repository")
+    writer.string(repository.description)
+  }
 }
