@@ -7,7 +7,6 @@
 #include "curl_abi.h"
 #include "dynamic_library.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,55 +41,41 @@ static void *open_library(const char *library, const char **opened, char *error,
   return ootd_dl_open(names, count, opened, "", error, size);
 }
 
-// Loads and initialises libcurl once; returns 1 when it is usable, else 0 with `error` set.
-static int load_curl(const char *library, char *error, size_t size) {
-  pthread_mutex_lock(&load_lock);
-  if (load_ok) {
-    pthread_mutex_unlock(&load_lock);
-    return 1;
-  }
-  error[0] = '\0';
-  const char *name = NULL;
-  void *handle = open_library(library, &name, error, size);
-  if (handle != NULL) {
-    curl.easy_init = (ootd_curl_easy_init_fn)symbol(handle, name, "curl_easy_init", error, size);
-    curl.easy_setopt =
-        (ootd_curl_easy_setopt_fn)symbol(handle, name, "curl_easy_setopt", error, size);
-    curl.easy_perform =
-        (ootd_curl_easy_perform_fn)symbol(handle, name, "curl_easy_perform", error, size);
-    curl.easy_getinfo =
-        (ootd_curl_easy_getinfo_fn)symbol(handle, name, "curl_easy_getinfo", error, size);
-    curl.easy_cleanup =
-        (ootd_curl_easy_cleanup_fn)symbol(handle, name, "curl_easy_cleanup", error, size);
-    curl.easy_reset =
-        (ootd_curl_easy_reset_fn)symbol(handle, name, "curl_easy_reset", error, size);
-    curl.easy_strerror =
-        (ootd_curl_easy_strerror_fn)symbol(handle, name, "curl_easy_strerror", error, size);
-    curl.slist_append =
-        (ootd_curl_slist_append_fn)symbol(handle, name, "curl_slist_append", error, size);
-    curl.slist_free_all =
-        (ootd_curl_slist_free_all_fn)symbol(handle, name, "curl_slist_free_all", error, size);
-    curl.global_init =
-        (ootd_curl_global_init_fn)symbol(handle, name, "curl_global_init", error, size);
-    // curl_global_init is not thread-safe; the lock makes this its only call.
-    if (error[0] == '\0' && curl.global_init(OOTD_CURL_GLOBAL_DEFAULT) != OOTD_CURLE_OK) {
-      snprintf(error, size, "curl_global_init failed");
-    }
-    if (error[0] == '\0') {
-      load_ok = 1;
-    } else {
-      dlclose(handle);
-    }
-  }
-  pthread_mutex_unlock(&load_lock);
-  return load_ok;
-}
-
+// Loads and initialises libcurl once; OOTD_CURL_OK when it is usable, else OOTD_CURL_UNAVAILABLE
+// with `error` set.
 int ootd_curl_load(const char *library, char *error, size_t error_size) {
-  char message[400];
-  int ok = load_curl(library, message, sizeof message);
-  if (!ok && error != NULL && error_size > 0) snprintf(error, error_size, "%s", message);
-  return ok ? OOTD_CURL_OK : OOTD_CURL_UNAVAILABLE;
+  if (ootd_dl_begin_load(&load_lock, &load_ok)) return OOTD_CURL_OK;
+  char message[400] = "";
+  const size_t size = sizeof message;
+  const char *name = NULL;
+  void *handle = open_library(library, &name, message, size);
+  if (handle != NULL) {
+    curl.easy_init = (ootd_curl_easy_init_fn)symbol(handle, name, "curl_easy_init", message, size);
+    curl.easy_setopt =
+        (ootd_curl_easy_setopt_fn)symbol(handle, name, "curl_easy_setopt", message, size);
+    curl.easy_perform =
+        (ootd_curl_easy_perform_fn)symbol(handle, name, "curl_easy_perform", message, size);
+    curl.easy_getinfo =
+        (ootd_curl_easy_getinfo_fn)symbol(handle, name, "curl_easy_getinfo", message, size);
+    curl.easy_cleanup =
+        (ootd_curl_easy_cleanup_fn)symbol(handle, name, "curl_easy_cleanup", message, size);
+    curl.easy_reset =
+        (ootd_curl_easy_reset_fn)symbol(handle, name, "curl_easy_reset", message, size);
+    curl.easy_strerror =
+        (ootd_curl_easy_strerror_fn)symbol(handle, name, "curl_easy_strerror", message, size);
+    curl.slist_append =
+        (ootd_curl_slist_append_fn)symbol(handle, name, "curl_slist_append", message, size);
+    curl.slist_free_all =
+        (ootd_curl_slist_free_all_fn)symbol(handle, name, "curl_slist_free_all", message, size);
+    curl.global_init =
+        (ootd_curl_global_init_fn)symbol(handle, name, "curl_global_init", message, size);
+    // curl_global_init is not thread-safe; the lock makes this its only call.
+    if (message[0] == '\0' && curl.global_init(OOTD_CURL_GLOBAL_DEFAULT) != OOTD_CURLE_OK) {
+      snprintf(message, size, "curl_global_init failed");
+    }
+  }
+  return ootd_dl_end_load(handle, message, &load_ok, &load_lock, error, error_size) ? OOTD_CURL_OK
+                                                                          : OOTD_CURL_UNAVAILABLE;
 }
 
 // A growable malloc'd buffer that libcurl's write callbacks append to, up to `limit` bytes.
@@ -213,7 +198,7 @@ static int request_through(const char *library, ootd_curl_session *session,
     set_error(out, "invalid arguments");
     return OOTD_CURL_INTERNAL;
   }
-  if (!load_curl(library, out->error, sizeof out->error)) return OOTD_CURL_UNAVAILABLE;
+  if (ootd_curl_load(library, out->error, sizeof out->error) != OOTD_CURL_OK) return OOTD_CURL_UNAVAILABLE;
 
   if (session == NULL) {
     ootd_curl_easy *handle = curl.easy_init();

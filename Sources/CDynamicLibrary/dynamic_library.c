@@ -35,3 +35,25 @@ void *ootd_dl_symbol(void *handle, const char *library, const char *name, char *
   }
   return address;
 }
+
+int ootd_dl_begin_load(pthread_mutex_t *lock, const int *loaded) {
+  pthread_mutex_lock(lock);
+  if (!*loaded) return 0;
+  pthread_mutex_unlock(lock);
+  return 1;
+}
+
+int ootd_dl_end_load(void *handle, const char *message, int *loaded, pthread_mutex_t *lock,
+                     char *error, size_t error_size) {
+  if (handle != NULL) {
+    if (message[0] == '\0') {
+      *loaded = 1;
+    } else {
+      dlclose(handle);
+    }
+  }
+  int ok = *loaded;
+  pthread_mutex_unlock(lock);
+  if (!ok && error != NULL && error_size > 0) snprintf(error, error_size, "%s", message);
+  return ok;
+}

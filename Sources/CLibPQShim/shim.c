@@ -7,7 +7,6 @@
 #include "pq_abi.h"
 #include "dynamic_library.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,18 +42,16 @@ static int load_ok = 0;
 
 #define symbol ootd_dl_symbol
 
-#define LOAD(field, type, name) pq.field = (type)symbol(handle, library, name, error, size)
+#define LOAD(field, type, name) \
+  pq.field = (type)symbol(handle, library, name, message, sizeof message)
 
-static int load_pq(const char *library, char *error, size_t size) {
-  pthread_mutex_lock(&load_lock);
-  if (load_ok) {
-    pthread_mutex_unlock(&load_lock);
-    return 1;
-  }
-  error[0] = '\0';
+int ootd_pq_load(const char *library, char *error, size_t error_size) {
+  if (ootd_dl_begin_load(&load_lock, &load_ok)) return 1;
+  char message[400] = "";
   if (library == NULL) library = "libpq.so.5";
   const char *opened = NULL;
-  void *handle = ootd_dl_open(&library, 1, &opened, " (install Debian's libpq5)", error, size);
+  void *handle =
+      ootd_dl_open(&library, 1, &opened, " (install Debian's libpq5)", message, sizeof message);
   if (handle != NULL) {
     LOAD(connectdb_params, ootd_PQconnectdbParams_fn, "PQconnectdbParams");
     LOAD(status, ootd_PQstatus_fn, "PQstatus");
@@ -79,21 +76,8 @@ static int load_pq(const char *library, char *error, size_t size) {
     LOAD(freemem, ootd_PQfreemem_fn, "PQfreemem");
     LOAD(ssl_in_use, ootd_PQsslInUse_fn, "PQsslInUse");
     LOAD(host, ootd_PQhost_fn, "PQhost");
-    if (error[0] == '\0') {
-      load_ok = 1;
-    } else {
-      dlclose(handle);
-    }
   }
-  pthread_mutex_unlock(&load_lock);
-  return load_ok;
-}
-
-int ootd_pq_load(const char *library, char *error, size_t error_size) {
-  char message[400];
-  int ok = load_pq(library, message, sizeof message);
-  if (!ok && error != NULL && error_size > 0) snprintf(error, error_size, "%s", message);
-  return ok;
+  return ootd_dl_end_load(handle, message, &load_ok, &load_lock, error, error_size);
 }
 
 int ootd_pq_is_loaded(void) {

@@ -27,8 +27,8 @@ extension AppDatabase {
   /// `device`, keeping their clock values (`clocks`, one per operation, or consecutive values
   /// after this machine's clock when nil) and moving this machine's clock past them. Such
   /// entries are never pushed nor undone from this machine, but an undo here refuses to
-  /// overwrite rows they changed. ``applyPulled(_:today:now:)`` is the syncing path, which merges
-  /// first; this one applies as given.
+  /// overwrite rows they changed. ``SyncState/applyPulled(_:today:now:)`` is the syncing path,
+  /// which merges first; this one applies as given.
   public func applyChange(
     _ operations: [JournalOperation], fromDevice device: String, command: String,
     clocks: [Int64]? = nil, now: Date

@@ -5,9 +5,9 @@ import GRDB
 /// and the one way to run a transaction with the one error mapping.
 ///
 /// A store is a tiny `Sendable` struct over that writer, reached from ``AppDatabase``
-/// (`database.gitHub`, `database.settings`), its methods in files named after it. One public
-/// method is one transaction: ``write(_:)``, ``read(_:)``, or ``readStatement(_:)`` for a single
-/// statement.
+/// (`database.gitHub`, `database.settings`, `database.sync`), its methods in files named after
+/// it. One public method is one transaction: ``write(_:)``, ``read(_:)``, or
+/// ``readStatement(_:)`` for a single statement.
 protocol DatabaseStore: Sendable {
   /// The database's one writer.
   var writer: any DatabaseWriter { get }

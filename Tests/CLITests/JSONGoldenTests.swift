@@ -104,6 +104,17 @@ import Testing
     try check("github-status", ["github", "status", "--offline", "--json"])
     try check("github-doctor", ["github", "doctor", "--json"])
     try check("remote-status", ["remote", "status", "--json"])
+    // An import that skips rows (two deleted tasks, a recurring template) and mends a todo the
+    // rules refuse (done, planned after today): `skippedReasons` and `conflicts` filled.
+    let tasks = folder.file("tasks.json")
+    try """
+      [{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c01","description":"Future done","status":"completed","scheduled":"20261125T000000Z","end":"20261121T030000Z","entry":"20261101T000000Z","project":"home"},
+      {"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c02","description":"Gone","status":"deleted","entry":"20261101T000000Z"},
+      {"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c03","description":"Weekly","status":"recurring","recur":"weekly","due":"20261120T000000Z","entry":"20261101T000000Z"},
+      {"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c04","description":"Also gone","status":"deleted","entry":"20261101T000000Z"},
+      {"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c05","description":"Plain","status":"pending","entry":"20261101T000000Z"}]
+      """.write(toFile: tasks, atomically: true, encoding: .utf8)
+    try check("import-skipped-conflicts", ["import", "taskwarrior", tasks, "--json"])
   }
 
   /// `text` with each `"uuid" : "…"` value as `"uuid" : "UUID"`.

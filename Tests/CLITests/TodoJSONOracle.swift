@@ -2,6 +2,18 @@
 import Core
 import Foundation
 
+/// What `JSONEncoder` prints, the oracle the stream writer is compared with
+/// (`JSONStreamWriterTests`, `ProjectJSONWriterTests`, `DashboardJSONWriterTests`): pretty-printed,
+/// keys sorted, slashes unescaped, DEL and the C1 controls escaped as ootd escapes them, no
+/// trailing newline. ootd itself prints no JSON through `JSONEncoder`.
+extension JSONOutput {
+  static func encode(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return escapingControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+  }
+}
+
 /// A todo's former `Encodable` form, kept as it was as the oracle of the tests that compare a
 /// document written a value at a time with what `JSONEncoder` printed (`DashboardJSONWriterTests`,
 /// `ProjectJSONWriterTests`). ootd itself writes a todo with ``JSONOutput/TodoJSON/write(to:)`` only.

@@ -27,23 +27,23 @@ final class FakeSyncServer {
   func sync(_ database: AppDatabase, identity: String? = nil, now: Date = fixedNow) throws
     -> (pushed: Int, pulled: Int, conflicts: [SyncConflictReport])
   {
-    try database.beginSync(fileIdentity: identity, now: now)
+    try database.sync.beginSync(fileIdentity: identity, now: now)
     var pulled = 0
     var conflicts: [SyncConflictReport] = []
     while true {
-      let page = pull(after: try database.pullCursor(), limit: 100)
+      let page = pull(after: try database.sync.pullCursor(), limit: 100)
       if page.isEmpty { break }
-      let result = try database.applyPulled(page, today: fixedToday, now: now)
+      let result = try database.sync.applyPulled(page, today: fixedToday, now: now)
       pulled += result.records
       conflicts += result.conflicts
     }
     var pushed = 0
-    while let page = try database.pushPage() {
+    while let page = try database.sync.pushPage() {
       push(page.records)
-      try database.markPushed(page)
+      try database.sync.markPushed(page)
       pushed += page.records.count
     }
-    try database.finishSync(now: now)
+    try database.sync.finishSync(now: now)
     return (pushed, pulled, conflicts)
   }
 }
@@ -228,19 +228,19 @@ struct SyncStoreTests {
     let server = FakeSyncServer()
     let m = try Self.machines(2)
     _ = try m[0].addTodo(try draft("Read"), now: fixedNow)
-    try m[0].beginSync(fileIdentity: nil, now: fixedNow)
+    try m[0].sync.beginSync(fileIdentity: nil, now: fixedNow)
     // The first page reaches the server, then the process dies before markPushed.
-    server.push(try #require(try m[0].pushPage()).records)
+    server.push(try #require(try m[0].sync.pushPage()).records)
     try server.sync(m[0])
     _ = try m[0].addTodo(try draft("Write"), now: fixedNow + 1)
-    server.push(try #require(try m[0].pushPage()).records)
+    server.push(try #require(try m[0].sync.pushPage()).records)
     try server.sync(m[0])
     try server.sync(m[1])
     #expect(try allTodos(m[1]).map(\.title).sorted() == ["Read", "Write"])
     #expect(Set(server.records.map(\.record.opID)).count == server.records.count)
     // Records pulled twice (a crash before the pull cursor moved cannot happen: it moves in the
     // same transaction) change nothing the second time.
-    let again = try m[1].applyPulled(server.records, today: fixedToday, now: fixedNow)
+    let again = try m[1].sync.applyPulled(server.records, today: fixedToday, now: fixedNow)
     #expect(again.changed == 0)
     #expect(try allTodos(m[1]).count == 2)
   }
@@ -250,8 +250,8 @@ struct SyncStoreTests {
     let server = FakeSyncServer()
     let m = try Self.machines(2)
     _ = try m[0].addTodos(try (0..<2_500).map { (try draft("todo \($0)"), false) }, now: fixedNow)
-    try m[0].beginSync(fileIdentity: nil, now: fixedNow)
-    let page = try #require(try m[0].pushPage())
+    try m[0].sync.beginSync(fileIdentity: nil, now: fixedNow)
+    let page = try #require(try m[0].sync.pushPage())
     #expect(page.records.count >= 3)
     // Only the first records reach the server; the process dies before marking them pushed.
     server.push(Array(page.records.prefix(2)))
@@ -270,10 +270,10 @@ struct SyncStoreTests {
     let scratch = Scratch()
     let original = try AppDatabase.open(path: scratch.path("a.sqlite"), command: "test")
     _ = try original.addTodo(try draft("Read"), now: fixedNow)
-    let device = try original.beginSync(fileIdentity: "1:100", now: fixedNow)
-    #expect(try original.beginSync(fileIdentity: "1:100", now: fixedNow) == device)
+    let device = try original.sync.beginSync(fileIdentity: "1:100", now: fixedNow)
+    #expect(try original.sync.beginSync(fileIdentity: "1:100", now: fixedNow) == device)
     // A copy of the file has another inode.
-    #expect(try original.beginSync(fileIdentity: "1:200", now: fixedNow) != device)
+    #expect(try original.sync.beginSync(fileIdentity: "1:200", now: fixedNow) != device)
   }
 
   @Test("journal pruning never drops operations not yet pushed", .tags(.slow))
@@ -284,11 +284,11 @@ struct SyncStoreTests {
     for index in 0..<2_700 {
       _ = try m[0].addTodo(try draft("todo \(index)"), now: fixedNow + Double(index))
     }
-    #expect(try m[0].syncStatus().waitingChanges == 2_700)
+    #expect(try m[0].sync.syncStatus().waitingChanges == 2_700)
     try server.sync(m[0])
     try server.sync(m[1])
     #expect(try allTodos(m[1]).count == 2_700)
-    #expect(try m[0].syncStatus().waitingChanges == 0)
+    #expect(try m[0].sync.syncStatus().waitingChanges == 0)
   }
 
   @Test("three machines with random changes and syncs converge", .tags(.slow), arguments: Array(UInt64(1)...UInt64(12)))

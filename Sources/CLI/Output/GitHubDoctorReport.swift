@@ -6,7 +6,7 @@ import Zone
 
 /// What `ootd github doctor` finds: every known reason the graph can differ from GitHub's
 /// profile, in plain lines (or JSON).
-struct DoctorReport: Encodable {
+struct DoctorReport: JSONShape {
   struct UnlinkedEmail { var email: String; var commits: Int }
   struct SearchGap { var repository: String; var searchCommits: Int; var listedCommits: Int; var lastError: String? }
   /// A repository of another owner only the commit search found (no merged pull request of
@@ -68,56 +68,82 @@ struct DoctorReport: Encodable {
     }.map { UnlinkedEmail(email: $0.email, commits: $0.commits) }
   }
 
-  enum CodingKeys: String, CodingKey {
-    case login, token, hidden, emails, searchGaps, repositories, problem, unconfirmed
-  }
-  enum UnconfirmedKeys: String, CodingKey { case repository, commits }
-  enum TokenKeys: String, CodingKey { case source, owner, scopes }
-  enum EmailKeys: String, CodingKey { case linked, unlinked }
-  enum UnlinkedKeys: String, CodingKey { case email, commits }
-  enum GapKeys: String, CodingKey { case repository, searchCommits, listedCommits, lastError }
-  enum RepoKeys: String, CodingKey { case repository, branch, fork, lastSync, lastError }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(login, forKey: .login)
-    var t = c.nestedContainer(keyedBy: TokenKeys.self, forKey: .token)
-    try t.encode(tokenSource, forKey: .source)
-    try t.encode(tokenOwner, forKey: .owner)
-    try t.encode(scopes, forKey: .scopes)
-    try c.encode(hidden, forKey: .hidden)
-    var e = c.nestedContainer(keyedBy: EmailKeys.self, forKey: .emails)
-    try e.encode(linkedEmails, forKey: .linked)
-    var u = e.nestedUnkeyedContainer(forKey: .unlinked)
+  /// `{"emails":{"linked","unlinked":[{"commits","email"}]},"hidden","login","problem",
+  /// "repositories":[{"branch","fork","lastError","lastSync","repository"}],"searchGaps":
+  /// [{"lastError","listedCommits","repository","searchCommits"}],"token":{"owner","scopes",
+  /// "source"},"unconfirmed":[{"commits","repository"}]}`.
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("emails")
+    writer.beginObject()
+    writer.key("linked")
+    writer.strings(linkedEmails)
+    writer.key("unlinked")
+    writer.beginArray()
     for entry in unlinked {
-      var x = u.nestedContainer(keyedBy: UnlinkedKeys.self)
-      try x.encode(entry.email, forKey: .email)
-      try x.encode(entry.commits, forKey: .commits)
+      writer.beginObject()
+      writer.key("commits")
+      writer.integer(entry.commits)
+      writer.key("email")
+      writer.string(entry.email)
+      writer.endObject()
     }
-    var g = c.nestedUnkeyedContainer(forKey: .searchGaps)
-    for gap in gaps {
-      var x = g.nestedContainer(keyedBy: GapKeys.self)
-      try x.encode(gap.repository, forKey: .repository)
-      try x.encode(gap.searchCommits, forKey: .searchCommits)
-      try x.encode(gap.listedCommits, forKey: .listedCommits)
-      try x.encode(gap.lastError, forKey: .lastError)
-    }
-    var o = c.nestedUnkeyedContainer(forKey: .unconfirmed)
-    for entry in unconfirmed {
-      var x = o.nestedContainer(keyedBy: UnconfirmedKeys.self)
-      try x.encode(entry.repository, forKey: .repository)
-      try x.encode(entry.commits, forKey: .commits)
-    }
-    var r = c.nestedUnkeyedContainer(forKey: .repositories)
+    writer.endArray()
+    writer.endObject()
+    writer.key("hidden")
+    writer.strings(hidden)
+    writer.key("login")
+    writer.string(login)
+    writer.key("problem")
+    writer.string(problem)
+    writer.key("repositories")
+    writer.beginArray()
     for state in states {
-      var x = r.nestedContainer(keyedBy: RepoKeys.self)
-      try x.encode(state.repository.description, forKey: .repository)
-      try x.encode(state.branch, forKey: .branch)
-      try x.encode(forks.contains(state.repository.description.lowercased()), forKey: .fork)
-      try x.encode(state.lastSyncAt.map { Timestamp.string($0, .iso8601) }, forKey: .lastSync)
-      try x.encode(state.lastError, forKey: .lastError)
+      writer.beginObject()
+      writer.key("branch")
+      writer.string(state.branch)
+      writer.key("fork")
+      writer.bool(forks.contains(state.repository.description.lowercased()))
+      state.writeLastMembers(to: &writer)
+      writer.endObject()
     }
-    try c.encode(problem, forKey: .problem)
+    writer.endArray()
+    writer.key("searchGaps")
+    writer.beginArray()
+    for gap in gaps {
+      writer.beginObject()
+      writer.key("lastError")
+      writer.string(gap.lastError)
+      writer.key("listedCommits")
+      writer.integer(gap.listedCommits)
+      writer.key("repository")
+      writer.string(gap.repository)
+      writer.key("searchCommits")
+      writer.integer(gap.searchCommits)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("token")
+    writer.beginObject()
+    writer.key("owner")
+    writer.string(tokenOwner)
+    writer.key("scopes")
+    writer.strings(scopes)
+    writer.key("source")
+    writer.string(tokenSource)
+    writer.endObject()
+    writer.key("unconfirmed")
+    writer.beginArray()
+    for entry in unconfirmed {
+      writer.beginObject()
+      writer.key("commits")
+      writer.integer(entry.commits)
+      writer.key("repository")
+      writer.string(entry.repository)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
   }
 
   func text() -> String {

@@ -5,7 +5,7 @@ import Storage
 import Zone
 
 /// What `ootd github status` shows. Never the token: only where it came from.
-struct StatusReport: Encodable {
+struct StatusReport: JSONShape {
   let access: GitHubAccess
   let tokenOwner: String?
   let rateLimit: RateLimitStatus?
@@ -17,55 +17,69 @@ struct StatusReport: Encodable {
   /// The user's saved label → priority rules for `ootd github issues` (over the built-in ones).
   let labelRules: LabelPriorityRules
 
-  enum CodingKeys: String, CodingKey {
-    case apiURL, apiURLSource, token, tokenSource, tokenOwner, login, rateLimit, problem
-    case repositories, issueLabelRules
-  }
-
-  enum RuleKeys: String, CodingKey { case label, priority }
-
   /// The user's rules, by label.
   var savedRules: [(label: String, priority: Priority)] {
     labelRules.custom.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
 
-  enum RateKeys: String, CodingKey { case limit, remaining, reset }
-  enum RepoKeys: String, CodingKey { case repository, branch, author, commits, lastSync, lastError }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(access.baseURL.absoluteString, forKey: .apiURL)
-    try c.encode(access.baseURLSource, forKey: .apiURLSource)
-    try c.encode(access.token != nil, forKey: .token)
-    try c.encode(access.tokenSource, forKey: .tokenSource)
-    try c.encode(tokenOwner, forKey: .tokenOwner)
-    try c.encode(access.savedLogin, forKey: .login)
-    if let rateLimit {
-      var r = c.nestedContainer(keyedBy: RateKeys.self, forKey: .rateLimit)
-      try r.encode(rateLimit.limit, forKey: .limit)
-      try r.encode(rateLimit.remaining, forKey: .remaining)
-      try r.encode(Timestamp.string(rateLimit.reset, .iso8601), forKey: .reset)
-    } else {
-      try c.encodeNil(forKey: .rateLimit)
-    }
-    try c.encode(problem, forKey: .problem)
-    var list = c.nestedUnkeyedContainer(forKey: .repositories)
-    for state in states {
-      var r = list.nestedContainer(keyedBy: RepoKeys.self)
-      try r.encode(state.repository.description, forKey: .repository)
-      try r.encode(state.branch, forKey: .branch)
-      try r.encode(state.author, forKey: .author)
-      try r.encode(counts[state.repository.description.lowercased()] ?? 0, forKey: .commits)
-      try r.encode(
-        state.lastSyncAt.map { Timestamp.string($0, .iso8601) }, forKey: .lastSync)
-      try r.encode(state.lastError, forKey: .lastError)
-    }
-    var rules = c.nestedUnkeyedContainer(forKey: .issueLabelRules)
+  /// `{"apiURL","apiURLSource","issueLabelRules":[{"label","priority"}],"login","problem",
+  /// "rateLimit":{"limit","remaining","reset"} or null,"repositories":[{"author","branch",
+  /// "commits","lastError","lastSync","repository"}],"token","tokenOwner","tokenSource"}`.
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("apiURL")
+    writer.string(access.baseURL.absoluteString)
+    writer.key("apiURLSource")
+    writer.string(access.baseURLSource)
+    writer.key("issueLabelRules")
+    writer.beginArray()
     for rule in savedRules {
-      var r = rules.nestedContainer(keyedBy: RuleKeys.self)
-      try r.encode(rule.label, forKey: .label)
-      try r.encode(rule.priority.rawValue, forKey: .priority)
+      writer.beginObject()
+      writer.key("label")
+      writer.string(rule.label)
+      writer.key("priority")
+      writer.string(rule.priority.rawValue)
+      writer.endObject()
     }
+    writer.endArray()
+    writer.key("login")
+    writer.string(access.savedLogin)
+    writer.key("problem")
+    writer.string(problem)
+    writer.key("rateLimit")
+    if let rateLimit {
+      writer.beginObject()
+      writer.key("limit")
+      writer.integer(rateLimit.limit)
+      writer.key("remaining")
+      writer.integer(rateLimit.remaining)
+      writer.key("reset")
+      writer.string(Timestamp.string(rateLimit.reset, .iso8601))
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+    writer.key("repositories")
+    writer.beginArray()
+    for state in states {
+      writer.beginObject()
+      writer.key("author")
+      writer.string(state.author)
+      writer.key("branch")
+      writer.string(state.branch)
+      writer.key("commits")
+      writer.integer(counts[state.repository.description.lowercased()] ?? 0)
+      state.writeLastMembers(to: &writer)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("token")
+    writer.bool(access.token != nil)
+    writer.key("tokenOwner")
+    writer.string(tokenOwner)
+    writer.key("tokenSource")
+    writer.string(access.tokenSource)
+    writer.endObject()
   }
 
   func text(style: Style) -> String {
@@ -122,4 +136,18 @@ struct StatusReport: Encodable {
   private func clock(_ date: Date) -> String { clockTime(date, timeZone: timeZone) }
 
   private func stamp(_ date: Date) -> String { syncStamp(date, timeZone: timeZone) }
+}
+
+extension RepositorySyncState {
+  /// The members `github status --json` and `github doctor --json` both end a repository with,
+  /// in their sorted order: `lastError`, `lastSync` (ISO 8601, null before one completed) and
+  /// `repository`.
+  func writeLastMembers(to writer: inout JSONStreamWriter) {
+    writer.key("lastError")
+    writer.string(lastError)
+    writer.key("lastSync")
+    writer.string(lastSyncAt.map { Timestamp.string($0, .iso8601) })
+    writer.key("repository")
+    writer.string(repository.description)
+  }
 }

@@ -7,24 +7,29 @@ import Glibc
 
 /// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons`, `dryRun` and
 /// `conflicts` (a sentence per todo imported mended by the rules, ``TodoRules``).
-struct ImportJSON: Encodable {
+struct ImportJSON: JSONShape {
   let result: ImportResult
   let dryRun: Bool
 
-  enum CodingKeys: String, CodingKey {
-    case added, updated, unchanged, skipped, projects, skippedReasons, dryRun, conflicts
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(result.added, forKey: .added)
-    try c.encode(result.updated, forKey: .updated)
-    try c.encode(result.unchanged, forKey: .unchanged)
-    try c.encode(result.skippedCount, forKey: .skipped)
-    try c.encode(result.projects, forKey: .projects)
-    try c.encode(result.skipped, forKey: .skippedReasons)
-    try c.encode(dryRun, forKey: .dryRun)
-    try c.encode(result.conflicts, forKey: .conflicts)
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("added")
+    writer.integer(result.added)
+    writer.key("conflicts")
+    writer.strings(result.conflicts)
+    writer.key("dryRun")
+    writer.bool(dryRun)
+    writer.key("projects")
+    writer.strings(result.projects)
+    writer.key("skipped")
+    writer.integer(result.skippedCount)
+    writer.key("skippedReasons")
+    writer.object(result.skipped) { writer, count in writer.integer(count) }
+    writer.key("unchanged")
+    writer.integer(result.unchanged)
+    writer.key("updated")
+    writer.integer(result.updated)
+    writer.endObject()
   }
 }
 

@@ -8,15 +8,6 @@ import Zone
 /// writer checks the order in debug builds); golden files in `Tests/CLITests/Golden/json/` hold
 /// the bytes.
 enum JSONOutput {
-  /// Encodes `value` as pretty-printed JSON without a trailing newline: the shapes that stay
-  /// `Encodable` (small fixed documents written by no other code: `github status/doctor`,
-  /// `import`, `remote status/sync`, `team board`).
-  static func encode(_ value: some Encodable) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return escapingControls(String(decoding: try encoder.encode(value), as: UTF8.self))
-  }
-
   /// `shape` as one document with a trailing newline, as it is printed.
   static func text(_ shape: some JSONShape) -> String {
     var text = ""
@@ -284,29 +275,11 @@ enum JSONOutput {
 
     /// Writes the report a value at a time: a year of days without building the document.
     func write(to writer: inout JSONStreamWriter) {
-      // A tally's members, in the sorted order every object that carries them keeps.
-      func tallyMembers(_ tally: Tally) {
-        writer.key("done")
-        writer.integer(tally.done)
-        writer.key("rate")
-        writer.double(tally.rate)
-        writer.key("total")
-        writer.integer(tally.total)
-      }
-      func tally(_ tally: Tally) {
-        writer.beginObject()
-        tallyMembers(tally)
-        writer.endObject()
-      }
+      func tallyMembers(_ tally: Tally) { writer.tallyMembers(tally) }
       writer.beginObject()
       writer.key("activeDays")
       writer.integer(report.activeDays)
-      func names(_ days: [Weekday]) {
-        guard let names = weekdayNames(days) else { return writer.null() }
-        writer.beginArray()
-        for name in names { writer.string(name) }
-        writer.endArray()
-      }
+      func names(_ days: [Weekday]) { writer.strings(weekdayNames(days)) }
       func side(_ tally: Tally, days: Int) {
         writer.beginObject()
         writer.key("days")
@@ -358,16 +331,15 @@ enum JSONOutput {
       writer.key("perfectDays")
       writer.integer(report.perfectDays)
       writer.key("priorities")
-      writer.beginObject()
       // Keyed by name, so sorted by name as JSONEncoder sorts a dictionary (a priority listed
       // twice keeps its last tally, as the dictionary does).
       var priorities: [String: Tally] = [:]
       for entry in report.priorities { priorities[entry.priority.rawValue] = entry.tally }
-      for (name, value) in priorities.sorted(by: { $0.key < $1.key }) {
-        writer.key(named: name)
-        tally(value)
+      writer.object(priorities) { writer, value in
+        writer.beginObject()
+        writer.tallyMembers(value)
+        writer.endObject()
       }
-      writer.endObject()
       writer.key("project")
       writer.string(project)
       writer.key("rate")
@@ -394,5 +366,18 @@ enum JSONOutput {
       names(report.worstWeekdays)
       writer.endObject()
     }
+  }
+}
+
+extension JSONStreamWriter {
+  /// A tally's members (`done`, `rate`, `total`), in the sorted order every object that carries
+  /// them keeps.
+  mutating func tallyMembers(_ tally: Tally) {
+    key("done")
+    integer(tally.done)
+    key("rate")
+    double(tally.rate)
+    key("total")
+    integer(tally.total)
   }
 }

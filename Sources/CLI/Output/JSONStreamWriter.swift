@@ -125,6 +125,27 @@ struct JSONStreamWriter {
     endArray()
   }
 
+  /// `values` as an array of strings, or `null` for nil.
+  mutating func strings(_ values: (some Sequence<String>)?) {
+    guard let values else { return null() }
+    beginArray()
+    for value in values { string(value) }
+    endArray()
+  }
+
+  /// `members` as one object whose keys come from data, sorted as the writer wants every key
+  /// (case-insensitively, as `.sortedKeys` sorted them), each value written by `value`.
+  mutating func object<Value>(
+    _ members: [String: Value], _ value: (inout JSONStreamWriter, Value) -> Void
+  ) {
+    beginObject()
+    for (name, member) in members.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+      key(named: name)
+      value(&self, member)
+    }
+    endObject()
+  }
+
   // MARK: - Values
 
   mutating func string(_ value: String?) {

@@ -5,25 +5,36 @@ import Remote
 import Storage
 import UseCases
 
-/// `remote sync --json`.
-struct SyncJSON: Encodable {
+/// `remote sync --json`: `{"changed","conflictList","conflicts","device","pulled","pushed",
+/// "ruleConflicts","setAside"}`.
+struct SyncJSON: JSONShape {
   let summary: RemoteSyncRun.Summary
   init(_ summary: RemoteSyncRun.Summary) { self.summary = summary }
 
-  struct Conflict: Encodable {
+  /// A conflict the pull resolved: `{"entity","field","kept","kind","lost","name","uuid"}`.
+  struct Conflict: JSONShape {
     let report: SyncConflictReport
-    enum Keys: String, CodingKey { case kind, entity, uuid, name, field, kept, lost }
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: Keys.self)
+
+    func write(to writer: inout JSONStreamWriter) {
       let conflict = report.conflict
-      try c.encode(conflict.kind.rawValue, forKey: .kind)
-      try c.encode(conflict.entity.rawValue, forKey: .entity)
-      try c.encode(conflict.row, forKey: .uuid)
-      try c.encode(report.name, forKey: .name)
-      try c.encode(conflict.field, forKey: .field)
-      try c.encode(conflict.kept.map(Self.json), forKey: .kept)
-      try c.encode(conflict.lost.map(Self.json), forKey: .lost)
+      writer.beginObject()
+      writer.key("entity")
+      writer.string(conflict.entity.rawValue)
+      writer.key("field")
+      writer.string(conflict.field)
+      writer.key("kept")
+      writer.string(conflict.kept.flatMap(Self.json))
+      writer.key("kind")
+      writer.string(conflict.kind.rawValue)
+      writer.key("lost")
+      writer.string(conflict.lost.flatMap(Self.json))
+      writer.key("name")
+      writer.string(report.name)
+      writer.key("uuid")
+      writer.string(conflict.row)
+      writer.endObject()
     }
+
     static func json(_ value: FieldValue) -> String? {
       switch value {
       case .null: return nil
@@ -33,24 +44,31 @@ struct SyncJSON: Encodable {
     }
   }
 
-  enum Keys: String, CodingKey {
-    case pushed, pulled, conflicts, changed, conflictList, device, ruleConflicts, setAside
-  }
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Keys.self)
-    try c.encode(summary.pushed, forKey: .pushed)
-    try c.encode(summary.pulled, forKey: .pulled)
-    try c.encode(summary.conflicts.count, forKey: .conflicts)
-    try c.encode(summary.changed, forKey: .changed)
-    try c.encode(summary.conflicts.map(Conflict.init), forKey: .conflictList)
-    try c.encode(summary.device, forKey: .device)
-    try c.encode(summary.ruleConflicts, forKey: .ruleConflicts)
-    try c.encode(summary.setAside.map(SetAsideJSON.init), forKey: .setAside)
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("changed")
+    writer.integer(summary.changed)
+    writer.key("conflictList")
+    writer.array(summary.conflicts.map(Conflict.init))
+    writer.key("conflicts")
+    writer.integer(summary.conflicts.count)
+    writer.key("device")
+    writer.string(summary.device)
+    writer.key("pulled")
+    writer.integer(summary.pulled)
+    writer.key("pushed")
+    writer.integer(summary.pushed)
+    writer.key("ruleConflicts")
+    writer.strings(summary.ruleConflicts)
+    writer.key("setAside")
+    writer.array(summary.setAside.map(SetAsideJSON.init))
+    writer.endObject()
   }
 }
 
-/// `remote status --json`.
-struct StatusJSON: Encodable {
+/// `remote status --json`: `{"device","firstSync","lastSync","server","setAside",
+/// "waitingChanges","waitingOperations"}`.
+struct StatusJSON: JSONShape {
   let server: String?
   let device: String?
   let lastSync: String?
@@ -58,30 +76,40 @@ struct StatusJSON: Encodable {
   let waitingOperations: Int
   let firstSync: Bool
   let setAside: [SetAsideRow]
-  enum Keys: String, CodingKey {
-    case server, device, lastSync, waitingChanges, waitingOperations, firstSync, setAside
-  }
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Keys.self)
-    try c.encode(server, forKey: .server)
-    try c.encode(device, forKey: .device)
-    try c.encode(lastSync, forKey: .lastSync)
-    try c.encode(waitingChanges, forKey: .waitingChanges)
-    try c.encode(waitingOperations, forKey: .waitingOperations)
-    try c.encode(firstSync, forKey: .firstSync)
-    try c.encode(setAside.map(SetAsideJSON.init), forKey: .setAside)
+
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("device")
+    writer.string(device)
+    writer.key("firstSync")
+    writer.bool(firstSync)
+    writer.key("lastSync")
+    writer.string(lastSync)
+    writer.key("server")
+    writer.string(server)
+    writer.key("setAside")
+    writer.array(setAside.map(SetAsideJSON.init))
+    writer.key("waitingChanges")
+    writer.integer(waitingChanges)
+    writer.key("waitingOperations")
+    writer.integer(waitingOperations)
+    writer.endObject()
   }
 }
 
 /// A server row set aside, in `remote sync --json` and `remote status --json`: its server
-/// position, device and reason.
-struct SetAsideJSON: Encodable {
+/// position, device and reason (`{"device","id","reason"}`).
+struct SetAsideJSON: JSONShape {
   let row: SetAsideRow
-  enum Keys: String, CodingKey { case id, device, reason }
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Keys.self)
-    try c.encode(row.seq, forKey: .id)
-    try c.encode(row.device, forKey: .device)
-    try c.encode(row.reason, forKey: .reason)
+
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("device")
+    writer.string(row.device)
+    writer.key("id")
+    writer.integer(row.seq)
+    writer.key("reason")
+    writer.string(row.reason)
+    writer.endObject()
   }
 }

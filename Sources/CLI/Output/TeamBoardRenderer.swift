@@ -3,50 +3,60 @@ import Core
 /// `ootd team board --json`: `{"team","from","to","members":[{"name","you","days":[{"date","total",
 /// "done","rate","commits"}],"rate","currentStreak"}]}`. One `days` entry per day of the
 /// range; `rate` is null without todos, `commits` null where the member published none.
-struct TeamBoardJSON: Encodable {
+struct TeamBoardJSON: JSONShape {
   let team: String
   let range: DayRange
   let rows: [TeamBoardRow]
 
-  enum CodingKeys: String, CodingKey { case team, from, to, members }
-
-  func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(team, forKey: .team)
-    try c.encode(range.from.description, forKey: .from)
-    try c.encode(range.to.description, forKey: .to)
-    try c.encode(rows.map(Member.init), forKey: .members)
+  func write(to writer: inout JSONStreamWriter) {
+    writer.beginObject()
+    writer.key("from")
+    writer.string(range.from.description)
+    writer.key("members")
+    writer.array(rows.map(Member.init))
+    writer.key("team")
+    writer.string(team)
+    writer.key("to")
+    writer.string(range.to.description)
+    writer.endObject()
   }
 
-  struct Member: Encodable {
+  /// `{"currentStreak","days","done","name","rate","total","you"}`.
+  struct Member: JSONShape {
     let row: TeamBoardRow
 
-    enum CodingKeys: String, CodingKey { case name, you, days, rate, total, done, currentStreak }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(row.name, forKey: .name)
-      try c.encode(row.isViewer, forKey: .you)
-      try c.encode(row.days.map(Day.init), forKey: .days)
-      try c.encode(row.rate, forKey: .rate)
-      try c.encode(row.total.total, forKey: .total)
-      try c.encode(row.total.done, forKey: .done)
-      try c.encode(row.currentStreak, forKey: .currentStreak)
+    func write(to writer: inout JSONStreamWriter) {
+      writer.beginObject()
+      writer.key("currentStreak")
+      writer.integer(row.currentStreak)
+      writer.key("days")
+      writer.array(row.days.map(Day.init))
+      writer.key("done")
+      writer.integer(row.total.done)
+      writer.key("name")
+      writer.string(row.name)
+      writer.key("rate")
+      writer.double(row.rate)
+      writer.key("total")
+      writer.integer(row.total.total)
+      writer.key("you")
+      writer.bool(row.isViewer)
+      writer.endObject()
     }
   }
 
-  struct Day: Encodable {
+  /// `{"commits","date","done","rate","total"}`.
+  struct Day: JSONShape {
     let entry: TeamBoardRow.Entry
 
-    enum CodingKeys: String, CodingKey { case date, total, done, rate, commits }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(entry.day.description, forKey: .date)
-      try c.encode(entry.tally.total, forKey: .total)
-      try c.encode(entry.tally.done, forKey: .done)
-      try c.encode(entry.tally.rate, forKey: .rate)
-      try c.encode(entry.commits, forKey: .commits)
+    func write(to writer: inout JSONStreamWriter) {
+      writer.beginObject()
+      writer.key("commits")
+      writer.integer(entry.commits)
+      writer.key("date")
+      writer.string(entry.day.description)
+      writer.tallyMembers(entry.tally)
+      writer.endObject()
     }
   }
 }

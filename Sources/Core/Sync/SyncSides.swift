@@ -6,9 +6,9 @@ import Foundation
 import Zone
 
 // The two sides of a sync, as the sync run (UseCases' `RemoteSyncRun`) sees them: this
-// machine's journal (Storage's database implements ``SyncJournal``) and the server (Remote's
-// `RemoteServer` implements ``SyncServer``), with the values that pass between them. The run
-// knows neither SQL nor PostgreSQL, as the commit sync knows GitHub only through
+// machine's journal (Storage's sync state, `database.sync`, implements ``SyncJournal``) and the
+// server (Remote's `RemoteServer` implements ``SyncServer``), with the values that pass between
+// them. The run knows neither SQL nor PostgreSQL, as the commit sync knows GitHub only through
 // ``CommitStore``.
 
 /// This machine's side of a sync: its journal, what it has pushed and pulled.

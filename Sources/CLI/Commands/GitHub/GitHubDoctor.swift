@@ -84,7 +84,7 @@ extension Ootd.GitHubCommand {
         gaps: gaps, unconfirmed: unconfirmed, states: states, forks: forks, problem: problem,
         timeZone: environment.timeZone)
       if output.json {
-        environment.output(try JSONOutput.encode(report) + "\n")
+        JSONOutput.print(report, environment)
       } else {
         environment.output(report.text())
       }

@@ -53,7 +53,7 @@ extension Ootd.GitHubCommand {
         states: states, counts: counts, timeZone: environment.timeZone, now: environment.now,
         labelRules: try database.settings.labelPriorityRules())
       if output.json {
-        environment.output(try JSONOutput.encode(report) + "\n")
+        JSONOutput.print(report, environment)
       } else {
         environment.output(report.text(style: environment.style(noColor: global.noColor)))
       }

@@ -100,7 +100,7 @@ extension Ootd {
           throw CLIError.invalidValue(error.description)
         }
         if output.json {
-          environment.output(try JSONOutput.encode(ImportJSON(result: result, dryRun: dryRun)) + "\n")
+          JSONOutput.print(ImportJSON(result: result, dryRun: dryRun), environment)
           return
         }
         environment.print(ImportSummary.text(result, dryRun: dryRun))

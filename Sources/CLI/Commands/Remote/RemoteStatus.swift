@@ -36,17 +36,17 @@ extension Ootd.RemoteCommand {
       } catch RemoteError.noServer {
         shown = nil
       }
-      let status = try database.syncStatus()
+      let status = try database.sync.syncStatus()
       let lastSync = status.lastSync.map { Timestamp.string($0, .iso8601) }
       // Before the first sync the stored id is provisional: that sync replaces it.
       let device = status.deviceAssigned ? status.device : nil
       if output.json {
-        environment.output(
-          try JSONOutput.encode(
-            StatusJSON(
-              server: shown, device: device, lastSync: lastSync,
-              waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
-              firstSync: status.firstSyncPending, setAside: status.setAside)) + "\n")
+        JSONOutput.print(
+          StatusJSON(
+            server: shown, device: device, lastSync: lastSync,
+            waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
+            firstSync: status.firstSyncPending, setAside: status.setAside),
+          environment)
         return
       }
       environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")

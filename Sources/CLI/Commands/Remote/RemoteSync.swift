@@ -43,7 +43,7 @@ extension Ootd.RemoteCommand {
       let database = try global.openDatabase(environment)
       let access = try RemoteAccess.resolve(environment, database: { database })
       let summary = try RemoteSyncRun(
-        journal: database, server: try access.server(), figures: database, now: environment.now,
+        journal: database.sync, server: try access.server(), figures: database, now: environment.now,
         today: environment.today, timeZone: environment.timeZone,
         fileIdentity: FileIdentity.of(database.path), displayName: access.displayName,
         reached: DebugFault.reached
@@ -59,7 +59,7 @@ extension Ootd.RemoteCommand {
         environment.printError("ootd: " + Self.describe(row))
       }
       if output.json {
-        environment.output(try JSONOutput.encode(SyncJSON(summary)) + "\n")
+        JSONOutput.print(SyncJSON(summary), environment)
         return
       }
       // Counted as `remote status` counts: changes (journal entries, one a command) and their

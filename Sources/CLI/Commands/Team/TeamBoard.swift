@@ -42,7 +42,7 @@ extension Ootd.Team {
           name: $0.name, figures: $0.figures, range: days, today: environment.today, isViewer: $0.isViewer)
       }
       if output.json {
-        environment.output(try JSONOutput.encode(TeamBoardJSON(team: team.name, range: days, rows: rows)) + "\n")
+        JSONOutput.print(TeamBoardJSON(team: team.name, range: days, rows: rows), environment)
       } else {
         let renderer = TeamBoardRenderer(style: environment.style(noColor: global.noColor))
         environment.output(renderer.render(team: team.name, range: days, rows: rows).map { $0 + "\n" }.joined())

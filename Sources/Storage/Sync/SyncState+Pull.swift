@@ -1,0 +1,146 @@
+import Core
+import Foundation
+import GRDB
+
+// The pull side of a sync: pulled records merged and applied through the journaled write path
+// (``ChangeRecorder``), the rules kept, the pull cursor moved, in one transaction.
+
+extension SyncState {
+  /// Applies records pulled from the server (with their server positions, in order) and moves
+  /// the pull cursor past them, in one transaction: each operation is merged by
+  /// ``SyncMerge`` with what this database knows of the row, and what changes is applied
+  /// through the one write path, as a journal entry of the record's device keeping its clock.
+  /// Records of this device are skipped (already applied here).
+  ///
+  /// A todo the merge leaves breaking a rule on `today` (done on a later day, dropped and done)
+  /// is then mended by ``TodoRules/resolve(_:today:)`` as a change of this machine, after
+  /// every record is applied (so a state that later records mend is not reported), and the
+  /// fix reported in ``SyncPullResult/ruleConflicts``.
+  ///
+  /// A record that cannot be applied (unreadable, over a cap of ``Caps``, a clock out of range,
+  /// a value a constraint refuses) is set aside whole: nothing of it is applied, it is kept in
+  /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
+  /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
+  public func applyPulled(
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date
+  ) throws(StorageError) -> SyncPullResult {
+    return try write { db in
+      let device = try AppDatabase.device(db)
+      guard let floor = try SyncState.integer(db, "floor"),
+        let floorDevice = try SyncState.text(db, "floorDevice")
+      else { throw StorageError.sqlite("the database has not started syncing") }
+      let floorStamp = Stamp(clock: floor, device: floorDevice)
+      let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
+      let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > pushedClock }
+      let links = LinkTranslation(db)
+      var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
+      var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
+      var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+      // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
+      var touched = Set<String>()
+      for (seq, record) in records {
+        cursor = max(cursor, seq)
+        guard record.device != device else { continue }
+        // Each record in a savepoint: one that fails half-way leaves nothing behind.
+        var applied = (operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport]())
+        do {
+          try db.inSavepoint {
+            let batch = try PulledRecord.check(record)
+            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            for remote in batch.operations {
+              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock)
+              let operation = try links.incoming(remote)
+              let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
+              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
+              recorder.remoteClock = remote.stamp.clock
+              try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
+              if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
+              try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
+              for conflict in outcome.conflicts {
+                let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
+                  operation.entity.nameField]?.text
+                  ?? outcome.row.fields[operation.entity.nameField]?.value.text
+                applied.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
+              }
+            }
+            applied.operations = batch.operations.count
+            applied.changed = recorder.count
+            try recorder.finish()
+            return .commit
+          }
+        } catch {
+          guard let reason = PulledRecord.reason(error) else { throw error }
+          let row = SetAsideRow(seq: seq, device: record.device, reason: reason)
+          try PulledRecord.setAside(db, row, opID: record.opID, now: now)
+          result.setAside.append(row)
+          continue
+        }
+        result.records += 1
+        result.operations += applied.operations
+        result.changed += applied.changed
+        result.conflicts += applied.conflicts
+        clock = applied.clock
+        touched.formUnion(applied.touched)
+      }
+      try db.execute(
+        sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
+      // The fix is this machine's change, stamped after everything pulled: the next push takes
+      // it to the others, which resolve the same merge the same way (the same values converge).
+      let fixing = ChangeRecorder(db, command: "remote sync", now: now)
+      result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
+      try fixing.finish()
+      try SyncState.set(db, "pulledThrough", cursor)
+      return result
+    }
+  }
+
+  /// Applies what a merge changes in the visible row through the recorder. A project or block
+  /// whose name is taken here by another row is not created (reported as a conflict).
+  private static func apply(
+    _ effect: SyncEffect, of operation: SyncOperation, recorder: ChangeRecorder,
+    outcome: inout SyncMerge.Outcome
+  ) throws {
+    let db = recorder.db
+    switch effect {
+    case .none: return
+    case .create(let fields):
+      if operation.entity != .todo, let name = fields["name"]?.text,
+        let holder = try String.fetchOne(
+          db, sql: "SELECT uuid FROM \(OperationExecutor.table(operation.entity)) WHERE name = ? COLLATE NOCASE",
+          arguments: [name]), holder != operation.row
+      {
+        outcome.conflicts.append(
+          SyncConflict(
+            kind: .nameTaken, entity: operation.entity, row: operation.row, field: "name",
+            kept: .text(name), lost: .text(name), winner: operation.stamp, loser: operation.stamp))
+        outcome.row.existence = nil
+        // The same name made on two machines is one project (or block) to its user: todos
+        // linked to the other machine's row link to this one here, so both machines list them
+        // under the same name.
+        try SyncState.set(db, LinkTranslation.aliasKey(operation.row), holder)
+        return
+      }
+      try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
+    case .update(let changes):
+      let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row) ?? [:]
+      for change in changes {
+        try recorder.update(
+          operation.entity, row: operation.row, change.field, from: current[change.field] ?? .null,
+          to: change.new)
+      }
+    case .delete:
+      guard let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
+      else { return }
+      try recorder.delete(operation.entity, row: operation.row, fields: current)
+    }
+  }
+
+  /// Whether a merge's effect on a todo sets what the rules look at.
+  private static func touchesRules(_ effect: SyncEffect) -> Bool {
+    switch effect {
+    case .none, .delete: return false
+    case .create: return true
+    case .update(let changes): return changes.contains { TodoRules.fields.contains($0.field) }
+    }
+  }
+}

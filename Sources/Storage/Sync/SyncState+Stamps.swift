@@ -1,0 +1,142 @@
+import Core
+import Foundation
+import GRDB
+
+// The stamps merges compare (`syncStamp`: one per row and field, the row's existence under the
+// empty field), and the id aliases (`syncState`'s `alias:` keys) through which links to another
+// machine's rows are translated.
+
+extension SyncState {
+  /// Stamps what a local operation sets.
+  static func stampLocal(_ db: Database, _ operation: JournalOperation, _ stamp: Stamp) throws {
+    switch operation.action {
+    case .create: try upsert(db, operation.row, "", stamp, .integer(1))
+    case .delete: try upsert(db, operation.row, "", stamp, .integer(0))
+    case .update(let field, _, let new):
+      guard !SyncMerge.localFields.contains(field) else { return }
+      try upsert(db, operation.row, field, stamp, new)
+    }
+  }
+
+  static func upsert(_ db: Database, _ row: String, _ field: String, _ stamp: Stamp, _ value: FieldValue) throws {
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO syncStamp (row, field, clock, device, value) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (row, field) DO UPDATE SET clock = excluded.clock, device = excluded.device,
+          value = excluded.value
+        """
+    ).execute(arguments: [row, field, stamp.clock, stamp.device, value.databaseValue])
+  }
+
+  /// What this database knows of a row for merging: its existence (stamped, or at the first
+  /// sync's stamp when the row is here unstamped) and its fields (the row's values stamped by
+  /// the later of the existence and the field's own stamp; for a deleted row, the stamped edits).
+  static func row(_ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp) throws -> SyncRow? {
+    var entries: [String: Stamped<FieldValue>] = [:]
+    let rows = try Row.fetchCursor(
+      db.cachedStatement(sql: "SELECT field, clock, device, value FROM syncStamp WHERE row = ?"),
+      arguments: [uuid])
+    while let row = try rows.next() {
+      entries[row[0]] = Stamped(
+        FieldValue(row[3] as DatabaseValue), Stamp(clock: row[1], device: row[2]))
+    }
+    // Most pulled rows are new here: a cached lookup answers before any row is read.
+    let exists = try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT 1 FROM \(OperationExecutor.table(entity)) WHERE uuid = ?"),
+      arguments: [uuid]) == true
+    if !exists && entries.isEmpty { return nil }
+    let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
+    var state = SyncRow()
+    if let existence = entries.removeValue(forKey: "") {
+      state.existence = Stamped(existence.value == .integer(1), existence.stamp)
+    } else if current != nil {
+      state.existence = Stamped(true, floor)
+    }
+    if let current, let existence = state.existence, existence.value {
+      for (field, value) in current where !SyncMerge.localFields.contains(field) {
+        let stamp = max(entries[field]?.stamp ?? existence.stamp, existence.stamp)
+        state.fields[field] = Stamped(value, stamp)
+      }
+    } else {
+      state.fields = entries
+    }
+    return state.existence == nil && state.fields.isEmpty ? nil : state
+  }
+
+  /// Writes the stamps that changed between two states of a row (a field stamped as the row's
+  /// creation needs no stamp of its own).
+  static func writeStamps(_ db: Database, _ uuid: String, before: SyncRow?, after: SyncRow) throws {
+    if let existence = after.existence, existence != before?.existence {
+      try upsert(db, uuid, "", existence.stamp, .integer(existence.value ? 1 : 0))
+    }
+    for (field, value) in after.fields where before?.fields[field] != value {
+      if after.isAlive, value.stamp == after.existence?.stamp { continue }
+      try upsert(db, uuid, field, value.stamp, value.value)
+    }
+  }
+}
+
+/// The translation of a todo's links between this machine's form and the traveling form: the
+/// journal names a todo's block by name and its project by uuid; records name both by uuid
+/// (built-in blocks have the same uuid everywhere). A link to a row another machine made under
+/// a name this machine already had goes to this machine's row of that name (its alias, kept in
+/// `syncState`); a link to a row this machine does not have (deleted here) becomes none.
+struct LinkTranslation {
+  let db: Database
+
+  init(_ db: Database) { self.db = db }
+
+  /// The `syncState` key of the local row standing in for another machine's row `uuid`.
+  static func aliasKey(_ uuid: String) -> String { "alias:" + uuid }
+
+  /// `uuid`, or the local row standing in for it.
+  private func local(_ uuid: String) throws -> String {
+    try SyncState.text(db, Self.aliasKey(uuid)) ?? uuid
+  }
+
+  func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
+    try map(operation) { field, value in
+      guard field == "block", let name = value.text else { return value }
+      return .text(
+        try String.fetchOne(
+          db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+          ?? name)
+    }
+  }
+
+  func incoming(_ operation: SyncOperation) throws -> SyncOperation {
+    try map(operation) { field, value in
+      guard let text = value.text else { return value }
+      switch field {
+      case "block":
+        guard RowID.isValid(text) else { return value }
+        return .optional(
+          try String.fetchOne(
+            db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [try local(text)]))
+      case "project":
+        let uuid = try local(text)
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [uuid])
+          == true ? .text(uuid) : .null
+      default: return value
+      }
+    }
+  }
+
+  private func map(_ operation: SyncOperation, _ transform: (String, FieldValue) throws -> FieldValue)
+    throws -> SyncOperation
+  {
+    guard operation.entity == .todo else { return operation }
+    var result = operation
+    switch operation.kind {
+    case .create(var fields):
+      for field in ["block", "project"] where fields[field] != nil {
+        fields[field] = try transform(field, fields[field]!)
+      }
+      result.kind = .create(fields)
+    case .update(let field, let value):
+      result.kind = .update(field: field, value: try transform(field, value))
+    case .delete: break
+    }
+    return result
+  }
+}

@@ -1,0 +1,101 @@
+import Core
+import Foundation
+import GRDB
+
+// Where this database stands with the server: beginning and finishing a sync, the pull cursor,
+// the status `ootd remote status` shows, and a copied file's adoption of its unpushed changes.
+
+extension SyncState {
+  /// Prepares a sync: on the first one, records the clock value the whole database is pushed
+  /// at and where the push cursor starts; gives this database a new device id on its first
+  /// sync and whenever `fileIdentity` (the file's device and inode numbers, from the caller)
+  /// differs from the one recorded, which is what a copied file looks like (`cp`, `sqlite3
+  /// .backup`; `mv` on one file system keeps the file, so a moved database keeps its id, and a
+  /// move across file systems looks like a copy: a new id, harmless). A copy thus never pushes
+  /// under its original's device id: the changes it has not pushed yet, made since the copy
+  /// under the original's id, become the new id's (``adoptUnpushed(_:from:to:)``), so
+  /// the original receives them. Returns the device id.
+  @discardableResult
+  public func beginSync(fileIdentity: String?, now: Date) throws(StorageError) -> String {
+    try write { db in
+      let firstSync = try !SyncState.isSyncing(db)
+      let recorded = try SyncState.text(db, "fileIdentity")
+      let copied = !firstSync && fileIdentity != nil && recorded != nil && recorded != fileIdentity
+      let old = try AppDatabase.device(db)
+      if firstSync || copied {
+        try db.execute(
+          sql: "UPDATE journalSetting SET value = ? WHERE key = 'device'", arguments: [RowID.random()])
+      }
+      if copied { try SyncState.adoptUnpushed(db, from: old, to: try AppDatabase.device(db)) }
+      if let fileIdentity { try SyncState.set(db, "fileIdentity", fileIdentity) }
+      if firstSync {
+        let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
+        let floor = HybridClock.tick(last: last, milliseconds: Self.milliseconds(now))
+        try db.execute(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'", arguments: [floor])
+        try SyncState.set(db, "floor", floor)
+        try SyncState.set(db, "floorDevice", try AppDatabase.device(db))
+        try SyncState.set(db, "pushedOperation", try Int64.fetchOne(db, sql: "SELECT max(id) FROM journalOperation") ?? 0)
+        try SyncState.set(db, "pushedClock", floor)
+        try SyncState.set(db, "snapshotPending", 1)
+      }
+      return try AppDatabase.device(db)
+    }
+  }
+
+  /// Records that a sync completed at `now`.
+  public func finishSync(now: Date) throws(StorageError) {
+    try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
+  }
+
+  /// The server position pulled up to (0 before the first pull).
+  public func pullCursor() throws(StorageError) -> Int64 {
+    try read { db in try SyncState.integer(db, "pulledThrough") ?? 0 }
+  }
+
+  /// Where this database stands with the server.
+  public func syncStatus() throws(StorageError) -> SyncStatus {
+    try read { db in
+      let syncing = try SyncState.isSyncing(db)
+      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
+      let waiting = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT count(DISTINCT o.changeId), count(*) FROM journalOperation o
+          JOIN journalChange c ON c.id = o.changeId WHERE o.id > ? AND c.remote = 0
+          """, arguments: [syncing ? pushed : 0])
+      return SyncStatus(
+        device: try AppDatabase.device(db), deviceAssigned: syncing,
+        lastSync: try SyncState.text(db, "lastSync").flatMap { Timestamp.date($0, .sqlite) },
+        firstSyncPending: try !syncing || SyncState.integer(db, "snapshotPending") == 1,
+        waitingChanges: waiting?[0] ?? 0, waitingOperations: waiting?[1] ?? 0,
+        pulledThrough: try SyncState.integer(db, "pulledThrough") ?? 0,
+        setAside: try PulledRecord.all(db))
+    }
+  }
+
+  /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+  }
+
+  /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,
+  /// operations and stamps take device id `new` (a copied database, see
+  /// ``beginSync(fileIdentity:now:)``). Changes that were not pushed when the file was
+  /// copied are then on both machines under two ids; they carry the same values, so each
+  /// machine receiving the other's copy changes nothing (the server keeps one record of each).
+  static func adoptUnpushed(_ db: Database, from old: String, to new: String) throws {
+    let pushed = try integer(db, "pushedOperation") ?? 0
+    let pushedClock = try integer(db, "pushedClock") ?? 0
+    try db.execute(
+      sql: """
+        UPDATE journalChange SET device = ? WHERE remote = 0 AND device = ?
+          AND id IN (SELECT changeId FROM journalOperation WHERE id > ?)
+        """, arguments: [new, old, pushed])
+    try db.execute(
+      sql: "UPDATE journalOperation SET device = ? WHERE id > ? AND device = ?", arguments: [new, pushed, old])
+    try db.execute(
+      sql: "UPDATE syncStamp SET device = ? WHERE device = ? AND clock > ?", arguments: [new, old, pushedClock])
+    // A first sync that never finished pushes every row at its clock, under the new id too.
+    if try integer(db, "snapshotPending") == 1 { try set(db, "floorDevice", new) }
+  }
+}
