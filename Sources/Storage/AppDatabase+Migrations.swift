@@ -122,6 +122,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v12-sync-set-aside", migrate: AppDatabase.setAsideMigration)
 
+    migrator.registerMigration("v14-annotations-attributes", migrate: AppDatabase.interchangeMigration)
+
     return migrator
   }
 }
