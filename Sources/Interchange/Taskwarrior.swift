@@ -14,8 +14,8 @@ import Zone
 /// on their days, without the recurrence bookkeeping); `entry` → created time; `tags` → tags
 /// (a tag that is no ootd tag stays in the notes as `tags: …`); `annotations` → annotations,
 /// but the one stamped with the task's own `entry` is the notes (that is how ootd exports
-/// them); every other field (user-defined attributes, `depends`, `wait`, `until`…) →
-/// attributes, written back by export.
+/// them); every other field (user-defined attributes, `depends`, `wait`, `until`, a `due`
+/// beside `scheduled`…) → attributes, written back by export.
 public enum Taskwarrior {
   /// Fields the mapping uses (or, for export bookkeeping and recurrence, leaves out); every
   /// other field is an attribute.
@@ -27,8 +27,8 @@ public enum Taskwarrior {
   ]
 
   /// The attributes a Taskwarrior task carries: any value, under a key that is none of its
-  /// mapped fields.
-  public static let attributeCarrier = AttributeCarrier(reserved: mappedFields, wordsOnly: false)
+  /// mapped fields (but `due`, kept as an attribute when `scheduled` gives the day).
+  public static let attributeCarrier = AttributeCarrier(reserved: mappedFields.subtracting(["due"]), wordsOnly: false)
 
   /// Reads a `task export` into a plan: todos by their Taskwarrior uuid (a uuid that appears
   /// twice keeps its last object), deleted tasks without a day and recurring templates counted as
@@ -213,6 +213,8 @@ public enum Taskwarrior {
         continue
       }
     }
+    // A due date beside the scheduled one is not the day: it goes back as it came.
+    if scheduled != nil, let due { attributes["due"] = Timestamp.string(due, .compact) }
     if !fallback.isEmpty { notes = ([notes].compactMap { $0 } + fallback).joined(separator: "\n") }
     do {
       let doneAt = done ? (end ?? instant) : nil
