@@ -13,6 +13,10 @@ public enum Caps {
   public static let tagCharacters = 40
   /// The most tags one todo carries.
   public static let tagsPerTodo = 100
+  /// The most annotations one todo carries.
+  public static let annotationsPerTodo = 1000
+  /// The most attributes (``Attributes``) one todo carries.
+  public static let attributesPerTodo = 100
   /// The longest block or project name, in characters.
   public static let nameCharacters = 40
   /// The most row-level operations one sync record carries.
@@ -35,6 +39,13 @@ public enum Caps {
     switch (entity, field) {
     case (.todo, "title"), (.block, "title"): return tooLong("a title", titleCharacters)
     case (.project, "name"), (.block, "name"): return tooLong("a name", nameCharacters)
+    case (.todo, "annotations"), (.todo, "attributes"):
+      // JSON text: its length first, then how many it holds (each element is an object with
+      // one `entry`; each attribute one `":"` after its key).
+      if let why = tooLong("a \(field)", notesCharacters) { return why }
+      let count = field == "annotations" ? Annotation.annotations(text).count : Attributes.attributes(text).count
+      let most = field == "annotations" ? annotationsPerTodo : attributesPerTodo
+      return count > most ? "more than \(most) \(field)" : nil
     case (.todo, "tags"):
       let tags = text.split(separator: " ")
       if tags.count > tagsPerTodo { return "more than \(tagsPerTodo) tags" }
@@ -63,6 +74,21 @@ public enum Caps {
   public static func checkNotes(_ notes: String?) throws(CoreError) {
     guard let notes, notes.utf8.count > notesCharacters, notes.count > notesCharacters else { return }
     throw .overCap("the notes are longer than \(notesCharacters) characters")
+  }
+
+  /// Throws when annotations or attributes, as their column holds them, break a cap: longer
+  /// than ``notesCharacters`` or more than ``annotationsPerTodo`` / ``attributesPerTodo``.
+  public static func checkImported(annotations: [Annotation], attributes: [String: String]) throws(CoreError) {
+    if annotations.count > annotationsPerTodo {
+      throw .overCap("\(annotations.count) annotations are more than the \(annotationsPerTodo) a todo may have")
+    }
+    if attributes.count > attributesPerTodo {
+      throw .overCap("\(attributes.count) attributes are more than the \(attributesPerTodo) a todo may have")
+    }
+    for (what, text) in [("annotations", Annotation.text(annotations)), ("attributes", Attributes.text(attributes))] {
+      guard let text, text.utf8.count > notesCharacters, text.count > notesCharacters else { continue }
+      throw .overCap("the \(what) are longer than \(notesCharacters) characters")
+    }
   }
 
   /// Throws when a todo has more than ``tagsPerTodo`` tags.

@@ -10,30 +10,52 @@ public struct ImportedTodo: Hashable, Sendable {
   public var title: String
   /// Its priority.
   public var priority: Priority
-  /// The day it is planned for.
-  public var day: Day
-  /// Whether `day` is only the default (today, for a todo.txt line without a date): an update
-  /// then keeps the day the todo already has, so a later import changes nothing.
+  /// The day it is planned for; nil when the source plans it on no day (an open todo.txt line
+  /// without `due:`, a pending Taskwarrior task without `scheduled` or `due`): a new todo then
+  /// goes to the backlog.
+  public var day: Day?
+  /// Whether `day` is not a planned day but missing or guessed (no `due:`; a deleted task's
+  /// `end`): an update then keeps the day the todo already has (a backlog todo stays in the
+  /// backlog, a todo the user planned keeps its day), so a later import changes nothing.
   public var dayIsDefault: Bool
   /// Whether it is done.
   public var isDone: Bool
+  /// Whether it was given up (a Taskwarrior `deleted` task, a todo.txt `dropped:yes` line).
+  public var isDropped: Bool
   /// When it was done (nil when done at an unknown time: the import's time is used).
   public var doneAt: Date?
+  /// The end of the span `doneAt` stands for, when the file has no finer time: a Taskwarrior
+  /// `end` is to the second, a todo.txt completion date to the day. A todo done within
+  /// `doneAt..<doneAtEnd` keeps its own time (see ``agreesOnDoneTime(_:)``); nil: exactly `doneAt`.
+  public var doneAtEnd: Date?
   /// The project's name, created when missing.
   public var project: String?
   /// When it was created (nil: the import's time).
   public var createdAt: Date?
-  /// What the source had that no other field holds, or nil.
+  /// The notes the source had (and what it had that no field can hold), or nil.
   public var notes: String?
+  /// Whether ``notes`` replace the todo's on an update even when nil: false for a format that
+  /// cannot carry notes (todo.txt), whose line then keeps the todo's notes.
+  public var replacesNotes: Bool
+  /// Its annotations, or nil when the format carries none (an update keeps the todo's).
+  public var annotations: [Annotation]?
+  /// Its attributes (see ``Attributes``): an update replaces those the format carries
+  /// (``attributeCarrier``) and keeps the others.
+  public var attributes: [String: String]
+  /// What the format can carry of a todo's attributes.
+  public var attributeCarrier: AttributeCarrier
   /// Its tags (see ``Tag``), lowercased, sorted and without repeats. An update replaces the
   /// todo's tags with these, as it replaces the notes.
   public var tags: [String]
 
-  /// Creates an imported todo, validating its title, project name and tags.
+  /// Creates an imported todo, validating its title, project name, tags, annotations and
+  /// attributes (keys, and every cap of ``Caps``).
   public init(
-    uuid: String, title: String, priority: Priority, day: Day, dayIsDefault: Bool = false,
-    isDone: Bool = false, doneAt: Date? = nil, project: String? = nil, createdAt: Date? = nil,
-    notes: String? = nil, tags: [String] = []
+    uuid: String, title: String, priority: Priority, day: Day?, dayIsDefault: Bool = false,
+    isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil,
+    project: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
+    tags: [String] = [], annotations: [Annotation]? = nil, attributes: [String: String] = [:],
+    attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false)
   ) throws(CoreError) {
     self.uuid = uuid
     self.title = try Title.validate(title)
@@ -41,15 +63,37 @@ public struct ImportedTodo: Hashable, Sendable {
     self.day = day
     self.dayIsDefault = dayIsDefault
     self.isDone = isDone
+    self.isDropped = isDropped
     self.doneAt = doneAt
+    self.doneAtEnd = doneAtEnd
     self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
     self.createdAt = createdAt
     try Caps.checkNotes(notes)
     self.notes = notes.map(StoredText.replacingNUL)
+    self.replacesNotes = replacesNotes
+    self.annotations = annotations
+    for key in attributes.keys where !Attributes.isKey(Substring(key)) {
+      throw .invalidName(kind: "attribute", name: ControlCharacters.visible(String(key.prefix(Attributes.keyCharacters))))
+    }
+    var kept: [String: String] = [:]
+    for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+      _ = Attributes.add(key, StoredText.replacingNUL(value), to: &kept)
+    }
+    self.attributes = kept
+    self.attributeCarrier = attributeCarrier
+    try Caps.checkImported(annotations: annotations ?? [], attributes: self.attributes)
     var valid: [String] = []
     for tag in tags { valid.append(try Tag.validate(tag)) }
     self.tags = Tag.normalized(valid)
     try Caps.checkTags(self.tags)
+  }
+
+  /// Whether a todo done at `stored` is done when the file says: at ``doneAt``, or within
+  /// ``doneAt``..<``doneAtEnd`` when the file's time is coarser than ootd's (Taskwarrior keeps
+  /// whole seconds, todo.txt days). Such a todo keeps its own time: a round trip changes nothing.
+  public func agreesOnDoneTime(_ stored: Date?) -> Bool {
+    guard let doneAt, let stored else { return doneAt == nil }
+    return stored == doneAt || (doneAt <= stored && stored < (doneAtEnd ?? doneAt))
   }
 }
 

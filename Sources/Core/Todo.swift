@@ -27,9 +27,8 @@ public struct Todo: Hashable, Sendable, Identifiable {
   /// The days that had already begun when it was moved away from them, oldest first: each
   /// still counts it as planned and not done (see ``CarryRecord``).
   public var carriedFrom: [Day] = []
-  /// Free text kept with the todo: what an import could not map to another field (Taskwarrior
-  /// annotations, user-defined attributes and tags that are no ootd tags; todo.txt contexts
-  /// and projects that are no ootd tags, and extra `key:value`s).
+  /// Free text kept with the todo: the user's, or what an import could not map to another field
+  /// (tags, projects and contexts that are no ootd tags, a value no field can hold).
   public var notes: String? = nil
   /// The GitHub issue or pull request it stands for (`ootd github issues`), or nil.
   public var github: GitHubLink? = nil
@@ -37,6 +36,11 @@ public struct Todo: Hashable, Sendable, Identifiable {
   public var doneBy: DoneBy? = nil
   /// Its tags, lowercased and sorted (see ``Tag``).
   public var tags: [String] = []
+  /// Its annotations (Taskwarrior's dated remarks), in order.
+  public var annotations: [Annotation] = []
+  /// What another tracker held that no field holds: Taskwarrior's user-defined attributes and
+  /// unknown fields, todo.txt's `key:value`s (see ``Attributes``); export writes them back.
+  public var attributes: [String: String] = [:]
 
   /// Creates a todo value; storage assigns ids, so this is for mapping rows and for tests.
   public init(

@@ -7,21 +7,33 @@ import Zone
 /// todos written back as JSON that `task import` accepts. Pure: text in, values out.
 ///
 /// Mapping: `description` → title; priority `H`/`M`/`L` → high/mid/low, none → mid; `project`
-/// → project; the day is `scheduled`, else `due`, else `end` (completed), else `entry`, as a
-/// day in the user's time zone; `completed` → done at `end`; `pending` and `waiting` → open;
-/// `deleted` tasks and `recurring` templates are skipped (their instances are imported);
-/// `entry` → created time; `tags` → tags (lowercased; a tag that is no ootd tag, see ``Tag``,
-/// stays in the notes as `tags: …`); annotations, `depends` and every other field
-/// (user-defined attributes included) are kept in the todo's notes as `key: value` lines.
+/// → project; the day is `scheduled`, else `due`, else `end` (completed or deleted), else
+/// `entry` (completed), as a day in the user's time zone, and a pending task with neither
+/// `scheduled` nor `due` goes to the backlog; `completed` → done at `end`; `deleted` → dropped
+/// (a deleted task without `scheduled`, `due` or `end` is skipped); `pending` and `waiting` →
+/// open; `recurring` templates are skipped (their instances, which have a `parent`, are todos
+/// on their days, without the recurrence bookkeeping); `entry` → created time; `tags` → tags
+/// (a tag that is no ootd tag stays in the notes as `tags: …`); `annotations` → annotations,
+/// but the one stamped with the task's own `entry` is the notes (that is how ootd exports
+/// them); every other field (user-defined attributes, `depends`, `wait`, `until`, a `due`
+/// beside `scheduled`…) → attributes, written back by export.
 public enum Taskwarrior {
-  /// Fields the mapping uses; every other field goes to the notes.
+  /// Fields the mapping uses (or, for export bookkeeping and recurrence, leaves out); every
+  /// other field is an attribute.
   static let mappedFields: Set<String> = [
-    "uuid", "status", "description", "entry", "end", "scheduled", "priority", "project", "tags",
-    "annotations", "depends", "id", "urgency", "modified",
+    "uuid", "status", "description", "entry", "end", "scheduled", "due", "priority", "project",
+    "tags", "annotations", "id", "urgency", "modified",
+    // A recurring instance is a todo on its day; the template it belongs to is skipped.
+    "parent", "imask", "mask", "rtype", "recur",
   ]
 
+  /// The attributes a Taskwarrior task carries: any value, under a key that is none of its
+  /// mapped fields (but `due`, kept as an attribute when `scheduled` gives the day).
+  public static let attributeCarrier = AttributeCarrier(reserved: mappedFields.subtracting(["due"]), wordsOnly: false)
+
   /// Reads a `task export` into a plan: todos by their Taskwarrior uuid (a uuid that appears
-  /// twice keeps its last object), deleted tasks and recurring templates counted as skipped.
+  /// twice keeps its last object), deleted tasks without a day and recurring templates counted as
+  /// skipped.
   public static func plan(_ data: Data, timeZone: any ZoneRules) throws(InterchangeError) -> ImportPlan {
     var plan = ImportPlan()
     do {
@@ -129,10 +141,7 @@ public enum Taskwarrior {
     }
     let status = object["status"]?.string ?? "pending"
     switch status {
-    case "pending", "waiting", "completed": break
-    case "deleted":
-      sink.skip("deleted task")
-      return nil
+    case "pending", "waiting", "completed", "deleted": break
     case "recurring":
       sink.skip("recurring template (its instances are imported)")
       return nil
@@ -141,55 +150,86 @@ public enum Taskwarrior {
     let entry = try date(object, "entry")
     let end = try date(object, "end")
     let done = status == "completed"
+    let dropped = status == "deleted"
     let scheduled = try date(object, "scheduled")
     let due = try date(object, "due")
-    guard let instant = scheduled ?? due ?? (done ? end : nil) ?? entry
-    else { throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')") }
+    if dropped, (scheduled ?? due ?? end) == nil {
+      sink.skip("deleted task without a day ('scheduled', 'due' or 'end')")
+      return nil
+    }
+    // The day: `scheduled`, else `due`; a finished task (done or deleted) its `end`, else (done
+    // only) its `entry`. A pending task with neither is not planned yet: the backlog.
+    let planned = scheduled ?? due
+    let instant = planned ?? (done || dropped ? end : nil) ?? (done ? entry : nil)
+    if done, instant == nil {
+      throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')")
+    }
     let priority: Priority
-    var notes: [String] = []
+    // What no field can hold: kept in the notes, never dropped.
+    var fallback: [String] = []
     switch object["priority"]?.string {
     case "H": priority = .high
     case "L": priority = .low
     case "M", nil: priority = .mid
     case let other?:
       priority = .mid
-      notes.append("priority: \(other)")
+      fallback.append("priority: \(other)")
     }
     var project = object["project"]?.string
     if let name = project, (try? Name.validate(name, kind: "project")) == nil {
-      notes.append("project: \(name)")
+      fallback.append("project: \(name)")
       project = nil
     }
     var tags: [String] = []
     if let all = object["tags"]?.strings, !all.isEmpty {
       let (valid, others) = ImportTags.split(all)
       tags = valid
-      if !others.isEmpty { notes.append("tags: " + others.joined(separator: ", ")) }
+      if !others.isEmpty { fallback.append("tags: " + others.joined(separator: ", ")) }
     }
-    if case .array(let annotations)? = object["annotations"] {
-      for annotation in annotations.compactMap(\.object) {
+    var notes: String? = nil
+    var annotations: [Annotation] = []
+    if case .array(let values)? = object["annotations"] {
+      for annotation in values.compactMap(\.object) {
         let text = annotation["description"]?.string ?? ""
-        let stamp: Date? = (try? date(annotation, "entry")) ?? nil
-        let when = stamp.map { " " + Day($0, in: timeZone).description } ?? ""
-        notes.append("annotation\(when): \(text)")
+        guard let stamp = (try? date(annotation, "entry")) ?? nil else {
+          fallback.append("annotation: \(text)")
+          continue
+        }
+        // ootd writes a todo's notes as the annotation stamped with the task's entry.
+        if notes == nil, let entry, stamp == entry {
+          notes = text
+        } else {
+          annotations.append(Annotation(entry: stamp, text: text))
+        }
       }
     }
-    if let depends = object["depends"]?.strings, !depends.isEmpty {
-      notes.append("depends: " + depends.joined(separator: ","))
-    } else if let depends = object["depends"]?.string, !depends.isEmpty {
-      notes.append("depends: " + depends)
-    }
+    var attributes: [String: String] = [:]
     // The few unmapped members first, then sorted: sorting every member cost more than the rest.
     let unmapped = JSONObject(members: object.members.filter { !mappedFields.contains($0.key) })
     for member in unmapped.uniqueMembersSortedByKey {
-      notes.append("\(member.key): \(member.value.string ?? member.value.compactText)")
+      let value: String
+      switch member.value {
+      case .string(let text): value = text
+      // Taskwarrior 2.6 writes `depends` as "uuid,uuid", 3.x as an array: one form.
+      case .array where member.key == "depends": value = (member.value.strings ?? []).joined(separator: ",")
+      default: value = member.value.compactText
+      }
+      guard Attributes.isKey(Substring(member.key)), Attributes.add(member.key, value, to: &attributes) else {
+        fallback.append("\(member.key): \(value)")
+        continue
+      }
     }
+    // A due date beside the scheduled one is not the day: it goes back as it came.
+    if scheduled != nil, let due { attributes["due"] = Timestamp.string(due, .compact) }
+    if !fallback.isEmpty { notes = ([notes].compactMap { $0 } + fallback).joined(separator: "\n") }
     do {
+      let doneAt = done ? (end ?? instant) : nil
       return try ImportedTodo(
         uuid: rawUUID.lowercased(), title: description, priority: priority,
-        day: Day(instant, in: timeZone), isDone: done, doneAt: done ? (end ?? instant) : nil,
-        project: project, createdAt: entry,
-        notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: tags)
+        day: instant.map { Day($0, in: timeZone) }, dayIsDefault: planned == nil, isDone: done, isDropped: dropped, doneAt: doneAt,
+        doneAtEnd: doneAt?.addingTimeInterval(1), project: project, createdAt: entry,
+        notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
+        attributes: attributes, attributeCarrier: attributeCarrier)
     } catch {
       throw InterchangeError("", "\(error)")
     }
@@ -234,16 +274,43 @@ public enum Taskwarrior {
     let project: String?
     let tags: [String]?
     let annotations: [Annotation]?
+    /// The todo's attributes Taskwarrior carries (``attributeCarrier``), as members of the task.
+    let attributes: [String: String]
 
     struct Annotation: Encodable {
       let entry: String
       let description: String
     }
+
+    struct Key: CodingKey {
+      let stringValue: String
+      init(_ name: String) { stringValue = name }
+      init?(stringValue: String) { self.stringValue = stringValue }
+      var intValue: Int? { nil }
+      init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, value) in attributes { try container.encode(value, forKey: Key(key)) }
+      try container.encode(uuid, forKey: Key("uuid"))
+      try container.encode(description, forKey: Key("description"))
+      try container.encode(status, forKey: Key("status"))
+      try container.encode(entry, forKey: Key("entry"))
+      try container.encode(modified, forKey: Key("modified"))
+      try container.encodeIfPresent(scheduled, forKey: Key("scheduled"))
+      try container.encodeIfPresent(end, forKey: Key("end"))
+      try container.encode(priority, forKey: Key("priority"))
+      try container.encodeIfPresent(project, forKey: Key("project"))
+      try container.encodeIfPresent(tags, forKey: Key("tags"))
+      try container.encodeIfPresent(annotations, forKey: Key("annotations"))
+    }
   }
 
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
-  /// start of the day in `timeZone`; done → `completed` with `end`; tags → `tags`; notes → one
-  /// annotation).
+  /// start of the day in `timeZone`; done → `completed` with `end`; dropped → `deleted` with
+  /// `end` at the start of its day; tags → `tags`; notes → the annotation stamped with the
+  /// task's `entry`, then the annotations; attributes → members of the task).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules, now: Date) -> String {
     var writer = ExportWriter(timeZone: timeZone, now: now)
     var text = ""
@@ -279,16 +346,27 @@ public enum Taskwarrior {
   /// One todo as one line of JSON.
   static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String, encoder: JSONEncoder) -> String {
     let entry = Timestamp.string(todo.createdAt, .compact)
+    let start = todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) }
+    var annotations = todo.notes.map { [Task.Annotation(entry: entry, description: $0)] } ?? []
+    annotations += todo.annotations.map {
+      Task.Annotation(entry: Timestamp.string($0.entry, .compact), description: $0.text)
+    }
+    let status = todo.isDone ? "completed" : todo.isDropped ? "deleted" : "pending"
     let task = Task(
-      uuid: todo.uuid, description: todo.title, status: todo.isDone ? "completed" : "pending",
-      entry: entry, modified: modified,
+      uuid: todo.uuid, description: todo.title, status: status, entry: entry, modified: modified,
       // A backlog todo has no day: no `scheduled`.
-      scheduled: todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) },
-      end: todo.isDone
-        ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact) : nil,
+      scheduled: start,
+      // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
+      // which has none, its creation).
+      end: todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact)
+        : todo.isDropped ? start ?? entry : nil,
       priority: code(todo.priority), project: todo.project,
       tags: todo.tags.isEmpty ? nil : todo.tags,
-      annotations: todo.notes.map { [Task.Annotation(entry: entry, description: $0)] })
+      annotations: annotations.isEmpty ? nil : annotations,
+      // A backlog todo has no day: a `due` kept from an import is left out with it.
+      attributes: todo.attributes.filter {
+        attributeCarrier.carries($0.key, $0.value) && (todo.day != nil || $0.key != "due")
+      })
     return String(decoding: (try? encoder.encode(task)) ?? Data("{}".utf8), as: UTF8.self)
   }
 

@@ -28,10 +28,23 @@ public enum TodoTxt {
     public var contexts: [String] = []
     /// The `due:` date, if any.
     public var due: Day?
+    /// The todo's uuid from `ootd:UUID` (what ootd's export writes), if any.
+    public var uuid: String?
+    /// Whether it says `dropped:yes` (ootd's export of a dropped todo).
+    public var isDropped = false
+    /// The other `key:value` words (`t:2026-12-20`, `rec:1w`), the first of each key.
+    public var attributes: [String: String] = [:]
     /// The text without the words the mapping takes out (`+project`, `@context`, `due:`,
-    /// `pri:`), single-spaced.
+    /// `pri:`, `ootd:`, `dropped:yes`, the other `key:value`s), single-spaced.
     public var title = ""
   }
+
+  /// Keys of ootd's own fields in a line; every other `key:value` is an attribute.
+  static let reservedKeys: Set<String> = ["due", "pri", "ootd", "dropped"]
+
+  /// The attributes a todo.txt line carries: a `key:value` word each, under a key that is none
+  /// of ``reservedKeys``.
+  public static let attributeCarrier = AttributeCarrier(reserved: reservedKeys, wordsOnly: true)
 
   /// Parses one line (without its line end); nil for a blank line or a `#` comment. Throws
   /// for an impossible date (`2024-02-30`, `due:2024-13-01`).
@@ -43,17 +56,12 @@ public enum TodoTxt {
     if rest.hasPrefix("x ") {
       line.isDone = true
       rest = rest.dropFirst(2).drop(while: { $0 == " " })
-      if let day = try leadingDate(&rest) {
-        line.completed = day
-        line.created = try leadingDate(&rest)
-      }
+      line.completed = try leadingDate(&rest)
+      // Some clients keep the priority after the completion date: `x 2026-12-13 (A) …`.
+      line.priority = leadingPriority(&rest)
+      if line.completed != nil { line.created = try leadingDate(&rest) }
     } else {
-      if rest.count >= 4, rest.first == "(", let letter = rest.dropFirst().first,
-        ("A"..."Z").contains(letter), rest.dropFirst(2).first == ")", rest.dropFirst(3).first == " "
-      {
-        line.priority = letter
-        rest = rest.dropFirst(4).drop(while: { $0 == " " })
-      }
+      line.priority = leadingPriority(&rest)
       line.created = try leadingDate(&rest)
     }
     line.text = String(rest)
@@ -63,23 +71,51 @@ public enum TodoTxt {
         line.projects.append(String(word.dropFirst()))
       } else if word.count > 1, word.first == "@" {
         line.contexts.append(String(word.dropFirst()))
-      } else if word.hasPrefix("due:"), word.count > 4 {
-        let value = String(word.dropFirst(4))
-        guard let day = try date(value) else {
-          kept.append(word)
-          continue
-        }
-        line.due = day
-      } else if line.isDone, word.hasPrefix("pri:"), word.count == 5, let letter = word.last,
-        ("A"..."Z").contains(letter)
+      } else if let colon = word.firstIndex(of: ":"),
+        try keyValue(word[..<colon], word[word.index(after: colon)...], into: &line)
       {
-        line.priority = letter
+        continue
       } else {
         kept.append(word)
       }
     }
     line.title = kept.joined(separator: " ")
     return line
+  }
+
+  /// Takes a leading `(A) ` off `text` and returns its letter, or nil (and `text` as it was).
+  static func leadingPriority(_ text: inout Substring) -> Character? {
+    guard text.count >= 4, text.first == "(", let letter = text.dropFirst().first,
+      ("A"..."Z").contains(letter), text.dropFirst(2).first == ")", text.dropFirst(3).first == " "
+    else { return nil }
+    text = text.dropFirst(4).drop(while: { $0 == " " })
+    return letter
+  }
+
+  /// Reads the word `key:value` into `line` and returns true, or returns false when it stays a
+  /// word of the title (no `key:value`, or one of ootd's keys with a value it does not take:
+  /// `due:tomorrow`, `ootd:x`). Throws for an impossible `due:` date.
+  static func keyValue(_ key: Substring, _ value: Substring, into line: inout Line) throws(InterchangeError) -> Bool {
+    guard Attributes.isKey(key), Attributes.isWord(value) else { return false }
+    switch key {
+    case "due":
+      guard let day = try date(String(value)) else { return false }
+      line.due = day
+    case "pri":
+      guard value.count == 1, let letter = value.first, ("A"..."Z").contains(letter) else { return false }
+      // A priority written before the text wins.
+      line.priority = line.priority ?? letter
+    case "ootd":
+      let uuid = value.lowercased()
+      guard line.uuid == nil, RowID.isValid(uuid) else { return false }
+      line.uuid = uuid
+    case "dropped":
+      guard value == "yes" else { return false }
+      line.isDropped = true
+    default:
+      return Attributes.add(String(key), String(value), to: &line.attributes)
+    }
+    return true
   }
 
   /// Takes a leading `YYYY-MM-DD ` (or a final `YYYY-MM-DD`) off `text`.
@@ -114,8 +150,9 @@ public enum TodoTxt {
     return (line.created?.description ?? "-") + " " + words.joined(separator: " ")
   }
 
-  /// Reads a todo.txt file into a plan: the day is `due:`, else the creation date, else the
-  /// completion date, else `today`; the first `+project` (a valid project name) is the
+  /// Reads a todo.txt file into a plan: the day is `due:`; an open line without it goes to the
+  /// backlog, a completed one keeps its creation date, else its completion date (else it is
+  /// done today, by the rules); the first `+project` (a valid project name) is the
   /// project; further `+projects` and the `@contexts` are tags (those that are no ootd tag,
   /// see ``Tag``, stay in the notes as `projects: …` / `contexts: …`).
   public static func plan(_ text: String, today: Day, timeZone: any ZoneRules) throws(InterchangeError)
@@ -138,6 +175,8 @@ public enum TodoTxt {
     // How many lines had each identity so far, keyed by the identity's uuid (16 bytes, not the
     // text): a repeated line gets the uuid of `identity#N`.
     var seen: [UInt128: Int] = [:]
+    // The `ootd:` uuids met: a line that repeats one is a todo of its own (by its text).
+    var met: Set<UInt128> = []
     // Split on LF, CR LF and lone CR alike, one line at a time.
     let lines = sequence(state: Substring(text) as Substring?) { state -> Substring? in
       guard let rest = state else { return nil }
@@ -184,21 +223,34 @@ public enum TodoTxt {
       case "B", nil: priority = .mid
       default: priority = .low
       }
-      let identity = identity(line)
-      let first = RowID.nameBased(identity, namespace: namespace)
-      let seenKey = RowID.bits(first) ?? 0
-      let repeatCount = seen[seenKey, default: 0]
-      seen[seenKey] = repeatCount + 1
-      let uuid = repeatCount == 0 ? first : RowID.nameBased(identity + "#\(repeatCount)", namespace: namespace)
-      let day = line.due ?? line.created ?? line.completed
+      let uuid: String
+      if let own = line.uuid, let bits = RowID.bits(own), met.insert(bits).inserted {
+        // ootd's own export: the todo it came from.
+        uuid = own
+      } else {
+        let identity = identity(line)
+        let first = RowID.nameBased(identity, namespace: namespace)
+        let seenKey = RowID.bits(first) ?? 0
+        let repeatCount = seen[seenKey, default: 0]
+        seen[seenKey] = repeatCount + 1
+        uuid = repeatCount == 0 ? first : RowID.nameBased(identity + "#\(repeatCount)", namespace: namespace)
+      }
+      // The day: `due:`. An open line without it is not planned yet (its creation date is
+      // when it was written): the backlog. A completed line keeps a day: its creation date,
+      // else its completion date.
+      let day = line.due ?? (line.isDone ? line.created ?? line.completed : nil)
       let todo: ImportedTodo
       do {
+        // A completion date is a whole day: a todo done at any time of it keeps its time.
         todo = try ImportedTodo(
             uuid: uuid, title: title, priority: priority,
-            day: day ?? today, dayIsDefault: day == nil, isDone: line.isDone,
-            doneAt: line.completed.map { $0.start(in: timeZone) }, project: project,
+            day: day, dayIsDefault: line.due == nil, isDone: line.isDone,
+            isDropped: line.isDropped && !line.isDone,
+            doneAt: line.completed.map { $0.start(in: timeZone) },
+            doneAtEnd: line.completed.map { $0.adding(days: 1).start(in: timeZone) }, project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },
-            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), tags: projectTags + contextTags)
+            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), replacesNotes: false,
+            tags: projectTags + contextTags, attributes: line.attributes, attributeCarrier: attributeCarrier)
       } catch {
         throw InterchangeError(location, "\(error)")
       }
@@ -208,8 +260,10 @@ public enum TodoTxt {
 
   // MARK: - Export
 
-  /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A` for done
-  /// ones, `(A) CREATED title +project @tag due:DAY` for open ones (high → A, mid → B, low → C).
+  /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A key:value
+  /// ootd:UUID` for done ones, `(A) CREATED title +project @tag due:DAY key:value [dropped:yes]
+  /// ootd:UUID` for open and dropped ones (high → A, mid → B, low → C; the attributes a word
+  /// can hold, sorted by key; `ootd:` the todo's uuid, which a re-import matches on).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules) -> String {
     todos.map { line($0, timeZone: timeZone) + "\n" }.joined()
   }
@@ -229,9 +283,16 @@ public enum TodoTxt {
     words.append(contentsOf: todo.tags.map { "@" + $0 })
     // A backlog todo has no day: no `due:`.
     if let day = todo.day { words.append("due:\(day)") }
+    if todo.isDone { words.append("pri:\(letter)") }
+    for key in todo.attributes.keys.sorted() {
+      guard let value = todo.attributes[key], attributeCarrier.carries(key, value) else { continue }
+      words.append("\(key):\(value)")
+    }
+    if todo.isDropped && !todo.isDone { words.append("dropped:yes") }
+    words.append("ootd:\(todo.uuid)")
     if todo.isDone {
       let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day ?? Day(todo.createdAt, in: timeZone)).description
-      return "x \(done) \(created) " + words.joined(separator: " ") + " pri:\(letter)"
+      return "x \(done) \(created) " + words.joined(separator: " ")
     }
     return "(\(letter)) \(created) " + words.joined(separator: " ")
   }

@@ -25,9 +25,11 @@ public struct ImportResult: Hashable, Sendable {
 extension AppDatabase {
   /// Applies an import plan as one change (one transaction, one journal entry, so `ootd undo`
   /// takes it back whole): each todo is created under its uuid, or, when a todo has that uuid,
-  /// updated in the fields that differ (the tags and notes are replaced by the file's); missing
-  /// projects are created. With `dryRun`, only counts what would happen. A todo whose day is
-  /// only a default keeps its day on update. A todo that would break a rule on `today` is
+  /// updated in the fields that differ (the tags, notes, annotations and the attributes the format
+  /// carries are replaced by the file's; what the format cannot carry is kept, and a done time
+  /// the file gives more coarsely than ootd keeps it, see ``ImportedTodo/agreesOnDoneTime(_:)``,
+  /// stays); missing projects are created. With `dryRun`, only counts what would happen. A todo
+  /// whose day is only a default keeps its day on update. A todo that would break a rule on `today` is
   /// imported mended by ``TodoRules/resolve(_:today:)``, reported in
   /// ``ImportResult/conflicts``.
   public func importTodos(
@@ -154,19 +156,30 @@ public struct ImportWriter: ImportSink {
     }
     var fields: Fields = [
       "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
-      "day": .text(todo.day.description), "done": .bool(todo.isDone),
-      "project": .optional(projectUUID), "notes": .optional(todo.notes),
-      "tags": .optional(Tag.text(todo.tags)),
+      "day": .optional(todo.day?.description), "done": .bool(todo.isDone),
+      "project": .optional(projectUUID), "tags": .optional(Tag.text(todo.tags)),
     ]
+    // What the format does not carry (todo.txt: notes, annotations, attributes with a space)
+    // stays as the todo has it: a round trip through it changes nothing.
+    if todo.replacesNotes || todo.notes != nil { fields["notes"] = .optional(todo.notes) }
+    if let annotations = todo.annotations { fields["annotations"] = .optional(Annotation.text(annotations)) }
+    let stored = Attributes.attributes(record?.attributes)
+    fields["attributes"] = .optional(
+      Attributes.text(todo.attributeCarrier.merged(stored: stored, imported: todo.attributes)))
     if let record {
       if todo.dayIsDefault { fields["day"] = nil }
+      fields["dropped"] = .bool(todo.isDropped && !todo.isDone)
       // Keep the recorded time of a todo that stays done; set or clear it when that changes.
+      let storedDoneAt = record.doneAt.flatMap { Timestamp.date($0, .sqlite) }
       if todo.isDone != record.done {
         fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
-        if todo.isDone { fields["dropped"] = .bool(false) }
-      } else if todo.isDone, let doneAt = todo.doneAt {
+      } else if todo.isDone, let doneAt = todo.doneAt, !todo.agreesOnDoneTime(storedDoneAt) {
         fields["doneAt"] = .text(Timestamp.string(doneAt, .sqlite))
       }
+    } else {
+      fields["notes"] = .optional(todo.notes)
+      for name in ["annotations", "attributes"] where fields[name] == .null { fields[name] = nil }
+      if todo.isDropped && !todo.isDone { fields["dropped"] = .bool(true) }
     }
     keepRules(&fields, of: todo, existing: record)
     if let record {
@@ -191,7 +204,7 @@ public struct ImportWriter: ImportSink {
   private mutating func keepRules(_ fields: inout Fields, of todo: ImportedTodo, existing record: TodoRecord?) {
     let stored = record?.ruleState
     let state = TodoRuleState(
-      day: fields["day"]?.text.flatMap(Day.init(iso:)) ?? stored?.day ?? todo.day,
+      day: fields["day"].map { $0.text.flatMap(Day.init(iso:)) } ?? (record == nil ? todo.day : stored?.day),
       isDone: todo.isDone,
       isDropped: fields["dropped"].map { $0 == .bool(true) } ?? stored?.isDropped ?? false,
       carriedFrom: stored?.carriedFrom ?? [])

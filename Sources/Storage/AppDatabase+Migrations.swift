@@ -124,6 +124,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v13-backlog", migrate: AppDatabase.backlogMigration)
 
+    migrator.registerMigration("v14-annotations-attributes", migrate: AppDatabase.interchangeMigration)
+
     return migrator
   }
 }

@@ -143,15 +143,17 @@ struct RulesOnEveryPathTests {
     // The newer export says it was completed: done wins, and it is no longer dropped.
     try Self.taskwarrior([
       #"{"uuid":"\#(uuid)","description":"Given up","status":"completed","scheduled":"20261120T000000Z","end":"20261121T000000Z","entry":"20261101T000000Z"}"#,
-      // Deleted in Taskwarrior (which sets its end too): skipped, never imported as done.
+      // Deleted in Taskwarrior (which sets its end too): dropped on its day, never done.
       #"{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c04","description":"Deleted","status":"deleted","scheduled":"20261120T000000Z","end":"20261121T000000Z","entry":"20261101T000000Z"}"#,
     ]).write(toFile: file, atomically: true, encoding: .utf8)
     let result = await h.run(["import", "taskwarrior", file, "--json"])
     #expect(result.code == 0, "\(result.stderr)")
     let todos = try await h.allTodos()
-    #expect(todos.count == 1)
+    #expect(todos.count == 2)
     #expect(todos.first?["done"] as? Bool == true)
     #expect(todos.first?["dropped"] as? Bool == false)
+    #expect(todos.last?["title"] as? String == "Deleted")
+    #expect(todos.last?["done"] as? Bool == false && todos.last?["dropped"] as? Bool == true)
     #expect(todos.allSatisfy { !($0["done"] as? Bool == true && $0["dropped"] as? Bool == true) })
   }
 

@@ -21,8 +21,14 @@ extension JSONOutput.TodoJSON: Encodable {
   enum CodingKeys: String, CodingKey {
     case id, uuid, title, priority, done, date, project, block, overdue, doneOn
     case dropped, carriedFrom
-    case notes, tags
+    case notes, tags, annotations, attributes
     case github, doneBy
+  }
+
+  /// `{"entry","text"}`.
+  struct AnnotationJSON: Encodable {
+    let entry: String
+    let text: String
   }
 
   /// `{"url","state"}`.
@@ -47,6 +53,8 @@ extension JSONOutput.TodoJSON: Encodable {
     try c.encode(todo.carriedFrom.map(\.description), forKey: .carriedFrom)
     try c.encode(todo.notes, forKey: .notes)
     try c.encode(todo.tags, forKey: .tags)
+    try c.encode(todo.annotations.map { AnnotationJSON(entry: Timestamp.string($0.entry, .iso8601), text: $0.text) }, forKey: .annotations)
+    try c.encode(todo.attributes, forKey: .attributes)
     try c.encode(todo.github.map { GitHubLinkJSON(url: $0.url, state: $0.state) }, forKey: .github)
     try c.encode(todo.doneBy?.rawValue, forKey: .doneBy)
   }

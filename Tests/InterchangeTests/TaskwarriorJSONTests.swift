@@ -17,6 +17,7 @@ import Testing
     let text = #"{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","entry":1704067200.9,"description":"x","estimate":2.50,"meta":{"b":[1,"two"],"a":null}}"#
     let todo = try #require(try Taskwarrior.plan(Data(text.utf8), timeZone: TimeZone(identifier: "UTC")!).todos.first)
     #expect(todo.createdAt == Date(timeIntervalSince1970: 1_704_067_200))
-    #expect(todo.notes == "estimate: 2.50\nmeta: {\"a\":null,\"b\":[1,\"two\"]}")
+    #expect(todo.notes == nil)
+    #expect(todo.attributes == ["estimate": "2.50", "meta": #"{"a":null,"b":[1,"two"]}"#])
   }
 }

@@ -19,7 +19,7 @@ import Testing
 
   @Test func realTaskwarrior26Export() throws {
     let plan = try Taskwarrior.plan(Self.fixture("taskwarrior-2.6-export.json"), timeZone: utc)
-    #expect(plan.skipped == ["deleted task": 1, "recurring template (its instances are imported)": 1])
+    #expect(plan.skipped == ["recurring template (its instances are imported)": 1])
     let byTitle = Dictionary(grouping: plan.todos, by: \.title)
     let parser = try #require(byTitle["Write the import parser"]?.first)
     #expect(parser.uuid == "2a5968df-c2bd-4405-a4fe-a77e217769e9")
@@ -27,23 +27,29 @@ import Testing
     #expect(parser.project == "ootd.interchange")
     #expect(parser.day == Day(iso: "2026-03-02"))
     #expect(parser.tags == ["cli", "swift"])
-    #expect(parser.notes?.contains("tags:") == false)
-    #expect(parser.notes?.contains("estimate: 3") == true)
-    #expect(parser.notes?.contains("issue: GH-10") == true)
+    #expect(parser.notes?.contains("tags:") != true)
+    // User-defined attributes are attributes, not prose in the notes.
+    #expect(parser.attributes["estimate"] == "3")
+    #expect(parser.attributes["issue"] == "GH-10")
     let korean = try #require(byTitle["커밋 메시지 정리하기 🚀"]?.first)
     #expect(korean.priority == .low)
     #expect(korean.project == "work.client")
     #expect(korean.day == Day(iso: "2026-03-05"))
     let milk = try #require(byTitle["Buy milk"]?.first)
     #expect(milk.isDone)
-    #expect(milk.notes?.contains("2 litres, semi-skimmed") == true)
+    #expect(milk.annotations?.map(\.text).contains("2 litres, semi-skimmed") == true)
+    #expect(milk.notes == nil)
     #expect(milk.priority == .mid)
     let review = try #require(byTitle["Review the \"quoted\" PR; then merge"]?.first)
-    #expect(review.notes?.contains("depends: 2a5968df-c2bd-4405-a4fe-a77e217769e9") == true)
-    #expect(byTitle["Old idea"] == nil)
+    #expect(review.attributes["depends"] == "2a5968df-c2bd-4405-a4fe-a77e217769e9")
+    // A deleted task is given-up work on its day, not skipped.
+    let old = try #require(byTitle["Old idea"]?.first)
+    #expect(old.isDropped && !old.isDone)
     let plants = try #require(byTitle["Water the plants"])
     #expect(plants.count > 1)  // the instances, not the template
-    #expect(plants.allSatisfy { $0.notes?.contains("parent: 05185ce6-9a3b-4385-8339-688f0ae9400c") == true })
+    // Each instance is a todo on its day, without the recurrence bookkeeping.
+    #expect(plants.allSatisfy { $0.notes == nil && $0.attributes.isEmpty })
+    #expect(plants.first?.day == Day(iso: "2026-03-01"))
   }
 
   @Test(arguments: [
@@ -56,6 +62,25 @@ import Testing
   ])
   func shapes(input: String, titles: [String]) throws {
     #expect(try plan(input).todos.map(\.title) == titles)
+  }
+
+  @Test(
+    "the day: pending without scheduled or due is the backlog; a finished task falls back to end, a done one to entry",
+    arguments: [
+      // (task members, expected day, expected dayIsDefault)
+      (#""status":"pending","entry":"20240101T000000Z""#, nil, true),
+      (#""status":"waiting","entry":"20240101T000000Z","wait":"20990101T000000Z""#, nil, true),
+      (#""status":"pending","entry":"20240101T000000Z","due":"20240110T000000Z""#, "2024-01-10", false),
+      (#""status":"completed","entry":"20240101T000000Z","end":"20240105T100000Z""#, "2024-01-05", true),
+      (#""status":"completed","entry":"20240101T000000Z""#, "2024-01-01", true),
+      (#""status":"deleted","entry":"20240101T000000Z","end":"20240107T100000Z""#, "2024-01-07", true),
+      (#""status":"deleted","entry":"20240101T000000Z","scheduled":"20240103T000000Z","end":"20240107T100000Z""#, "2024-01-03", false),
+    ] as [(String, String?, Bool)])
+  func dayOrBacklog(members: String, day: String?, isDefault: Bool) throws {
+    let text = #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","description":"t","#  + members + "}]"
+    let todo = try #require(try plan(text).todos.first)
+    #expect(todo.day == day.flatMap(Day.init(iso:)))
+    #expect(todo.dayIsDefault == isDefault)
   }
 
   @Test func datesEpochCompactAndTimeZone() throws {
@@ -71,7 +96,8 @@ import Testing
     #expect(todos[1].isDone && todos[1].day == Day(iso: "2024-01-05"))
     #expect(todos[1].doneAt == Date(timeIntervalSince1970: 1_704_448_800))
     #expect(todos[2].day == Day(iso: "2024-01-08"))
-    #expect(todos[2].notes == "due: 20240110T000000Z")
+    #expect(todos[2].notes == nil)
+    #expect(todos[2].attributes == ["due": "20240110T000000Z"])
   }
 
   @Test func dependsAsStringOrArray() throws {
@@ -80,8 +106,8 @@ import Testing
       {"uuid":"a1b2c3d4-0000-4000-8000-000000000002","status":"pending","entry":"20240101T000000Z","description":"new","depends":["a1b2c3d4-0000-4000-8000-000000000009"]}
       """#
     let todos = try plan(text).todos
-    #expect(todos[0].notes == "depends: a1b2c3d4-0000-4000-8000-000000000009,a1b2c3d4-0000-4000-8000-000000000008")
-    #expect(todos[1].notes == "depends: a1b2c3d4-0000-4000-8000-000000000009")
+    #expect(todos[0].attributes == ["depends": "a1b2c3d4-0000-4000-8000-000000000009,a1b2c3d4-0000-4000-8000-000000000008"])
+    #expect(todos[1].attributes == ["depends": "a1b2c3d4-0000-4000-8000-000000000009"])
   }
 
   @Test(arguments: [
@@ -155,5 +181,82 @@ import Testing
     #expect(objects[1]["priority"] as? String == "L")
     #expect(objects[0]["tags"] as? [String] == ["bug", "회의"])
     #expect(objects[1]["tags"] == nil)  // no empty array: Taskwarrior omits it too
+  }
+
+  /// Dropped is `deleted` with `end`; annotations and attributes go out and come back as they
+  /// were; the notes are the annotation stamped with the task's entry, so a trip adds no prefix.
+  @Test func droppedAnnotationsAttributesAndNotes_goOutAndComeBackUnchanged() throws {
+    let created = Date(timeIntervalSince1970: 1_709_000_000.476)
+    var dropped = Todo(
+      id: 1, title: "given up", priority: .mid, day: Day(iso: "2024-03-02")!, createdAt: created,
+      uuid: "a1b2c3d4-0000-4000-8000-000000000001")
+    dropped.isDropped = true
+    dropped.notes = "annotation 2024-03-01: chapter on WAL\nsecond line"
+    dropped.annotations = [
+      Annotation(entry: Date(timeIntervalSince1970: 1_709_100_000), text: "first"),
+      Annotation(entry: Date(timeIntervalSince1970: 1_709_200_000), text: "\u{1b}[2J hostile"),
+    ]
+    dropped.attributes = ["estimate": "3", "wait": "20240310T000000Z", "depends": "a1b2c3d4-0000-4000-8000-000000000009"]
+    let text = Taskwarrior.export([dropped], timeZone: utc, now: Date(timeIntervalSince1970: 1_709_500_000))
+    let object = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])?.first)
+    #expect(object["status"] as? String == "deleted")
+    #expect(object["end"] as? String == "20240302T000000Z")
+    #expect(object["estimate"] as? String == "3")
+    #expect((object["annotations"] as? [[String: String]])?.map { $0["entry"] ?? "" }
+      == ["20240227T021320Z", "20240228T060000Z", "20240229T094640Z"])
+    var trip = text
+    for _ in 1...3 {
+      let back = try #require(try Taskwarrior.plan(Data(trip.utf8), timeZone: utc).todos.first)
+      #expect(back.isDropped && !back.isDone)
+      #expect(back.day == dropped.day)
+      #expect(back.notes == dropped.notes)
+      #expect(back.annotations == dropped.annotations)
+      #expect(back.attributes == dropped.attributes)
+      var again = dropped
+      again.notes = back.notes
+      again.annotations = back.annotations ?? []
+      again.attributes = back.attributes
+      trip = Taskwarrior.export([again], timeZone: utc, now: Date(timeIntervalSince1970: 1_709_500_000))
+    }
+    #expect(trip == text)
+  }
+
+  /// A done time agrees with Taskwarrior's whole second: ootd's fraction is kept.
+  @Test func doneTimeAgreesToTheSecond() throws {
+    let text = #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"completed","entry":"20240101T000000Z","end":"20240105T110000Z","description":"d"}]"#
+    let todo = try #require(try plan(text).todos.first)
+    let end = Date(timeIntervalSince1970: 1_704_452_400)
+    #expect(todo.agreesOnDoneTime(end.addingTimeInterval(0.476)))
+    #expect(!todo.agreesOnDoneTime(end.addingTimeInterval(1)))
+    #expect(!todo.agreesOnDoneTime(end.addingTimeInterval(-0.5)))
+  }
+
+  @Test func deletedTasks_areDroppedOnTheirDay_orSkippedWithoutOne() throws {
+    let text = #"""
+      [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"deleted","entry":"20240101T000000Z","end":"20240103T100000Z","description":"by end"},
+       {"uuid":"a1b2c3d4-0000-4000-8000-000000000002","status":"deleted","entry":"20240101T000000Z","due":"20240104T100000Z","end":"20240103T100000Z","description":"by due"},
+       {"uuid":"a1b2c3d4-0000-4000-8000-000000000003","status":"deleted","entry":"20240101T000000Z","description":"no day"},
+       {"uuid":"a1b2c3d4-0000-4000-8000-000000000004","status":"recurring","entry":"20240101T000000Z","due":"20240104T100000Z","recur":"weekly","description":"template"}]
+      """#
+    let plan = try plan(text)
+    #expect(plan.todos.map(\.title) == ["by end", "by due"])
+    #expect(plan.todos.map(\.day) == [Day(iso: "2024-01-03"), Day(iso: "2024-01-04")])
+    #expect(plan.todos.allSatisfy { $0.isDropped && !$0.isDone && $0.doneAt == nil })
+    #expect(plan.skipped == [
+      "deleted task without a day ('scheduled', 'due' or 'end')": 1,
+      "recurring template (its instances are imported)": 1,
+    ])
+  }
+
+  /// Hostile fields: a key no attribute can have stays in the notes; control characters are
+  /// kept as data; too many attributes stop the import with one line.
+  @Test func hostileAttributes() throws {
+    let text = #"{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","entry":"20240101T000000Z","description":"x","a b":"1","ok":"\u001b[2J","Ok":"case twin"}"#
+    let todo = try #require(try plan(text).todos.first)
+    #expect(todo.attributes == ["Ok": "case twin"])
+    #expect(todo.notes == "a b: 1\nok: \u{1b}[2J")
+    let many = (0...Caps.attributesPerTodo).map { #""u\#($0)":"v""# }.joined(separator: ",")
+    let crowded = #"{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","entry":"20240101T000000Z","description":"x","# + many + "}"
+    #expect(throws: InterchangeError.self) { try plan(crowded) }
   }
 }

@@ -12,8 +12,10 @@ extension Ootd {
       abstract: "Write todos as Taskwarrior JSON, todo.txt, iCalendar (VTODO) or ootd JSON.",
       discussion: """
         Every todo, unless --from/--to or --project narrow it. Taskwarrior: the day is \
-        'scheduled', done → completed at 'end', tags → 'tags', notes → an annotation. todo.txt: \
-        high/mid/low → (A)/(B)/(C), the day as due:, the project as +project, tags as @tag. \
+        'scheduled', done → completed at 'end', dropped → deleted, tags → 'tags', notes → an \
+        annotation stamped with 'entry', then the annotations and the attributes. todo.txt: \
+        high/mid/low → (A)/(B)/(C), the day as due:, the project as +project, tags as @tag, \
+        attributes as key:value, dropped:yes, and ootd:UUID, which a re-import matches on. \
         iCalendar: PRIORITY 1/5/9, the day as DUE, project, block and tags as CATEGORIES.
 
         Examples:

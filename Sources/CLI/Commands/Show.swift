@@ -7,7 +7,7 @@ extension Ootd {
   struct Show: OotdCommand {
     static let configuration = CommandConfiguration(
       commandName: "show",
-      abstract: "Show one todo in full: its title, day, project, block, tags, notes and history.",
+      abstract: "Show one todo in full: its title, day, project, block, tags, notes, annotations, attributes and history.",
       discussion: """
         The history lists the changes of the journal that touched the todo ('ootd log' lists \
         them all), oldest first.

@@ -42,8 +42,10 @@ enum JSONOutput {
   }
 
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
-  /// "dropped","carriedFrom","notes","tags","github","doneBy"}` (`carriedFrom`: the days it was
-  /// carried away from, oldest first; `notes`: free text an import kept, or null; `github`:
+  /// "dropped","carriedFrom","notes","tags","annotations","attributes","github","doneBy"}`
+  /// (`carriedFrom`: the days it was carried away from, oldest first; `notes`: free text, or
+  /// null; `annotations`: `[{"entry","text"}]`, Taskwarrior's dated remarks, `entry` in ISO 8601
+  /// UTC; `attributes`: `{"key": "value"}`, what another tracker held that no field does; `github`:
   /// `{"url","state"}` of the linked issue, or null; `doneBy`: `manual`, `commits` or `github`
   /// when done and known, else null).
   struct TodoJSON: JSONShape {
@@ -69,6 +71,25 @@ enum JSONOutput {
     /// Writes the todo; with `history` (`show --json`), its journal entries as `history`.
     func write(to writer: inout JSONStreamWriter, history: [JournalEntry]?) {
       writer.beginObject()
+      writer.key("annotations")
+      writer.beginArray()
+      for annotation in todo.annotations {
+        writer.beginObject()
+        writer.key("entry")
+        writer.string(Timestamp.string(annotation.entry, .iso8601))
+        writer.key("text")
+        writer.string(annotation.text)
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.key("attributes")
+      writer.beginObject()
+      // Sorted as every key is (case-insensitively; no two keys differ only in case).
+      for key in todo.attributes.keys.sorted(by: { $0.lowercased() < $1.lowercased() }) {
+        writer.key(named: key)
+        writer.string(todo.attributes[key])
+      }
+      writer.endObject()
       writer.key("block")
       writer.string(todo.block)
       writer.key("carriedFrom")

@@ -41,6 +41,23 @@ struct TodoDetail {
     } else {
       lines.append("  " + style.dim("none: 'ootd note \(todo.id) TEXT' adds one"))
     }
+    if !todo.annotations.isEmpty {
+      lines.append("")
+      lines.append(style.bold("Annotations"))
+      for annotation in todo.annotations {
+        let text = annotation.text.split(separator: "\n", omittingEmptySubsequences: false)
+          .map { TerminalText.printable(String($0)) }
+        lines.append("  " + style.dim(journal.localTime(annotation.entry)) + "  " + (text.first ?? ""))
+        lines += text.dropFirst().map { "    " + $0 }
+      }
+    }
+    if !todo.attributes.isEmpty {
+      lines.append("")
+      lines.append(style.bold("Attributes"))
+      for key in todo.attributes.keys.sorted() {
+        lines.append("  " + TerminalText.printable(key) + ": " + TerminalText.printable(todo.attributes[key] ?? ""))
+      }
+    }
     lines.append("")
     lines.append(style.bold("History"))
     if history.isEmpty {

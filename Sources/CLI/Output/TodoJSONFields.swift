@@ -24,6 +24,8 @@ extension JSONOutput.TodoJSON {
     case .doneBy: "doneBy"
     case .keepOpen: nil
     case .tags: "tags"
+    case .annotations: "annotations"  // [{"entry","text"}]
+    case .attributes: "attributes"  // {"key": "value"}
     }
   }
 

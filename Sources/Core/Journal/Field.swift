@@ -10,6 +10,7 @@
 public enum TodoField: String, CaseIterable, Sendable {
   case id, title, priority, day, done, doneAt, project, block, createdAt, dropped, carriedFrom
   case notes, githubUrl, githubState, doneBy, keepOpen, tags
+  case annotations, attributes
 }
 
 /// The fields of a project row (see ``TodoField``).

@@ -26,6 +26,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     static let doneBy = Column("doneBy")
     static let keepOpen = Column("keepOpen")
     static let tags = Column("tags")
+    static let annotations = Column("annotations")
+    static let attributes = Column("attributes")
     static let projectName = Column("projectName")
     static let projectUUID = Column("projectUuid")
   }
@@ -54,6 +56,9 @@ struct TodoRecord: FetchableRecord, TableRecord {
   var doneBy: String?
   var keepOpen: Bool
   var tags: String?
+  /// JSON text (``Annotation/text(_:)``, ``Attributes/text(_:)``), or nil when empty.
+  var annotations: String?
+  var attributes: String?
   var projectName: String?
   var projectUUID: String?
 
@@ -70,7 +75,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
   /// name in every row (which was a tenth of a 100,000-todo listing).
   struct Layout {
     let id, uuid, title, priority, day, done, doneAt, block, createdAt, dropped, carriedFrom,
-      notes, githubURL, githubState, doneBy, keepOpen, tags, projectName, projectUUID: Int
+      notes, githubURL, githubState, doneBy, keepOpen, tags, annotations, attributes, projectName,
+      projectUUID: Int
 
     init(_ statement: Statement) throws {
       var indexes: [String: Int] = [:]
@@ -100,6 +106,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
       doneBy = try index(Columns.doneBy)
       keepOpen = try index(Columns.keepOpen)
       tags = try index(Columns.tags)
+      annotations = try index(Columns.annotations)
+      attributes = try index(Columns.attributes)
       projectName = try index(Columns.projectName)
       projectUUID = try index(Columns.projectUUID)
     }
@@ -123,6 +131,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     doneBy = row[layout.doneBy]
     keepOpen = row[layout.keepOpen]
     tags = row[layout.tags]
+    annotations = row[layout.annotations]
+    attributes = row[layout.attributes]
     projectName = row[layout.projectName]
     projectUUID = row[layout.projectUUID]
   }
@@ -145,6 +155,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     doneBy = row[Columns.doneBy]
     keepOpen = row[Columns.keepOpen]
     tags = row[Columns.tags]
+    annotations = row[Columns.annotations]
+    attributes = row[Columns.attributes]
     projectName = row[Columns.projectName]
     projectUUID = row[Columns.projectUUID]
   }
@@ -166,6 +178,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     todo.github = githubURL.map { GitHubLink(url: $0, isOpen: githubState != "closed") }
     todo.doneBy = done ? doneBy.flatMap(DoneBy.init(rawValue:)) : nil
     todo.tags = Tag.tags(tags)
+    if annotations != nil { todo.annotations = Annotation.annotations(annotations) }
+    if attributes != nil { todo.attributes = Attributes.attributes(attributes) }
     return todo
   }
 
@@ -194,6 +208,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     doneBy = fields[todo: .doneBy]?.text
     keepOpen = fields[todo: .keepOpen] == .integer(1)
     tags = fields[todo: .tags]?.text
+    annotations = fields[todo: .annotations]?.text
+    attributes = fields[todo: .attributes]?.text
     self.projectName = projectName
     projectUUID = fields[todo: .project]?.text
   }
@@ -227,6 +243,8 @@ struct TodoRecord: FetchableRecord, TableRecord {
     case .doneBy: .optional(doneBy)
     case .keepOpen: .bool(keepOpen)
     case .tags: .optional(tags)
+    case .annotations: .optional(annotations)
+    case .attributes: .optional(attributes)
     }
   }
 

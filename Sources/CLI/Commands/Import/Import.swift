@@ -16,7 +16,8 @@ extension Ootd {
       abstract: "Bring todos in from Taskwarrior or todo.txt (one change: 'ootd undo' takes it back).",
       discussion: """
         Importing the same file again changes nothing; a newer export updates what changed \
-        (Taskwarrior by uuid, todo.txt by the line's creation date and text) and adds what is new. \
+        (Taskwarrior by uuid, todo.txt by ootd:UUID, else the line's creation date and text) and \
+        adds what is new; what ootd exported comes back unchanged. \
         Missing projects are created. Malformed input changes nothing and names the line or object.
         An import reads at most \(InputBounds.maximumInput >> 20) MiB, a line (todo.txt) or an \
         object (Taskwarrior) of at most \(InputBounds.maximumItem >> 20) MiB, and titles of at most \

@@ -12,10 +12,11 @@ extension Ootd.Import {
       abstract: "Import 'task export' output (Taskwarrior 2.6 or 3.x).",
       discussion: """
         description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
-        the day is scheduled, else due, else end (completed), else entry; completed → done; \
-        deleted tasks and recurring templates are skipped; tags → tags (lowercased; one that \
-        is no ootd tag stays in the notes); annotations and other fields are kept in the \
-        todo's notes.
+        the day is scheduled, else due, else end (completed or deleted), else entry; completed \
+        → done; deleted → dropped (skipped without scheduled, due or end); recurring templates \
+        are skipped (their instances are imported); tags → tags (lowercased; one that is no \
+        ootd tag stays in the notes); annotations → annotations; user-defined attributes and \
+        other fields → attributes, which export writes back.
 
         Examples:
           task export | ootd import taskwarrior -

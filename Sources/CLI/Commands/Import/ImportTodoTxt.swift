@@ -12,8 +12,9 @@ extension Ootd.Import {
       abstract: "Import a todo.txt (or done.txt) file.",
       discussion: """
         (A) → high, (B) → mid, (C)–(Z) → low, none → mid; the day is due:, else the creation \
-        date, else today; 'x DATE' → done on DATE; the first +project → project; other \
-        +projects and @contexts → tags (one that is no ootd tag stays in the notes).
+        date, else today; 'x DATE' → done on DATE; dropped:yes → dropped; ootd:UUID → that \
+        todo; the first +project → project; other +projects and @contexts → tags (one that is \
+        no ootd tag stays in the notes); other key:values (t:, rec:…) → attributes.
 
         Examples:
           ootd import todotxt ~/todo.txt

@@ -1,0 +1,224 @@
+import Core
+import Foundation
+import TestTags
+import Testing
+
+/// Issue 23, parts 1 and 2, end to end through the built binary (and the real `task`): what
+/// ootd exports comes back unchanged, trip after trip; dropped work stays dropped; a
+/// Taskwarrior history with deleted tasks reports the rate it really had.
+@Suite(.tags(.binary)) struct InterchangeRoundTripBinaryTests {
+  let folder: TemporaryFolder
+  let env: [String: String]
+
+  init() throws {
+    folder = try TemporaryFolder()
+    env = ["OOTD_DB": folder.file("ootd.sqlite")]
+  }
+
+  func run(_ arguments: [String], stdin: String? = nil, now: String? = nil) throws -> BinaryTests.Result {
+    var environment = env
+    if let now { environment["OOTD_NOW"] = now }
+    let result = try BinaryTests.run(arguments, environment: environment, stdin: stdin)
+    #expect(result.code == 0, "\(arguments): \(result.stderr)")
+    return result
+  }
+
+  func counts(_ result: BinaryTests.Result) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+  }
+
+  /// A database with every kind of todo a trip could change: a fraction of a second in a done
+  /// time, notes, tags, a project, a dropped todo, a later day, a Taskwarrior task with
+  /// annotations, user-defined attributes and a due date beside its scheduled one, a todo.txt
+  /// line with a threshold and a recurrence. `realTask`: only what the real `task` keeps as it
+  /// is (no `wait`, which it acts on by the real clock, nor `depends` on absent tasks).
+  func seed(realTask: Bool = false) throws {
+    _ = try run(["project", "add", "ootd"])
+    _ = try run(["add", "Write chapter", "--on", TestClock.day(-2), "--project", "ootd", "--priority", "high"])
+    _ = try run(["note", "1", "chapter on WAL"])
+    _ = try run(["add", "Done thing +bug +회의", "--on", TestClock.day(-1)])
+    _ = try run(["done", "2"], now: "2026-11-22T11:00:00.476Z")
+    _ = try run(["add", "Given up", "--on", TestClock.day(-1)])
+    _ = try run(["drop", "3"])
+    _ = try run(["add", "Later \"quoted\"", "--on", TestClock.day(1), "--priority", "low"])
+    let day = TestClock.today.adding(days: -4)
+    let start = Timestamp.string(day.start(in: TimeZone(identifier: "UTC")!), .compact)
+    let extra = realTask ? "" : #","wait":"20991231T000000Z","depends":"a1b2c3d4-0000-4000-8000-000000000009""#
+    let task = #"[{"uuid":"a1b2c3d4-0000-4000-8000-0000000000aa","status":"pending","entry":"20261101T080000Z","#
+      + #""scheduled":""# + start + #"","due":"20261130T000000Z","description":"From Taskwarrior","project":"ootd","#
+      + #""estimate":"3","issue":"GH-23","annotations":[{"entry":"20261102T090000Z","description":"first remark"},"#
+      + #"{"entry":"20261103T090000Z","description":"second\nremark"}]"# + extra + "}]"
+    let imported = try counts(try run(["import", "taskwarrior", "-", "--json"], stdin: task))
+    #expect(imported["added"] as? Int == 1)
+    let line = "x \(TestClock.day(-3)) (A) Fix prod alert +ootd pri:A t:\(TestClock.day(3)) rec:1w\n"
+    _ = try run(["import", "todotxt", "-"], stdin: line)
+  }
+
+  func listing() throws -> String { try run(["list", "--all", "--json"]).stdout }
+
+  /// `ootd export --format F` then `ootd import F` of it into the same database: all
+  /// unchanged, three times over, and the listing byte for byte the same; F in both formats,
+  /// one after the other.
+  @Test func ownExports_comeBackUnchanged_tripAfterTrip() throws {
+    try seed()
+    let before = try listing()
+    let count = try #require((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [Any])?.count)
+    #expect(count == 6)
+    for format in ["todotxt", "taskwarrior"] {
+      for trip in 1...3 {
+        let file = folder.file("trip-\(trip).\(format)")
+        _ = try run(["export", "--format", format, "--output", file])
+        let result = try counts(try run(["import", format, file, "--json"]))
+        #expect(result["added"] as? Int == 0, "\(format) trip \(trip)")
+        #expect(result["updated"] as? Int == 0, "\(format) trip \(trip)")
+        #expect(result["unchanged"] as? Int == count, "\(format) trip \(trip)")
+        #expect(try listing() == before, "\(format) trip \(trip)")
+      }
+    }
+    // What the files say: the identity, the dropped marker, the keys; deleted with its end.
+    let todotxt = try run(["export", "--format", "todotxt"]).stdout
+    #expect(todotxt.contains("Given up due:\(TestClock.day(-1)) dropped:yes ootd:"))
+    #expect(todotxt.contains("x \(TestClock.day(-3)) "))
+    #expect(todotxt.contains("Fix prod alert +ootd due:\(TestClock.day(-3)) pri:A rec:1w t:\(TestClock.day(3)) ootd:"))
+    #expect(!todotxt.contains("(A) Fix"))
+    let tasks = try #require(
+      try JSONSerialization.jsonObject(with: Data(run(["export", "--format", "taskwarrior"]).stdout.utf8)) as? [[String: Any]])
+    let dropped = try #require(tasks.first { $0["description"] as? String == "Given up" })
+    #expect(dropped["status"] as? String == "deleted")
+    #expect(dropped["end"] is String)
+    let fromTask = try #require(tasks.first { $0["description"] as? String == "From Taskwarrior" })
+    #expect(fromTask["estimate"] as? String == "3")
+    #expect(fromTask["due"] as? String == "20261130T000000Z")
+    #expect((fromTask["annotations"] as? [[String: String]])?.map { $0["description"] } == ["first remark", "second\nremark"])
+    let chapter = try #require(tasks.first { $0["description"] as? String == "Write chapter" })
+    // The notes: one annotation, no prefix, however many trips.
+    #expect((chapter["annotations"] as? [[String: String]])?.map { $0["description"] } == ["chapter on WAL"])
+    let done = try #require(tasks.first { $0["description"] as? String == "Done thing" })
+    #expect(done["end"] as? String == "20261122T110000Z")
+  }
+
+  /// Annotations are annotations, each with its time (`show`, text and JSON); attributes are
+  /// attributes, not prose in the notes.
+  @Test func show_listsAnnotationsAndAttributes() throws {
+    try seed()
+    let text = try run(["show", "5"]).stdout
+    #expect(text.contains("Annotations\n  2026-11-02 09:00  first remark\n  2026-11-03 09:00  second\n    remark\n"), "\(text)")
+    #expect(text.contains("Attributes\n  depends: a1b2c3d4-0000-4000-8000-000000000009\n  due: 20261130T000000Z\n  estimate: 3\n"))
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(run(["show", "5", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(json["notes"] is NSNull)
+    #expect(json["annotations"] as? [[String: String]] == [
+      ["entry": "2026-11-02T09:00:00Z", "text": "first remark"], ["entry": "2026-11-03T09:00:00Z", "text": "second\nremark"],
+    ])
+    #expect((json["attributes"] as? [String: String])?["issue"] == "GH-23")
+    #expect((json["attributes"] as? [String: String])?["wait"] == "20991231T000000Z")
+    // Undo takes the import back whole, annotations and attributes with it; redo brings them.
+    _ = try run(["undo"])
+    _ = try run(["undo"])
+    #expect(try BinaryTests.run(["show", "5"], environment: env).code != 0)
+    _ = try run(["redo"])
+    _ = try run(["redo"])
+    let again = try #require(
+      try JSONSerialization.jsonObject(with: Data(run(["show", "5", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(again["annotations"] as? [[String: String]] == json["annotations"] as? [[String: String]])
+    #expect(again["attributes"] as? [String: String] == json["attributes"] as? [String: String])
+  }
+
+  /// The trip through the real Taskwarrior: `ootd export | task import`, `task export | ootd
+  /// import` into the same database changes nothing; a dropped todo is a deleted task there.
+  @Test(.enabled(
+    if: InterchangeBinaryTests.taskBinary != nil || InterchangeBinaryTests.isCI,
+    "Taskwarrior's 'task' is not installed (scripts/bootstrap installs it): the real round trip is skipped"))
+  func tripThroughRealTaskwarrior_changesNothing() throws {
+    let taskBinary = try #require(
+      InterchangeBinaryTests.taskBinary, "Taskwarrior's 'task' is not on PATH and CI=true requires it: run scripts/bootstrap")
+    try seed(realTask: true)
+    let before = try listing()
+    let count = try #require((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [Any])?.count)
+    let data = folder.file("task-data")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    let rc = folder.file("taskrc")
+    try "data.location=\(data)\n".write(toFile: rc, atomically: true, encoding: .utf8)
+    func task(_ arguments: [String]) throws -> String {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: taskBinary)
+      process.arguments = ["rc.confirmation=off", "rc.hooks=off", "rc.verbose=nothing"] + arguments
+      // task 2.6 crashes without HOME; the temporary folder stands in for it.
+      process.environment = ["HOME": folder.path, "TASKDATA": data, "TASKRC": rc, "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+      let out = Pipe(), err = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      let o = out.fileHandleForReading.readDataToEndOfFile()
+      let e = err.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "task \(arguments): \(String(decoding: e, as: UTF8.self))")
+      return String(decoding: o, as: UTF8.self)
+    }
+    for trip in 1...3 {
+      let file = folder.file("to-task-\(trip).json")
+      _ = try run(["export", "--format", "taskwarrior", "--output", file])
+      _ = try task(["import", file])
+      let back = try task(["export"])
+      let result = try counts(try run(["import", "taskwarrior", "-", "--json"], stdin: back))
+      #expect(result["added"] as? Int == 0, "trip \(trip): \(result)")
+      #expect(result["updated"] as? Int == 0, "trip \(trip): \(result)")
+      #expect(result["unchanged"] as? Int == count, "trip \(trip): \(result)")
+      #expect(try listing() == before, "trip \(trip)")
+    }
+    // Taskwarrior itself has the dropped todo as deleted, the notes and remarks as annotations.
+    let tasks = try #require(try JSONSerialization.jsonObject(with: Data(task(["export"]).utf8)) as? [[String: Any]])
+    #expect(tasks.first { $0["description"] as? String == "Given up" }?["status"] as? String == "deleted")
+    let chapter = try #require(tasks.first { $0["description"] as? String == "Write chapter" })
+    #expect((chapter["annotations"] as? [[String: Any]])?.compactMap { $0["description"] as? String } == ["chapter on WAL"])
+  }
+
+  /// A Taskwarrior history arrives honest: deleted tasks are dropped todos on their days, so a
+  /// day reads the rate it had there (3 done of 4 planned: 75 %, not 100 %); a deleted task with
+  /// no day is skipped and counted.
+  @Test func deletedTaskHistory_keepsTheSourcesRate() throws {
+    let day = TestClock.today.adding(days: -5)
+    let utc = TimeZone(identifier: "UTC")!
+    let noon = Timestamp.string(day.start(in: utc).addingTimeInterval(12 * 3600), .compact)
+    func task(_ n: Int, _ status: String, _ extra: String) -> String {
+      #"{"uuid":"a1b2c3d4-0000-4000-8000-00000000000\#(n)","status":"\#(status)","entry":"20261101T080000Z","description":"t\#(n)""#
+        + extra + "}"
+    }
+    let file = "[" + [
+      task(1, "completed", #","scheduled":"\#(noon)","end":"\#(noon)""#),
+      task(2, "completed", #","due":"\#(noon)","end":"\#(noon)""#),
+      task(3, "completed", #","end":"\#(noon)""#),
+      task(4, "deleted", #","end":"\#(noon)""#),
+      task(5, "deleted", ""),
+    ].joined(separator: ",") + "]"
+    let result = try counts(try run(["import", "taskwarrior", "-", "--json"], stdin: file))
+    #expect(result["added"] as? Int == 4)
+    #expect(result["skipped"] as? Int == 1)
+    let report = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(run(["report", "--from", day.description, "--to", day.description, "--json"]).stdout.utf8))
+        as? [String: Any])
+    let days = try #require(report["days"] as? [[String: Any]])
+    #expect(days.first?["total"] as? Int == 4)
+    #expect(days.first?["done"] as? Int == 3)
+    #expect(days.first?["rate"] as? Double == 0.75)
+    let listed = try #require(try JSONSerialization.jsonObject(with: Data(listing().utf8)) as? [[String: Any]])
+    #expect(listed.filter { $0["dropped"] as? Bool == true }.map { $0["title"] as? String } == ["t4"])
+    // And back out: the dropped todo is a deleted task again.
+    let out = try #require(
+      try JSONSerialization.jsonObject(with: Data(run(["export", "--format", "taskwarrior"]).stdout.utf8)) as? [[String: Any]])
+    #expect(out.first { $0["description"] as? String == "t4" }?["status"] as? String == "deleted")
+  }
+
+  /// An empty Taskwarrior export into a database that does not exist yet: 0 added.
+  @Test func emptyExport_intoANewDatabase_addsNothing() throws {
+    for arguments in [["import", "taskwarrior", "-", "--json"], ["import", "taskwarrior", "-", "--json", "--dry-run"]] {
+      let fresh = try TemporaryFolder()
+      let result = try BinaryTests.run(arguments, environment: ["OOTD_DB": fresh.file("new/ootd.sqlite")], stdin: "[]\n")
+      #expect(result.code == 0, "\(result.stderr)")
+      let counts = try self.counts(result)
+      #expect(counts["added"] as? Int == 0 && counts["skipped"] as? Int == 0, "\(counts)")
+    }
+  }
+}
