@@ -229,7 +229,7 @@ struct GitHubIssuesBinaryTests {
       ["repo": "gr/app", "number": 2, "title": "Two", "state": "open", "assignees": ["gr"]],
     ])
     #expect(try setup.run(["github", "issues"]).code == 0)
-    let ids = try Self.todos(try setup.run(["list", "--json"]).stdout).reduce(into: [String: Int]()) {
+    let ids = try Self.todos(try setup.run(["list", "--all", "--json"]).stdout).reduce(into: [String: Int]()) {
       $0[$1["title"] as! String] = $1["id"] as? Int
     }
     // A plain done sends nothing.

@@ -52,6 +52,10 @@ import Testing
     #expect(imported["added"] as? Int == 1)
     let line = "x \(TestClock.day(-3)) (A) Fix prod alert +ootd pri:A t:\(TestClock.day(3)) rec:1w\n"
     _ = try run(["import", "todotxt", "-"], stdin: line)
+    // The backlog: one waiting, one given up there (ids 7 and 8).
+    _ = try run(["add", "Read the SQLite docs", "--someday", "--tag", "reading"])
+    _ = try run(["add", "Maybe a Rust port", "--someday", "--priority", "low"])
+    _ = try run(["drop", "8"])
   }
 
   func listing() throws -> String { try run(["list", "--all", "--json"]).stdout }
@@ -63,7 +67,7 @@ import Testing
     try seed()
     let before = try listing()
     let count = try #require((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [Any])?.count)
-    #expect(count == 6)
+    #expect(count == 8)
     for format in ["todotxt", "taskwarrior"] {
       for trip in 1...3 {
         let file = folder.file("trip-\(trip).\(format)")
@@ -81,11 +85,20 @@ import Testing
     #expect(todotxt.contains("x \(TestClock.day(-3)) "))
     #expect(todotxt.contains("Fix prod alert +ootd due:\(TestClock.day(-3)) pri:A rec:1w t:\(TestClock.day(3)) ootd:"))
     #expect(!todotxt.contains("(A) Fix"))
+    // The backlog: no due: (given up there, still marked dropped), no scheduled or due.
+    let someday = try #require(todotxt.split(separator: "\n").first { $0.contains("Read the SQLite docs") })
+    #expect(!someday.contains("due:"))
+    let givenUp = try #require(todotxt.split(separator: "\n").first { $0.contains("Maybe a Rust port") })
+    #expect(!givenUp.contains("due:") && givenUp.contains("dropped:yes"))
     let tasks = try #require(
       try JSONSerialization.jsonObject(with: Data(run(["export", "--format", "taskwarrior"]).stdout.utf8)) as? [[String: Any]])
     let dropped = try #require(tasks.first { $0["description"] as? String == "Given up" })
     #expect(dropped["status"] as? String == "deleted")
     #expect(dropped["end"] is String)
+    for title in ["Read the SQLite docs", "Maybe a Rust port"] {
+      let waiting = try #require(tasks.first { $0["description"] as? String == title })
+      #expect(waiting["scheduled"] == nil && waiting["due"] == nil, "\(title)")
+    }
     let fromTask = try #require(tasks.first { $0["description"] as? String == "From Taskwarrior" })
     #expect(fromTask["estimate"] as? String == "3")
     #expect(fromTask["due"] as? String == "20261130T000000Z")

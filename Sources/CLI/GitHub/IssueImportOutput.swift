@@ -46,5 +46,10 @@ enum IssueImportOutput {
       environment.print("\(verb) \(counted(todos.count, "todo")) from GitHub:")
       for line in renderer.changed(todos) { environment.print(line) }
     }
+    let waiting = result.created.count(where: \.isInBacklog)
+    if waiting > 0 {
+      environment.print(renderer.style.dim(
+        "\(counted(waiting, "new todo")) without a milestone day \(waiting == 1 ? "waits" : "wait") in the backlog ('ootd backlog'; 'ootd plan ID' puts one on a day)"))
+    }
   }
 }
