@@ -129,6 +129,11 @@ import Testing
     let search = await h.run(["search", "wiki"])
     #expect(search.code == 0)
     #expect(search.stdout.contains("Backlog") && search.stdout.contains("Tidy the wiki"))
+    // `list someday` (or --on someday) is the backlog, without figures; empty, it says how to fill it
+    let someday = try Self.array(await h.run(["list", "someday", "--json"]).stdout)
+    #expect(someday.compactMap { $0["id"] as? Int } == [3, 2, 4])
+    let text = await h.run(["list", "--on", "someday"])
+    #expect(text.stdout.hasPrefix("Backlog") && !text.stdout.contains("Today's work") && !text.stdout.contains(" done "))
     let list = await h.run(["list", "--all"])
     let lines = list.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("Backlog") == true)

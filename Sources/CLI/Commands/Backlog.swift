@@ -43,8 +43,7 @@ extension Ootd {
         return environment.outputFailed() == nil
       }
       if first {
-        environment.print(
-          renderer.style.dim("The backlog is empty: 'ootd add TITLE --someday' puts a todo there."))
+        environment.print(renderer.emptyBacklog)
       }
     }
   }

@@ -25,6 +25,7 @@ extension Ootd {
           ootd list mon
           ootd list --from 2026-11-01 --to today --project ootd --open
           ootd list --all --priority high --json
+          ootd list someday
         """,
       aliases: ["ls"])
 
@@ -55,13 +56,14 @@ extension Ootd {
         return
       }
       let renderer = TodoRenderer(environment, noColor: global.noColor)
+      // The backlog has no day, so no figures (nor todos carried away from it) to show.
       let printed = try renderer.printDays(
-        database, matching: filter, showProgress: unfiltered, fitted: false, environment)
+        database, matching: filter, showProgress: unfiltered && days != .backlog, fitted: false, environment)
       var lines: [String] = []
       if !printed {
         lines.append(
           unfiltered
-            ? emptyMessage(days, today: today, style: renderer.style)
+            ? emptyMessage(days, today: today, renderer: renderer)
             : renderer.style.dim("No todos match the filter."))
       }
       if case .range(let range) = days, range == DayRange(day: today), !filters.done,
@@ -72,7 +74,9 @@ extension Ootd {
       environment.output(renderer.fitting(lines).map { $0 + "\n" }.joined())
     }
 
-    private func emptyMessage(_ days: TodoFilter.Days, today: Day, style: Style) -> String {
+    private func emptyMessage(_ days: TodoFilter.Days, today: Day, renderer: TodoRenderer) -> String {
+      let style = renderer.style
+      if days == .backlog { return renderer.emptyBacklog }
       if case .range(let range) = days, range == DayRange(day: today) {
         return style.dim("Nothing planned for today. Try: ootd add \"...\" or ootd add --block algorithm")
       }

@@ -10,8 +10,8 @@ struct DaySelectionOptions: ParsableArguments {
 
   @Option(
     name: .long,
-    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom.", valueName: "date"),
-    completion: NameCompletion.days)
+    help: ArgumentHelp("One day: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom; someday for the backlog.", valueName: "date"),
+    completion: NameCompletion.placements)
   var on: String?
 
   @OptionGroup var range: DayRangeOptions
@@ -38,7 +38,11 @@ struct DaySelectionOptions: ParsableArguments {
   /// The days asked for; today when nothing is given.
   func days(_ environment: AppEnvironment) throws -> TodoFilter.Days {
     if all { return .all }
-    if let on = on ?? day { return .range(DayRange(day: try parseDay(on, environment))) }
+    if let on = on ?? day {
+      // `ootd list someday`: the backlog, as `ootd backlog` lists it but in list order.
+      if on.lowercased() == Placement.backlogWord { return .backlog }
+      return .range(DayRange(day: try parseDay(on, environment)))
+    }
     let bounds = range.bounds
     if bounds.isEmpty { return .range(DayRange(day: environment.today)) }
     return .range(try bounds.openRange(today: environment.today))

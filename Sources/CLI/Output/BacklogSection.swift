@@ -1,6 +1,9 @@
 import Core
 
 extension TodoRenderer {
+  /// What a listing of the backlog says when it is empty (`ootd backlog`, `ootd list someday`).
+  var emptyBacklog: String { style.dim("The backlog is empty: 'ootd add TITLE --someday' puts a todo there.") }
+
   /// The dashboard's backlog section: how many todos wait without a day, and the first `limit`
   /// of them in backlog order (``Todo/backlogOrder(_:_:)``); nothing when none waits.
   func backlogSection(_ reader: any TodoReader, limit: Int) throws -> [String] {
