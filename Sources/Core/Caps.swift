@@ -29,8 +29,15 @@ public enum Caps {
   /// in ``HybridClock``'s units, leaving 2^62 steps of headroom before an Int64 overflows.
   public static let clocks: ClosedRange<Int64> = 0...(1 << 62)
 
+  /// The numbers (`id`) a todo from another machine may have: room for every todo ever added,
+  /// far below where SQLite's AUTOINCREMENT would run out.
+  public static let todoNumbers: ClosedRange<Int64> = 1...(1 << 40)
+
   /// Why the value `value` of `field` of an `entity` row breaks a cap, or nil when it keeps them.
   public static func violation(_ entity: Entity, field: String, value: FieldValue) -> String? {
+    if entity == .todo, field == TodoField.id.rawValue {
+      return value.integer.map(todoNumbers.contains) == true ? nil : "a todo number out of range"
+    }
     guard let text = value.text else { return nil }
     func tooLong(_ what: String, _ limit: Int) -> String? {
       // The UTF-8 length first: counting characters of a huge value would take long.

@@ -96,6 +96,8 @@ extension AppDatabase {
       // The todos whose day, done or dropped the step sets: checked against the rules.
       var touched = Set<String>()
       func apply(_ id: Int64, _ operation: JournalOperation) throws {
+        // A todo's number moved by a sync stays: moving it back could take another todo's.
+        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action { return }
         if (undo ? operation.inverse : operation).touchesRules { touched.insert(operation.row) }
         do {
           try recorder.apply(undo ? operation.inverse : operation, checked: true)

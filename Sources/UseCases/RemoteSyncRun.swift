@@ -65,6 +65,8 @@ public struct RemoteSyncRun {
     public var copiedFrom: String?
     /// Rows pulled from the server and set aside instead of applied.
     public var setAside: [SetAsideRow] = []
+    /// Todos whose number changed here.
+    public var renumbered: [SyncRenumbering] = []
 
     public init() {}
   }
@@ -90,6 +92,7 @@ public struct RemoteSyncRun {
       summary.conflicts += result.conflicts
       summary.ruleConflicts += result.ruleConflicts
       summary.setAside += result.setAside
+      summary.renumbered += result.renumbered
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
     }
     reached("remote-pulled")

@@ -123,7 +123,13 @@ struct RemoteSyncBinaryTests {
     // Built-in blocks never appear twice.
     let blocks = try m.run("a", "block", "list", "--json")
     #expect(blocks.stdout.components(separatedBy: "\"algorithm\"").count == 2)
-    // A sync with nothing to do pushes and pulls nothing.
+    // Both machines numbered a todo #1: the same todo keeps it on both (the smaller uuid), the
+    // other has the same new number on both.
+    let numbers = { (machine: String) in try m.todos(machine).map { "\($0["uuid"] ?? "") \($0["id"] ?? "")" }.sorted() }
+    #expect(try numbers("a") == numbers("b"))
+    // A sync with nothing to do pushes and pulls nothing (once a's renumbering of b's todo, if
+    // a moved it, has reached b).
+    try m.sync("b")
     let idle = try m.sync("b")
     #expect(idle["pushed"] as? Int == 0 && idle["pulled"] as? Int == 0)
     // A copy of a's file gets its own device id at its first sync, and stays in step.
@@ -187,7 +193,7 @@ struct RemoteSyncBinaryTests {
     let text = try m.run("b", "remote", "sync")
     #expect(text.code == 0)
     #expect(text.stdout.contains("1 conflict resolved"))
-    #expect(text.stdout.contains("todo 'B again': title changed on two machines; kept 'B again' (the later), dropped 'A again'"))
+    #expect(text.stdout.contains("#1 'B again': title changed on two machines; kept 'B again' (the later), over 'A again'"))
   }
 
   @Test("deleted on one machine and edited on the other: stays deleted on both, reported")

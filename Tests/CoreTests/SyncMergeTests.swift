@@ -127,9 +127,9 @@ struct SyncMergeTests {
       operations: [create(10, laptop), set("title", .text("B"), 20, desktop), set("title", .text("B"), 20, desktop)],
       expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: []),
     Example(
-      name: "a local id never travels",
+      name: "a todo's number travels: the later one is the row's, never a conflict (the pull renumbers)",
       operations: [create(10, laptop, base.merging(["id": .integer(7)]) { a, _ in a }), set("id", .integer(9), 20, desktop)],
-      expected: base, conflicts: []),
+      expected: base.merging(["id": .integer(9)]) { a, _ in a }, conflicts: []),
   ]
 
   @Test("examples", arguments: examples)

@@ -84,7 +84,11 @@ struct SyncStoreTests {
     #expect(try allTodos(b).first { $0.title == "Read" }?.block == "study")
     #expect(try a.blocks().count == TaskBlock.builtIns.count)
     #expect(try b.blocks().count == TaskBlock.builtIns.count)
-    // Nothing to do: nothing pushed or pulled.
+    // Both gave #1 to a todo: the smaller uuid keeps it on both, the other has #2 on both.
+    #expect(try Set(allTodos(a).map { "\($0.uuid) \($0.id)" }) == Set(allTodos(b).map { "\($0.uuid) \($0.id)" }))
+    // Nothing to do: nothing pushed or pulled (once a's renumbering of b's todo, when a moved
+    // it, has reached b).
+    try server.sync(b)
     let idle = try server.sync(b)
     #expect(idle.pushed == 0 && idle.pulled == 0)
   }

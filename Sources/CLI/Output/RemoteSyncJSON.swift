@@ -6,7 +6,7 @@ import Storage
 import UseCases
 
 /// `remote sync --json`: `{"changed","conflictList","conflicts","device","pulled","pushed",
-/// "ruleConflicts","setAside"}`.
+/// "renumbered","ruleConflicts","setAside"}`.
 struct SyncJSON: JSONShape {
   let summary: RemoteSyncRun.Summary
   init(_ summary: RemoteSyncRun.Summary) { self.summary = summary }
@@ -23,24 +23,34 @@ struct SyncJSON: JSONShape {
       writer.key("field")
       writer.string(conflict.field)
       writer.key("kept")
-      writer.string(conflict.kept.flatMap(Self.json))
+      writer.string(report.kept.words)
       writer.key("kind")
       writer.string(conflict.kind.rawValue)
       writer.key("lost")
-      writer.string(conflict.lost.flatMap(Self.json))
+      writer.string(report.lost.words)
       writer.key("name")
       writer.string(report.name)
       writer.key("uuid")
       writer.string(conflict.row)
       writer.endObject()
     }
+  }
 
-    static func json(_ value: FieldValue) -> String? {
-      switch value {
-      case .null: return nil
-      case .integer(let integer): return String(integer)
-      case .text(let text): return text
-      }
+  /// A todo whose number changed here: `{"from","title","to","uuid"}`.
+  struct Renumbered: JSONShape {
+    let renumbering: SyncRenumbering
+
+    func write(to writer: inout JSONStreamWriter) {
+      writer.beginObject()
+      writer.key("from")
+      writer.integer(renumbering.from)
+      writer.key("title")
+      writer.string(renumbering.title)
+      writer.key("to")
+      writer.integer(renumbering.to)
+      writer.key("uuid")
+      writer.string(renumbering.uuid)
+      writer.endObject()
     }
   }
 
@@ -58,6 +68,8 @@ struct SyncJSON: JSONShape {
     writer.integer(summary.pulled)
     writer.key("pushed")
     writer.integer(summary.pushed)
+    writer.key("renumbered")
+    writer.array(summary.renumbered.map(Renumbered.init))
     writer.key("ruleConflicts")
     writer.strings(summary.ruleConflicts)
     writer.key("setAside")

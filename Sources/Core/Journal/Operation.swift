@@ -101,7 +101,10 @@ public struct JournalOperation: Hashable, Sendable {
       return value == old ? nil : .fieldChanged(field: field, expected: old, found: value)
     case .delete(let fields):
       guard let current else { return .rowMissing }
-      for (field, value) in fields.sorted(by: { $0.key < $1.key }) where current[field] ?? .null != value {
+      // A todo's number may have changed since: a sync renumbers a todo whose number another
+      // machine gave to another todo (it is still the same row).
+      for (field, value) in fields.sorted(by: { $0.key < $1.key })
+      where field != TodoField.id.rawValue && current[field] ?? .null != value {
         return .fieldChanged(field: field, expected: value, found: current[field] ?? .null)
       }
       return nil

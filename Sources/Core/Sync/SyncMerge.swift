@@ -10,7 +10,9 @@ public struct Stamped<Value: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// One change as it travels between machines: a row created with all its fields, one field
-/// set, or the row deleted, with the stamp it was made at. Local ids never travel.
+/// set, or the row deleted, with the stamp it was made at. A todo's number (`id`) travels, so
+/// that it is the same on every machine (``SyncMerge/isLocal(_:_:)``); a project's local id does
+/// not.
 public struct SyncOperation: Hashable, Sendable {
   /// What happens to the row.
   public enum Kind: Hashable, Sendable {
@@ -35,7 +37,7 @@ public struct SyncOperation: Hashable, Sendable {
   public init(_ operation: JournalOperation, stamp: Stamp) {
     let kind: Kind
     switch operation.action {
-    case .create(let fields): kind = .create(fields.filter { !SyncMerge.localFields.contains($0.key) })
+    case .create(let fields): kind = .create(fields.filter { !SyncMerge.isLocal(operation.entity, $0.key) })
     case .update(let field, _, let new): kind = .update(field: field, value: new)
     case .delete: kind = .delete
     }
@@ -135,8 +137,13 @@ public enum SyncEffect: Hashable, Sendable {
 /// (an undo of the deletion) does. Merging is commutative, associative and idempotent: any
 /// order of the same operations gives the same rows.
 public enum SyncMerge {
-  /// Fields that stay on their machine (local short ids).
-  public static let localFields: Set<String> = ["id"]
+  /// Whether a field stays on its machine: a project's local id. A todo's number travels like
+  /// any field, so that a todo has the same number on every machine; when two todos claim one
+  /// number, the pull renumbers one of them (``SyncRenumbering``), and the merge reports no
+  /// conflict for it (numbers are given by machines, not typed by the user).
+  public static func isLocal(_ entity: Entity, _ field: String) -> Bool {
+    field == "id" && entity != .todo
+  }
 
   /// The result of ``merge(_:into:isPending:)``.
   public struct Outcome: Hashable, Sendable {
@@ -158,14 +165,16 @@ public enum SyncMerge {
     switch operation.kind {
     case .create(let fields):
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(true, stamp) }
-      for (field, value) in fields where !localFields.contains(field) {
+      for (field, value) in fields where !isLocal(operation.entity, field) {
         if let current = state.fields[field], current.stamp >= stamp { continue }
         state.fields[field] = Stamped(value, stamp)
       }
     case .update(let field, let value):
-      guard !localFields.contains(field) else { break }
+      guard !isLocal(operation.entity, field) else { break }
       let current = state.fields[field]
-      if let existence = state.existence, !existence.value {
+      if field == "id" {
+        // A number: the later one is the row's; a clash is the pull's to resolve, not a conflict.
+      } else if let existence = state.existence, !existence.value {
         conflicts.append(
           SyncConflict(
             kind: .editOfDeleted, entity: operation.entity, row: operation.row, field: field,

@@ -138,10 +138,34 @@ public struct SyncPushPage: Sendable {
 public struct SyncConflictReport: Hashable, Sendable {
   public var conflict: SyncConflict
   public var name: String?
+  /// A todo's number here (or, deleted here, the last one it had).
+  public var number: Int64?
 
-  public init(conflict: SyncConflict, name: String?) {
+  public init(conflict: SyncConflict, name: String?, number: Int64? = nil) {
     self.conflict = conflict
     self.name = name
+    self.number = number
+  }
+
+  /// How a line names the row: `#3 'Read SICP'` for a todo, `project 'ootd'`.
+  public var subject: String {
+    switch (conflict.entity, number, name) {
+    case (.todo, let number?, let name?): return "#\(number) '\(name)'"
+    case (.todo, let number?, nil): return "#\(number)"
+    case (let entity, _, let name?): return "\(entity) '\(name)'"
+    case (let entity, _, nil): return "a \(entity)"
+    }
+  }
+
+  /// The value kept, in the user's words (a deleted row: `deleted`).
+  public var kept: ConflictWords {
+    conflict.kind == .editOfDeleted ? ConflictWords("deleted") : ConflictWords(conflict.entity, field: conflict.field, conflict.kept)
+  }
+
+  /// The value lost, in the user's words (edits of a row deleted since: `edited`).
+  public var lost: ConflictWords {
+    conflict.kind == .editOfDeleted && conflict.field == nil
+      ? ConflictWords("edited") : ConflictWords(conflict.entity, field: conflict.field, conflict.lost)
   }
 }
 
@@ -160,6 +184,8 @@ public struct SyncPullResult: Sendable {
   public var ruleConflicts: [String] = []
   /// Records set aside instead of applied, in server order.
   public var setAside: [SetAsideRow] = []
+  /// Todos whose number changed here (one each), in the order it happened.
+  public var renumbered: [SyncRenumbering] = []
 
   public init(records: Int, operations: Int, changed: Int, conflicts: [SyncConflictReport]) {
     self.records = records
@@ -169,3 +195,20 @@ public struct SyncPullResult: Sendable {
   }
 }
 
+
+/// A todo whose number (`id`) changed on this machine in a sync: another todo had its number
+/// on another machine (the smaller uuid keeps it, on every machine), or it came from another
+/// machine under a number taken here.
+public struct SyncRenumbering: Hashable, Sendable {
+  public var uuid: String
+  public var title: String
+  public var from: Int64
+  public var to: Int64
+
+  public init(uuid: String, title: String, from: Int64, to: Int64) {
+    self.uuid = uuid
+    self.title = title
+    self.from = from
+    self.to = to
+  }
+}

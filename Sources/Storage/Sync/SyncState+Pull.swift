@@ -17,6 +17,10 @@ extension SyncState {
   /// every record is applied (so a state that later records mend is not reported), and the
   /// fix reported in ``SyncPullResult/ruleConflicts``.
   ///
+  /// A todo keeps the number it has on the machine it comes from when the number is free here;
+  /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:)``, as a
+  /// change of this machine too, and reported in ``SyncPullResult/renumbered``.
+  ///
   /// A record that cannot be applied (unreadable, over a cap of ``Caps``, a clock out of range,
   /// a value a constraint refuses) is set aside whole: nothing of it is applied, it is kept in
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
@@ -38,11 +42,15 @@ extension SyncState {
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
       // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
       var touched = Set<String>()
+      var numbers = TodoNumbers()
       for (seq, record) in records {
         cursor = max(cursor, seq)
         guard record.device != device else { continue }
         // Each record in a savepoint: one that fails half-way leaves nothing behind.
-        var applied = (operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport]())
+        var applied = (
+          operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport](),
+          numbers: TodoNumbers()
+        )
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
@@ -53,14 +61,22 @@ extension SyncState {
               let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
               var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
               recorder.remoteClock = remote.stamp.clock
-              try Self.apply(outcome.effect, of: operation, recorder: recorder, outcome: &outcome)
+              try Self.apply(
+                outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
               try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
-              for conflict in outcome.conflicts {
-                let name = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)?[
-                  operation.entity.nameField]?.text
-                  ?? outcome.row.fields[operation.entity.nameField]?.value.text
-                applied.conflicts.append(SyncConflictReport(conflict: conflict, name: name))
+              for var conflict in outcome.conflicts {
+                let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
+                func known(_ field: String) -> FieldValue? { current?[field] ?? outcome.row.fields[field]?.value }
+                if operation.entity == .todo, conflict.field == TodoField.project.rawValue {
+                  // A project by its name, as the user knows it.
+                  conflict.kept = try conflict.kept.map { try Self.projectName(db, $0) }
+                  conflict.lost = try conflict.lost.map { try Self.projectName(db, $0) }
+                }
+                applied.conflicts.append(
+                  SyncConflictReport(
+                    conflict: conflict, name: known(operation.entity.nameField)?.text,
+                    number: operation.entity == .todo ? known(TodoField.id.rawValue)?.integer : nil))
               }
             }
             applied.operations = batch.operations.count
@@ -81,12 +97,14 @@ extension SyncState {
         result.conflicts += applied.conflicts
         clock = applied.clock
         touched.formUnion(applied.touched)
+        numbers.formUnion(applied.numbers)
       }
       try db.execute(
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
       // The fix is this machine's change, stamped after everything pulled: the next push takes
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: "remote sync", now: now)
+      result.renumbered = try numbers.resolve(fixing, now: now)
       result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
@@ -95,15 +113,17 @@ extension SyncState {
   }
 
   /// Applies what a merge changes in the visible row through the recorder. A project or block
-  /// whose name is taken here by another row is not created (reported as a conflict).
+  /// whose name is taken here by another row is not created (reported as a conflict). A todo
+  /// whose number another todo holds here gets the next free one, and claims its number in
+  /// `numbers`.
   private static func apply(
     _ effect: SyncEffect, of operation: SyncOperation, recorder: ChangeRecorder,
-    outcome: inout SyncMerge.Outcome
+    outcome: inout SyncMerge.Outcome, numbers: inout TodoNumbers
   ) throws {
     let db = recorder.db
     switch effect {
     case .none: return
-    case .create(let fields):
+    case .create(var fields):
       if operation.entity != .todo, let name = fields["name"]?.text,
         let holder = try String.fetchOne(
           db, sql: "SELECT uuid FROM \(OperationExecutor.table(operation.entity)) WHERE name = ? COLLATE NOCASE",
@@ -120,10 +140,28 @@ extension SyncState {
         try SyncState.set(db, LinkTranslation.aliasKey(operation.row), holder)
         return
       }
+      if operation.entity == .todo, let number = fields[todo: .id]?.integer,
+        let holder = try TodoNumbers.holder(db, number), holder != operation.row
+      {
+        // Its number is another todo's here: it waits under one no todo shows (below zero),
+        // taking no number another pulled todo may have, until the clash is resolved.
+        fields[todo: .id] = .integer(try TodoNumbers.waiting(db))
+        numbers.claim(operation.row, number, device: operation.stamp.device)
+      }
       try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
     case .update(let changes):
       let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row) ?? [:]
       for change in changes {
+        if operation.entity == .todo, change.field == TodoField.id.rawValue, let number = change.new.integer {
+          if let holder = try TodoNumbers.holder(db, number), holder != operation.row {
+            numbers.claim(operation.row, number, device: operation.stamp.device)
+            continue
+          }
+          // Applied now; the claim is settled, and stands over any earlier one of the todo.
+          numbers.claim(operation.row, number, device: operation.stamp.device)
+          // (A todo waiting for its number was never shown under the one it had.)
+          if let old = current[todo: .id]?.integer, old > 0 { numbers.changed(operation.row, from: old, to: number) }
+        }
         try recorder.update(
           operation.entity, row: operation.row, change.field, from: current[change.field] ?? .null,
           to: change.new)
@@ -133,6 +171,12 @@ extension SyncState {
       else { return }
       try recorder.delete(operation.entity, row: operation.row, fields: current)
     }
+  }
+
+  /// A project link's value as its name (a project deleted here keeps its uuid).
+  private static func projectName(_ db: Database, _ value: FieldValue) throws -> FieldValue {
+    guard let uuid = value.text else { return value }
+    return .text(try OperationExecutor.currentName(db, .project, row: uuid) ?? uuid)
   }
 
   /// Whether a merge's effect on a todo sets what the rules look at.

@@ -85,7 +85,7 @@ extension SyncState {
           let id: Int64 = row["id"]
           through = max(through, id)
           throughClock = max(throughClock, clock)
-          if case .update(let field, _, _) = operation.action, SyncMerge.localFields.contains(field) { continue }
+          if case .update(let field, _, _) = operation.action, SyncMerge.isLocal(operation.entity, field) { continue }
           operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
         }
         for (chunk, (payload, range)) in SyncPayload.chunks(command: command, operations).enumerated() {

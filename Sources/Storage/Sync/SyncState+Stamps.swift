@@ -13,7 +13,7 @@ extension SyncState {
     case .create: try upsert(db, operation.row, "", stamp, .integer(1))
     case .delete: try upsert(db, operation.row, "", stamp, .integer(0))
     case .update(let field, _, let new):
-      guard !SyncMerge.localFields.contains(field) else { return }
+      guard !SyncMerge.isLocal(operation.entity, field) else { return }
       try upsert(db, operation.row, field, stamp, new)
     }
   }
@@ -53,7 +53,7 @@ extension SyncState {
       state.existence = Stamped(true, floor)
     }
     if let current, let existence = state.existence, existence.value {
-      for (field, value) in current where !SyncMerge.localFields.contains(field) {
+      for (field, value) in current where !SyncMerge.isLocal(entity, field) {
         let stamp = max(entries[field]?.stamp ?? existence.stamp, existence.stamp)
         state.fields[field] = Stamped(value, stamp)
       }

@@ -24,8 +24,14 @@ extension Ootd.RemoteCommand {
         The board of your teams gets each day's total, done and commits (never titles).
 
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
-        "entity", "uuid", "name", "field", "kept", "lost"}], "device", "ruleConflicts": [sentences], \
-        "setAside": [{"id", "device", "reason"}]}: pushed and pulled count row-level changes.
+        "entity", "uuid", "name", "field", "kept", "lost"}], "device", "renumbered": [{"uuid", \
+        "title", "from", "to"}], "ruleConflicts": [sentences], "setAside": [{"id", "device", \
+        "reason"}]}: pushed and pulled count row-level changes.
+
+        A todo has the same number on every machine: one pulled keeps the number it has on \
+        its machine when that number is free here. When two machines gave one number to two \
+        todos, the one with the smaller uuid keeps it everywhere and the other gets the next \
+        free number; each todo renumbered here is listed.
 
         A row on the server this ootd cannot apply (unreadable, over a size cap, a clock out of \
         range, refused by the database) is set aside: nothing of it is applied, one line on \
@@ -72,6 +78,14 @@ extension Ootd.RemoteCommand {
       for conflict in summary.conflicts {
         environment.print("  " + TerminalText.printable(Self.describe(conflict)))
       }
+      for renumbering in summary.renumbered {
+        environment.print(TerminalText.printable(Self.describe(renumbering)))
+      }
+    }
+
+    /// One line for a todo renumbered here: `renumbered: #8 'Buy milk' is now #9`.
+    static func describe(_ renumbering: SyncRenumbering) -> String {
+      "renumbered: #\(renumbering.from) '\(renumbering.title)' is now #\(renumbering.to) (another todo has #\(renumbering.from) on your machines)"
     }
 
     /// `1 change (3 row-level)`; `0 changes` alone.
@@ -90,10 +104,10 @@ extension Ootd.RemoteCommand {
     /// One line for a resolved conflict.
     static func describe(_ report: SyncConflictReport) -> String {
       let conflict = report.conflict
-      let subject = "\(conflict.entity)" + (report.name.map { " '\($0)'" } ?? " \(conflict.row.prefix(8))")
+      let subject = report.subject
       switch conflict.kind {
       case .sameField:
-        return "\(subject): \(conflict.field ?? "?") changed on two machines; kept \(conflict.kept?.description ?? "?") (the later), dropped \(conflict.lost?.description ?? "?")"
+        return "\(subject): \(conflict.field ?? "?") changed on two machines; kept \(report.kept.quoted) (the later), over \(report.lost.quoted)"
       case .editOfDeleted:
         return "\(subject): deleted on one machine, edited on another; it stays deleted"
       case .nameTaken:
