@@ -15,7 +15,7 @@ public enum RemoteSchema {
   public static var currentVersion: Int { steps.count }
 
   /// The steps, version 1 first.
-  public static let steps: [String] = [version1, version2, version3]
+  public static let steps: [String] = [version1, version2, version3, version4]
 
   /// Creates the schema or migrates it to `version` (default: the newest), on a connection whose
   /// role may create schemas and roles. Returns the versions it applied (empty when the server
@@ -282,5 +282,64 @@ public enum RemoteSchema {
       PERFORM 1 FROM ootd.push_turns WHERE owner = current_user FOR UPDATE;
       RETURN NULL;
     END $f$;
+    """
+
+  /// Version 4: a team cannot be orphaned. A team always keeps a joined owner: the last one
+  /// cannot leave nor be taken out (`remove_from_team` refuses it, for old clients too) until
+  /// `promote_in_team` has made another member an owner, or `delete_team` has deleted the team.
+  /// Members hold no UPDATE on `role` nor DELETE on `teams`: both go through these functions,
+  /// which check the calling role (`session_user`, as in `remove_from_team`) is a joined owner.
+  static let version4 = """
+    CREATE OR REPLACE FUNCTION ootd.remove_from_team(team_name text, member_name name) RETURNS boolean
+      LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+      WITH mine AS (
+        SELECT role FROM ootd.team_members
+        WHERE team = team_name AND member = session_user AND joined
+      ), owners AS (
+        SELECT count(*) AS n FROM ootd.team_members WHERE team = team_name AND role = 'owner' AND joined
+      ), gone AS (
+        DELETE FROM ootd.team_members t WHERE t.team = team_name AND t.member = member_name
+          AND (member_name = session_user
+            OR EXISTS (SELECT 1 FROM mine WHERE role = 'owner')
+            OR (t.role = 'member' AND EXISTS (SELECT 1 FROM mine WHERE role = 'admin')))
+          AND NOT (t.role = 'owner' AND t.joined AND (SELECT n FROM owners) <= 1)
+        RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM gone)
+    $f$;
+
+    -- 'promoted', 'already', 'not-owner' (the caller is no joined owner) or 'not-joined' (the
+    -- member has not joined the team).
+    CREATE FUNCTION ootd.promote_in_team(team_name text, member_name name) RETURNS text
+      LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+    DECLARE current text;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM ootd.team_members
+          WHERE team = team_name AND member = session_user AND joined AND role = 'owner') THEN
+        RETURN 'not-owner';
+      END IF;
+      SELECT role INTO current FROM ootd.team_members
+        WHERE team = team_name AND member = member_name AND joined FOR UPDATE;
+      IF current IS NULL THEN RETURN 'not-joined'; END IF;
+      IF current = 'owner' THEN RETURN 'already'; END IF;
+      UPDATE ootd.team_members SET role = 'owner' WHERE team = team_name AND member = member_name;
+      RETURN 'promoted';
+    END $f$;
+    REVOKE ALL ON FUNCTION ootd.promote_in_team(text, name) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.promote_in_team(text, name) TO ootd_member;
+
+    -- 'deleted' or 'not-owner'. The members' figures stay theirs; the team and its
+    -- memberships and invitations go.
+    CREATE FUNCTION ootd.delete_team(team_name text) RETURNS text
+      LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM ootd.team_members
+          WHERE team = team_name AND member = session_user AND joined AND role = 'owner') THEN
+        RETURN 'not-owner';
+      END IF;
+      DELETE FROM ootd.teams WHERE name = team_name;
+      RETURN 'deleted';
+    END $f$;
+    REVOKE ALL ON FUNCTION ootd.delete_team(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.delete_team(text) TO ootd_member;
     """
 }

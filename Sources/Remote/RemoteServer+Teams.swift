@@ -104,12 +104,57 @@ extension RemoteServer {
     return true
   }
 
-  /// Leaves `team` (or declines its invitation).
+  /// Leaves `team` (or declines its invitation). The last owner cannot leave (the server
+  /// refuses it too): the team would be left with nobody who can invite or promote.
   public func leave(_ team: String) throws(RemoteError) {
+    if try myRole(in: team) == .owner, try ownerCount(of: team) <= 1 {
+      throw .refused(
+        "you are the last owner of team '\(team)': make another member an owner first ('ootd team promote \(team) MEMBER'), or delete the team ('ootd team delete \(team)')")
+    }
     // Members hold no DELETE privilege (it would let them lock the table): the schema's
     // function deletes the caller's own membership only.
     let rows = try connection.query("SELECT ootd.remove_from_team($1, current_user)", [team])
     guard rows.rows.first?.first == "t" else { throw .refused("you are not a member of team '\(team)'") }
+  }
+
+  /// How many joined owners `team` has (as far as the connection's role may see it).
+  func ownerCount(of team: String) throws(RemoteError) -> Int {
+    let rows = try connection.query(
+      "SELECT count(*) FROM ootd.team_members WHERE team = $1 AND role = 'owner' AND joined", [team])
+    return rows.rows.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
+  }
+
+  /// Makes `member`, who has joined `team`, an owner of it (only an owner may). Returns false
+  /// when it already was one.
+  @discardableResult
+  public func promote(_ member: String, in team: String) throws(RemoteError) -> Bool {
+    let rows = try connection.query("SELECT ootd.promote_in_team($1, $2)", [team, member])
+    switch rows.rows.first?.first ?? nil {
+    case "promoted"?: return true
+    case "already"?: return false
+    case "not-joined"?:
+      throw .refused("'\(member)' has not joined team '\(team)': only a member who has joined can be made an owner")
+    default:
+      throw .refused(try myRole(in: team) == nil
+        ? "you are not a member of team '\(team)'" : "only an owner of team '\(team)' can make another member an owner")
+    }
+  }
+
+  /// Deletes `team` with its memberships and invitations (only an owner may); every member's
+  /// figures stay their own.
+  public func deleteTeam(_ team: String) throws(RemoteError) {
+    let rows = try connection.query("SELECT ootd.delete_team($1)", [team])
+    guard rows.rows.first?.first == "deleted" else {
+      throw .refused(try myRole(in: team) == nil
+        ? "you are not a member of team '\(team)'" : "only an owner of team '\(team)' can delete it")
+    }
+  }
+
+  /// Whether the connection's role is invited to `team` and has not joined yet.
+  public func hasPendingInvitation(to team: String) throws(RemoteError) -> Bool {
+    let rows = try connection.query(
+      "SELECT 1 FROM ootd.team_members WHERE team = $1 AND member = current_user AND NOT joined", [team])
+    return !rows.rows.isEmpty
   }
 
   /// The connection's role in `team`, or nil when it has not joined.
@@ -130,6 +175,10 @@ extension RemoteServer {
   /// name. Only a joined member may ask.
   public func board(_ team: String, through: Day) throws(RemoteError) -> [TeamBoardMember] {
     guard try myRole(in: team) != nil else {
+      if try hasPendingInvitation(to: team) {
+        throw .refused(
+          "you are not a member of team '\(team)' yet: you are invited; 'ootd team join \(team)' accepts the invitation")
+      }
       throw .refused("you are not a member of team '\(team)'")
     }
     let members = try connection.query(

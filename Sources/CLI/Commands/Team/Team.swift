@@ -21,8 +21,10 @@ extension Ootd {
           ootd team invite algo-study bob       # bob's database role
           ootd team join algo-study             # run by bob
           ootd team board algo-study --week
+          ootd team promote algo-study bob      # a team always keeps an owner
           ootd team leave algo-study
+          ootd team delete algo-study
         """,
-      subcommands: [Create.self, Invite.self, Join.self, Leave.self, Board.self])
+      subcommands: [Create.self, Invite.self, Join.self, Leave.self, Promote.self, Delete.self, Board.self])
   }
 }

@@ -11,6 +11,9 @@ extension Ootd.Team {
       commandName: "leave",
       abstract: "Leave a team (or decline its invitation); it stops seeing your figures.",
       discussion: """
+        The last owner cannot leave: make another member an owner first ('ootd team promote \
+        NAME MEMBER'), or delete the team ('ootd team delete NAME').
+
         Example:
           ootd team leave algo-study
         """)
