@@ -112,11 +112,21 @@ extension AppDatabase {
       arguments += [" \(tag) "]
     }
     if let text = filter.text {
-      // Core's rule, as an SQL function of this connection: SQLite's own lower() and LIKE
-      // fold ASCII only.
+      // Core's rule, as an SQL function of this connection (SQLite's own lower() and LIKE fold
+      // ASCII only), asked only of the rows whose stored fold contains the text's fold: every
+      // row the rule matches is among them. Where both folds are ASCII without a carriage
+      // return, finding the fold is the rule's answer already (docs/decisions/search.md).
       db.add(function: Self.titleContains)
-      clauses.append("ootd_title_contains(todo.title, ?)")
-      arguments += [text]
+      let fold = TodoFilter.fold(text)
+      let exact = fold.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+      let asciiTitle =
+        exact ? "(length(todo.titleFold) = length(CAST(todo.titleFold AS BLOB)) AND instr(todo.titleFold, char(13)) = 0) OR " : ""
+      clauses.append(
+        """
+        (CASE WHEN todo.titleFold IS NULL THEN ootd_title_contains(todo.title, ?) \
+        ELSE instr(todo.titleFold, ?) > 0 AND (\(asciiTitle)ootd_title_contains(todo.title, ?)) END)
+        """)
+      arguments += [text, fold, text]
     }
     return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
   }
