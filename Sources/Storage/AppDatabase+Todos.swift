@@ -121,10 +121,15 @@ extension AppDatabase {
       let exact = fold.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
       let asciiTitle =
         exact ? "(length(todo.titleFold) = length(CAST(todo.titleFold AS BLOB)) AND instr(todo.titleFold, char(13)) = 0) OR " : ""
+      // AND and OR, not CASE: SQLite stops at the first operand that decides a WHERE term's
+      // AND or OR, but computes both operands of one inside a value (a CASE branch), which
+      // called the rule for every row again. `likelihood`: a search keeps few rows, so over
+      // every day SQLite reads the table in order and sorts what it keeps, rather than walking
+      // the day index and looking up every row (a day range still takes the index).
       clauses.append(
         """
-        (CASE WHEN todo.titleFold IS NULL THEN ootd_title_contains(todo.title, ?) \
-        ELSE instr(todo.titleFold, ?) > 0 AND (\(asciiTitle)ootd_title_contains(todo.title, ?)) END)
+        likelihood((todo.titleFold IS NULL AND ootd_title_contains(todo.title, ?)) \
+        OR (instr(todo.titleFold, ?) > 0 AND (\(asciiTitle)ootd_title_contains(todo.title, ?))), 0.01)
         """)
       arguments += [text, fold, text]
     }
