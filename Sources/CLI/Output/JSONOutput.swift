@@ -29,7 +29,11 @@ enum JSONOutput {
   /// of a Taskwarrior export, which Interchange encodes). They can
   /// only occur inside strings, so the document means the same.
   static func escapingControls(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+    // DEL is 0x7F and the C1 controls are 0xC2 0x80…0x9F in UTF-8: no such byte, nothing to do
+    // (a byte scan, not a scalar decoding, on every line of an export).
+    guard json.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 }),
+      json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) })
+    else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
       guard (0x7F...0x9F).contains(scalar.value) else {
