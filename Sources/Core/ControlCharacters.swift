@@ -22,10 +22,8 @@ public enum ControlCharacters {
   /// `keepingTabs`).
   public static func visible(_ text: String, keepingTabs: Bool = false) -> String {
     func replaced(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) && !(keepingTabs && scalar == "\t") }
-    // Bytes first: C0 and DEL are bytes under 0x20 and 0x7F, the C1 controls start with 0xC2;
-    // a text without them (most) is not decoded scalar by scalar.
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
-      text.unicodeScalars.contains(where: replaced)
+    // Bytes first: a text without a control byte (most) is not decoded scalar by scalar.
+    guard mayContainControl(text), text.unicodeScalars.contains(where: replaced)
     else { return text }
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

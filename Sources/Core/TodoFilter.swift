@@ -68,7 +68,7 @@ extension TodoFilter {
   public static func fold(_ text: String) -> String {
     let lowered = text.lowercased()
     // ASCII is its own decomposition.
-    if lowered.utf8.allSatisfy({ $0 < 0x80 }) { return lowered }
+    if !lowered.containsUTF8(where: { $0 >= 0x80 }) { return lowered }
     return lowered.decomposedStringWithCanonicalMapping
   }
 

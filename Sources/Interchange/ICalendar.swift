@@ -63,8 +63,8 @@ public enum ICalendar {
   /// visible symbols the terminal shows for them (``ControlCharacters``: ␛ for ESC, ␡ for DEL);
   /// a tab stays.
   public static func escape(_ text: String) -> String {
-    // Nothing to escape (no `\`, `;`, `,`, C0, DEL or C1 byte): the text as it is.
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x7F || $0 == 0xC2 })
+    // Nothing to escape (no `\`, `;`, `,` or control byte): the text as it is.
+    guard ControlCharacters.mayContainControl(text) || text.containsUTF8(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C })
     else { return text }
     var result = ""
     for scalar in text.unicodeScalars {

@@ -278,7 +278,7 @@ public enum TodoTxt {
     // (Bytes first: a title without C0, DEL, C1 or U+2028/U+2029, whose lead bytes are 0xC2
     // and 0xE2, is written as it is, without walking its characters.)
     let title =
-      todo.title.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 })
+      ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8 { $0 == 0xE2 }
       ? ControlCharacters.visible(
         todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true)
       : todo.title

@@ -118,7 +118,7 @@ extension AppDatabase {
       // return, finding the fold is the rule's answer already (docs/decisions/search.md).
       db.add(function: Self.titleContains)
       let fold = TodoFilter.fold(text)
-      let exact = fold.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+      let exact = !fold.containsUTF8 { $0 >= 0x80 || $0 == 0x0D }
       let asciiTitle =
         exact ? "(length(todo.titleFold) = length(CAST(todo.titleFold AS BLOB)) AND instr(todo.titleFold, char(13)) = 0) OR " : ""
       // AND and OR, not CASE: SQLite stops at the first operand that decides a WHERE term's

@@ -29,9 +29,9 @@ enum JSONOutput {
   /// of a Taskwarrior export, which Interchange encodes). They can
   /// only occur inside strings, so the document means the same.
   static func escapingControls(_ json: String) -> String {
-    // DEL is 0x7F and the C1 controls are 0xC2 0x80…0x9F in UTF-8: no such byte, nothing to do
-    // (a byte scan, not a scalar decoding, on every line of an export).
-    guard json.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 }),
+    // Bytes first: no DEL or C1 lead byte, nothing to do, without decoding every scalar of
+    // every line of an export (the lines' own line ends are C0: not a sign of anything here).
+    guard json.containsUTF8(where: { $0 == 0x7F || $0 == 0xC2 }),
       json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) })
     else { return json }
     var result = String.UnicodeScalarView()
