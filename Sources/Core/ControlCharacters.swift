@@ -22,7 +22,9 @@ public enum ControlCharacters {
   /// `keepingTabs`).
   public static func visible(_ text: String, keepingTabs: Bool = false) -> String {
     func replaced(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) && !(keepingTabs && scalar == "\t") }
-    guard text.unicodeScalars.contains(where: replaced) else { return text }
+    // Bytes first: a text without a control byte (most) is not decoded scalar by scalar.
+    guard mayContainControl(text), text.unicodeScalars.contains(where: replaced)
+    else { return text }
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
       result.append(replaced(scalar) ? symbol(for: scalar) ?? scalar : scalar)

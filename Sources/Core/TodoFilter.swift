@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which todos a list asks for. Every field narrows the result.
 public struct TodoFilter: Hashable, Sendable {
   /// Which days: one range, or every day.
@@ -54,6 +56,20 @@ extension TodoFilter {
   /// needle matches every title.
   public static func title(_ title: String, contains needle: String) -> Bool {
     needle.isEmpty || title.lowercased().contains(needle.lowercased())
+  }
+
+  /// The search key of `text`: lowercased as ``title(_:contains:)`` lowercases, then in Unicode
+  /// canonical decomposition (NFD), so composed and decomposed Hangul (and accents) are the same
+  /// bytes. Stored beside each title at write time (`todo.titleFold`), so that SQLite can find
+  /// the candidates with `instr` and leave the rule to the few it finds
+  /// (docs/decisions/search.md). Whenever the rule matches, the fold of the needle occurs in
+  /// the fold of the title; when both folds are ASCII without a carriage return, the converse
+  /// holds too.
+  public static func fold(_ text: String) -> String {
+    let lowered = text.lowercased()
+    // ASCII is its own decomposition.
+    if !lowered.containsUTF8(where: { $0 >= 0x80 }) { return lowered }
+    return lowered.decomposedStringWithCanonicalMapping
   }
 
   /// Whether `title` passes this filter's text.

@@ -10,8 +10,10 @@ public enum JSONText {
   }
 
   /// `text` as a JSON string literal, appended to `bytes`; copied whole when nothing needs an
-  /// escape.
-  public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+  /// escape. `shortEscapes` writes backspace and form feed as `\b` and `\f` (as Foundation's
+  /// `JSONEncoder` does, which other trackers' files were once written with), else as `\u0008`
+  /// and `\u000c` (the journal's text, which must not change).
+  public static func appendQuoted(_ text: String, to bytes: inout [UInt8], shortEscapes: Bool = false) {
     var text = text
     let plain = text.withUTF8 { utf8 in
       guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
@@ -29,6 +31,8 @@ public enum JSONText {
       case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
       case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
       case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0x08 where shortEscapes: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+      case 0x0C where shortEscapes: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
       case ..<0x20:
         let hex = Array("0123456789abcdef".utf8)
         bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])

@@ -63,6 +63,9 @@ public enum ICalendar {
   /// visible symbols the terminal shows for them (``ControlCharacters``: ␛ for ESC, ␡ for DEL);
   /// a tab stays.
   public static func escape(_ text: String) -> String {
+    // Nothing to escape (no `\`, `;`, `,` or control byte): the text as it is.
+    guard ControlCharacters.mayContainControl(text) || text.containsUTF8(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C })
+    else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -87,7 +90,7 @@ public enum ICalendar {
     var size = 0
     var limit = 75
     for scalar in line.unicodeScalars {
-      let length = String(scalar).utf8.count
+      let length = UTF8.width(scalar)
       if size + length > limit {
         parts.append(current)
         current = ""

@@ -261,52 +261,6 @@ public enum Taskwarrior {
 
   // MARK: - Export
 
-  /// One task as `task import` reads it.
-  struct Task: Encodable {
-    let uuid: String
-    let description: String
-    let status: String
-    let entry: String
-    let modified: String
-    let scheduled: String?
-    let end: String?
-    let priority: String
-    let project: String?
-    let tags: [String]?
-    let annotations: [Annotation]?
-    /// The todo's attributes Taskwarrior carries (``attributeCarrier``), as members of the task.
-    let attributes: [String: String]
-
-    struct Annotation: Encodable {
-      let entry: String
-      let description: String
-    }
-
-    struct Key: CodingKey {
-      let stringValue: String
-      init(_ name: String) { stringValue = name }
-      init?(stringValue: String) { self.stringValue = stringValue }
-      var intValue: Int? { nil }
-      init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Key.self)
-      for (key, value) in attributes { try container.encode(value, forKey: Key(key)) }
-      try container.encode(uuid, forKey: Key("uuid"))
-      try container.encode(description, forKey: Key("description"))
-      try container.encode(status, forKey: Key("status"))
-      try container.encode(entry, forKey: Key("entry"))
-      try container.encode(modified, forKey: Key("modified"))
-      try container.encodeIfPresent(scheduled, forKey: Key("scheduled"))
-      try container.encodeIfPresent(end, forKey: Key("end"))
-      try container.encode(priority, forKey: Key("priority"))
-      try container.encodeIfPresent(project, forKey: Key("project"))
-      try container.encodeIfPresent(tags, forKey: Key("tags"))
-      try container.encodeIfPresent(annotations, forKey: Key("annotations"))
-    }
-  }
-
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
   /// start of the day in `timeZone`; done → `completed` with `end`; dropped → `deleted` with
   /// `end` at the start of its day; tags → `tags`; notes → the annotation stamped with the
@@ -323,51 +277,107 @@ public enum Taskwarrior {
   public struct ExportWriter {
     let timeZone: any ZoneRules
     let modified: String
-    let encoder: JSONEncoder
     var count = 0
 
     public init(timeZone: any ZoneRules, now: Date) {
       self.timeZone = timeZone
       modified = Timestamp.string(now, .compact)
-      encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     /// The text that puts `todo` into the array.
     public mutating func next(_ todo: Todo) -> String {
       defer { count += 1 }
-      return (count == 0 ? "[\n" : ",\n") + Taskwarrior.line(todo, timeZone: timeZone, modified: modified, encoder: encoder)
+      return (count == 0 ? "[\n" : ",\n") + Taskwarrior.line(todo, timeZone: timeZone, modified: modified)
     }
 
     /// The text that closes the array.
     public func end() -> String { count == 0 ? "[]\n" : "\n]\n" }
   }
 
-  /// One todo as one line of JSON.
-  static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String, encoder: JSONEncoder) -> String {
+  /// A member of a task's JSON object.
+  private enum Member {
+    case string(String)
+    case strings([String])
+    /// Annotations: their time and text.
+    case annotations([(entry: String, description: String)])
+  }
+
+  /// One todo as one line of JSON: the object `JSONEncoder` with `[.sortedKeys,
+  /// .withoutEscapingSlashes]` wrote, byte for byte (keys in the order of their UTF-8 bytes,
+  /// `"`, `\` and C0 controls escaped, everything else as UTF-8), written by hand: the encoder
+  /// was a third of an export's time (docs/decisions/json-writers.md).
+  static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String) -> String {
     let entry = Timestamp.string(todo.createdAt, .compact)
     let start = todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) }
-    var annotations = todo.notes.map { [Task.Annotation(entry: entry, description: $0)] } ?? []
-    annotations += todo.annotations.map {
-      Task.Annotation(entry: Timestamp.string($0.entry, .compact), description: $0.text)
+    var annotations = todo.notes.map { [(entry: entry, description: $0)] } ?? []
+    for annotation in todo.annotations {
+      annotations.append((Timestamp.string(annotation.entry, .compact), annotation.text))
     }
     let status = todo.isDone ? "completed" : todo.isDropped ? "deleted" : "pending"
-    let task = Task(
-      uuid: todo.uuid, description: todo.title, status: status, entry: entry, modified: modified,
-      // A backlog todo has no day: no `scheduled`.
-      scheduled: start,
-      // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
-      // which has none, its creation).
-      end: todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact)
-        : todo.isDropped ? start ?? entry : nil,
-      priority: code(todo.priority), project: todo.project,
-      tags: todo.tags.isEmpty ? nil : todo.tags,
-      annotations: annotations.isEmpty ? nil : annotations,
-      // A backlog todo has no day: a `due` kept from an import is left out with it.
-      attributes: todo.attributes.filter {
-        attributeCarrier.carries($0.key, $0.value) && (todo.day != nil || $0.key != "due")
-      })
-    return String(decoding: (try? encoder.encode(task)) ?? Data("{}".utf8), as: UTF8.self)
+    // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
+    // which has none, its creation).
+    let end =
+      todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact)
+      : todo.isDropped ? start ?? entry : nil
+    // Sorted by key already.
+    var members: [(key: String, value: Member)] = []
+    members.reserveCapacity(11)
+    if !annotations.isEmpty { members.append(("annotations", .annotations(annotations))) }
+    members.append(("description", .string(todo.title)))
+    if let end { members.append(("end", .string(end))) }
+    members.append(("entry", .string(entry)))
+    members.append(("modified", .string(modified)))
+    members.append(("priority", .string(code(todo.priority))))
+    if let project = todo.project { members.append(("project", .string(project))) }
+    // A backlog todo has no day: no `scheduled`.
+    if let start { members.append(("scheduled", .string(start))) }
+    members.append(("status", .string(status)))
+    if !todo.tags.isEmpty { members.append(("tags", .strings(todo.tags))) }
+    members.append(("uuid", .string(todo.uuid)))
+    // The attributes Taskwarrior carries, as members of the task; a member of the task's own
+    // wins over an attribute of its name. A backlog todo has no day: a `due` kept from an
+    // import is left out with it.
+    let attributes = todo.attributes.filter {
+      attributeCarrier.carries($0.key, $0.value) && (todo.day != nil || $0.key != "due")
+    }
+    if !attributes.isEmpty {
+      let taken = Set(members.map(\.key))
+      for (key, value) in attributes where !taken.contains(key) { members.append((key, .string(value))) }
+      members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes, shortEscapes: true) }
+    bytes.append(UInt8(ascii: "{"))
+    for (index, (key, value)) in members.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      string(key)
+      bytes.append(UInt8(ascii: ":"))
+      switch value {
+      case .string(let text): string(text)
+      case .strings(let texts):
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+          if index > 0 { bytes.append(UInt8(ascii: ",")) }
+          string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
+      case .annotations(let annotations):
+        bytes.append(UInt8(ascii: "["))
+        for (index, annotation) in annotations.enumerated() {
+          if index > 0 { bytes.append(UInt8(ascii: ",")) }
+          bytes.append(contentsOf: #"{"description":"#.utf8)
+          string(annotation.description)
+          bytes.append(contentsOf: #","entry":"#.utf8)
+          string(annotation.entry)
+          bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+      }
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// `H`, `M` or `L`.

@@ -275,8 +275,13 @@ public enum TodoTxt {
     // A title is one line; line ends inside it would start new tasks. Other control characters
     // (ESC, BEL…) are written as the symbols the terminal shows: a file later `cat` must not
     // drive the terminal. A tab stays.
-    let title = ControlCharacters.visible(
-      todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true)
+    // (Bytes first: a title without C0, DEL, C1 or U+2028/U+2029, whose lead bytes are 0xC2
+    // and 0xE2, is written as it is, without walking its characters.)
+    let title =
+      ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8 { $0 == 0xE2 }
+      ? ControlCharacters.visible(
+        todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true)
+      : todo.title
     var words = [title]
     if let project = todo.project { words.append("+" + project) }
     // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.

@@ -126,6 +126,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v14-annotations-attributes", migrate: AppDatabase.interchangeMigration)
 
+    migrator.registerMigration("v15-search-fold", migrate: AppDatabase.searchFoldMigration)
+
     return migrator
   }
 }

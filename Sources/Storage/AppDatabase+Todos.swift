@@ -112,11 +112,26 @@ extension AppDatabase {
       arguments += [" \(tag) "]
     }
     if let text = filter.text {
-      // Core's rule, as an SQL function of this connection: SQLite's own lower() and LIKE
-      // fold ASCII only.
+      // Core's rule, as an SQL function of this connection (SQLite's own lower() and LIKE fold
+      // ASCII only), asked only of the rows whose stored fold contains the text's fold: every
+      // row the rule matches is among them. Where both folds are ASCII without a carriage
+      // return, finding the fold is the rule's answer already (docs/decisions/search.md).
       db.add(function: Self.titleContains)
-      clauses.append("ootd_title_contains(todo.title, ?)")
-      arguments += [text]
+      let fold = TodoFilter.fold(text)
+      let exact = !fold.containsUTF8 { $0 >= 0x80 || $0 == 0x0D }
+      let asciiTitle =
+        exact ? "(length(todo.titleFold) = length(CAST(todo.titleFold AS BLOB)) AND instr(todo.titleFold, char(13)) = 0) OR " : ""
+      // AND and OR, not CASE: SQLite stops at the first operand that decides a WHERE term's
+      // AND or OR, but computes both operands of one inside a value (a CASE branch), which
+      // called the rule for every row again. `likelihood`: a search keeps few rows, so over
+      // every day SQLite reads the table in order and sorts what it keeps, rather than walking
+      // the day index and looking up every row (a day range still takes the index).
+      clauses.append(
+        """
+        likelihood((todo.titleFold IS NULL AND ootd_title_contains(todo.title, ?)) \
+        OR (instr(todo.titleFold, ?) > 0 AND (\(asciiTitle)ootd_title_contains(todo.title, ?))), 0.01)
+        """)
+      arguments += [text, fold, text]
     }
     return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
   }

@@ -12,7 +12,9 @@ import Testing
 @Suite struct FieldListTests {
   /// The columns that are the row's identity or bookkeeping, not journaled fields.
   static let identity: [String: Set<String>] = [
-    "todo": ["uuid"], "project": ["uuid"], "block": ["uuid"],
+    // `titleFold`: the title's search key, derived from the title wherever it is written
+    // (migration v15-search-fold).
+    "todo": ["uuid", "titleFold"], "project": ["uuid"], "block": ["uuid"],
   ]
 
   static func columns(_ table: String) throws -> Set<String> {

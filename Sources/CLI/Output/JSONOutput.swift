@@ -29,7 +29,11 @@ enum JSONOutput {
   /// of a Taskwarrior export, which Interchange encodes). They can
   /// only occur inside strings, so the document means the same.
   static func escapingControls(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+    // Bytes first: no DEL or C1 lead byte, nothing to do, without decoding every scalar of
+    // every line of an export (the lines' own line ends are C0: not a sign of anything here).
+    guard json.containsUTF8(where: { $0 == 0x7F || $0 == 0xC2 }),
+      json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) })
+    else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
       guard (0x7F...0x9F).contains(scalar.value) else {

@@ -71,6 +71,10 @@ enum OperationExecutor {
         }
         columns.append(try column(operation.entity, field))
         values.append(try databaseValue(db, operation, field: field, value, projectIDs: &projectIDs))
+        if let fold = titleFold(operation.entity, field, value) {
+          columns.append("titleFold")
+          values.append(fold)
+        }
       }
       let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
       try db.cachedStatement(
@@ -105,11 +109,23 @@ enum OperationExecutor {
       else { throw StorageError.sqlite("updates of one row expected: \(operation.entity) \(operation.row)") }
       assignments.append("\(try column(operation.entity, field)) = ?")
       values.append(try databaseValue(db, operation, field: field, new, projectIDs: &projectIDs))
+      if let fold = titleFold(operation.entity, field, new) {
+        assignments.append("titleFold = ?")
+        values.append(fold)
+      }
     }
     values.append(first.row.databaseValue)
     try db.cachedStatement(
       sql: "UPDATE \(table(first.entity)) SET \(assignments.joined(separator: ", ")) WHERE uuid = ?"
     ).execute(arguments: StatementArguments(values))
+  }
+
+  /// The search key stored beside a todo's title (``Core/TodoFilter/fold(_:)``, migration
+  /// v15-search-fold): derived here, where every title is written (commands, undo, redo, sync,
+  /// import), so it never disagrees with the title. Nil for any other field.
+  private static func titleFold(_ entity: Entity, _ field: String, _ value: FieldValue) -> DatabaseValue? {
+    guard entity == .todo, field == TodoField.title.rawValue else { return nil }
+    return value.text.map(TodoFilter.fold)?.databaseValue ?? .null
   }
 
   /// The column a field is stored in; a field outside the closed list is refused, so journal

@@ -1,0 +1,40 @@
+import Core
+import Testing
+
+/// ``TodoFilter/fold(_:)``, the search key stored beside each title: wherever the rule
+/// (``TodoFilter/title(_:contains:)``) matches, the needle's fold is in the title's fold, so the
+/// stored fold never hides a match; for ASCII folds, the converse holds too.
+@Suite struct SearchFoldTests {
+  static func foldContains(_ title: String, _ needle: String) -> Bool {
+    let title = Array(TodoFilter.fold(title).utf8), needle = Array(TodoFilter.fold(needle).utf8)
+    guard !needle.isEmpty else { return true }
+    guard needle.count <= title.count else { return false }
+    return (0...(title.count - needle.count)).contains { Array(title[$0..<($0 + needle.count)]) == needle }
+  }
+
+  @Test(
+    "every match of the rule is a match of the folds",
+    arguments: [
+      ("Enable WAL mode", "wal"), ("Σίσυφος", "ΣΊΣ"), ("ΣΊΣΥΦΟΣ", "σίσυφος"), ("Привет мир", "ПРИВЕТ"),
+      ("Ärger mit ÖL", "äRGER"), ("A\u{308}rger", "ärger"), ("알고리즘 공부", "알고"),
+      ("알고리즘", "\u{110B}\u{1161}\u{11AF}"), ("\u{110B}\u{1161}\u{11AF}\u{1100}\u{1169}", "알고"),
+      ("Ship it 🚀 today", "🚀"), ("👍🏽 review", "👍🏽"), ("café", "CAFÉ"), ("cafe\u{301}", "café"),
+      ("İstanbul", "i̇stanbul"), ("ǅungla", "ǆ"), ("Straße", "STRASSE"), ("Kelvin \u{212A}", "k"),
+    ])
+  func ruleImpliesFold(title: String, needle: String) {
+    if TodoFilter.title(title, contains: needle) { #expect(Self.foldContains(title, needle), "\(title) / \(needle)") }
+  }
+
+  @Test(
+    "the folds find more than the rule only where the rule looks at whole characters",
+    arguments: [("알고리즘", "\u{110B}\u{1161}"), ("👍🏽 review", "👍"), ("cafe\u{301}", "cafe")])
+  func foldIsACandidateOnly(title: String, needle: String) {
+    #expect(Self.foldContains(title, needle))
+    #expect(!TodoFilter.title(title, contains: needle))
+  }
+
+  @Test func composedAndDecomposedHangul_foldToTheSameBytes() {
+    #expect(TodoFilter.fold("알고리즘") == TodoFilter.fold("\u{110B}\u{1161}\u{11AF}\u{1100}\u{1169}\u{1105}\u{1175}\u{110C}\u{1173}\u{11B7}"))
+    #expect(TodoFilter.fold("Enable WAL") == "enable wal")
+  }
+}
