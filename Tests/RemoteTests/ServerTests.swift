@@ -33,12 +33,18 @@ struct ServerFixture {
   /// Alice's new team (a unique name) with Bob invited and joined: the servers of both, and the
   /// team's name.
   func teamOfTwo() throws -> (alice: RemoteServer, bob: RemoteServer, team: String) {
+    let (alice, bob, team) = try invitedTeam()
+    try bob.join(team)
+    return (alice, bob, team)
+  }
+
+  /// Alice's new team (a unique name) with Bob invited, not joined yet.
+  func invitedTeam() throws -> (alice: RemoteServer, bob: RemoteServer, team: String) {
     let alice = try server(self.alice)
     let bob = try server(self.bob)
     let team = cluster.uniqueName("study")
     try alice.createTeam(team)
     try alice.invite(self.bob, to: team)
-    try bob.join(team)
     return (alice, bob, team)
   }
 

@@ -37,11 +37,7 @@ struct TeamOwnershipTests {
   @Test("an owner promotes a joined member; then the old owner may leave, and the team keeps an owner")
   func promoteThenLeave() throws {
     let fixture = try ServerFixture()
-    let alice = try fixture.server(fixture.alice)
-    let bob = try fixture.server(fixture.bob)
-    let team = fixture.cluster.uniqueName("study")
-    try alice.createTeam(team)
-    try alice.invite(fixture.bob, to: team)
+    let (alice, bob, team) = try fixture.invitedTeam()
     // An invitation not yet joined cannot be made an owner.
     #expect(throws: RemoteError.self) { try alice.promote(fixture.bob, in: team) }
     try bob.join(team)
@@ -73,11 +69,7 @@ struct TeamOwnershipTests {
   @Test("the board before joining says there is an invitation and how to accept it")
   func boardBeforeJoining() throws {
     let fixture = try ServerFixture()
-    let alice = try fixture.server(fixture.alice)
-    let bob = try fixture.server(fixture.bob)
-    let team = fixture.cluster.uniqueName("study")
-    try alice.createTeam(team)
-    try alice.invite(fixture.bob, to: team)
+    let (alice, bob, team) = try fixture.invitedTeam()
     do {
       _ = try bob.board(team, through: Day(iso: "2026-11-20")!)
       Issue.record("the board of a team not joined must be refused")
