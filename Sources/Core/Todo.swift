@@ -251,6 +251,9 @@ public enum Placement: Hashable, Sendable {
   /// The word that names the backlog wherever a day is asked (`--on someday`).
   public static let backlogWord = "someday"
 
+  /// Whether a day argument names the backlog (``backlogWord``, in any case).
+  public static func namesBacklog(_ text: String) -> Bool { text.lowercased() == backlogWord }
+
   /// The day, or nil for the backlog.
   public var day: Day? {
     if case .day(let day) = self { return day }

@@ -36,7 +36,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
-      if let on, on.lowercased() == Placement.backlogWord {
+      if let on, Placement.namesBacklog(on) {
         throw CLIError.invalidValue(
           "plan puts todos on a day: 'ootd edit ID --on someday' takes one to the backlog")
       }

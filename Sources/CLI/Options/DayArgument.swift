@@ -26,7 +26,7 @@ extension Placement {
   /// at once is a usage error unless `--on` says `someday` too.
   static func parse(on text: String?, someday: Bool, _ environment: AppEnvironment) throws -> Placement? {
     let named = try text.map { text throws -> Placement in
-      text.lowercased() == backlogWord ? .backlog : .day(try parseDay(text, environment))
+      namesBacklog(text) ? .backlog : .day(try parseDay(text, environment))
     }
     if someday {
       if let named, named != .backlog {

@@ -40,7 +40,7 @@ struct DaySelectionOptions: ParsableArguments {
     if all { return .all }
     if let on = on ?? day {
       // `ootd list someday`: the backlog, as `ootd backlog` lists it but in list order.
-      if on.lowercased() == Placement.backlogWord { return .backlog }
+      if Placement.namesBacklog(on) { return .backlog }
       return .range(DayRange(day: try parseDay(on, environment)))
     }
     let bounds = range.bounds
