@@ -51,9 +51,11 @@ enum HotPath {
         guard let words = Words(rest, name.flatMap(table)) else { return nil }
         var options = TickOptions()
         var todos = TodoIDsArgument()
+        // A number or a uuid prefix, as argument-parser reads it (``TodoIDs/parse(_:)``); a
+        // word that is neither is argument-parser's to refuse, with its message.
         todos.ids = try words.positionals.map { word in
-          guard let id = Int64(argument: word) else { throw Refused() }
-          return id
+          guard let reference = TodoReference(word) else { throw Refused() }
+          return reference
         }
         options.todos = todos
         (options.output, options.global) = try words.outputAndGlobal()
@@ -89,6 +91,7 @@ enum HotPath {
         command.selection = selection
         command.filters = filters
         command.grep = words.options["--grep"]
+        command.long = words.flags.contains("--long")
         (command.output, command.global) = try words.outputAndGlobal()
         try selection.validate()
         try filters.validate()
@@ -172,7 +175,7 @@ enum HotPath {
       "--on": "--on", "--from": "--from", "--to": "--to", "--project": "--project",
       "--priority": "--priority", "-p": "--priority", "--grep": "--grep", "--tag": "--tag",
     ],
-    flags: ["--all", "--open", "--done"], positionals: .one)
+    flags: ["--all", "--open", "--done", "--long"], positionals: .one)
   static let journalTable = Table()
 
   /// A word the hot path does not take.

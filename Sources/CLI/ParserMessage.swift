@@ -71,7 +71,8 @@ enum ParserMessage {
     else { return nil }
     let name = (option.split(separator: " ").first.map(String.init) ?? option)
       .trimmingPrefix(while: { $0 == "-" })
-    var text = "invalid \(name) '\(value)'"
+    // A todo id, said as `edit` (which reads its ids itself) says it.
+    var text = "invalid \(name == "<id>" ? "todo id" : name) '\(value)'"
     if let range = line.range(of: "Please provide one of ") {
       let choices = line[range.upperBound...].split(separator: "'", omittingEmptySubsequences: false)
         .enumerated()

@@ -28,6 +28,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidSyncRecord(String)
   /// A value over one of the size caps (see ``Caps``), in words.
   case overCap(String)
+  /// A word given as a todo id that is neither a number nor a uuid prefix (``TodoReference``).
+  case invalidTodoReference(String)
 
   public var description: String {
     switch self {
@@ -55,6 +57,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return text
     case .overCap(let why):
       return why
+    case .invalidTodoReference(let text):
+      return "invalid todo id '\(text)': \(TodoReference.expected)"
     case .invalidSyncRecord(let why):
       return "a record on the sync server is not one this ootd can read (\(why))"
     case .invalidRangeLength(let days, let limit):

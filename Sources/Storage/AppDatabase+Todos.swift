@@ -226,6 +226,22 @@ extension AppDatabase {
     try read { db in try Self.existingTodos(db, ids: ids) }
   }
 
+  /// The ids of the todos whose uuid begins with `prefix` (lowercase, with the uuid's dashes, as
+  /// ``Core/TodoReference/uuidPrefix(_:)`` holds it), smallest first: none, one, or several when
+  /// the prefix is ambiguous. uuids are stored lowercase, so a range of the `todo_on_uuid` index
+  /// answers it (`uuid >= 'abcd' AND uuid < 'abce'`), not a scan.
+  public func todoIDs(matchingUUIDPrefix prefix: String) throws(StorageError) -> [Int64] {
+    guard let last = prefix.utf8.last else { return [] }
+    // The first text after every text that begins with `prefix`: its last byte, one higher.
+    let end = String(decoding: prefix.utf8.dropLast() + [last + 1], as: UTF8.self)
+    return try read { db in
+      // Sorted here: an ORDER BY id could lead SQLite to walk the table in id order instead.
+      try Int64.fetchAll(
+        db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid >= ? AND uuid < ?"),
+        arguments: [prefix, end])
+    }.sorted()
+  }
+
   // MARK: - Writes
 
   /// Creates a todo (already `done`, when given), checking that its project exists. Returns it

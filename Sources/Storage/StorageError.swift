@@ -19,6 +19,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case newerSchema(path: String, unknownMigrations: [String])
   /// No todo has these ids.
   case todosNotFound([Int64])
+  /// No todo has a uuid beginning with this prefix.
+  case todoUUIDPrefixNotFound(String)
   /// No project has this name.
   case projectNotFound(String)
   /// No block has this name.
@@ -60,6 +62,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       // Echo a few ids, not all of them: a command may name thousands.
       let list = ShortList.text(ids.map(String.init))
       return "no \(noun(ids.count, "todo")) with \(noun(ids.count, "id")) \(list)"
+    case .todoUUIDPrefixNotFound(let prefix):
+      return "no todo with a uuid beginning '\(prefix)'"
     case .projectNotFound(let name):
       return "no project named '\(name)' (see 'ootd project list --all')"
     case .blockNotFound(let name):

@@ -19,6 +19,7 @@ struct HotPathTests {
     ["--on", "-1d"], ["x", "--json", "y"], ["--project", "ootd", "--project", "other"], ["-pj"],
     ["+bug"], ["Fix", "+bug", "+Web"], ["C++", "+3d"], ["--tag", "x"], ["--tag", "x", "--tag", "y"],
     ["--tag", "bad tag"], ["--tag"], ["--note", "Safari only"], ["--note", ""], ["--note"], ["--untag", "x"],
+    ["abcd"], ["ABCD", "12"], ["12ab"], ["abc"], ["4fc7664d-e2"], ["4fc7664d-"], ["deadbeef", "cafe"], ["--long"],
   ]
 
   static let commandLines: [[String]] = {

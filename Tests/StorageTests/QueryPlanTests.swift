@@ -41,6 +41,9 @@ struct QueryPlanTests {
     Operation(name: "done") { database, seed in
       _ = try database.setDoneTellingUnchanged(ids: [seed.open.id], done: true, now: fixedNow)
     },
+    Operation(name: "done PREFIX (the uuid prefix looked up)") { database, seed in
+      _ = try database.todoIDs(matchingUUIDPrefix: String(seed.open.uuid.prefix(6)))
+    },
     Operation(name: "undone") { database, seed in
       _ = try database.setDoneTellingUnchanged(ids: [seed.done.id], done: false, now: fixedNow)
     },

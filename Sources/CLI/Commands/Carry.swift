@@ -24,8 +24,8 @@ extension Ootd {
           ootd carry --to tomorrow
         """)
 
-    @Argument(help: ArgumentHelp("Only these overdue todos (default: every one).", valueName: "id"))
-    var ids: [Int64] = []
+    @Argument(help: TodoIDs.help("Only these overdue todos (default: every one)."), transform: TodoIDs.parse)
+    var ids: [TodoReference] = []
 
     @Option(name: .long, help: ArgumentHelp("The day to move them to (default: today).", valueName: "date"))
     var to: String?
@@ -38,6 +38,7 @@ extension Ootd {
       let target = try parseDay(to, environment) ?? today
       try CarryRecord.checkCarryTarget(target, today: today)
       let database = try global.openDatabase(environment)
+      let ids = try TodoIDs.resolve(self.ids, in: database)
       if !ids.isEmpty {
         // Check first, so that a wrong id changes nothing.
         let notOverdue = try database.todos(ids: ids).filter { !$0.isOverdue(today: today) }

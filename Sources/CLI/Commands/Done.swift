@@ -15,6 +15,7 @@ extension Ootd {
         Examples:
           ootd done 12
           ootd done 12 13 14
+          ootd done 4fc7             # by a unique prefix of its uuid
           ootd done 12 --close-on-github   # also close its GitHub issue
         """)
 

@@ -23,16 +23,13 @@ extension Ootd {
 
     @OptionGroup var todos: TodoIDsArgument
 
-    /// The ids given.
-    var ids: [Int64] { todos.ids }
-
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
-      let result = try database.dropTodos(ids: ids, now: environment.now)
+      let result = try database.dropTodos(ids: try todos.resolved(in: database), now: environment.now)
       if output.json {
         try printTodos(
           (result.dropped + result.already).sorted(by: Todo.listOrder), verb: "Dropped", json: true,

@@ -27,7 +27,7 @@ extension Ootd {
 
     // Read as text and checked in validate(), so that a mistyped option after the ids
     // (`edit 1 --titel x`) is reported as the typo, not as a bad id.
-    @Argument(help: ArgumentHelp("The ids of the todos.", valueName: "id"))
+    @Argument(help: TodoIDs.help("The ids of the todos."))
     var ids: [String]
 
     @Option(name: [.short, .long], help: "A new title.")
@@ -59,15 +59,10 @@ extension Ootd {
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
-    /// The ids as numbers. Checked in run(), not validate(), so that a mistyped option is
+    /// The ids as references. Checked in run(), not validate(), so that a mistyped option is
     /// reported as such first.
-    private func todoIDs() throws -> [Int64] {
-      try ids.map { text in
-        guard let id = Int64(text) else {
-          throw CLIError.invalidValue("invalid todo id '\(text)': use the number 'ootd list' shows")
-        }
-        return id
-      }
+    private func references() throws -> [TodoReference] {
+      try ids.map { text in try TodoReference(parsing: text) }
     }
 
     func validate() throws {
@@ -78,7 +73,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let todoIDs = try todoIDs()
+      let references = try references()
       let changes = try TodoChanges(
         title: title, priority: priority,
         day: try Placement.parse(on: on, someday: false, environment),
@@ -91,7 +86,7 @@ extension Ootd {
       }
       let database = try global.openDatabase(environment)
       let todos = try database.editTodos(
-        ids: todoIDs, changes, today: environment.today, now: environment.now)
+        ids: TodoIDs.resolve(references, in: database), changes, today: environment.today, now: environment.now)
       if changes.day != nil { try warnAboutPlacement(todos, database, environment) }
       try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
     }

@@ -26,6 +26,7 @@ extension Ootd {
           ootd list --from 2026-11-01 --to today --project ootd --open
           ootd list --all --priority high --json
           ootd list someday
+          ootd list --long          # with each todo's short uuid
         """,
       aliases: ["ls"])
 
@@ -35,6 +36,11 @@ extension Ootd {
 
     @Option(name: .long, help: ArgumentHelp("Only todos whose title contains this text, ignoring case (as 'ootd search').", valueName: "text"))
     var grep: String?
+
+    @Flag(
+      name: .long,
+      help: "Also show each todo's short uuid (its first 8 hex digits, as git shortens a hash; 'ootd done PREFIX' takes any unique prefix of 4 or more).")
+    var long = false
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
@@ -55,7 +61,8 @@ extension Ootd {
         try printTodosJSON(database, matching: filter, carriedAwayFrom: range, environment)
         return
       }
-      let renderer = TodoRenderer(environment, noColor: global.noColor)
+      var renderer = TodoRenderer(environment, noColor: global.noColor)
+      renderer.showsUUID = long
       // The backlog has no day, so no figures (nor todos carried away from it) to show.
       let printed = try renderer.printDays(
         database, matching: filter, showProgress: unfiltered && days != .backlog, fitted: false, environment)

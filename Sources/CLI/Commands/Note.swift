@@ -17,8 +17,8 @@ extension Ootd {
           ootd note 12 Tried BFS first, too slow
         """)
 
-    @Argument(help: ArgumentHelp("The todo's id.", valueName: "id"))
-    var id: Int64
+    @Argument(help: TodoIDs.help("The todo's id."), transform: TodoIDs.parse)
+    var id: TodoReference
 
     @Argument(help: "The note: quoted, or several words.")
     var text: [String] = []
@@ -34,7 +34,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
-      let todo = try database.appendNote(id: id, text.joined(separator: " "), now: environment.now)
+      let todo = try database.appendNote(id: TodoIDs.resolve([id], in: database)[0], text.joined(separator: " "), now: environment.now)
       try printTodos([todo], verb: "Noted", json: output.json, noColor: global.noColor, environment)
     }
   }

@@ -26,8 +26,10 @@ extension Ootd {
           ootd plan --on tomorrow
         """)
 
-    @Argument(help: ArgumentHelp("Todos to put on the day (see 'ootd backlog'); none: plan the routine.", valueName: "id"))
-    var ids: [Int64] = []
+    @Argument(
+      help: TodoIDs.help("Todos to put on the day (see 'ootd backlog'); none: plan the routine."),
+      transform: TodoIDs.parse)
+    var ids: [TodoReference] = []
 
     @Option(name: .long, help: ArgumentHelp("The day to plan.", valueName: "date"), completion: NameCompletion.days)
     var on: String?
@@ -44,7 +46,7 @@ extension Ootd {
       let database = try global.openDatabase(environment)
       if !ids.isEmpty {
         let todos = try database.editTodos(
-          ids: ids, try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
+          ids: TodoIDs.resolve(ids, in: database), try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
         try warnAboutPlacement(todos, database, environment)
         try printTodos(
           todos, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,

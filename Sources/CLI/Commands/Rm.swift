@@ -22,9 +22,6 @@ extension Ootd {
 
     @OptionGroup var todos: TodoIDsArgument
 
-    /// The ids given.
-    var ids: [Int64] { todos.ids }
-
     @OptionGroup var confirmation: ConfirmOption
 
     @OptionGroup var output: JSONOption
@@ -33,6 +30,7 @@ extension Ootd {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
+      let ids = try self.todos.resolved(in: database)
       let todos = try database.todos(ids: ids)
       // Deleting a todo of a day before today, or one carried away from a day that had begun,
       // rewrites that day's record: say so, and offer what keeps it (drop only takes open

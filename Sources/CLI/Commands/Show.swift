@@ -9,6 +9,10 @@ extension Ootd {
       commandName: "show",
       abstract: "Show one todo in full: its title, day, project, block, tags, notes, annotations, attributes and history.",
       discussion: """
+        The uuid line begins with the short uuid (the first 8 hex digits, as git shortens a \
+        hash): any unique prefix of 4 or more hex digits names the todo wherever an id does \
+        ('ootd done 4fc7'); digits only are always an id.
+
         The history lists the changes of the journal that touched the todo ('ootd log' lists \
         them all), oldest first.
 
@@ -18,17 +22,18 @@ extension Ootd {
         Examples:
           ootd show 12
           ootd show 12 --json
+          ootd show 4fc7            # by a prefix of its uuid
         """)
 
-    @Argument(help: ArgumentHelp("The todo's id.", valueName: "id"))
-    var id: Int64
+    @Argument(help: TodoIDs.help("The todo's id."), transform: TodoIDs.parse)
+    var id: TodoReference
 
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment, readOnly: true)
-      let todo = try database.todos(ids: [id])[0]
+      let todo = try database.todos(ids: TodoIDs.resolve([id], in: database))[0]
       let history = try database.history(ofRow: todo.uuid)
       if output.json {
         JSONOutput.print(

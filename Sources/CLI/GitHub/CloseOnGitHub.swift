@@ -12,8 +12,9 @@ struct CloseOnGitHub {
 
   func run(in environment: AppEnvironment) async throws {
     let database = try options.global.openDatabase(environment)
+    let ids = try options.todos.resolved(in: database)
     let ticked = try database.setDone(
-      ids: options.ids, done: true, today: environment.today, now: environment.now)
+      ids: ids, done: true, today: environment.today, now: environment.now)
     var failures: [String] = []
     var closed: [Int64] = []
     for todo in ticked where todo.github == nil {
@@ -44,13 +45,13 @@ struct CloseOnGitHub {
     }
     let todos =
       closed.isEmpty
-      ? ticked : try database.markIssuesClosed(todoIDs: options.ids, now: environment.now)
+      ? ticked : try database.markIssuesClosed(todoIDs: ids, now: environment.now)
     try printTodos(
       todos, verb: "Done", json: options.output.json, noColor: options.global.noColor, environment)
     if !failures.isEmpty {
       throw CLIError.gitHubFailed(
         TerminalText.printable(failures.joined(separator: "; "))
-          + "; the \(options.ids.count == 1 ? "todo stays" : "todos stay") done here")
+          + "; the \(ids.count == 1 ? "todo stays" : "todos stay") done here")
     }
   }
 }

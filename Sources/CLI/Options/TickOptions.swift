@@ -6,9 +6,6 @@ import Storage
 struct TickOptions: ParsableArguments {
   @OptionGroup var todos: TodoIDsArgument
 
-  /// The ids given.
-  var ids: [Int64] { todos.ids }
-
   @OptionGroup var output: JSONOption
   @OptionGroup var global: GlobalOptions
 
@@ -18,7 +15,7 @@ struct TickOptions: ParsableArguments {
   func run(done: Bool, in environment: AppEnvironment) throws {
     let database = try global.openDatabase(environment)
     let (todos, unchanged, movedFrom) = try database.setDoneTellingUnchanged(
-      ids: ids, done: done, today: environment.today, now: environment.now)
+      ids: try self.todos.resolved(in: database), done: done, today: environment.today, now: environment.now)
     let changed = todos.filter { !unchanged.contains($0.id) }
     defer { sayMoved(todos.filter { movedFrom[$0.id] != nil }, from: movedFrom, database, environment) }
     if output.json || unchanged.isEmpty {

@@ -31,7 +31,8 @@ struct TodoDetail {
     field("block", todo.block.map { TerminalText.printable($0) } ?? style.dim("none"))
     field("tags", todo.tags.isEmpty ? style.dim("none") : todo.tags.map { "+" + TerminalText.printable($0) }.joined(separator: " "))
     field("created", journal.localTime(todo.createdAt))
-    field("uuid", style.dim(todo.uuid))
+    // The short uuid first: what `ootd done PREFIX` takes, as git's short hash.
+    field("uuid", TodoReference.shortUUID(todo.uuid) + "  " + style.dim("(\(todo.uuid))"))
     lines.append("")
     lines.append(style.bold("Notes"))
     if let notes = todo.notes {

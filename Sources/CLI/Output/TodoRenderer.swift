@@ -6,6 +6,8 @@ struct TodoRenderer {
   let today: Day
   /// The line width titles are cut to fit; nil never cuts (output to a pipe or a file).
   var width: Int? = nil
+  /// Whether each line shows the todo's short uuid after its id (`list --long`).
+  var showsUUID = false
 
   /// A renderer for `environment`: its colours, its today, its line width.
   init(_ environment: AppEnvironment, noColor: Bool) {
@@ -20,7 +22,8 @@ struct TodoRenderer {
     self.width = width
   }
 
-  /// `[x]  12  high  Title   @project #block +tag` with colours that follow the priority.
+  /// `[x]  12  high  Title   @project #block +tag` with colours that follow the priority
+  /// (`[x]  12  4fc7664d  high  Title …` when ``showsUUID``).
   /// With a width, the line never wraps: the title is cut first (to no less than 16 columns,
   /// or its own width), then the `@project #block +tag date` part, which shrinks to fit
   /// (uncoloured) or is left out on a very narrow terminal.
@@ -53,7 +56,7 @@ struct TodoRenderer {
       let text = todo.day?.description ?? Placement.backlogWord
       tags.append((text, todo.isOverdue(today: today) ? style.red(text) : style.dim(text)))
     }
-    let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2
+    let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2 + (showsUUID ? 10 : 0)
     let title = TerminalText.printable(todo.title)
     var rest = tags.isEmpty ? "" : "  " + tags.map(\.styled).joined(separator: " ")
     var cut = title
@@ -81,7 +84,8 @@ struct TodoRenderer {
       }
     }
     let shown = todo.isDone && !carriedAway ? style.strike(cut) : cut
-    return "  \(box) \(style.dim(id))  \(priority)  \(shown)\(rest)"
+    let uuid = showsUUID ? "  " + style.dim(TodoReference.shortUUID(todo.uuid)) : ""
+    return "  \(box) \(style.dim(id))\(uuid)  \(priority)  \(shown)\(rest)"
   }
 
   /// `lines` with every line wider than the line width wrapped between words (todo lines
