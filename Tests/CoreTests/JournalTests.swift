@@ -87,10 +87,23 @@ struct ChangeSummaryTests {
         "archived project 'ootd'"),
       ([JournalOperation(.block, row: p, .update(field: "routine", old: .integer(0), new: .integer(1)))],
         "block 'ootd' added to the routine"),
+      // A sync's renumbering; a pulled todo's provisional number is never shown.
+      ([JournalOperation(.todo, row: a, .update(field: "id", old: .integer(1), new: .integer(4)))],
+        "renumbered 'Solve BOJ 1753' from #1 to #4"),
+      ([JournalOperation(.todo, row: a, .update(field: "id", old: .integer(-1), new: .integer(1)))],
+        "'Solve BOJ 1753' got number #1"),
       ([], "no change"),
     ])
   func describes(operations: [JournalOperation], expected: String) {
     #expect(ChangeSummary.describe(operations, names: Self.names) == expected)
+  }
+
+  @Test("a first sync's record from another machine says what it brought, then what it changed")
+  func pulled() {
+    #expect(
+      ChangeSummary.pulled([.todo: 20, .project: 3], changes: "added 20 todos ('a', 'b', 'c' and 17 more)")
+        == "pulled 20 todos, 3 projects; added 20 todos ('a', 'b', 'c' and 17 more)")
+    #expect(ChangeSummary.pulled([.block: 1], changes: nil) == "pulled 1 block; all already here")
   }
 
   @Test("more than three names end in 'and N more'")

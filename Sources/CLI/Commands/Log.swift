@@ -9,6 +9,12 @@ extension Ootd {
       commandName: "log",
       abstract: "List recent changes, newest first: when, the command, what it did, and whether it is undone.",
       discussion: """
+        A change 'ootd remote sync' pulled from another machine says 'from' and that machine's \
+        short device id ('ootd remote status' shows this machine's).
+
+        --json prints [{"id","at","command","summary","undone","kind","target","fromDevice"}]; \
+        fromDevice is the other machine's device id, null for a change made here.
+
         Examples:
           ootd log
           ootd log --limit 5

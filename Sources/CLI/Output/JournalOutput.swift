@@ -34,12 +34,19 @@ struct JournalOutput {
     for entry in entries {
       let when = localTime(entry.at)
       let undone = entry.isUndone ? "  " + style.dim("(undone)") : ""
+      let from = entry.fromDevice.map { "  " + style.cyan(Self.from($0)) } ?? ""
       environment.print(
         style.dim(DisplayWidth.padLeft(String(entry.id), to: idWidth)) + "  " + style.dim(when) + "  "
-          + style.bold(TerminalText.printable(entry.command)) + undone)
+          + style.bold(TerminalText.printable(entry.command)) + from + undone)
       environment.print(
         String(repeating: " ", count: idWidth + 2) + TerminalText.printable(entry.summary))
     }
+  }
+
+  /// `from 4fc7664d`: the machine a pulled change was made on, by its short device id (the
+  /// server keeps no readable device names yet).
+  static func from(_ device: String) -> String {
+    "from " + TerminalText.printable(String(device.prefix(8)))
   }
 
   /// `2026-11-23 09:41` in the user's time zone.
@@ -52,7 +59,9 @@ struct JournalOutput {
     return "\(day) \(hh):\(mm)"
   }
 
-  /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind` and `target`.
+  /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind`, `target` and
+  /// `fromDevice` (the device id of the machine a pulled change was made on; null for a change
+  /// made here).
   struct EntryJSON: JSONShape {
     let entry: JournalEntry
 
@@ -62,6 +71,8 @@ struct JournalOutput {
       writer.string(Timestamp.string(entry.at, .iso8601))
       writer.key("command")
       writer.string(entry.command)
+      writer.key("fromDevice")
+      writer.string(entry.fromDevice)
       writer.key("id")
       writer.integer(entry.id)
       writer.key("kind")

@@ -10,6 +10,17 @@ public enum ChangeSummary {
   /// carry moves todos back to as many days as they came from).
   public static let listedClauses = 12
 
+  /// The line of a first sync's record pulled from another machine: what it brought
+  /// (`rows`, by entity), then what it changed here (`changes`, nil when nothing visible,
+  /// e.g. every row was here already): `pulled 3 todos; added 3 todos ('a', 'b', 'c')`.
+  public static func pulled(_ rows: [Entity: Int], changes: String?) -> String {
+    let brought = Entity.allCases.compactMap { entity in
+      rows[entity].map { Core.counted($0, "\(entity)") }
+    }
+    let head = "pulled " + (brought.isEmpty ? "nothing" : brought.joined(separator: ", "))
+    return head + "; " + (changes ?? "all already here")
+  }
+
   /// One line for `operations`; `names` maps row uuids (todos, projects, blocks) to names.
   public static func describe(_ operations: [JournalOperation], names: [String: String]) -> String {
     var builder = Builder()
@@ -46,8 +57,25 @@ public enum ChangeSummary {
           } else {
             add("open", row: row) { count, names, _ in "\(Core.counted(count, "todo")) open again \(names)" }
           }
-        case "doneAt", "createdAt", "id", "doneBy", "keepOpen", "carriedFrom":
+        case "doneAt", "createdAt", "doneBy", "keepOpen", "carriedFrom":
           return
+        case "id" where (old.integer ?? 0) < 0:
+          // A pulled todo held a provisional number while its own was taken here, then got its
+          // number (its own, or the next free one): the provisional one is no number to show.
+          let to = new.integer.map { "#\($0)" } ?? "?"
+          add("numbered", row: row) { count, names, _ in
+            count == 1
+              ? "'\(names.first ?? "")' got number \(to)"
+              : "\(Core.counted(count, "todo")) got their numbers \(names)"
+          }
+        case "id":
+          // A sync gave the todo another number (two machines gave one number to two todos).
+          let (from, to) = (old.integer.map { "#\($0)" } ?? "?", new.integer.map { "#\($0)" } ?? "?")
+          add("renumbered", row: row) { count, names, _ in
+            count == 1
+              ? "renumbered '\(names.first ?? "")' from \(from) to \(to)"
+              : "renumbered \(Core.counted(count, "todo")) \(names)"
+          }
         case "githubState":
           let closed = new.text == "closed"
           add(closed ? "github:closed" : "github:open", row: row) { count, names, _ in
@@ -104,6 +132,9 @@ public enum ChangeSummary {
         }
       }
     }
+
+    /// Whether no operation added so far shows in the line (``text(names:)`` says "no change").
+    public var isEmpty: Bool { clauses.isEmpty }
 
     /// The rows whose names the line shows: each spelled-out clause's first rows and the
     /// projects todos were linked to.

@@ -26,11 +26,14 @@ public struct JournalEntry: Hashable, Sendable {
   public var kind: Kind
   /// For undo and redo entries: the change they acted on.
   public var target: Int64?
+  /// For a change made on another machine and pulled by `remote sync`: that machine's device
+  /// id; nil for a change made here.
+  public var fromDevice: String?
 
   /// Creates an entry value.
   public init(
     id: Int64, at: Date, command: String, summary: String, isUndone: Bool, kind: Kind = .change,
-    target: Int64? = nil
+    target: Int64? = nil, fromDevice: String? = nil
   ) {
     self.id = id
     self.at = at
@@ -39,6 +42,7 @@ public struct JournalEntry: Hashable, Sendable {
     self.isUndone = isUndone
     self.kind = kind
     self.target = target
+    self.fromDevice = fromDevice
   }
 }
 

@@ -22,6 +22,9 @@ final class ChangeRecorder {
   /// For an entry from another machine: the clock value of the operations applied next (nil:
   /// consecutive values after this machine's clock, as for a local change).
   var remoteClock: Int64?
+  /// For a first sync's record from another machine: the rows it brought, by entity; its
+  /// summary then says so before what it changed here (``ChangeSummary/pulled(_:changes:)``).
+  var brought: [Entity: Int]?
 
   private let kind: JournalEntry.Kind
   private let command: String
@@ -130,14 +133,14 @@ final class ChangeRecorder {
     let entry: Entry
     if let waiting = held {
       // A change of a few operations: one row with its summary, then the operations.
-      let text = try given ?? summary.text(names: names(summary.namedRows) { row in
+      let text = try given ?? described(summary.text(names: names(summary.namedRows) { row in
         Self.knownName(of: row, in: waiting.lazy.map(\.operation))
-      })
+      }))
       entry = try begin(summary: text)
       try write(waiting, entry)
     } else {
       entry = try self.entry ?? begin(summary: "")
-      let text = try given ?? summary.text(names: names(summary.namedRows, change: entry.id, inverted: false))
+      let text = try given ?? described(summary.text(names: names(summary.namedRows, change: entry.id, inverted: false)))
       try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
         .execute(arguments: [text, entry.id])
     }
@@ -151,6 +154,13 @@ final class ChangeRecorder {
     }
     try Self.prune(db, after: entry.id)
     return entry.id
+  }
+
+  /// The summary line `text` of the operations, or for a first sync's record what it brought
+  /// and then `text` (unless it shows nothing).
+  private func described(_ text: String) -> String {
+    guard let brought else { return text }
+    return ChangeSummary.pulled(brought, changes: summary.isEmpty ? nil : text)
   }
 
   /// Writes the held operations, the first ones of the change, as rows of the entry.

@@ -29,6 +29,9 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
   var summary: String
   var target: Int64?
   var undone: Bool
+  /// Whether the change was pulled from another machine (`device` is then that machine's);
+  /// read only where the query selects `remote` (the log), false elsewhere.
+  var remote: Bool
 
   /// The columns ``init(row:)`` reads, of `table` (the table or its alias in the query): what
   /// the undo and redo queries select rather than `*`, each column selected costing their
@@ -47,6 +50,7 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
     summary = row[Columns.summary]
     target = row[Columns.target]
     undone = row[Columns.undone]
+    remote = row.hasColumn("remote") ? row["remote"] : false
   }
 
   /// The Core value.
@@ -54,7 +58,7 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
     JournalEntry(
       id: id, at: Timestamp.date(at, .sqlite) ?? Date(timeIntervalSince1970: 0), command: command,
       summary: summary, isUndone: undone, kind: JournalEntry.Kind(rawValue: kind) ?? .change,
-      target: target)
+      target: target, fromDevice: remote ? device : nil)
   }
 }
 

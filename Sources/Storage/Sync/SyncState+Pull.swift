@@ -55,6 +55,12 @@ extension SyncState {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            if batch.command == SyncState.firstSyncCommand {
+              // Its entry says what it brought, even where every row was here already.
+              var rows: [Entity: Set<String>] = [:]
+              for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
+              recorder.brought = rows.mapValues(\.count)
+            }
             for remote in batch.operations {
               applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock)
               let operation = try links.incoming(remote)

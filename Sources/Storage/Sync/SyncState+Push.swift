@@ -29,7 +29,7 @@ extension SyncState {
             try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
           }
           count += operations.count
-          for (chunk, (payload, range)) in SyncPayload.chunks(command: "(first sync)", operations).enumerated() {
+          for (chunk, (payload, range)) in SyncPayload.chunks(command: SyncState.firstSyncCommand, operations).enumerated() {
             let slice = rows[range]
             records.append(
               SyncRecord(

@@ -34,6 +34,10 @@ extension SyncState: SyncJournal {}
 // MARK: - The key/value table, and what the journaled write path reads
 
 extension SyncState {
+  /// The command of the records a first sync pushes (every row, by entity): what another
+  /// machine's log shows for them.
+  static let firstSyncCommand = "(first sync)"
+
   static func text(_ db: Database, _ key: String) throws -> String? {
     try KeyValueTable.syncState.value(db, key, as: String.self)
   }
