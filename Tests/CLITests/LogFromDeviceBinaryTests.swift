@@ -3,8 +3,9 @@ import PostgresSupport
 import TestTags
 import Testing
 
-/// Issue 24 §3: `ootd log` marks the changes that came from another machine, and the first
-/// sync's entry says what it brought (two machines, real PostgreSQL, the built binary).
+/// Issue 24 §3: `ootd log` marks the changes that came from another machine, the first sync's
+/// entry says what it brought, and identical built-in blocks are not "applied" (two machines,
+/// real PostgreSQL, the built binary).
 @Suite(
   .tags(.binary, .postgres),
   .serialized,
@@ -87,5 +88,26 @@ struct LogFromDeviceBinaryTests {
       }, "\(logA)")
     #expect(logA.filter { $0["fromDevice"] is NSNull }.count >= 5)
     #expect(logA.allSatisfy { $0["fromDevice"] is NSNull || $0["fromDevice"] as? String == deviceB })
+  }
+
+  @Test("identical built-in blocks pulled from another machine are not applied, counted or journaled")
+  func identicalBuiltInBlocks() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "x")
+    try m.sync("a")
+    // B has only its built-in blocks, made at another time than A's.
+    try m.run("b", "block", "list")
+    try m.sync("b")
+    let second = try m.sync("a")
+    #expect(second["pulled"] as? Int == 8, "\(second)")
+    #expect(second["changed"] as? Int == 0, "\(second)")
+    #expect(try Self.log(m, "a").map { $0["command"] as? String } == ["add x"])
+    // A block B changed is applied as ever.
+    try m.run("b", "block", "routine", "algorithm")
+    try m.sync("b")
+    let third = try m.sync("a")
+    #expect((third["changed"] as? Int ?? 0) > 0, "\(third)")
+    let text = try m.run("a", "log", "--no-color").stdout
+    #expect(text.contains("block routine algorithm  from "), "\(text)")
   }
 }

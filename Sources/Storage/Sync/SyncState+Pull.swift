@@ -158,6 +158,13 @@ extension SyncState {
     case .update(let changes):
       let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row) ?? [:]
       for change in changes {
+        // A built-in block is the same on every machine but for the time each machine made
+        // it, which is that machine's own: pulling another's changes nothing (issue 24 §3).
+        if operation.entity == .block, change.field == BlockField.createdAt.rawValue,
+          current[BlockField.builtIn.rawValue]?.integer == 1
+        {
+          continue
+        }
         if operation.entity == .todo, change.field == TodoField.id.rawValue, let number = change.new.integer {
           if let holder = try TodoNumbers.holder(db, number), holder != operation.row {
             numbers.claim(operation.row, number, device: operation.stamp.device)
