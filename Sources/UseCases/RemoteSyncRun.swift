@@ -28,6 +28,11 @@ public struct RemoteSyncRun {
   public let displayName: String?
   /// Called at each named step (the CLI's test fault points; nothing in a release build).
   public let reached: (String) -> Void
+  /// This machine's running wall clock (the system's, whatever `now` is pinned to in a test),
+  /// read around the server's to measure the skew; nil: the skew is not measured.
+  public var physicalClock: (() -> Date)?
+  /// Whether to push even when the clocks disagree by more than ``refusedSkewSeconds``.
+  public var ignoreClockSkew = false
 
   public init(
     journal: any SyncJournal, server: any SyncServer, figures: any DayFigureSource, now: Date,
@@ -50,6 +55,12 @@ public struct RemoteSyncRun {
   /// How many days of figures a sync publishes (a first sync: a year).
   public static let figureDays = 35
   public static let firstFigureDays = 366
+  /// A skew past which a sync warns (issue 24): the hybrid clock's own tolerance.
+  public static let warnedSkewSeconds = Double(HybridClock.maxLeadMilliseconds) / 1000
+  /// A skew past which a sync pulls but does not push: a change stamped an hour off would win
+  /// or lose against other machines' changes by the clock instead of by time, and a day
+  /// computed from it may be another day.
+  public static let refusedSkewSeconds: Double = 3600
 
   public struct Summary: Sendable {
     public var pushed = 0
@@ -67,6 +78,15 @@ public struct RemoteSyncRun {
     public var setAside: [SetAsideRow] = []
     /// Todos whose number changed here.
     public var renumbered: [SyncRenumbering] = []
+    /// How far this machine's clock is ahead of the server's, in seconds (negative: behind),
+    /// half the round trip compensated; 0 when not measured.
+    public var clockSkewSeconds: Double = 0
+    /// Whether the push was refused for the skew (``refusedSkewSeconds``): pulled, nothing pushed.
+    public var pushRefused = false
+    /// Journal entries pushed (one a command, as `remote status` counts them).
+    public var pushedChanges = 0
+    /// The bytes of the rows pulled from the server (payloads, ids, clocks).
+    public var pulledBytes = 0
 
     public init() {}
   }
@@ -80,11 +100,13 @@ public struct RemoteSyncRun {
       summary.copiedFrom = before.device
     }
     try server.registerDevice(summary.device, name: nil)
+    let clocks = try measureClocks(&summary)
     while true {
       let page = try server.pull(after: try journal.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
+      summary.pulledBytes += page.reduce(0) { $0 + $1.record.bytes }
       reached("remote-pull-fetched")
-      let result = try journal.applyPulled(page, today: today, now: now)
+      let result = try journal.applyPulled(page, today: today, now: now, clocks: clocks)
       reached("remote-pull-applied")
       summary.pulled += result.operations
       summary.pulledRecords += result.records
@@ -96,6 +118,11 @@ public struct RemoteSyncRun {
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
     }
     reached("remote-pulled")
+    if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds && !ignoreClockSkew {
+      // Pulled, nothing pushed or published, and not a completed sync: the CLI says how to go on.
+      summary.pushRefused = true
+      return summary
+    }
     while let page = try journal.pushPage() {
       _ = try server.push(page.records)
       reached("remote-push-sent")
@@ -103,11 +130,29 @@ public struct RemoteSyncRun {
       reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
+      summary.pushedChanges += page.changes
     }
     try publishFigures(days: firstSync ? Self.firstFigureDays : Self.figureDays)
     reached("remote-figures")
     try journal.finishSync(now: now)
     return summary
+  }
+
+  /// Reads the server's clock between two readings of this machine's and records the skew in
+  /// `summary` (positive: this machine is ahead): the server's instant is taken as the middle
+  /// of the round trip. Returns the clocks the pull caps and judges with.
+  func measureClocks(_ summary: inout Summary) throws -> SyncClocks {
+    guard let physicalClock else {
+      return SyncClocks(local: SyncClocks.milliseconds(now), server: nil)
+    }
+    let before = physicalClock()
+    let serverTime = try server.serverTime()
+    let after = physicalClock()
+    let middle = before.addingTimeInterval(after.timeIntervalSince(before) / 2)
+    let skew = middle.timeIntervalSince(serverTime)
+    summary.clockSkewSeconds = skew
+    return SyncClocks(
+      milliseconds: SyncClocks.milliseconds(now), skewMilliseconds: Int64((skew * 1000).rounded()))
   }
 
   /// Publishes (date, total, done, commits) of the last `days` days, counted as `report` and

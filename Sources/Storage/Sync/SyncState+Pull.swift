@@ -26,7 +26,7 @@ extension SyncState {
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
   /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
   ) throws(StorageError) -> SyncPullResult {
     return try write { db in
       let device = try AppDatabase.device(db)
@@ -56,7 +56,7 @@ extension SyncState {
             let batch = try PulledRecord.check(record)
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
             for remote in batch.operations {
-              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock)
+              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
               let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
               var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
@@ -76,7 +76,8 @@ extension SyncState {
                 applied.conflicts.append(
                   SyncConflictReport(
                     conflict: conflict, name: known(operation.entity.nameField)?.text,
-                    number: operation.entity == .todo ? known(TodoField.id.rawValue)?.integer : nil))
+                    number: operation.entity == .todo ? known(TodoField.id.rawValue)?.integer : nil,
+                    rule: clocks.rule(winner: conflict.winner, loser: conflict.loser)))
               }
             }
             applied.operations = batch.operations.count

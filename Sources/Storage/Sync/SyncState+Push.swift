@@ -69,8 +69,10 @@ extension SyncState {
       var count = 0
       var through = pushed
       var throughClock = pushedClock
+      var entries = 0
       for change in changes {
         if count >= maxOperations { break }
+        entries += 1
         let changeID: Int64 = change["id"]
         let changeUUID: String = change["uuid"]
         let command: String = change["command"]
@@ -98,7 +100,7 @@ extension SyncState {
       }
       return SyncPushPage(
         records: records, operations: count, throughOperation: through, throughClock: throughClock,
-        snapshot: false)
+        snapshot: false, changes: entries)
     }
   }
 

@@ -74,9 +74,7 @@ extension SyncState {
   }
 
   /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
-  static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-  }
+  static func milliseconds(_ date: Date) -> Int64 { SyncClocks.milliseconds(date) }
 
   /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,
   /// operations and stamps take device id `new` (a copied database, see
