@@ -60,6 +60,18 @@ struct HybridClockTests {
     let clocks = SyncClocks(local: wall - 5_000, server: wall)
     #expect(HybridClock.receive(last: last, remote: remote, ceiling: clocks.ceiling) == expected)
     #expect(SyncClocks(local: wall, server: wall - 5_000).ceiling == clocks.ceiling)
+    // Without the server's clock, no cap: this machine's own may be the wrong one.
+    #expect(SyncClocks(local: wall, server: nil).ceiling == .max)
+  }
+
+  @Test("a machine hours behind the server still orders its next change after one it pulled", arguments: [2, 5, 48] as [Int64])
+  func slowMachine(hoursBehind: Int64) {
+    let server = Self.t0
+    let local = server - hoursBehind * Self.hour
+    let pulled = HybridClock.tick(last: 0, milliseconds: server - 1_000)
+    let seen = HybridClock.receive(
+      last: HybridClock.value(milliseconds: local), remote: pulled, ceiling: SyncClocks(local: local, server: server).ceiling)
+    #expect(HybridClock.tick(last: seen, milliseconds: local + 1) > pulled)
   }
 
   @Test(

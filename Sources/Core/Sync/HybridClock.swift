@@ -102,8 +102,14 @@ public struct SyncClocks: Hashable, Sendable {
     self.init(local: milliseconds, server: skewMilliseconds.map { milliseconds - $0 })
   }
 
-  /// The highest value another machine's change may take this machine's clock to.
-  public var ceiling: Int64 { HybridClock.ceiling(milliseconds: max(local, server ?? local)) }
+  /// The highest value another machine's change may take this machine's clock to: a minute
+  /// past the later of this machine's clock and the server's. Without the server's there is
+  /// no cap (`Int64.max`): this machine's clock alone may be the one that is wrong (hours
+  /// behind), and capping by it would order its next change before what it has just seen.
+  public var ceiling: Int64 {
+    guard let server else { return .max }
+    return HybridClock.ceiling(milliseconds: max(local, server))
+  }
 
   /// The time changes are judged against: the server's, when read.
   public var reference: Int64 { server ?? local }

@@ -22,6 +22,9 @@ final class ChangeRecorder {
   /// For an entry from another machine: the clock value of the operations applied next (nil:
   /// consecutive values after this machine's clock, as for a local change).
   var remoteClock: Int64?
+  /// The highest value the operations of another machine may take this machine's clock to
+  /// (``HybridClock/ceiling(milliseconds:)``, set by a pull); nil: no cap.
+  var clockCeiling: Int64?
 
   private let kind: JournalEntry.Kind
   private let command: String
@@ -141,7 +144,11 @@ final class ChangeRecorder {
       try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
         .execute(arguments: [text, entry.id])
     }
-    if count > 0 {
+    if let clockCeiling, count > 0 {
+      // Another machine's clock values move this machine's clock, up to the ceiling (issue 24).
+      try db.cachedStatement(sql: "UPDATE journalSetting SET value = max(value, min(?, ?)) WHERE key = 'clock'")
+        .execute(arguments: [(self.entry ?? entry).latest, clockCeiling])
+    } else if count > 0 {
       try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
         .execute(arguments: [(self.entry ?? entry).latest])
     }

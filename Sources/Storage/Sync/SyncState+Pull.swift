@@ -55,6 +55,7 @@ extension SyncState {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            recorder.clockCeiling = clocks.ceiling
             for remote in batch.operations {
               applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
