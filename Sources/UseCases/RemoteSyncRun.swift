@@ -52,9 +52,11 @@ public struct RemoteSyncRun {
 
   /// How many records one pull asks for.
   public static let pullPage = 500
-  /// How many days of figures a sync publishes (a first sync: a year).
+  /// The recent days whose figures a sync keeps published even without todos (a zero there is
+  /// a true zero, and says commits were counted); before them, every day with todos or commits.
   public static let figureDays = 35
-  public static let firstFigureDays = 366
+  /// How far back a sync looks for days with todos to publish.
+  public static let historyDays = 100 * 366
   /// A skew past which a sync warns (issue 24): the hybrid clock's own tolerance.
   public static let warnedSkewSeconds = Double(HybridClock.maxLeadMilliseconds) / 1000
   /// A skew past which a sync pulls but does not push: a change stamped an hour off would win
@@ -87,6 +89,8 @@ public struct RemoteSyncRun {
     public var pushedChanges = 0
     /// The bytes of the rows pulled from the server (payloads, ids, clocks).
     public var pulledBytes = 0
+    /// Days whose figures were published (those that changed since the last publish).
+    public var publishedDays = 0
 
     public init() {}
   }
@@ -94,7 +98,6 @@ public struct RemoteSyncRun {
   public func run() throws -> Summary {
     var summary = Summary()
     let before = try journal.syncStatus()
-    let firstSync = before.lastSync == nil
     summary.device = try journal.beginSync(fileIdentity: fileIdentity, now: now)
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
@@ -132,7 +135,7 @@ public struct RemoteSyncRun {
       summary.pushedRecords += page.records.count
       summary.pushedChanges += page.changes
     }
-    try publishFigures(days: firstSync ? Self.firstFigureDays : Self.figureDays)
+    summary.publishedDays = try publishFigures()
     reached("remote-figures")
     try journal.finishSync(now: now)
     return summary
@@ -155,12 +158,43 @@ public struct RemoteSyncRun {
       milliseconds: SyncClocks.milliseconds(now), skewMilliseconds: Int64((skew * 1000).rounded()))
   }
 
-  /// Publishes (date, total, done, commits) of the last `days` days, counted as `report` and
-  /// the team board count them.
-  func publishFigures(days count: Int) throws {
-    let range = try DayRange(from: today.adding(days: -(count - 1)), to: today)
-    try server.publishDayFigures(
-      try Self.dayFigures(figures, range: range, timeZone: timeZone), displayName: displayName)
+  /// Publishes (date, total, done, commits), counted as `report` and the team board count
+  /// them, of the days whose figures changed since the last publish (issue 24: not every day,
+  /// every sync): every day with todos or commits, the last ``figureDays`` days, and as zero a
+  /// day published before that has none any more. So a board shows the real figures of any
+  /// range, never a zero for a day that had todos. Returns how many days it published.
+  func publishFigures() throws -> Int {
+    let current = try Self.publishedFigures(figures, today: today, timeZone: timeZone)
+    let before = try journal.publishedFigures()
+    let now = Dictionary(current.map { ($0.date, $0) }) { a, _ in a }
+    let was = Dictionary(before.map { ($0.date, $0) }) { a, _ in a }
+    var changed = current.filter { was[$0.date] != $0 }
+    for old in before where now[old.date] == nil {
+      changed.append(DayFigure(date: old.date, total: 0, done: 0, commits: nil))
+    }
+    // The display name goes with every publish, even of no day (it may have changed).
+    try server.publishDayFigures(changed.sorted { $0.date < $1.date }, displayName: displayName)
+    if !changed.isEmpty { try journal.recordPublished(current) }
+    return changed.count
+  }
+
+  /// The figures a machine keeps published: the last ``figureDays`` days (zeros too) and every
+  /// earlier day, back ``historyDays``, with todos or commits.
+  public static func publishedFigures(
+    _ source: any DayFigureSource, today: Day, timeZone: any ZoneRules
+  ) throws -> [DayFigure] {
+    let range = try DayRange(from: today.adding(days: -historyDays), to: today)
+    let recent = try DayRange(from: today.adding(days: -(figureDays - 1)), to: today)
+    var tallies: [Day: Tally] = [:]
+    for (day, tally) in try source.tallies(in: range) { tallies[day, default: .zero] += tally }
+    let commits = try source.commits(in: range, timeZone: timeZone)
+    var days = Set(recent)
+    for (day, tally) in tallies where tally.total > 0 || tally.done > 0 { days.insert(day) }
+    for (day, count) in commits?.days ?? [] where count > 0 && range.contains(day) { days.insert(day) }
+    return days.sorted().map { day in
+      let tally = tallies[day] ?? .zero
+      return DayFigure(date: day, total: tally.total, done: tally.done, commits: commits?.count(on: day))
+    }
   }
 
   /// A machine's day figures over `range`, as a team sees them: one per day, the todos planned

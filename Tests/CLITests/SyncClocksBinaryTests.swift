@@ -221,6 +221,50 @@ struct SyncClocksBinaryTests {
     try m.sync("early")
     #expect(try m.shapes("early") == m.shapes("whole"))
   }
+
+  static func figuresOnServer(_ m: SyncMachines) throws -> String {
+    try m.cluster.psql(
+      "SELECT count(*) || ' ' || coalesce(max(updated_at)::text, '-') FROM ootd.day_figures", database: m.database)
+  }
+
+  @Test("the board shows real figures for an old range; a no-op re-sync publishes no day, an edit one day")
+  func publishedFigures() throws {
+    let m = try SyncMachines()
+    // Two todos on a day more than a year back, one done; one today.
+    try m.run("a", "add", "Old one", "--on", "2024-03-05")
+    try m.run("a", "add", "Old two", "--on", "2024-03-05")
+    try m.run("a", "done", "1")
+    try m.run("a", "add", "Today")
+    try m.run("a", "team", "create", "study").expectSuccess()
+    let first = try m.sync("a")
+    #expect((first["publishedDays"] as? Int ?? 0) >= 2)
+    let board = try m.run("a", "team", "board", "study", "--from", "2024-03-04", "--to", "2024-03-10", "--json")
+    board.expectSuccess()
+    let json = try Self.json(board)
+    let days = (json["members"] as? [[String: Any]])?.first?["days"] as? [[String: Any]] ?? []
+    let day = try #require(days.first { $0["date"] as? String == "2024-03-05" })
+    #expect(day["total"] as? Int == 2 && day["done"] as? Int == 1, "\(day)")
+    // Nothing changed: no day published, not a row of the server touched.
+    let before = try Self.figuresOnServer(m)
+    let idle = try m.sync("a")
+    #expect(idle["publishedDays"] as? Int == 0)
+    #expect(try Self.figuresOnServer(m) == before)
+    // One todo of one day done: that day alone.
+    try m.run("a", "done", "2")
+    let one = try m.sync("a")
+    #expect(one["publishedDays"] as? Int == 1)
+    let changed = try m.cluster.psql(
+      "SELECT day::text || ' ' || total || '/' || done FROM ootd.day_figures WHERE updated_at > (SELECT min(updated_at) FROM ootd.day_figures)",
+      database: m.database)
+    #expect(changed.trimmingCharacters(in: .whitespacesAndNewlines) == "2024-03-05 2/2", "\(changed)")
+    // Both todos of the day deleted: the day is published as zero, not left at 2/2.
+    try m.run("a", "rm", "1", "2", "--yes")
+    let gone = try m.sync("a")
+    #expect(gone["publishedDays"] as? Int == 1)
+    let after = try m.run("a", "team", "board", "study", "--from", "2024-03-04", "--to", "2024-03-10", "--json")
+    let afterDays = ((try Self.json(after)["members"] as? [[String: Any]])?.first?["days"] as? [[String: Any]]) ?? []
+    #expect(afterDays.first { $0["date"] as? String == "2024-03-05" }?["total"] as? Int == 0)
+  }
 }
 
 extension BinaryTests.Result {

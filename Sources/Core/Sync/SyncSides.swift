@@ -30,6 +30,10 @@ public protocol SyncJournal {
   func markPushed(_ page: SyncPushPage) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
+  /// The day figures this machine last published (``recordPublished(_:)``).
+  func publishedFigures() throws -> [DayFigure]
+  /// Remembers the day figures the server now has from this machine.
+  func recordPublished(_ figures: [DayFigure]) throws
 }
 
 extension SyncJournal {

@@ -47,6 +47,17 @@ extension SyncState {
     try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
   }
 
+  /// The day figures last published, as ``recordPublished(_:)`` kept them (none before).
+  public func publishedFigures() throws(StorageError) -> [DayFigure] {
+    try read { db in DayFigure.decode(try SyncState.text(db, "publishedFigures") ?? "") }
+  }
+
+  /// Remembers the day figures the server now has from this machine: the next sync publishes
+  /// only the days whose figures differ.
+  public func recordPublished(_ figures: [DayFigure]) throws(StorageError) {
+    try write { db in try SyncState.set(db, "publishedFigures", DayFigure.encode(figures)) }
+  }
+
   /// The server position pulled up to (0 before the first pull).
   public func pullCursor() throws(StorageError) -> Int64 {
     try read { db in try SyncState.integer(db, "pulledThrough") ?? 0 }

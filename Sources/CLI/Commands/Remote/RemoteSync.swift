@@ -21,13 +21,16 @@ extension Ootd.RemoteCommand {
         so on standard error. A sync stopped at any moment (the server gone, the \
         process killed) loses nothing: run it again.
 
-        The board of your teams gets each day's total, done and commits (never titles).
+        The board of your teams gets each day's total, done and commits (never titles): \
+        every day with todos, and the last 35 days.
 
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
         "entity", "uuid", "name", "field", "kept", "lost"}], "device", "renumbered": [{"uuid", \
         "title", "from", "to"}], "ruleConflicts": [sentences], "setAside": [{"id", "device", \
-        "reason"}], "clockSkewSeconds", "pushRefused", "pulledBytes"}: pushed and pulled count \
-        row-level changes; each conflict also has "rule" (later, clock-ahead or tie).
+        "reason"}], "clockSkewSeconds", "pushRefused", "pulledBytes", "publishedDays"}: pushed and \
+        pulled count row-level changes; each conflict also has "rule" (later, clock-ahead or \
+        tie); publishedDays counts the days whose board figures changed since the last sync \
+        (the only ones published).
 
         Each sync compares this machine's clock with the server's: more than a minute apart, \
         it warns (clockSkewSeconds is positive when this machine is ahead); more than an hour \
