@@ -222,6 +222,31 @@ struct SyncClocksBinaryTests {
     #expect(try m.shapes("early") == m.shapes("whole"))
   }
 
+  @Test("a first push killed part-way keeps the pages the server took: the rerun pushes only the rest")
+  func resumablePush() throws {
+    let m = try SyncMachines()
+    try RemoteSyncBinaryTests.fill(m.folder.file("a.sqlite"), count: 12_000)
+    // Killed once the server took the first page (5,000 rows) and it was marked pushed here;
+    // then once the server took the second, before it was marked.
+    try RemoteSyncBinaryTests.killSync(m, "a", at: "remote-push-marked:1")
+    let afterFirst = try Self.opsOnServer(m)
+    #expect(afterFirst > 0)
+    try RemoteSyncBinaryTests.killSync(m, "a", at: "remote-push-sent:1")
+    let afterSecond = try Self.opsOnServer(m)
+    #expect(afterSecond > afterFirst)
+    let rerun = try m.sync("a")
+    let pushed = rerun["pushed"] as? Int ?? 0
+    // The rows of the pages the server took are not pushed again (the unmarked one is, and
+    // the server keeps one copy of it).
+    #expect(pushed > 0 && pushed <= 12_000 - 5_000 + 100, "\(pushed)")
+    let records = try Self.opsOnServer(m)
+    #expect(try m.sync("a")["pushed"] as? Int == 0)
+    #expect(try Self.opsOnServer(m) == records)
+    try m.sync("b")
+    #expect(try m.shapes("b") == m.shapes("a"))
+    #expect(try m.shapes("b").count == 12_000)
+  }
+
   static func figuresOnServer(_ m: SyncMachines) throws -> String {
     try m.cluster.psql(
       "SELECT count(*) || ' ' || coalesce(max(updated_at)::text, '-') FROM ootd.day_figures", database: m.database)

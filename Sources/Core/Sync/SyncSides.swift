@@ -135,14 +135,20 @@ public struct SyncPushPage: Sendable {
   public let throughOperation: Int64
   public let throughClock: Int64
   public let snapshot: Bool
+  /// Of a first sync's page: the last row it holds (the journal's cursor) and whether it is the
+  /// last page.
+  public let snapshotThrough: String?
+  public let snapshotDone: Bool
   /// How many journal entries they carry (the first sync's rows count as one), as `remote
   /// status` counts the changes waiting: a large entry travels as several records.
   public var changes: Int
 
   public init(
     records: [SyncRecord], operations: Int, throughOperation: Int64, throughClock: Int64,
-    snapshot: Bool, changes: Int = 1
+    snapshot: Bool, snapshotThrough: String? = nil, snapshotDone: Bool = true, changes: Int = 1
   ) {
+    self.snapshotThrough = snapshotThrough
+    self.snapshotDone = snapshotDone
     self.records = records
     self.operations = operations
     self.changes = changes

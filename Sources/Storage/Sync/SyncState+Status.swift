@@ -105,6 +105,10 @@ extension SyncState {
     try db.execute(
       sql: "UPDATE syncStamp SET device = ? WHERE device = ? AND clock > ?", arguments: [new, old, pushedClock])
     // A first sync that never finished pushes every row at its clock, under the new id too.
-    if try integer(db, "snapshotPending") == 1 { try set(db, "floorDevice", new) }
+    if try integer(db, "snapshotPending") == 1 {
+      try set(db, "floorDevice", new)
+      // All of them: the pages pushed so far went under the old id.
+      try db.execute(sql: "DELETE FROM syncState WHERE key = 'snapshotThrough'")
+    }
   }
 }
