@@ -57,6 +57,9 @@ public struct RemoteSyncRun {
   public static let figureDays = 35
   /// How far back a sync looks for days with todos to publish.
   public static let historyDays = 100 * 366
+  /// How far back it counts commits (GitHub's contribution history is a year; each day of the
+  /// range costs a zone conversion).
+  public static let commitDays = 2 * 366
   /// A skew past which a sync warns (issue 24): the hybrid clock's own tolerance.
   public static let warnedSkewSeconds = Double(HybridClock.maxLeadMilliseconds) / 1000
   /// A skew past which a sync pulls but does not push: a change stamped an hour off would win
@@ -166,10 +169,10 @@ public struct RemoteSyncRun {
   func publishFigures() throws -> Int {
     let current = try Self.publishedFigures(figures, today: today, timeZone: timeZone)
     let before = try journal.publishedFigures()
-    let now = Dictionary(current.map { ($0.date, $0) }) { a, _ in a }
+    let kept = Dictionary(current.map { ($0.date, $0) }) { a, _ in a }
     let was = Dictionary(before.map { ($0.date, $0) }) { a, _ in a }
     var changed = current.filter { was[$0.date] != $0 }
-    for old in before where now[old.date] == nil {
+    for old in before where kept[old.date] == nil {
       changed.append(DayFigure(date: old.date, total: 0, done: 0, commits: nil))
     }
     // The display name goes with every publish, even of no day (it may have changed).
@@ -187,13 +190,16 @@ public struct RemoteSyncRun {
     let recent = try DayRange(from: today.adding(days: -(figureDays - 1)), to: today)
     var tallies: [Day: Tally] = [:]
     for (day, tally) in try source.tallies(in: range) { tallies[day, default: .zero] += tally }
-    let commits = try source.commits(in: range, timeZone: timeZone)
+    let counted = try DayRange(from: today.adding(days: -(commitDays - 1)), to: today)
+    let commits = try source.commits(in: counted, timeZone: timeZone)
     var days = Set(recent)
     for (day, tally) in tallies where tally.total > 0 || tally.done > 0 { days.insert(day) }
-    for (day, count) in commits?.days ?? [] where count > 0 && range.contains(day) { days.insert(day) }
+    for (day, count) in commits?.days ?? [] where count > 0 && counted.contains(day) { days.insert(day) }
     return days.sorted().map { day in
       let tally = tallies[day] ?? .zero
-      return DayFigure(date: day, total: tally.total, done: tally.done, commits: commits?.count(on: day))
+      return DayFigure(
+        date: day, total: tally.total, done: tally.done,
+        commits: counted.contains(day) ? commits?.count(on: day) : nil)
     }
   }
 
