@@ -6,11 +6,11 @@ import GRDB
 // the server took.
 
 extension SyncState {
-  /// The next records to push (nil when everything is pushed): on the first sync every row
-  /// not pulled from the server (blocks, projects, then todos) as creations at the first
-  /// sync's clock; then this
-  /// machine's journal entries not yet pushed, whole entries up to about `maxOperations`
-  /// operations, in order. Record ids derive from the entry's uuid (or the first sync's
+  /// The next records to push (nil when everything is pushed): on the first sync the rows
+  /// not pulled from the server (blocks, projects, then todos, each by uuid) as creations at
+  /// the first sync's clock, ``snapshotPageOperations`` at a time from the snapshot cursor
+  /// (``markPushed(_:)`` moves it); then this machine's journal entries not yet pushed, whole
+  /// entries up to about `maxOperations` operations, in order. Record ids derive from the entry's uuid (or the first sync's
   /// clock), so pushing the same page again is deduplicated by the server.
   public func pushPage(maxOperations: Int) throws(StorageError) -> SyncPushPage? {
     try read { db in
