@@ -16,6 +16,25 @@ public struct DayFigure: Hashable, Sendable {
     self.done = done
     self.commits = commits
   }
+
+  /// Figures as one line each, `2026-11-22 3 1 -` (date, total, done, commits or `-`): how a
+  /// machine remembers what it published (``decode(_:)`` reads them back).
+  public static func encode(_ figures: [DayFigure]) -> String {
+    figures.sorted { $0.date < $1.date }
+      .map { "\($0.date) \($0.total) \($0.done) \($0.commits.map(String.init) ?? "-")" }
+      .joined(separator: "\n")
+  }
+
+  /// The figures of ``encode(_:)``; a line that is not one is skipped (published again).
+  public static func decode(_ text: String) -> [DayFigure] {
+    text.split(separator: "\n").compactMap { line in
+      let parts = line.split(separator: " ")
+      guard parts.count == 4, let day = Day(iso: String(parts[0])), let total = Int(parts[1]),
+        let done = Int(parts[2])
+      else { return nil }
+      return DayFigure(date: day, total: total, done: done, commits: parts[3] == "-" ? nil : Int(parts[3]))
+    }
+  }
 }
 
 /// One member's row of a team board over a range: each day's figures, the rate over the range

@@ -100,7 +100,9 @@ public final class RemoteServer {
   }
 
   /// The payload bytes one ``pull(after:limit:)`` page brings at most (past its first row).
-  public static let pullPageBytes = 4 * Caps.payloadBytes
+  /// Small enough that a first pull of thousands of todos commits in many pages (a pull stopped
+  /// half-way keeps what it applied, issue 24), large enough to be a few records of 1,000 rows.
+  public static let pullPageBytes = 512 << 10
   /// The longest device id a pulled row keeps (a longer one comes back empty: ootd's are 36).
   static let deviceBytes = 64
 
@@ -141,6 +143,15 @@ public final class RemoteServer {
           withheldBytes: row[4] == nil && size > Caps.payloadBytes ? size : nil)
       )
     }
+  }
+
+  /// The server's clock now (`clock_timestamp()`: the instant of the statement, not of its
+  /// transaction), to measure this machine's skew against.
+  public func serverTime() throws(RemoteError) -> Date {
+    let text = try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8::text")
+      .rows.first?.first.flatMap { $0 }
+    guard let text, let seconds = Double(text) else { throw .refused("the server did not say its time") }
+    return Date(timeIntervalSince1970: seconds)
   }
 
   /// How many operations of the connection's role the server holds.

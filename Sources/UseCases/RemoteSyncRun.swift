@@ -28,6 +28,11 @@ public struct RemoteSyncRun {
   public let displayName: String?
   /// Called at each named step (the CLI's test fault points; nothing in a release build).
   public let reached: (String) -> Void
+  /// This machine's running wall clock (the system's, whatever `now` is pinned to in a test),
+  /// read around the server's to measure the skew; nil: the skew is not measured.
+  public var physicalClock: (() -> Date)?
+  /// Whether to push even when the clocks disagree by more than ``refusedSkewSeconds``.
+  public var ignoreClockSkew = false
 
   public init(
     journal: any SyncJournal, server: any SyncServer, figures: any DayFigureSource, now: Date,
@@ -47,9 +52,20 @@ public struct RemoteSyncRun {
 
   /// How many records one pull asks for.
   public static let pullPage = 500
-  /// How many days of figures a sync publishes (a first sync: a year).
+  /// The recent days whose figures a sync keeps published even without todos (a zero there is
+  /// a true zero, and says commits were counted); before them, every day with todos or commits.
   public static let figureDays = 35
-  public static let firstFigureDays = 366
+  /// How far back a sync looks for days with todos to publish.
+  public static let historyDays = 100 * 366
+  /// How far back it counts commits (GitHub's contribution history is a year; each day of the
+  /// range costs a zone conversion).
+  public static let commitDays = 2 * 366
+  /// A skew past which a sync warns (issue 24): the hybrid clock's own tolerance.
+  public static let warnedSkewSeconds = Double(HybridClock.maxLeadMilliseconds) / 1000
+  /// A skew past which a sync pulls but does not push: a change stamped an hour off would win
+  /// or lose against other machines' changes by the clock instead of by time, and a day
+  /// computed from it may be another day.
+  public static let refusedSkewSeconds: Double = 3600
 
   public struct Summary: Sendable {
     public var pushed = 0
@@ -67,6 +83,17 @@ public struct RemoteSyncRun {
     public var setAside: [SetAsideRow] = []
     /// Todos whose number changed here.
     public var renumbered: [SyncRenumbering] = []
+    /// How far this machine's clock is ahead of the server's, in seconds (negative: behind),
+    /// half the round trip compensated; 0 when not measured.
+    public var clockSkewSeconds: Double = 0
+    /// Whether the push was refused for the skew (``refusedSkewSeconds``): pulled, nothing pushed.
+    public var pushRefused = false
+    /// Journal entries pushed (one a command, as `remote status` counts them).
+    public var pushedChanges = 0
+    /// The bytes of the rows pulled from the server (payloads, ids, clocks).
+    public var pulledBytes = 0
+    /// Days whose figures were published (those that changed since the last publish).
+    public var publishedDays = 0
 
     public init() {}
   }
@@ -74,17 +101,18 @@ public struct RemoteSyncRun {
   public func run() throws -> Summary {
     var summary = Summary()
     let before = try journal.syncStatus()
-    let firstSync = before.lastSync == nil
     summary.device = try journal.beginSync(fileIdentity: fileIdentity, now: now)
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
     }
     try server.registerDevice(summary.device, name: nil)
+    let clocks = try measureClocks(&summary)
     while true {
       let page = try server.pull(after: try journal.pullCursor(), limit: Self.pullPage)
       if page.isEmpty { break }
+      summary.pulledBytes += page.reduce(0) { $0 + $1.record.bytes }
       reached("remote-pull-fetched")
-      let result = try journal.applyPulled(page, today: today, now: now)
+      let result = try journal.applyPulled(page, today: today, now: now, clocks: clocks)
       reached("remote-pull-applied")
       summary.pulled += result.operations
       summary.pulledRecords += result.records
@@ -96,6 +124,11 @@ public struct RemoteSyncRun {
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
     }
     reached("remote-pulled")
+    if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds && !ignoreClockSkew {
+      // Pulled, nothing pushed or published, and not a completed sync: the CLI says how to go on.
+      summary.pushRefused = true
+      return summary
+    }
     while let page = try journal.pushPage() {
       _ = try server.push(page.records)
       reached("remote-push-sent")
@@ -103,19 +136,71 @@ public struct RemoteSyncRun {
       reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
+      summary.pushedChanges += page.changes
     }
-    try publishFigures(days: firstSync ? Self.firstFigureDays : Self.figureDays)
+    summary.publishedDays = try publishFigures()
     reached("remote-figures")
     try journal.finishSync(now: now)
     return summary
   }
 
-  /// Publishes (date, total, done, commits) of the last `days` days, counted as `report` and
-  /// the team board count them.
-  func publishFigures(days count: Int) throws {
-    let range = try DayRange(from: today.adding(days: -(count - 1)), to: today)
-    try server.publishDayFigures(
-      try Self.dayFigures(figures, range: range, timeZone: timeZone), displayName: displayName)
+  /// Reads the server's clock between two readings of this machine's and records the skew in
+  /// `summary` (positive: this machine is ahead): the server's instant is taken as the middle
+  /// of the round trip. Returns the clocks the pull caps and judges with.
+  func measureClocks(_ summary: inout Summary) throws -> SyncClocks {
+    guard let physicalClock else {
+      return SyncClocks(local: SyncClocks.milliseconds(now), server: nil)
+    }
+    let before = physicalClock()
+    let serverTime = try server.serverTime()
+    let after = physicalClock()
+    let middle = before.addingTimeInterval(after.timeIntervalSince(before) / 2)
+    let skew = middle.timeIntervalSince(serverTime)
+    summary.clockSkewSeconds = skew
+    return SyncClocks(
+      milliseconds: SyncClocks.milliseconds(now), skewMilliseconds: Int64((skew * 1000).rounded()))
+  }
+
+  /// Publishes (date, total, done, commits), counted as `report` and the team board count
+  /// them, of the days whose figures changed since the last publish (issue 24: not every day,
+  /// every sync): every day with todos or commits, the last ``figureDays`` days, and as zero a
+  /// day published before that has none any more. So a board shows the real figures of any
+  /// range, never a zero for a day that had todos. Returns how many days it published.
+  func publishFigures() throws -> Int {
+    let current = try Self.publishedFigures(figures, today: today, timeZone: timeZone)
+    let before = try journal.publishedFigures()
+    let kept = Dictionary(current.map { ($0.date, $0) }) { a, _ in a }
+    let was = Dictionary(before.map { ($0.date, $0) }) { a, _ in a }
+    var changed = current.filter { was[$0.date] != $0 }
+    for old in before where kept[old.date] == nil {
+      changed.append(DayFigure(date: old.date, total: 0, done: 0, commits: nil))
+    }
+    // The display name goes with every publish, even of no day (it may have changed).
+    try server.publishDayFigures(changed.sorted { $0.date < $1.date }, displayName: displayName)
+    if !changed.isEmpty { try journal.recordPublished(current) }
+    return changed.count
+  }
+
+  /// The figures a machine keeps published: the last ``figureDays`` days (zeros too) and every
+  /// earlier day, back ``historyDays``, with todos or commits.
+  public static func publishedFigures(
+    _ source: any DayFigureSource, today: Day, timeZone: any ZoneRules
+  ) throws -> [DayFigure] {
+    let range = try DayRange(from: today.adding(days: -historyDays), to: today)
+    let recent = try DayRange(from: today.adding(days: -(figureDays - 1)), to: today)
+    var tallies: [Day: Tally] = [:]
+    for (day, tally) in try source.tallies(in: range) { tallies[day, default: .zero] += tally }
+    let counted = try DayRange(from: today.adding(days: -(commitDays - 1)), to: today)
+    let commits = try source.commits(in: counted, timeZone: timeZone)
+    var days = Set(recent)
+    for (day, tally) in tallies where tally.total > 0 || tally.done > 0 { days.insert(day) }
+    for (day, count) in commits?.days ?? [] where count > 0 && counted.contains(day) { days.insert(day) }
+    return days.sorted().map { day in
+      let tally = tallies[day] ?? .zero
+      return DayFigure(
+        date: day, total: tally.total, done: tally.done,
+        commits: counted.contains(day) ? commits?.count(on: day) : nil)
+    }
   }
 
   /// A machine's day figures over `range`, as a team sees them: one per day, the todos planned

@@ -78,7 +78,7 @@ import Testing
   /// forgot to pin gets), then `environment` pinned: what an `ootd` the tests start gets.
   static func inherited(_ environment: [String: String]) -> [String: String] {
     var variables = ProcessInfo.processInfo.environment
-    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "TZ"] {
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "OOTD_CLOCK_OFFSET", "TZ"] {
       variables.removeValue(forKey: name)
     }
     return variables.merging(pinned(environment)) { $1 }

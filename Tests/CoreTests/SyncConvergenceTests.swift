@@ -27,6 +27,8 @@ struct Replica {
   var outbox: [SyncOperation] = []
   var cursor = 0
   var conflicts = 0
+  /// The conflicts reported here: row, field, winning and losing stamps.
+  var reported: [String] = []
 
   mutating func local(_ entity: Entity, row: String, _ kind: SyncOperation.Kind, now: Int64) {
     clock = HybridClock.tick(last: clock, milliseconds: now + skew)
@@ -48,6 +50,7 @@ struct Replica {
       let outcome = SyncMerge.merge(operation, into: rows[operation.row], isPending: { pending.contains($0) })
       rows[operation.row] = outcome.row
       conflicts += outcome.conflicts.count
+      reported += outcome.conflicts.map { "\($0.row) \($0.field ?? "-") \($0.winner) \($0.loser)" }
     }
     server += outbox
     outbox = []
@@ -134,6 +137,18 @@ struct SyncConvergenceTests {
       reference[operation.row] = SyncMerge.merge(operation, into: reference[operation.row]).row
     }
     #expect(reference.compactMapValues(\.visibleFields) == replicas[0].visible, "seed \(seed)")
+  }
+
+  @Test("a conflict is reported once, on the machine whose sync resolved it (issue 24)", arguments: Array(UInt64(1)...UInt64(300)))
+  func reportedOnce(seed: UInt64) {
+    let (replicas, _) = Self.history(seed: seed, steps: 120)
+    var seen: [String: String] = [:]
+    for replica in replicas {
+      for key in replica.reported {
+        #expect(seen[key] == nil, "seed \(seed): \(key) reported on \(seen[key] ?? "") and \(replica.device)")
+        seen[key] = replica.device
+      }
+    }
   }
 
   @Test("the histories are not trivial: rows, deletions and conflicts happen")

@@ -40,6 +40,72 @@ struct HybridClockTests {
     #expect(next == HybridClock.value(milliseconds: Self.t0 + 1))
   }
 
+  @Test(
+    "a receive is capped a minute past the largest wall clock seen; the clock never goes back (issue 24)",
+    arguments: [
+      // (last, remote, largest wall ms seen, expected)
+      // A remote value within the minute is taken as it is.
+      (HybridClock.value(milliseconds: t0), HybridClock.value(milliseconds: t0 + 30_000) + 3, t0,
+       HybridClock.value(milliseconds: t0 + 30_000) + 3),
+      // A machine ten minutes fast pulls the clock one minute ahead, no further.
+      (HybridClock.value(milliseconds: t0), HybridClock.value(milliseconds: t0 + 600_000), t0,
+       HybridClock.value(milliseconds: t0 + 60_000)),
+      // A clock already past the ceiling (before the cap) stays.
+      (HybridClock.value(milliseconds: t0 + hour), HybridClock.value(milliseconds: t0 + 2 * hour), t0,
+       HybridClock.value(milliseconds: t0 + hour)),
+      // A remote value behind is no change.
+      (HybridClock.value(milliseconds: t0), HybridClock.value(milliseconds: t0 - hour), t0, HybridClock.value(milliseconds: t0)),
+    ] as [(Int64, Int64, Int64, Int64)])
+  func capped(last: Int64, remote: Int64, wall: Int64, expected: Int64) {
+    let clocks = SyncClocks(local: wall - 5_000, server: wall)
+    #expect(HybridClock.receive(last: last, remote: remote, ceiling: clocks.ceiling) == expected)
+    #expect(SyncClocks(local: wall, server: wall - 5_000).ceiling == clocks.ceiling)
+    // Without the server's clock, no cap: this machine's own may be the wrong one.
+    #expect(SyncClocks(local: wall, server: nil).ceiling == .max)
+  }
+
+  @Test("a machine hours behind the server still orders its next change after one it pulled", arguments: [2, 5, 48] as [Int64])
+  func slowMachine(hoursBehind: Int64) {
+    let server = Self.t0
+    let local = server - hoursBehind * Self.hour
+    let pulled = HybridClock.tick(last: 0, milliseconds: server - 1_000)
+    let seen = HybridClock.receive(
+      last: HybridClock.value(milliseconds: local), remote: pulled, ceiling: SyncClocks(local: local, server: server).ceiling)
+    #expect(HybridClock.tick(last: seen, milliseconds: local + 1) > pulled)
+  }
+
+  @Test(
+    "after a pull from a machine ten minutes fast, edits a second apart here are ordered by time",
+    arguments: [1, 2, 10] as [Int64])
+  func fastMachine(minutesAhead: Int64) {
+    let fast = HybridClock.tick(last: 0, milliseconds: Self.t0 + minutesAhead * 600_000)
+    let clocks = SyncClocks(local: Self.t0, server: Self.t0)
+    let seen = HybridClock.receive(last: HybridClock.value(milliseconds: Self.t0), remote: fast, ceiling: clocks.ceiling)
+    // Past the minute's lead, the next edits here take the wall time again, and a later edit
+    // elsewhere (a second on) is later than an edit here.
+    let here = HybridClock.tick(last: seen, milliseconds: Self.t0 + 61_000)
+    #expect(HybridClock.milliseconds(here) == Self.t0 + 61_000)
+    #expect(HybridClock.tick(last: 0, milliseconds: Self.t0 + 62_000) > here)
+  }
+
+  @Test(
+    "the rule that decided a conflict, told truthfully",
+    arguments: [
+      // (winner ms, winner counter, loser ms, server ms, rule)
+      (t0 + 2_000, 0, t0, t0 + 5_000, SyncConflict.Rule.later),
+      (t0 + 600_000, 0, t0 + 2_000, t0 + 5_000, .clockAhead),
+      (t0 + 64_000, 0, t0 + 2_000, t0 + 5_000, .later),
+      (t0, 0, t0, t0, .tie),
+      (t0, 1, t0, t0, .later),
+    ] as [(Int64, Int64, Int64, Int64, SyncConflict.Rule)])
+  func rule(winner: Int64, counter: Int64, loser: Int64, server: Int64, expected: SyncConflict.Rule) {
+    let clocks = SyncClocks(local: server + 600_000, server: server)
+    let rule = clocks.rule(
+      winner: Stamp(clock: HybridClock.value(milliseconds: winner) + counter, device: "b"),
+      loser: Stamp(clock: HybridClock.value(milliseconds: loser), device: "a"))
+    #expect(rule == expected)
+  }
+
   @Test("a receive never moves the clock back", arguments: [(5, 9, 9), (9, 5, 9), (7, 7, 7)] as [(Int64, Int64, Int64)])
   func receive(last: Int64, remote: Int64, expected: Int64) {
     #expect(HybridClock.receive(last: last, remote: remote) == expected)
@@ -82,6 +148,8 @@ struct SyncMergeTests {
     let operations: [SyncOperation]
     let expected: Fields?
     let conflicts: [SyncConflict.Kind]
+    /// The stamps of the viewing machine's changes not pushed yet.
+    var pending: Set<Stamp> = []
     var testDescription: String { name }
   }
 
@@ -93,7 +161,12 @@ struct SyncMergeTests {
     Example(
       name: "the same field on both: the later clock wins and a conflict is reported",
       operations: [create(10, laptop), set("title", .text("B"), 30, desktop), set("title", .text("A"), 20, laptop)],
-      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: [.sameField]),
+      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: [.sameField],
+      pending: [stamp(30, desktop)]),
+    Example(
+      name: "an older edit from a machine that pulled this one's pushed edit first: not reported again (issue 24)",
+      operations: [create(10, laptop), set("title", .text("B"), 30, desktop), set("title", .text("A"), 20, laptop)],
+      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: []),
     Example(
       name: "the desktop's clock is 5 hours behind but it had seen the laptop's edit: its edit wins",
       operations: [create(10, laptop), set("title", .text("A"), 5 * hour, laptop), set("title", .text("B"), 5 * hour + 1, desktop)],
@@ -101,19 +174,25 @@ struct SyncMergeTests {
     Example(
       name: "the same clock on both: the device id breaks the tie",
       operations: [create(10, laptop), set("title", .text("B"), 20, desktop), set("title", .text("A"), 20, laptop)],
-      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: [.sameField]),
+      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: [.sameField],
+      pending: [stamp(20, desktop)]),
     Example(
       name: "deleted on one machine, edited later on another: stays deleted, reported",
       operations: [create(10, laptop), delete(20, laptop), set("title", .text("B"), 30, desktop)],
-      expected: nil, conflicts: [.editOfDeleted]),
+      expected: nil, conflicts: [.editOfDeleted], pending: [stamp(20, laptop)]),
+    Example(
+      name: "an edit from a machine that pulled the pushed deletion first: stays deleted, not reported again",
+      operations: [create(10, laptop), delete(20, laptop), set("title", .text("B"), 30, desktop)],
+      expected: nil, conflicts: []),
     Example(
       name: "edited hours after a deletion it had not seen: stays deleted, reported",
       operations: [create(10, laptop), set("title", .text("B"), 9 * hour, desktop), delete(20, laptop)],
-      expected: nil, conflicts: [.editOfDeleted]),
+      expected: nil, conflicts: [.editOfDeleted], pending: [stamp(9 * hour, desktop)]),
     Example(
       name: "an undo of the deletion (a later creation) brings the row back with the later edits",
       operations: [create(10, laptop), delete(20, laptop), set("done", .integer(1), 30, desktop), create(40, laptop), set("title", .text("C"), 50, desktop)],
-      expected: ["title": .text("C"), "done": .integer(0), "priority": .integer(1)], conflicts: [.editOfDeleted]),
+      expected: ["title": .text("C"), "done": .integer(0), "priority": .integer(1)], conflicts: [.editOfDeleted],
+      pending: [stamp(20, laptop)]),
     Example(
       name: "a creation older than the deletion does not bring the row back",
       operations: [create(10, laptop), delete(30, desktop), create(20, laptop)],
@@ -134,7 +213,7 @@ struct SyncMergeTests {
 
   @Test("examples", arguments: examples)
   func example(_ example: Example) {
-    let (fields, conflicts) = Self.run(example.operations)
+    let (fields, conflicts) = Self.run(example.operations, pending: example.pending)
     #expect(fields == example.expected)
     #expect(conflicts.map(\.kind) == example.conflicts)
   }

@@ -103,6 +103,9 @@ struct AppEnvironment {
           environment: SafeGit.environment)
       }
     )
+    #if DEBUG
+    if let offset = debugClockOffset(variables) { environment.clock = { Date().addingTimeInterval(offset) } }
+    #endif
     environment.outputBytes = { bytes in StandardStream.output.write(bytes: bytes) }
     environment.openDatabases = OpenDatabases(keptUntilExit: true)
     return environment

@@ -12,6 +12,9 @@ import Glibc
 //
 //   OOTD_NOW=2026-11-22T09:00:00+09:00   the instant the command runs at (ISO 8601, `Z` or an
 //                                        offset), instead of the system clock.
+//   OOTD_CLOCK_OFFSET=SECONDS            moves the running clock (not `now`: the one a sync
+//                                        measures the server's against) by SECONDS, as
+//                                        libfaketime's FAKETIME='+600' would.
 //   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
 //                                        itself (ACTION `kill`, the default: SIGKILL, as
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
@@ -43,6 +46,17 @@ extension AppEnvironment {
       exit(ExitStatus.usage)
     }
     return date
+  }
+
+  /// `OOTD_CLOCK_OFFSET`, when set: seconds added to the running clock. A value that is not a
+  /// number is one line on standard error and exit 64.
+  static func debugClockOffset(_ variables: [String: String]) -> Double? {
+    guard let text = variables["OOTD_CLOCK_OFFSET"] else { return nil }
+    guard let seconds = Double(text), seconds.isFinite else {
+      StandardStream.error.write("ootd: error: OOTD_CLOCK_OFFSET '\(TerminalText.printable(text))' is not a number of seconds\n")
+      exit(ExitStatus.usage)
+    }
+    return seconds
   }
 }
 #endif

@@ -35,6 +35,25 @@ public enum HybridClock {
   /// `last` once a value `remote` from another machine has been seen: never behind it.
   public static func receive(last: Int64, remote: Int64) -> Int64 { max(last, remote) }
 
+  /// How far ahead of the largest wall clock this machine and the server have shown the clock
+  /// may be pulled by another machine's values: one minute (issue 24). A machine whose clock
+  /// runs fast would otherwise pull every clock it syncs with ahead, and edits made seconds
+  /// apart elsewhere would be ordered by the counter of its future instead of by time.
+  public static let maxLeadMilliseconds: Int64 = 60_000
+
+  /// The highest value a receive may take the clock to when the largest wall clock seen (this
+  /// machine's, the server's) is `milliseconds`.
+  public static func ceiling(milliseconds: Int64) -> Int64 {
+    value(milliseconds: min(advanced(milliseconds, by: maxLeadMilliseconds), Int64.max >> counterBits))
+  }
+
+  /// `last` once `remote` has been seen, never taken past `ceiling` by it (a `last` already
+  /// past it stays: the clock never goes back). The remote value itself is kept as it is by
+  /// the record that carries it: every machine compares the same stamps.
+  public static func receive(last: Int64, remote: Int64, ceiling: Int64) -> Int64 {
+    max(last, min(remote, ceiling))
+  }
+
   /// The text form carried by a remote record: decimal, e.g. `"116823984000000005"`.
   public static func text(_ value: Int64) -> String { String(value) }
 
@@ -61,4 +80,44 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(clock)@\(device.prefix(8))" }
+}
+
+/// The clocks a sync saw: this machine's (the instant the command runs at) and the server's,
+/// read at the same moment (issue 24). The pull caps the hybrid clock with them and says by
+/// which rule each conflict was decided.
+public struct SyncClocks: Hashable, Sendable {
+  /// This machine's wall clock, in milliseconds since 1970.
+  public var local: Int64
+  /// The server's, at the same moment, in this machine's reckoning of the command's instant
+  /// (`local` less the measured skew); nil when it was not read.
+  public var server: Int64?
+
+  public init(local: Int64, server: Int64?) {
+    self.local = local
+    self.server = server
+  }
+
+  /// The clocks of a sync at `milliseconds` on a machine `skewMilliseconds` ahead of the server.
+  public init(milliseconds: Int64, skewMilliseconds: Int64?) {
+    self.init(local: milliseconds, server: skewMilliseconds.map { milliseconds - $0 })
+  }
+
+  /// The highest value another machine's change may take this machine's clock to: a minute
+  /// past the later of this machine's clock and the server's. Without the server's there is
+  /// no cap (`Int64.max`): this machine's clock alone may be the one that is wrong (hours
+  /// behind), and capping by it would order its next change before what it has just seen.
+  public var ceiling: Int64 {
+    guard let server else { return .max }
+    return HybridClock.ceiling(milliseconds: max(local, server))
+  }
+
+  /// The time changes are judged against: the server's, when read.
+  public var reference: Int64 { server ?? local }
+
+  /// How a conflict between the changes stamped `winner` and `loser` was decided, in truth.
+  public func rule(winner: Stamp, loser: Stamp) -> SyncConflict.Rule {
+    if winner.clock == loser.clock { return .tie }
+    if HybridClock.milliseconds(winner.clock) > reference + HybridClock.maxLeadMilliseconds { return .clockAhead }
+    return .later
+  }
 }

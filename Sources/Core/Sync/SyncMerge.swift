@@ -80,6 +80,17 @@ public struct SyncConflict: Hashable, Sendable {
     case nameTaken = "name-taken"
   }
 
+  /// Why the winner won, in truth (issue 24): a conflict line never says "the later" of a
+  /// change that won by a clock running ahead or by the device-id tiebreak.
+  public enum Rule: String, Hashable, Sendable {
+    /// The winning change was made later (by the hybrid clock, within a minute of the server's).
+    case later
+    /// Its clock was more than a minute ahead of the server's: it counts as the later by its clock.
+    case clockAhead = "clock-ahead"
+    /// Both changes carry the same clock: the device ids broke the tie.
+    case tie
+  }
+
   public var kind: Kind
   public var entity: Entity
   public var row: String
@@ -154,7 +165,9 @@ public enum SyncMerge {
 
   /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
   /// stamp is of a local change not yet pushed: no other machine can have seen it, so a
-  /// remote change that overwrites it is a conflict even though its clock is later.
+  /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
+  /// there (issue 24): a remote change meeting a change already on the server was made on a
+  /// machine that pulled that change before pushing its own, and reported it then.
   public static func merge(
     _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
   ) -> Outcome {
@@ -174,18 +187,26 @@ public enum SyncMerge {
       let current = state.fields[field]
       if field == "id" {
         // A number: the later one is the row's; a clash is the pull's to resolve, not a conflict.
-      } else if let existence = state.existence, !existence.value {
+      } else if let existence = state.existence, !existence.value, isPending(existence.stamp) {
+        // Reported where the deletion is not pushed yet: a machine that pushed this edit after
+        // the deletion reached the server pulled the deletion first, and reported it there.
         conflicts.append(
           SyncConflict(
             kind: .editOfDeleted, entity: operation.entity, row: operation.row, field: field,
             kept: nil, lost: value, winner: existence.stamp, loser: stamp))
-      } else if let current, current.stamp.device != stamp.device, current.value != value {
+      } else if let current, current.stamp.device != stamp.device, current.value != value,
+        isPending(current.stamp)
+      {
+        // Reported once, on the machine whose sync resolves it: the one with its edit not yet
+        // pushed. Records arrive in the server's order and a sync pulls before it pushes, so a
+        // machine that pushed this edit had pulled every change this one already pushed or
+        // pulled, and reported the conflict itself.
         if stamp < current.stamp {
           conflicts.append(
             SyncConflict(
               kind: .sameField, entity: operation.entity, row: operation.row, field: field,
               kept: current.value, lost: value, winner: current.stamp, loser: stamp))
-        } else if isPending(current.stamp) {
+        } else {
           conflicts.append(
             SyncConflict(
               kind: .sameField, entity: operation.entity, row: operation.row, field: field,
@@ -195,9 +216,10 @@ public enum SyncMerge {
       if current.map({ stamp > $0.stamp }) ?? true { state.fields[field] = Stamped(value, stamp) }
     case .delete:
       if state.isAlive {
-        // Edits the deleting machine cannot have seen: later than the deletion, or not pushed.
+        // Edits the deleting machine cannot have seen: this machine's, not pushed yet (one it
+        // pushed or pulled before, the deleting machine pulled before pushing: it reported it).
         let unseen = state.fields.values
-          .filter { $0.stamp.device != stamp.device && ($0.stamp > stamp || isPending($0.stamp)) }
+          .filter { $0.stamp.device != stamp.device && isPending($0.stamp) }
           .max { $0.stamp < $1.stamp }
         if let unseen {
           conflicts.append(

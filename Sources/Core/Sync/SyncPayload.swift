@@ -20,6 +20,9 @@ public struct SyncRecord: Hashable, Sendable {
     self.payload = payload
     self.withheldBytes = withheldBytes
   }
+
+  /// Its size as it traveled: the bytes of its id, device, clock and payload.
+  public var bytes: Int { opID.utf8.count + device.utf8.count + clock.utf8.count + payload.utf8.count }
 }
 
 /// The payload of a record: up to ``Caps/operationsPerRecord`` operations of one journal

@@ -21,17 +21,29 @@ public protocol SyncJournal {
   /// The server position pulled up to.
   func pullCursor() throws -> Int64
   /// Applies one pulled page in one transaction and moves the pull cursor past it.
-  func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date) throws
-    -> SyncPullResult
+  func applyPulled(
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
+  ) throws -> SyncPullResult
   /// The next records to push, nil when everything is pushed.
   func pushPage(maxOperations: Int) throws -> SyncPushPage?
   /// Records that the server took `page`.
   func markPushed(_ page: SyncPushPage) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
+  /// The day figures this machine last published (``recordPublished(_:)``).
+  func publishedFigures() throws -> [DayFigure]
+  /// Remembers the day figures the server now has from this machine.
+  func recordPublished(_ figures: [DayFigure]) throws
 }
 
 extension SyncJournal {
+  /// Applies one pulled page, the clocks being this machine's at `now` alone.
+  public func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date) throws
+    -> SyncPullResult
+  {
+    try applyPulled(records, today: today, now: now, clocks: SyncClocks(local: SyncClocks.milliseconds(now), server: nil))
+  }
+
   /// The next records to push, whole journal entries up to about 20,000 row-level operations.
   public func pushPage() throws -> SyncPushPage? { try pushPage(maxOperations: 20_000) }
 }
@@ -46,6 +58,8 @@ public protocol SyncServer {
   func push(_ records: [SyncRecord]) throws -> Int
   /// Publishes this device's day figures for its teams' boards.
   func publishDayFigures(_ days: [DayFigure], displayName: String?) throws
+  /// The server's clock, now.
+  func serverTime() throws -> Date
 }
 
 /// Where a machine's day figures come from: per day, the todos planned and done as the report
@@ -93,7 +107,7 @@ public struct SyncStatus: Hashable, Sendable {
 }
 
 /// A row pulled from the server that this machine set aside instead of applying (see
-/// ``SyncJournal/applyPulled(_:today:now:)``).
+/// ``SyncJournal/applyPulled(_:today:now:clocks:)``).
 public struct SetAsideRow: Hashable, Sendable {
   /// The server's position of the row.
   public var seq: Int64
@@ -121,13 +135,23 @@ public struct SyncPushPage: Sendable {
   public let throughOperation: Int64
   public let throughClock: Int64
   public let snapshot: Bool
+  /// Of a first sync's page: the last row it holds (the journal's cursor) and whether it is the
+  /// last page.
+  public let snapshotThrough: String?
+  public let snapshotDone: Bool
+  /// How many journal entries they carry (the first sync's rows count as one), as `remote
+  /// status` counts the changes waiting: a large entry travels as several records.
+  public var changes: Int
 
   public init(
     records: [SyncRecord], operations: Int, throughOperation: Int64, throughClock: Int64,
-    snapshot: Bool
+    snapshot: Bool, snapshotThrough: String? = nil, snapshotDone: Bool = true, changes: Int = 1
   ) {
+    self.snapshotThrough = snapshotThrough
+    self.snapshotDone = snapshotDone
     self.records = records
     self.operations = operations
+    self.changes = changes
     self.throughOperation = throughOperation
     self.throughClock = throughClock
     self.snapshot = snapshot
@@ -140,11 +164,14 @@ public struct SyncConflictReport: Hashable, Sendable {
   public var name: String?
   /// A todo's number here (or, deleted here, the last one it had).
   public var number: Int64?
+  /// The rule that decided it (``SyncClocks/rule(winner:loser:)``).
+  public var rule: SyncConflict.Rule
 
-  public init(conflict: SyncConflict, name: String?, number: Int64? = nil) {
+  public init(conflict: SyncConflict, name: String?, number: Int64? = nil, rule: SyncConflict.Rule = .later) {
     self.conflict = conflict
     self.name = name
     self.number = number
+    self.rule = rule
   }
 
   /// How a line names the row: `#3 'Read SICP'` for a todo, `project 'ootd'`.
@@ -210,5 +237,12 @@ public struct SyncRenumbering: Hashable, Sendable {
     self.title = title
     self.from = from
     self.to = to
+  }
+}
+
+extension SyncClocks {
+  /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
+  public static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
   }
 }

@@ -25,6 +25,9 @@ final class ChangeRecorder {
   /// For a first sync's record from another machine: the rows it brought, by entity; its
   /// summary then says so before what it changed here (``ChangeSummary/pulled(_:changes:)``).
   var brought: [Entity: Int]?
+  /// The highest value the operations of another machine may take this machine's clock to
+  /// (``HybridClock/ceiling(milliseconds:)``, set by a pull); nil: no cap.
+  var clockCeiling: Int64?
 
   private let kind: JournalEntry.Kind
   private let command: String
@@ -144,7 +147,11 @@ final class ChangeRecorder {
       try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
         .execute(arguments: [text, entry.id])
     }
-    if count > 0 {
+    if let clockCeiling, count > 0 {
+      // Another machine's clock values move this machine's clock, up to the ceiling (issue 24).
+      try db.cachedStatement(sql: "UPDATE journalSetting SET value = max(value, min(?, ?)) WHERE key = 'clock'")
+        .execute(arguments: [(self.entry ?? entry).latest, clockCeiling])
+    } else if count > 0 {
       try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
         .execute(arguments: [(self.entry ?? entry).latest])
     }

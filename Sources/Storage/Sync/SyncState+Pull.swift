@@ -26,7 +26,7 @@ extension SyncState {
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
   /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
   ) throws(StorageError) -> SyncPullResult {
     return try write { db in
       let device = try AppDatabase.device(db)
@@ -61,8 +61,9 @@ extension SyncState {
               for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
               recorder.brought = rows.mapValues(\.count)
             }
+            recorder.clockCeiling = clocks.ceiling
             for remote in batch.operations {
-              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock)
+              applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
               let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
               var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
@@ -82,7 +83,8 @@ extension SyncState {
                 applied.conflicts.append(
                   SyncConflictReport(
                     conflict: conflict, name: known(operation.entity.nameField)?.text,
-                    number: operation.entity == .todo ? known(TodoField.id.rawValue)?.integer : nil))
+                    number: operation.entity == .todo ? known(TodoField.id.rawValue)?.integer : nil,
+                    rule: clocks.rule(winner: conflict.winner, loser: conflict.loser)))
               }
             }
             applied.operations = batch.operations.count

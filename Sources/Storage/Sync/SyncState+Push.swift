@@ -6,11 +6,11 @@ import GRDB
 // the server took.
 
 extension SyncState {
-  /// The next records to push (nil when everything is pushed): on the first sync every row
-  /// not pulled from the server (blocks, projects, then todos) as creations at the first
-  /// sync's clock; then this
-  /// machine's journal entries not yet pushed, whole entries up to about `maxOperations`
-  /// operations, in order. Record ids derive from the entry's uuid (or the first sync's
+  /// The next records to push (nil when everything is pushed): on the first sync the rows
+  /// not pulled from the server (blocks, projects, then todos, each by uuid) as creations at
+  /// the first sync's clock, ``snapshotPageOperations`` at a time from the snapshot cursor
+  /// (``markPushed(_:)`` moves it); then this machine's journal entries not yet pushed, whole
+  /// entries up to about `maxOperations` operations, in order. Record ids derive from the entry's uuid (or the first sync's
   /// clock), so pushing the same page again is deduplicated by the server.
   public func pushPage(maxOperations: Int) throws(StorageError) -> SyncPushPage? {
     try read { db in
@@ -21,14 +21,22 @@ extension SyncState {
       let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
       let links = LinkTranslation(db)
       if try SyncState.integer(db, "snapshotPending") == 1 {
+        // The first sync's rows, a page of at most ``snapshotPageOperations`` at a time in
+        // (entity, uuid) order from the snapshot cursor, so that a first push stopped part-way
+        // keeps the pages the server took (issue 24).
         let stamp = Stamp(clock: floor, device: floorDevice)
+        let limit = max(1, min(maxOperations, Self.snapshotPageOperations))
+        let cursor = try SyncState.text(db, "snapshotThrough").flatMap(SnapshotCursor.init)
         var records: [SyncRecord] = []
         var count = 0
+        var last = cursor
         func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
+          guard !rows.isEmpty else { return }
           let operations = try rows.map { row in
             try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
           }
           count += operations.count
+          last = SnapshotCursor(entity: entity, uuid: rows.last!.uuid)
           for (chunk, (payload, range)) in SyncPayload.chunks(command: SyncState.firstSyncCommand, operations).enumerated() {
             let slice = rows[range]
             records.append(
@@ -40,20 +48,41 @@ extension SyncState {
                 device: floorDevice, clock: HybridClock.text(floor), payload: payload))
           }
         }
-        // Rows pulled from the server (stamped) are there already: only this machine's own.
-        let unstamped = "NOT EXISTS (SELECT 1 FROM syncStamp WHERE syncStamp.row = %@.uuid AND syncStamp.field = '')"
-        func own(_ table: String) -> String { unstamped.replacingOccurrences(of: "%@", with: table) }
-        try add(.block, try BlockRecord.fetchAll(db, sql: "SELECT * FROM block WHERE \(own("block")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
-        try add(.project, try ProjectRecord.fetchAll(db, sql: "SELECT * FROM project WHERE \(own("project")) ORDER BY uuid").map { ($0.uuid, $0.fields) })
-        var todos: [(uuid: String, fields: Fields)] = []
-        try TodoRecord.forEach(db, where: own("todo")) { record in
-          todos.append((record.uuid, record.fields))
-          return true
+        // Rows pulled from the server (stamped) are there already: only this machine's own,
+        // past the cursor.
+        func own(_ table: String, _ entity: Entity) -> (String, StatementArguments) {
+          let unstamped = "NOT EXISTS (SELECT 1 FROM syncStamp WHERE syncStamp.row = \(table).uuid AND syncStamp.field = '')"
+          guard let cursor, cursor.entity == entity else { return (unstamped, []) }
+          return (unstamped + " AND \(table).uuid > ?", [cursor.uuid])
         }
-        try add(.todo, todos)
+        for entity in SnapshotCursor.order where count < limit {
+          if let cursor, SnapshotCursor.order.firstIndex(of: entity)! < SnapshotCursor.order.firstIndex(of: cursor.entity)! {
+            continue
+          }
+          let (condition, arguments) = own(entity.rawValue, entity)
+          switch entity {
+          case .block:
+            try add(.block, try BlockRecord.fetchAll(
+              db, sql: "SELECT * FROM block WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments
+            ).map { ($0.uuid, $0.fields) })
+          case .project:
+            try add(.project, try ProjectRecord.fetchAll(
+              db, sql: "SELECT * FROM project WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments
+            ).map { ($0.uuid, $0.fields) })
+          case .todo:
+            var todos: [(uuid: String, fields: Fields)] = []
+            try TodoRecord.forEach(db, where: condition, arguments, limit: limit - count, order: "todo.uuid") { record in
+              todos.append((record.uuid, record.fields))
+              return true
+            }
+            try add(.todo, todos)
+          }
+        }
         return SyncPushPage(
           records: records, operations: count, throughOperation: pushed, throughClock: pushedClock,
-          snapshot: true)
+          snapshot: true, snapshotThrough: last?.text, snapshotDone: count < limit,
+          // The first sync's rows are one change, counted with its last page.
+          changes: count < limit ? 1 : 0)
       }
       // No DISTINCT in the subquery: with it SQLite walks the whole changeId index (every
       // operation ever journaled) instead of the rowid range past the cursor.
@@ -69,8 +98,10 @@ extension SyncState {
       var count = 0
       var through = pushed
       var throughClock = pushedClock
+      var entries = 0
       for change in changes {
         if count >= maxOperations { break }
+        entries += 1
         let changeID: Int64 = change["id"]
         let changeUUID: String = change["uuid"]
         let command: String = change["command"]
@@ -98,7 +129,7 @@ extension SyncState {
       }
       return SyncPushPage(
         records: records, operations: count, throughOperation: through, throughClock: throughClock,
-        snapshot: false)
+        snapshot: false, changes: entries)
     }
   }
 
@@ -110,7 +141,39 @@ extension SyncState {
       let clock = try SyncState.integer(db, "pushedClock") ?? 0
       try SyncState.set(db, "pushedOperation", max(pushed, page.throughOperation))
       try SyncState.set(db, "pushedClock", max(clock, page.throughClock))
-      if page.snapshot { try SyncState.set(db, "snapshotPending", 0) }
+      if page.snapshot, page.snapshotDone {
+        try SyncState.set(db, "snapshotPending", 0)
+        try db.execute(sql: "DELETE FROM syncState WHERE key = 'snapshotThrough'")
+      } else if page.snapshot, let through = page.snapshotThrough {
+        try SyncState.set(db, "snapshotThrough", through)
+      }
     }
   }
+}
+
+/// Where the first sync's push of this machine's rows stands: the last row the server took, in
+/// (entity, uuid) order (blocks, projects, then todos).
+struct SnapshotCursor {
+  static let order: [Entity] = [.block, .project, .todo]
+  let entity: Entity
+  let uuid: String
+
+  init(entity: Entity, uuid: String) {
+    self.entity = entity
+    self.uuid = uuid
+  }
+
+  /// The cursor of `text` (`todo 5e55…`), nil when it is not one.
+  init?(_ text: String) {
+    let parts = text.split(separator: " ")
+    guard parts.count == 2, let entity = Entity(rawValue: String(parts[0])), Self.order.contains(entity) else { return nil }
+    self.init(entity: entity, uuid: String(parts[1]))
+  }
+
+  var text: String { "\(entity.rawValue) \(uuid)" }
+}
+
+extension SyncState {
+  /// The row-level operations of one page of the first sync's push (a few records of 1,000).
+  static let snapshotPageOperations = 5_000
 }

@@ -47,6 +47,17 @@ extension SyncState {
     try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
   }
 
+  /// The day figures last published, as ``recordPublished(_:)`` kept them (none before).
+  public func publishedFigures() throws(StorageError) -> [DayFigure] {
+    try read { db in DayFigure.decode(try SyncState.text(db, "publishedFigures") ?? "") }
+  }
+
+  /// Remembers the day figures the server now has from this machine: the next sync publishes
+  /// only the days whose figures differ.
+  public func recordPublished(_ figures: [DayFigure]) throws(StorageError) {
+    try write { db in try SyncState.set(db, "publishedFigures", DayFigure.encode(figures)) }
+  }
+
   /// The server position pulled up to (0 before the first pull).
   public func pullCursor() throws(StorageError) -> Int64 {
     try read { db in try SyncState.integer(db, "pulledThrough") ?? 0 }
@@ -74,9 +85,7 @@ extension SyncState {
   }
 
   /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
-  static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-  }
+  static func milliseconds(_ date: Date) -> Int64 { SyncClocks.milliseconds(date) }
 
   /// Makes this machine's changes not pushed yet `old`'s no longer: their journal entries,
   /// operations and stamps take device id `new` (a copied database, see
@@ -96,6 +105,10 @@ extension SyncState {
     try db.execute(
       sql: "UPDATE syncStamp SET device = ? WHERE device = ? AND clock > ?", arguments: [new, old, pushedClock])
     // A first sync that never finished pushes every row at its clock, under the new id too.
-    if try integer(db, "snapshotPending") == 1 { try set(db, "floorDevice", new) }
+    if try integer(db, "snapshotPending") == 1 {
+      try set(db, "floorDevice", new)
+      // All of them: the pages pushed so far went under the old id.
+      try db.execute(sql: "DELETE FROM syncState WHERE key = 'snapshotThrough'")
+    }
   }
 }

@@ -21,12 +21,22 @@ extension Ootd.RemoteCommand {
         so on standard error. A sync stopped at any moment (the server gone, the \
         process killed) loses nothing: run it again.
 
-        The board of your teams gets each day's total, done and commits (never titles).
+        The board of your teams gets each day's total, done and commits (never titles): \
+        every day with todos, and the last 35 days.
 
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
         "entity", "uuid", "name", "field", "kept", "lost"}], "device", "renumbered": [{"uuid", \
         "title", "from", "to"}], "ruleConflicts": [sentences], "setAside": [{"id", "device", \
-        "reason"}]}: pushed and pulled count row-level changes.
+        "reason"}], "clockSkewSeconds", "pushRefused", "pulledBytes", "publishedDays"}: pushed and \
+        pulled count row-level changes; each conflict also has "rule" (later, clock-ahead or \
+        tie); publishedDays counts the days whose board figures changed since the last sync \
+        (the only ones published).
+
+        Each sync compares this machine's clock with the server's: more than a minute apart, \
+        it warns (clockSkewSeconds is positive when this machine is ahead); more than an hour \
+        apart, it pulls but pushes nothing and exits 1 until the clock is set right \
+        (--ignore-clock-skew pushes anyway). Another machine's clock running ahead never takes \
+        this machine's more than a minute past the later of its own and the server's.
 
         A todo has the same number on every machine: one pulled keeps the number it has on \
         its machine when that number is free here. When two machines gave one number to two \
@@ -42,18 +52,30 @@ extension Ootd.RemoteCommand {
           OOTD_REMOTE=postgres://alice@db.example.com/ootd ootd remote sync --json
         """)
 
+    @Flag(
+      name: .customLong("ignore-clock-skew"),
+      help: "Push even when this machine's clock is more than an hour off the server's.")
+    var ignoreClockSkew = false
+
     @OptionGroup var output: JSONOption
     @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let access = try RemoteAccess.resolve(environment, database: { database })
-      let summary = try RemoteSyncRun(
+      var run = RemoteSyncRun(
         journal: database.sync, server: try access.server(), figures: database, now: environment.now,
         today: environment.today, timeZone: environment.timeZone,
         fileIdentity: FileIdentity.of(database.path), displayName: access.displayName,
-        reached: DebugFault.reached
-      ).run()
+        reached: DebugFault.reached)
+      // The running clock, not `now` (a test pins `now`; libfaketime moves the running one).
+      run.physicalClock = environment.clock
+      run.ignoreClockSkew = ignoreClockSkew
+      let summary = try run.run()
+      let skew = summary.clockSkewSeconds
+      if abs(skew) > RemoteSyncRun.warnedSkewSeconds && !output.json && !summary.pushRefused {
+        environment.printError("ootd: warning: \(Self.describeSkew(skew)); set it right (NTP) before a change made here wins or loses by the clock instead of by time")
+      }
       if let original = summary.copiedFrom {
         environment.printError(
           "ootd: note: this database is a copy of another file (device \(original)): it now syncs as a new device, \(summary.device)")
@@ -64,13 +86,15 @@ extension Ootd.RemoteCommand {
       for row in summary.setAside {
         environment.printError("ootd: " + Self.describe(row))
       }
+      let refusal = summary.pushRefused ? Self.refusal(skew) : nil
       if output.json {
         JSONOutput.print(SyncJSON(summary), environment)
+        if let refusal { throw RemoteError.refused(refusal) }
         return
       }
       // Counted as `remote status` counts: changes (journal entries, one a command) and their
       // row-level operations, so "1 change waiting" is followed by "Pushed 1 change".
-      var line = "Pushed \(Self.changes(summary.pushedRecords, operations: summary.pushed))"
+      var line = "Pushed \(Self.changes(summary.pushedChanges, operations: summary.pushed))"
       line += ", pulled \(Self.changes(summary.pulledRecords, operations: summary.pulled))"
       if summary.pulled > 0 { line.removeLast(); line += ", \(group(summary.changed)) applied here)" }
       line += summary.conflicts.isEmpty ? "." : "; \(counted(summary.conflicts.count, "conflict")) resolved:"
@@ -81,6 +105,23 @@ extension Ootd.RemoteCommand {
       for renumbering in summary.renumbered {
         environment.print(TerminalText.printable(Self.describe(renumbering)))
       }
+      if let refusal { throw RemoteError.refused(refusal) }
+    }
+
+    /// `this machine's clock is 10 min 2 s ahead of the server's (602 s)`.
+    static func describeSkew(_ seconds: Double) -> String {
+      let whole = Int(abs(seconds).rounded())
+      let hours = whole / 3600
+      let minutes = whole % 3600 / 60
+      var span = hours > 0 ? "\(hours) h \(minutes) min" : minutes > 0 ? "\(minutes) min \(whole % 60) s" : "\(whole) s"
+      if hours >= 48 { span = "\(hours / 24) days \(hours % 24) h" }
+      let side = seconds > 0 ? "ahead of" : "behind"
+      return "this machine's clock is \(span) \(side) the server's (\(group(Int(seconds.rounded()))) s)"
+    }
+
+    /// The one line of a push refused for the skew.
+    static func refusal(_ seconds: Double) -> String {
+      "\(describeSkew(seconds)): pulled, but pushed nothing; set this machine's clock right (e.g. 'timedatectl set-ntp true'), or push anyway with --ignore-clock-skew"
     }
 
     /// One line for a todo renumbered here: `renumbered: #8 'Buy milk' is now #9`.
@@ -107,7 +148,13 @@ extension Ootd.RemoteCommand {
       let subject = report.subject
       switch conflict.kind {
       case .sameField:
-        return "\(subject): \(conflict.field ?? "?") changed on two machines; kept \(report.kept.quoted) (the later), over \(report.lost.quoted)"
+        let why: String
+        switch report.rule {
+        case .later: why = "the later"
+        case .clockAhead: why = "the later by its machine's clock, which ran more than a minute ahead of the server's"
+        case .tie: why = "made at the same clock value; the device ids broke the tie"
+        }
+        return "\(subject): \(conflict.field ?? "?") changed on two machines; kept \(report.kept.quoted) (\(why)), over \(report.lost.quoted)"
       case .editOfDeleted:
         return "\(subject): deleted on one machine, edited on another; it stays deleted"
       case .nameTaken:
