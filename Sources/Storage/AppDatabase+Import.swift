@@ -49,7 +49,7 @@ extension AppDatabase {
   }
 
   /// The page cache of an import, in KiB (SQLite's default is 2,000).
-  static let importCacheKiB = 16_384
+  static let importCacheKiB = 8_192
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
   /// ``importTodos(_:dryRun:today:now:)`` does, a batch of 500 todos at a time: a file of any
