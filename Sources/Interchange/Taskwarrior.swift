@@ -286,98 +286,143 @@ public enum Taskwarrior {
 
     /// The text that puts `todo` into the array.
     public mutating func next(_ todo: Todo) -> String {
-      defer { count += 1 }
-      return (count == 0 ? "[\n" : ",\n") + Taskwarrior.line(todo, timeZone: timeZone, modified: modified)
+      var bytes = Array((count == 0 ? "[\n" : ",\n").utf8)
+      bytes.reserveCapacity(320)
+      count += 1
+      Taskwarrior.appendLine(todo, timeZone: timeZone, modified: modified, to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text that closes the array.
     public func end() -> String { count == 0 ? "[]\n" : "\n]\n" }
   }
 
-  /// A member of a task's JSON object.
-  private enum Member {
-    case string(String)
-    case strings([String])
-    /// Annotations: their time and text.
-    case annotations([(entry: String, description: String)])
-  }
-
   /// One todo as one line of JSON: the object `JSONEncoder` with `[.sortedKeys,
   /// .withoutEscapingSlashes]` wrote, byte for byte (keys in the order of their UTF-8 bytes,
-  /// `"`, `\` and C0 controls escaped, everything else as UTF-8), written by hand: the encoder
-  /// was a third of an export's time (docs/decisions/json-writers.md).
+  /// `"`, `\` and C0 controls escaped, everything else as UTF-8), except that DEL and the C1
+  /// controls are `\u` escapes, as in every JSON ootd writes. Written by hand, straight into
+  /// bytes: the encoder was a third of an export's time, and then a member list, a quoted copy
+  /// of each constant key and a second pass for DEL and C1 most of what was left
+  /// (docs/decisions/json-writers.md).
   static func line(_ todo: Todo, timeZone: any ZoneRules, modified: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(320)
+    appendLine(todo, timeZone: timeZone, modified: modified, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``line(_:timeZone:modified:)`` to `bytes`.
+  static func appendLine(_ todo: Todo, timeZone: any ZoneRules, modified: String, to bytes: inout [UInt8]) {
     let entry = Timestamp.string(todo.createdAt, .compact)
     let start = todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) }
-    var annotations = todo.notes.map { [(entry: entry, description: $0)] } ?? []
-    for annotation in todo.annotations {
-      annotations.append((Timestamp.string(annotation.entry, .compact), annotation.text))
-    }
-    let status = todo.isDone ? "completed" : todo.isDropped ? "deleted" : "pending"
     // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
     // which has none, its creation).
     let end =
       todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact)
       : todo.isDropped ? start ?? entry : nil
-    // Sorted by key already.
-    var members: [(key: String, value: Member)] = []
-    members.reserveCapacity(11)
-    if !annotations.isEmpty { members.append(("annotations", .annotations(annotations))) }
-    members.append(("description", .string(todo.title)))
-    if let end { members.append(("end", .string(end))) }
-    members.append(("entry", .string(entry)))
-    members.append(("modified", .string(modified)))
-    members.append(("priority", .string(code(todo.priority))))
-    if let project = todo.project { members.append(("project", .string(project))) }
-    // A backlog todo has no day: no `scheduled`.
-    if let start { members.append(("scheduled", .string(start))) }
-    members.append(("status", .string(status)))
-    if !todo.tags.isEmpty { members.append(("tags", .strings(todo.tags))) }
-    members.append(("uuid", .string(todo.uuid)))
-    // The attributes Taskwarrior carries, as members of the task; a member of the task's own
-    // wins over an attribute of its name. A backlog todo has no day: a `due` kept from an
-    // import is left out with it.
-    let attributes = todo.attributes.filter {
-      attributeCarrier.carries($0.key, $0.value) && (todo.day != nil || $0.key != "due")
+    // The attributes Taskwarrior carries, as members of the task, among the others in key
+    // order; a member of the task's own wins over an attribute of its name. A backlog todo has
+    // no day: a `due` kept from an import is left out with it.
+    var writer = LineWriter(bytes: bytes)
+    bytes = []
+    if !todo.attributes.isEmpty {
+      var taken: Set<String> = ["description", "entry", "modified", "priority", "status", "uuid"]
+      if todo.notes != nil || !todo.annotations.isEmpty { taken.insert("annotations") }
+      if end != nil { taken.insert("end") }
+      if todo.project != nil { taken.insert("project") }
+      if start != nil { taken.insert("scheduled") }
+      if !todo.tags.isEmpty { taken.insert("tags") }
+      writer.extra = todo.attributes.filter {
+        attributeCarrier.carries($0.key, $0.value) && (todo.day != nil || $0.key != "due") && !taken.contains($0.key)
+      }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
-    if !attributes.isEmpty {
-      let taken = Set(members.map(\.key))
-      for (key, value) in attributes where !taken.contains(key) { members.append((key, .string(value))) }
-      members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    writer.bytes.append(UInt8(ascii: "{"))
+    if todo.notes != nil || !todo.annotations.isEmpty {
+      writer.key(#""annotations":"#)
+      writer.bytes.append(UInt8(ascii: "["))
+      var first = true
+      func annotation(_ stamp: String, _ text: String) {
+        if !first { writer.bytes.append(UInt8(ascii: ",")) }
+        first = false
+        writer.bytes.append(contentsOf: #"{"description":"#.utf8)
+        writer.string(text)
+        writer.bytes.append(contentsOf: #","entry":"#.utf8)
+        writer.string(stamp)
+        writer.bytes.append(UInt8(ascii: "}"))
+      }
+      if let notes = todo.notes { annotation(entry, notes) }
+      for note in todo.annotations { annotation(Timestamp.string(note.entry, .compact), note.text) }
+      writer.bytes.append(UInt8(ascii: "]"))
+    }
+    writer.member(#""description":"#, todo.title)
+    if let end { writer.member(#""end":"#, end) }
+    writer.member(#""entry":"#, entry)
+    writer.member(#""modified":"#, modified)
+    writer.member(#""priority":"#, code(todo.priority))
+    if let project = todo.project { writer.member(#""project":"#, project) }
+    // A backlog todo has no day: no `scheduled`.
+    if let start { writer.member(#""scheduled":"#, start) }
+    writer.member(#""status":"#, todo.isDone ? "completed" : todo.isDropped ? "deleted" : "pending")
+    if !todo.tags.isEmpty {
+      writer.key(#""tags":"#)
+      writer.bytes.append(UInt8(ascii: "["))
+      for (index, tag) in todo.tags.enumerated() {
+        if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+        writer.string(tag)
+      }
+      writer.bytes.append(UInt8(ascii: "]"))
+    }
+    writer.member(#""uuid":"#, todo.uuid)
+    writer.attributes(before: nil)
+    writer.bytes.append(UInt8(ascii: "}"))
+    bytes = writer.bytes
+  }
+
+  /// The members of a task's object as they are written: each key after the attributes that
+  /// sort before it.
+  private struct LineWriter {
+    var bytes: [UInt8]
+    /// The attributes written as members, sorted by key, and how many are written.
+    var extra: [(key: String, value: String)] = []
+    var written = 0
+    var members = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func string(_ text: String) {
+      JSONText.appendQuoted(text, to: &bytes, shortEscapes: true, escapingDelAndC1: true)
     }
 
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(256)
-    func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes, shortEscapes: true) }
-    bytes.append(UInt8(ascii: "{"))
-    for (index, (key, value)) in members.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      string(key)
-      bytes.append(UInt8(ascii: ":"))
-      switch value {
-      case .string(let text): string(text)
-      case .strings(let texts):
-        bytes.append(UInt8(ascii: "["))
-        for (index, text) in texts.enumerated() {
-          if index > 0 { bytes.append(UInt8(ascii: ",")) }
-          string(text)
-        }
-        bytes.append(UInt8(ascii: "]"))
-      case .annotations(let annotations):
-        bytes.append(UInt8(ascii: "["))
-        for (index, annotation) in annotations.enumerated() {
-          if index > 0 { bytes.append(UInt8(ascii: ",")) }
-          bytes.append(contentsOf: #"{"description":"#.utf8)
-          string(annotation.description)
-          bytes.append(contentsOf: #","entry":"#.utf8)
-          string(annotation.entry)
-          bytes.append(UInt8(ascii: "}"))
-        }
-        bytes.append(UInt8(ascii: "]"))
+    /// Starts a member of a constant key (`quoted`: `"name":`, plain ASCII), after the
+    /// attributes that sort before it.
+    mutating func key(_ quoted: StaticString) {
+      let raw = UnsafeBufferPointer(start: quoted.utf8Start, count: quoted.utf8CodeUnitCount)
+      attributes(before: raw[1..<(raw.count - 2)])
+      comma()
+      bytes.append(contentsOf: raw)
+    }
+
+    /// Writes the attributes that sort before `name` (all that are left, when nil).
+    mutating func attributes(before name: Slice<UnsafeBufferPointer<UInt8>>?) {
+      while written < extra.count, name.map({ extra[written].key.utf8.lexicographicallyPrecedes($0) }) ?? true {
+        let (key, value) = extra[written]
+        written += 1
+        comma()
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        string(value)
       }
     }
-    bytes.append(UInt8(ascii: "}"))
-    return String(decoding: bytes, as: UTF8.self)
+
+    mutating func member(_ quoted: StaticString, _ value: String) {
+      key(quoted)
+      string(value)
+    }
+
+    private mutating func comma() {
+      if members > 0 { bytes.append(UInt8(ascii: ",")) }
+      members += 1
+    }
   }
 
   /// `H`, `M` or `L`.

@@ -128,6 +128,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v15-search-fold", migrate: AppDatabase.searchFoldMigration)
 
+    migrator.registerMigration("v16-plain-checks", migrate: AppDatabase.plainChecksMigration)
+
     return migrator
   }
 }

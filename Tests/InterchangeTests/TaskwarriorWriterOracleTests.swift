@@ -6,7 +6,7 @@ import Testing
 /// The hand-written Taskwarrior task writer prints exactly what `JSONEncoder` with
 /// `[.sortedKeys, .withoutEscapingSlashes]` printed for the same members (the encoder it
 /// replaced, kept here as the oracle): escapes, key order with attributes among the members,
-/// non-ASCII kept as UTF-8.
+/// non-ASCII kept as UTF-8, then DEL and C1 as `\u` escapes as the export wrote them.
 @Suite struct TaskwarriorWriterOracleTests {
   enum Value: Encodable {
     case string(String)
@@ -51,7 +51,17 @@ import Testing
     if !annotations.isEmpty { members["annotations"] = .annotations(annotations) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(members), as: UTF8.self)
+    // And DEL and C1 as \u escapes, which the export applied after the encoder (as in every
+    // JSON ootd writes), and the writer now writes itself.
+    var escaped = String.UnicodeScalarView()
+    for scalar in String(decoding: try encoder.encode(members), as: UTF8.self).unicodeScalars {
+      if (0x7F...0x9F).contains(scalar.value) {
+        escaped.append(contentsOf: "\\u00\(String(scalar.value, radix: 16))".unicodeScalars)
+      } else {
+        escaped.append(scalar)
+      }
+    }
+    return String(escaped)
   }
 
   @Test func everyTaskIsTheEncodersBytes() throws {

@@ -106,8 +106,8 @@ extension Ootd {
       switch format {
       case .taskwarrior:
         var writer = Taskwarrior.ExportWriter(timeZone: environment.timeZone, now: environment.now)
-        // DEL and C1 as \u escapes, as in every JSON ootd writes (JSONEncoder leaves them raw).
-        try database.forEachTodo(matching: filter) { body(JSONOutput.escapingControls(writer.next($0))) }
+        // (DEL and C1 as \u escapes, as in every JSON ootd writes: the writer escapes them.)
+        try database.forEachTodo(matching: filter) { body(writer.next($0)) }
         _ = body(writer.end())
       case .todotxt:
         try database.forEachTodo(matching: filter) { body(TodoTxt.line($0, timeZone: environment.timeZone) + "\n") }
