@@ -1,4 +1,5 @@
 import Core
+import Encryption
 import Foundation
 import GitHubClient
 
@@ -12,6 +13,9 @@ import Glibc
 //
 //   OOTD_NOW=2026-11-22T09:00:00+09:00   the instant the command runs at (ISO 8601, `Z` or an
 //                                        offset), instead of the system clock.
+//   OOTD_DEBUG_CHEAP_KDF=1               new sync keys are wrapped with Argon2id's minimum cost
+//                                        (1 pass over 8 KiB) instead of 3 passes over 256 MiB,
+//                                        for the tests that set up hundreds of machines.
 //   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
 //                                        itself (ACTION `kill`, the default: SIGKILL, as
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
@@ -46,6 +50,17 @@ extension AppEnvironment {
   }
 }
 #endif
+
+extension AppEnvironment {
+  /// The Argon2id cost new sync keys are wrapped with: ``KDFParameters/moderate``, or the
+  /// minimum when a debug build runs with `OOTD_DEBUG_CHEAP_KDF=1` (the tests).
+  var keyDerivationCost: KDFParameters {
+    #if DEBUG
+    if variables["OOTD_DEBUG_CHEAP_KDF"] == "1" { return .cheapForTests }
+    #endif
+    return .moderate
+  }
+}
 
 /// The fault `OOTD_FAULT` names (debug builds only; in a release build nothing is ever reached).
 enum DebugFault {

@@ -13,3 +13,26 @@ extension AppEnvironment {
     return answer == "y" || answer == "yes"
   }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AppEnvironment {
+  /// Asks for a secret on the terminal without echoing it; nil at the end of input. The
+  /// terminal's echo comes back before this returns.
+  func askSecret(_ question: String) -> String? {
+    errorOutput(question)
+    var saved = termios()
+    let hidden = tcgetattr(STDIN_FILENO, &saved) == 0
+    if hidden {
+      var quiet = saved
+      quiet.c_lflag &= ~tcflag_t(ECHO)
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+    }
+    let answer = readLine()
+    if hidden { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+    errorOutput("\n")
+    return answer
+  }
+}
