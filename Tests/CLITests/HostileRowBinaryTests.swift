@@ -1,4 +1,5 @@
 import Core
+import Encryption
 import Foundation
 import GRDB
 import PostgresSupport
@@ -19,14 +20,18 @@ struct HostileRowBinaryTests {
   static let clock = HybridClock.value(milliseconds: 1_767_600_000_000)
 
   /// Inserts a row into the member's own ops with the real `psql`, as the member role, and
-  /// returns its server position.
+  /// returns its server position. The payload is sealed with the member's sync key (machine a's
+  /// key file), as a member who holds the key can: what is inside is still hostile.
   @discardableResult
   static func insert(_ m: SyncMachines, device: String = stranger, clock: String = String(clock), payload: String)
     throws -> Int64
   {
+    let opID = UUID().uuidString.lowercased()
+    let key = try #require(DataKey(fileText: String(contentsOfFile: m.folder.file("a.sqlite") + ".sync-key", encoding: .utf8)))
+    let sealed = try PayloadCipher(key).seal(SyncRecord(opID: opID, device: device, clock: clock, payload: payload)).payload
     let sql = """
       INSERT INTO ootd.ops (op_id, device, clock, payload)
-      VALUES (gen_random_uuid(), $d$\(device)$d$, $c$\(clock)$c$, $p$\(payload)$p$) RETURNING seq
+      VALUES ('\(opID)', $d$\(device)$d$, $c$\(clock)$c$, $p$\(sealed)$p$) RETURNING seq
       """
     let output = try m.cluster.psql(sql, as: m.role, database: m.database)
     return try #require(Int64(output.trimmingCharacters(in: .whitespacesAndNewlines)))
