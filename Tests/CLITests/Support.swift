@@ -55,7 +55,9 @@ struct Harness {
   var now: Date
   var timeZone = TimeZone(identifier: "Asia/Seoul")!
   var terminal = false
-  var variables: [String: String] = [:]
+  /// The command's variables; a sync passphrase and the cheap key cost as a binary test's
+  /// (``BinaryTests/syncKeyEnvironment``), so remote commands run without a terminal.
+  var variables: [String: String] = BinaryTests.syncKeyEnvironment
   /// GitHub requests go here instead of the network.
   var transport: (any HTTPTransport)? = nil
   /// What `git ARGUMENTS` prints (nil: git fails).

@@ -9,7 +9,7 @@ extern "C" {
 
 // libsodium's sizes and parameters ootd uses (sodium/crypto_aead_xchacha20poly1305.h and
 // sodium/crypto_pwhash_argon2id.h of libsodium 1.0.18; the library's own getters for them are
-// compared with these in Tests/EncryptionTests/SodiumABITests.swift).
+// compared with these in Tests/EncryptionTests/EnvelopeTests.swift).
 #define OOTD_XCHACHA_KEYBYTES 32
 #define OOTD_XCHACHA_NPUBBYTES 24
 #define OOTD_XCHACHA_ABYTES 16

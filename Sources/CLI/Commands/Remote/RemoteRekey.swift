@@ -11,9 +11,9 @@ extension Ootd.RemoteCommand {
       commandName: "rekey",
       abstract: "Change your sync passphrase.",
       discussion: """
-        Asks for the current passphrase (OOTD_REMOTE_PASSPHRASE) and a new one, twice \\
-        (OOTD_REMOTE_NEW_PASSPHRASE), and stores your sync key on the server wrapped under the \\
-        new one. Nothing is encrypted again: the key itself stays, so your machines that hold \\
+        Asks for the current passphrase (OOTD_REMOTE_PASSPHRASE) and a new one, twice \
+        (OOTD_REMOTE_NEW_PASSPHRASE), and stores your sync key on the server wrapped under the \
+        new one. Nothing is encrypted again: the key itself stays, so your machines that hold \
         it keep syncing; a machine set up from now on needs the new passphrase.
 
         Examples:
