@@ -81,15 +81,9 @@ import Testing
     for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "TZ", "OOTD_REMOTE_NEW_PASSPHRASE"] {
       variables.removeValue(forKey: name)
     }
-    return variables.merging(syncKeyEnvironment) { $1 }.merging(pinned(environment)) { $1 }
+    return variables.merging(SyncKeyTesting.environment) { $1 }.merging(pinned(environment)) { $1 }
   }
 
-  /// The sync passphrase every ootd the tests start has (`OOTD_REMOTE_PASSPHRASE`), so that
-  /// `remote set` and a first `remote sync` set up or unlock the sync key without a terminal; a
-  /// test passes its own value, or "" for none. Keys are wrapped at Argon2id's minimum cost
-  /// (`OOTD_DEBUG_CHEAP_KDF`, debug builds only): the suites set up hundreds of machines.
-  static let syncPassphrase = "a test sync passphrase"
-  static let syncKeyEnvironment = ["OOTD_REMOTE_PASSPHRASE": syncPassphrase, "OOTD_DEBUG_CHEAP_KDF": "1"]
 
   /// `.ci/run`'s second pass names the day of its OOTD_NOW (OOTD_CI_UNPINNED_DAY): the test
   /// runner's zone is that pass's TZ, an ootd started with the runner's variables as they are

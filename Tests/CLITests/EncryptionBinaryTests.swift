@@ -54,7 +54,7 @@ struct EncryptionBinaryTests {
     #expect(dump.contains("ootd.keys"))
     #expect(!dump.contains("SECRET"))
     #expect(!dump.localizedCaseInsensitiveContains("secret-"))
-    #expect(!dump.contains(BinaryTests.syncPassphrase))
+    #expect(!dump.contains(SyncKeyTesting.passphrase))
     // As the member, every row of every table of theirs: nothing readable either.
     for table in ["ops", "devices", "members", "day_figures", "keys"] {
       let rows = try m.cluster.psql("SELECT t::text FROM ootd.\(table) t", as: m.role, database: m.database)
@@ -79,7 +79,7 @@ struct EncryptionBinaryTests {
     for machine in ["a", "b"] {
       let bytes = try #require(Self.digest(m.folder.file("\(machine).sqlite")))
       let text = String(decoding: bytes, as: UTF8.self)
-      #expect(!text.contains(keyText) && !text.contains(BinaryTests.syncPassphrase))
+      #expect(!text.contains(keyText) && !text.contains(SyncKeyTesting.passphrase))
     }
   }
 
@@ -194,7 +194,7 @@ struct EncryptionBinaryTests {
     #expect(lstat(Self.keyPath(m, "a"), &status) == 0)
     #expect(status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600)
     let text = try String(contentsOfFile: Self.keyPath(m, "a"), encoding: .utf8)
-    #expect(text.hasPrefix("ootd sync key 1\n") && !text.contains(BinaryTests.syncPassphrase))
+    #expect(text.hasPrefix("ootd sync key 1\n") && !text.contains(SyncKeyTesting.passphrase))
     // A link planted where b's key file goes, pointing at a file of the attacker's choosing.
     let target = m.folder.file("planted-target")
     try Data("theirs".utf8).write(to: URL(fileURLWithPath: target))
@@ -230,5 +230,46 @@ struct EncryptionBinaryTests {
     let sync = try Self.run(m, "a", ["LD_DEBUG": "files"], "remote", "sync")
     #expect(sync.code == 0)
     #expect(sync.stderr.contains("libsodium.so.23"))
+  }
+}
+
+/// The passphrase asked on a terminal (in-process, the answers typed): twice on the first
+/// machine, once on another; never echoed into what ootd prints.
+@Suite(
+  .tags(.binary, .postgres),
+  .serialized,
+  .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+struct PassphrasePromptTests {
+  @Test("asked twice on the first machine (two different answers: exit 64, nothing stored), once on the next; a wrong one exits 1")
+  func prompts() async throws {
+    let m = try SyncMachines()
+    var a = try Harness()
+    a.terminal = true
+    a.variables["OOTD_REMOTE"] = m.uri
+    a.variables["OOTD_REMOTE_PASSPHRASE"] = ""
+    #expect(await a.run(["add", "SECRET-typed"]).code == 0)
+    let differ = await a.run(["remote", "sync"], answers: ["first passphrase", "second passphrase"])
+    #expect(differ.code == 64)
+    #expect(differ.stderr.hasPrefix("New sync passphrase for \(m.role) (it encrypts your todos; the server never sees it): \nAgain, to be sure: \n"))
+    #expect(differ.stderr.hasSuffix("ootd: error: the two passphrases differ; nothing was changed\n"), "\(differ.stderr)")
+    #expect(try m.cluster.psql("SELECT count(*) FROM ootd.keys", as: m.role, database: m.database).hasPrefix("0"))
+    let phrase = "typed on a terminal"
+    let created = await a.run(["remote", "sync"], answers: [phrase, phrase])
+    #expect(created.code == 0, "\(created.stderr)")
+    #expect(!(created.stdout + created.stderr).contains(phrase))
+    // Now the key file serves: no question.
+    let quiet = await a.run(["remote", "sync"])
+    #expect(quiet.code == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+
+    var b = try Harness()
+    b.terminal = true
+    b.variables["OOTD_REMOTE"] = m.uri
+    b.variables["OOTD_REMOTE_PASSPHRASE"] = ""
+    let wrong = await b.run(["remote", "sync"], answers: ["not what was typed"])
+    #expect(wrong.code == 1)
+    #expect(wrong.stderr == "Sync passphrase for \(m.role): \nootd: error: wrong passphrase: it does not unlock your sync key on the server; nothing was pulled or changed\n")
+    let right = await b.run(["remote", "sync"], answers: [phrase])
+    #expect(right.code == 0, "\(right.stderr)")
+    #expect(try await b.allTodos().map { $0["title"] as? String } == ["SECRET-typed"])
   }
 }
