@@ -9,10 +9,11 @@ enum Sodium {
   static let tagBytes = Int(OOTD_XCHACHA_ABYTES)
   static let saltBytes = Int(OOTD_PWHASH_SALTBYTES)
 
-  /// Loads libsodium, or throws ``EncryptionError/libraryUnavailable(_:)`` naming the package.
-  static func load() throws(EncryptionError) {
+  /// Loads libsodium (`library`, a file name or path, else libsodium.so.23) unless it is loaded
+  /// already, or throws ``EncryptionError/libraryUnavailable(_:)`` naming the package.
+  static func load(library: String? = nil) throws(EncryptionError) {
     var error = [CChar](repeating: 0, count: 512)
-    guard ootd_sodium_load(nil, &error, error.count) == 1 else {
+    guard ootd_sodium_load(library, &error, error.count) == 1 else {
       throw .libraryUnavailable(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
   }
@@ -91,6 +92,14 @@ enum Sodium {
     UInt64(OOTD_PWHASH_ALG_ARGON2ID13), UInt64(OOTD_PWHASH_SALTBYTES), OOTD_PWHASH_OPSLIMIT_MIN,
     OOTD_PWHASH_MEMLIMIT_MIN, OOTD_PWHASH_OPSLIMIT_MODERATE, OOTD_PWHASH_MEMLIMIT_MODERATE,
   ]
+}
+
+/// The library everything in this module uses.
+public enum SodiumLibrary {
+  /// Loads libsodium from `library` (a file name or path; nil: libsodium.so.23) unless it is
+  /// loaded already; a missing one is ``EncryptionError/libraryUnavailable(_:)``, one line naming
+  /// Debian's package. The CLI calls it first, with `OOTD_LIBSODIUM`.
+  public static func load(_ library: String?) throws(EncryptionError) { try Sodium.load(library: library) }
 }
 
 /// Key bytes in memory of their own, cleared (sodium_memzero) when the key goes away, never

@@ -221,6 +221,21 @@ struct EncryptionBinaryTests {
     #expect(try m.titles("b") == m.titles("a"))
   }
 
+  @Test("a missing libsodium: one line naming the package, exit 1, nothing pulled or saved")
+  func missingLibsodium() throws {
+    let m = try SyncMachines()
+    try Self.secrets(m)
+    #expect(try m.run("b", "add", "Mine").code == 0)
+    let before = Self.digest(m.folder.file("b.sqlite"))
+    let missing = m.folder.file("missing/libsodium.so.23")
+    for arguments in [["remote", "sync"], ["remote", "set", m.uri], ["remote", "rekey"]] {
+      let result = try BinaryTests.run(arguments, environment: m.environment("b").merging(["OOTD_LIBSODIUM": missing]) { $1 })
+      #expect(result.code == 1, "\(arguments): \(result.stderr)")
+      #expect(result.stderr == "ootd: error: cannot encrypt: \(missing) was not found (install Debian's libsodium23)\n", "\(arguments)")
+      #expect(Self.digest(m.folder.file("b.sqlite")) == before)
+    }
+  }
+
   @Test("commands that do not sync never load libsodium; remote sync does")
   func libsodiumOnlyWhenSyncing() throws {
     let m = try SyncMachines()

@@ -11,7 +11,8 @@ import Remote
 ///   passphrase typed twice, is stored on the server.
 ///
 /// The passphrase comes from `OOTD_REMOTE_PASSPHRASE`, else from the terminal without echo; with
-/// neither, one line and exit 64.
+/// neither, one line and exit 64. libsodium is loaded here, first (`OOTD_LIBSODIUM` names another
+/// file); a missing one is one line, exit 1, naming Debian's libsodium23.
 struct SyncKey {
   static let passphraseVariable = "OOTD_REMOTE_PASSPHRASE"
   static let newPassphraseVariable = "OOTD_REMOTE_NEW_PASSPHRASE"
@@ -29,6 +30,7 @@ struct SyncKey {
 
   /// The role's key on `server`, and how it was had; the key file holds it afterwards.
   func key(for server: RemoteServer) throws -> (key: DataKey, outcome: Outcome) {
+    try loadLibrary()
     let local = try file.read()
     if let record = try server.keyRecord() {
       if let local, local.keyID == record.keyID.lowercased() { return (local, .kept) }
@@ -55,6 +57,12 @@ struct SyncKey {
     let final = kept.keyID.lowercased() == key.keyID ? key : try DataKey.unwrap(kept, passphrase: phrase)
     try file.write(final)
     return (final, .created)
+  }
+
+  /// Loads libsodium: `OOTD_LIBSODIUM` names another library file (as `OOTD_LIBCURL` does libcurl).
+  func loadLibrary() throws {
+    let variable = environment.variables["OOTD_LIBSODIUM"].flatMap { $0.isEmpty ? nil : $0 }
+    try SodiumLibrary.load(variable)
   }
 
   /// The passphrase of an existing key: the variable, else asked once.

@@ -31,6 +31,7 @@ extension Ootd.RemoteCommand {
         throw RemoteError.refused("'\(role)' has no sync key on the server yet: run 'ootd remote set URI' first")
       }
       let keys = SyncKey(environment, databasePath: path)
+      try keys.loadLibrary()
       let key = try DataKey.unwrap(record, passphrase: keys.passphrase(for: role, question: "Current sync passphrase for \(role): "))
       let phrase = try keys.newPassphrase(
         variable: SyncKey.newPassphraseVariable, question: "New sync passphrase for \(role): ")
