@@ -58,7 +58,8 @@ public struct DataKey: Sendable {
       throw .derivationFailed
     }
     let associated = Self.associated(keyID: keyID, parameters: parameters)
-    let message = key.withBytes { Array(UnsafeBufferPointer(start: $0, count: key.count)) }
+    var message = key.withBytes { Array(UnsafeBufferPointer(start: $0, count: key.count)) }
+    defer { for index in message.indices { message[index] = 0 } }
     return ServerKeyRecord(
       keyID: keyID, salt: Data(salt).base64EncodedString(), opsLimit: Int64(parameters.opsLimit),
       memLimit: Int64(parameters.memLimit),
