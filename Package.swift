@@ -58,6 +58,15 @@ let package = Package(
     /// for libcurl: only `remote` and `team` commands pay for libpq and its dependency tree.
     .target(name: "CLibPQShim", dependencies: ["CDynamicLibrary"]),
 
+    /// A tiny C shim that loads libsodium (libsodium.so.23) with dlopen on first use, as the
+    /// other shims do: only the commands that sync with a server (and so encrypt) pay for it.
+    .target(name: "CSodiumShim", dependencies: ["CDynamicLibrary"]),
+
+    /// End-to-end encryption of what syncs through a server: the data key, its wrapping under a
+    /// passphrase (Argon2id), the sealed payloads (XChaCha20-Poly1305) and their text form.
+    /// No I/O but libsodium's random source (docs/decisions/encryption.md).
+    .target(name: "Encryption", dependencies: ["Core", "CSodiumShim"]),
+
     /// The PostgreSQL server: connections, the server schema and its migrations, pushing and
     /// pulling journal operations, day figures and teams. The only module with server SQL.
     .target(name: "Remote", dependencies: ["Core", "CLibPQShim"]),
@@ -74,7 +83,7 @@ let package = Package(
       name: "CLI",
       dependencies: [
         "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Encryption", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -104,6 +113,7 @@ let package = Package(
     .testTarget(name: "CoreTests", dependencies: ["Core", "Zone", "Formats"]),
     .testTarget(name: "ZoneTests", dependencies: ["Zone", "Core", "Formats"]),
     .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
+    .testTarget(name: "EncryptionTests", dependencies: ["Encryption", "Core", "CSodiumShim"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Core", "CLibPQShim", "PostgresSupport"]),
     .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "Core", "Zone"], exclude: ["Fixtures"]),
     .testTarget(
@@ -120,7 +130,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
-        "Remote", "PostgresSupport",
+        "Remote", "PostgresSupport", "Encryption",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

@@ -1,4 +1,5 @@
 import Core
+import Encryption
 import Remote
 import Storage
 
@@ -66,6 +67,8 @@ enum ExitStatus {
       if case .invalidValue = error { return usage }
       return failure
     case let error as RemoteError:
+      return error.isUsage ? usage : failure
+    case let error as EncryptionError:
       return error.isUsage ? usage : failure
     default: return failure
     }

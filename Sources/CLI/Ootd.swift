@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Encryption
 import Foundation
 import GitHubClient
 import Remote
@@ -124,7 +125,7 @@ public struct Ootd: ParsableCommand {
     let code: Int32
     let message: String
     switch error {
-    case is CoreError, is CLIError, is StorageError, is GitHubError, is RemoteError:
+    case is CoreError, is CLIError, is StorageError, is GitHubError, is RemoteError, is EncryptionError:
       code = ExitStatus.code(for: error)
       message = String(describing: error)
     default:

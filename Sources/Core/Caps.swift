@@ -25,6 +25,10 @@ public enum Caps {
   /// is read (the server is asked for its length, not its text). Pushes split records to stay
   /// under it.
   public static let payloadBytes = 8 << 20
+  /// The largest payload before it is encrypted: its sealed text (a 4-byte prefix, then base64
+  /// of a 24-byte nonce, the payload and a 16-byte tag, see Encryption's `Envelope`) stays under
+  /// ``payloadBytes``. Pushes split records at this size.
+  public static let plainPayloadBytes = (payloadBytes - 4) / 4 * 3 - 24 - 16
   /// The clock values a record from another machine may carry: up to 2^62, about the year 4200
   /// in ``HybridClock``'s units, leaving 2^62 steps of headroom before an Int64 overflows.
   public static let clocks: ClosedRange<Int64> = 0...(1 << 62)

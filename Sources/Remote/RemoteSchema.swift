@@ -15,7 +15,7 @@ public enum RemoteSchema {
   public static var currentVersion: Int { steps.count }
 
   /// The steps, version 1 first.
-  public static let steps: [String] = [version1, version2, version3, version4]
+  public static let steps: [String] = [version1, version2, version3, version4, version5]
 
   /// Creates the schema or migrates it to `version` (default: the newest), on a connection whose
   /// role may create schemas and roles. Returns the versions it applied (empty when the server
@@ -341,5 +341,29 @@ public enum RemoteSchema {
     END $f$;
     REVOKE ALL ON FUNCTION ootd.delete_team(text) FROM PUBLIC;
     GRANT EXECUTE ON FUNCTION ootd.delete_team(text) TO ootd_member;
+    """
+
+  /// Version 5: end-to-end encryption (docs/decisions/encryption.md). `keys` holds one row per
+  /// person: their data key wrapped under a key derived from their passphrase (Argon2id, the
+  /// salt and cost beside it), named by a random uuid. The server cannot unwrap it; a machine
+  /// proves a passphrase by unwrapping it before it pulls anything. Like the other personal
+  /// tables it is row-level secured and FORCEd: a role sees and writes only its own row, and
+  /// members hold UPDATE only on the columns `remote rekey` rewrites (never the key id), no DELETE.
+  static let version5 = """
+    CREATE TABLE ootd.keys (
+      owner name PRIMARY KEY DEFAULT current_user,
+      key_id uuid NOT NULL,
+      salt text NOT NULL CHECK (length(salt) <= 64),
+      ops_limit bigint NOT NULL CHECK (ops_limit > 0),
+      mem_limit bigint NOT NULL CHECK (mem_limit > 0),
+      wrapped_key text NOT NULL CHECK (length(wrapped_key) <= 256),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    ALTER TABLE ootd.keys ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE ootd.keys FORCE ROW LEVEL SECURITY;
+    CREATE POLICY keys_own ON ootd.keys USING (owner = current_user) WITH CHECK (owner = current_user);
+    GRANT SELECT, INSERT ON ootd.keys TO ootd_member;
+    GRANT UPDATE (salt, ops_limit, mem_limit, wrapped_key, updated_at) ON ootd.keys TO ootd_member;
     """
 }

@@ -17,6 +17,10 @@ public final class RemoteServer {
   /// The connection it uses.
   public let connection: PostgresConnection
 
+  /// Seals every payload pushed and opens every payload pulled (end-to-end encryption, see
+  /// RemoteServer+Keys.swift); nil only for tests of the server itself.
+  public var sealer: (any RecordSealer)?
+
   /// Rows per INSERT statement in ``push(_:)`` and ``publishDayFigures(_:displayName:)``.
   static let pushBatch = 5_000
 
@@ -69,6 +73,7 @@ public final class RemoteServer {
   @discardableResult
   public func push(_ records: [SyncRecord]) throws(RemoteError) -> Int {
     guard !records.isEmpty else { return 0 }
+    let records = try sealed(records)
     do {
       return try connection.transaction { () throws -> Int in
         var inserted = 0
@@ -134,7 +139,7 @@ public final class RemoteServer {
         String(seq), String(max(0, limit)), String(Caps.payloadBytes), String(Self.pullPageBytes),
         String(Self.deviceBytes),
       ])
-    return rows.rows.map { row in
+    return try opened(rows.rows.map { row in
       let size = Int(row[5] ?? "") ?? 0
       return (
         seq: Int64(row[0] ?? "") ?? 0,
@@ -142,7 +147,7 @@ public final class RemoteServer {
           opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "",
           withheldBytes: row[4] == nil && size > Caps.payloadBytes ? size : nil)
       )
-    }
+    })
   }
 
   /// The server's clock now (`clock_timestamp()`: the instant of the statement, not of its

@@ -78,11 +78,12 @@ import Testing
   /// forgot to pin gets), then `environment` pinned: what an `ootd` the tests start gets.
   static func inherited(_ environment: [String: String]) -> [String: String] {
     var variables = ProcessInfo.processInfo.environment
-    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "OOTD_CLOCK_OFFSET", "TZ"] {
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "OOTD_CLOCK_OFFSET", "TZ", "OOTD_REMOTE_NEW_PASSPHRASE"] {
       variables.removeValue(forKey: name)
     }
-    return variables.merging(pinned(environment)) { $1 }
+    return variables.merging(SyncKeyTesting.environment) { $1 }.merging(pinned(environment)) { $1 }
   }
+
 
   /// `.ci/run`'s second pass names the day of its OOTD_NOW (OOTD_CI_UNPINNED_DAY): the test
   /// runner's zone is that pass's TZ, an ootd started with the runner's variables as they are

@@ -1,7 +1,9 @@
 import Core
+import Encryption
 import Foundation
 import GRDB
 import PostgresSupport
+import Remote
 import TestTags
 import Testing
 
@@ -18,18 +20,22 @@ struct HostileRowBinaryTests {
   /// A pinned clock value: 2026-01-05, whatever the real date.
   static let clock = HybridClock.value(milliseconds: 1_767_600_000_000)
 
-  /// Inserts a row into the member's own ops with the real `psql`, as the member role, and
-  /// returns its server position.
+  /// Inserts a row into the member's own ops, as the member role, and returns its server
+  /// position. The payload is sealed with the member's sync key (machine a's
+  /// key file), as a member who holds the key can: what is inside is still hostile.
   @discardableResult
   static func insert(_ m: SyncMachines, device: String = stranger, clock: String = String(clock), payload: String)
     throws -> Int64
   {
-    let sql = """
-      INSERT INTO ootd.ops (op_id, device, clock, payload)
-      VALUES (gen_random_uuid(), $d$\(device)$d$, $c$\(clock)$c$, $p$\(payload)$p$) RETURNING seq
-      """
-    let output = try m.cluster.psql(sql, as: m.role, database: m.database)
-    return try #require(Int64(output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let opID = UUID().uuidString.lowercased()
+    let key = try #require(DataKey(fileText: String(contentsOfFile: m.folder.file("a.sqlite") + ".sync-key", encoding: .utf8)))
+    let sealed = try PayloadCipher(key).seal(SyncRecord(opID: opID, device: device, clock: clock, payload: payload)).payload
+    // Through libpq with parameters, not psql's command line: a sealed payload over the notes
+    // cap is longer than one argument may be (128 KiB).
+    let rows = try PostgresConnection(uri: m.uri).query(
+      "INSERT INTO ootd.ops (op_id, device, clock, payload) VALUES ($1::uuid, $2, $3, $4) RETURNING seq",
+      [opID, device, clock, sealed])
+    return try #require(rows.rows.first?.first.flatMap { $0 }.flatMap { Int64($0) })
   }
 
   /// A valid payload creating one todo with `fields` over the defaults, at `clock`.

@@ -63,10 +63,23 @@ struct RemoteBinaryTests {
     #expect(bad.stderr.hasPrefix("ootd: error: not a PostgreSQL connection URI"))
     #expect(Self.digest(folder.file("db.sqlite")) == before)
 
-    let saved = try BinaryTests.run(
-      ["remote", "set", "postgresql://alice@db.example.com/ootd?sslmode=require", "--name", "Alice K."], environment: env)
+    // remote set connects for the sync key: a server it cannot reach saves nothing.
+    let unreachable = try BinaryTests.run(
+      ["remote", "set", "postgresql://alice@127.0.0.1:1/ootd?connect_timeout=2", "--name", "Alice K."], environment: env)
+    #expect(unreachable.code == 1)
+    #expect(unreachable.stderr.hasPrefix("ootd: error: cannot connect to the PostgreSQL server"), "\(unreachable.stderr)")
+    #expect(Self.digest(folder.file("db.sqlite")) == before)
+
+    let world = try World()
+    let saved = try BinaryTests.run(["remote", "set", world.uri(world.alice), "--name", "Alice K."], environment: env)
     #expect(saved.code == 0, "\(saved.stderr)")
-    #expect(saved.stdout == "Server: postgresql://alice@db.example.com/ootd?sslmode=require\nName on team boards: Alice K.\n")
+    #expect(saved.stdout.hasPrefix("Server: postgresql://\(world.alice)@127.0.0.1:"), "\(saved.stdout)")
+    #expect(
+      saved.stdout.hasSuffix(
+        "\nName on team boards: Alice K.\nSync key: new, stored on the server under your passphrase (keep it: your other machines need it)\n"),
+      "\(saved.stdout)")
+    let again = try BinaryTests.run(["remote", "set", world.uri(world.alice)], environment: env)
+    #expect(again.code == 0 && again.stdout.hasSuffix("Sync key: already on this machine\n"), "\(again.stdout)")
   }
 
   @Test("without a server, team and remote commands exit 64 saying to run 'ootd remote set'")

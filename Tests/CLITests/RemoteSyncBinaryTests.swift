@@ -1,4 +1,5 @@
 import Core
+import Encryption
 import Foundation
 import PostgresSupport
 import Remote
@@ -89,7 +90,17 @@ struct SyncMachines {
     try shapes(machine).map { $0.split(separator: "|", omittingEmptySubsequences: false)[1] }.map(String.init).sorted()
   }
 
-  func server() throws -> RemoteServer { try RemoteServer(connection: PostgresConnection(uri: uri)) }
+  /// The member's server as their machines see it: payloads sealed and opened with the sync key
+  /// of machine a (once a has one).
+  func server() throws -> RemoteServer {
+    let server = try RemoteServer(connection: PostgresConnection(uri: uri))
+    if let text = try? String(contentsOfFile: folder.file("a.sqlite") + ".sync-key", encoding: .utf8),
+      let key = DataKey(fileText: text)
+    {
+      server.sealer = try PayloadCipher(key)
+    }
+    return server
+  }
 }
 
 @Suite(

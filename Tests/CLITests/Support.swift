@@ -49,13 +49,25 @@ enum TestClock {
   static var environment: [String: String] { ["OOTD_NOW": instant, "TZ": zone] }
 }
 
+/// The sync passphrase every ootd the tests run has (`OOTD_REMOTE_PASSPHRASE`), in-process
+/// (``Harness``) or started (``BinaryTests/inherited(_:)``), so that `remote set` and a first
+/// `remote sync` set up or unlock the sync key without a terminal; a test passes its own value,
+/// or "" for none. Keys are wrapped at Argon2id's minimum cost (`OOTD_DEBUG_CHEAP_KDF`, debug
+/// builds only): the suites set up hundreds of machines.
+enum SyncKeyTesting {
+  static let passphrase = "a test sync passphrase"
+  static let environment = ["OOTD_REMOTE_PASSPHRASE": passphrase, "OOTD_DEBUG_CHEAP_KDF": "1"]
+}
+
 /// Runs ootd in-process with a fixed clock and time zone and a database in `folder`.
 struct Harness {
   let folder: TemporaryFolder
   var now: Date
   var timeZone = TimeZone(identifier: "Asia/Seoul")!
   var terminal = false
-  var variables: [String: String] = [:]
+  /// The command's variables; a sync passphrase and the cheap key cost as a binary test's
+  /// (``SyncKeyTesting/environment``), so remote commands run without a terminal.
+  var variables: [String: String] = SyncKeyTesting.environment
   /// GitHub requests go here instead of the network.
   var transport: (any HTTPTransport)? = nil
   /// What `git ARGUMENTS` prints (nil: git fails).

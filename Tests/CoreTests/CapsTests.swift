@@ -64,7 +64,7 @@ struct CapsTests {
     }
     let chunks = SyncPayload.chunks(command: "edit", operations)
     #expect(chunks.count > 1)
-    #expect(chunks.allSatisfy { $0.payload.utf8.count <= Caps.payloadBytes })
+    #expect(chunks.allSatisfy { $0.payload.utf8.count <= Caps.plainPayloadBytes })
     #expect(chunks.map(\.range).flatMap { Array($0) } == Array(operations.indices))
     let decoded = try chunks.flatMap { try SyncPayload.decode($0.payload, device: device).operations }
     #expect(decoded == operations)

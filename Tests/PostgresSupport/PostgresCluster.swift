@@ -292,6 +292,14 @@ public final class PostgresCluster: @unchecked Sendable {
       asNobody: false)
   }
 
+  /// The plain-text `pg_dump` of `database`, made as the admin (the cluster's superuser: the
+  /// server's owner, who reads every row whatever the row-level security).
+  public func pgDump(database: String) throws -> String {
+    let dump = binaries.appendingPathComponent("pg_dump").path
+    let executable = FileManager.default.isExecutableFile(atPath: dump) ? dump : "/usr/bin/pg_dump"
+    return try Self.run(URL(fileURLWithPath: executable), ["-d", uri(database: database)], asNobody: false)
+  }
+
   // MARK: - Helpers
 
   private func writePassfile() throws {

@@ -1,4 +1,5 @@
 import Core
+import Encryption
 import Foundation
 import GitHubClient
 
@@ -15,6 +16,9 @@ import Glibc
 //   OOTD_CLOCK_OFFSET=SECONDS            moves the running clock (not `now`: the one a sync
 //                                        measures the server's against) by SECONDS, as
 //                                        libfaketime's FAKETIME='+600' would.
+//   OOTD_DEBUG_CHEAP_KDF=1               new sync keys are wrapped with Argon2id's minimum cost
+//                                        (1 pass over 8 KiB) instead of 3 passes over 256 MiB,
+//                                        for the tests that set up hundreds of machines.
 //   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
 //                                        itself (ACTION `kill`, the default: SIGKILL, as
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
@@ -60,6 +64,17 @@ extension AppEnvironment {
   }
 }
 #endif
+
+extension AppEnvironment {
+  /// The Argon2id cost new sync keys are wrapped with: ``KDFParameters/moderate``, or the
+  /// minimum when a debug build runs with `OOTD_DEBUG_CHEAP_KDF=1` (the tests).
+  var keyDerivationCost: KDFParameters {
+    #if DEBUG
+    if variables["OOTD_DEBUG_CHEAP_KDF"] == "1" { return .cheapForTests }
+    #endif
+    return .moderate
+  }
+}
 
 /// The fault `OOTD_FAULT` names (debug builds only; in a release build nothing is ever reached).
 enum DebugFault {

@@ -60,7 +60,8 @@ public enum SyncPayload {
   }
 
   /// `operations` as the payloads of as few records as the caps allow, in order: each holds at
-  /// most ``Caps/operationsPerRecord`` operations and ``Caps/payloadBytes`` bytes (an operation
+  /// most ``Caps/operationsPerRecord`` operations and ``Caps/plainPayloadBytes`` bytes, so that
+  /// sealed it stays under ``Caps/payloadBytes`` (an operation
   /// is never split: one alone always fits, as every value keeps its cap). Each payload comes
   /// with the range of `operations` it holds; the same operations always split the same way.
   public static func chunks(command: String, _ operations: [SyncOperation]) -> [(payload: String, range: Range<Int>)] {
@@ -72,7 +73,7 @@ public enum SyncPayload {
       let encoded = encode(operation)
       let count = index - first
       if count > 0,
-        count == Caps.operationsPerRecord || text.utf8.count + encoded.utf8.count + 3 > Caps.payloadBytes
+        count == Caps.operationsPerRecord || text.utf8.count + encoded.utf8.count + 3 > Caps.plainPayloadBytes
       {
         chunks.append((text + "]}", first..<index))
         text = start

@@ -21,12 +21,16 @@ extension Ootd {
         certificate and name. Every statement waits at most 10 s for a lock and runs at most \
         25 s; past that the command fails saying what it waited for.
 
+        What you type is encrypted end to end under a key only your machines hold, unlocked by \
+        your sync passphrase (OOTD_REMOTE_PASSPHRASE, else asked on the terminal): the server \
+        and its owner see ids, clocks, sizes, device ids and the day figures your teams see.
+
         Examples:
-          ootd remote set postgres://alice@db.example.com/ootd --name Alice
           ootd remote init          # once per server, as a role allowed to create the schema
+          ootd remote set postgres://alice@db.example.com/ootd --name Alice
           ootd remote sync          # pull your other machines' changes, push this one's
           ootd remote status
         """,
-      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self])
+      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self, RekeyCommand.self])
   }
 }

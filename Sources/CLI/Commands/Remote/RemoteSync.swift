@@ -24,6 +24,13 @@ extension Ootd.RemoteCommand {
         The board of your teams gets each day's total, done and commits (never titles): \
         every day with todos, and the last 35 days.
 
+        Everything else is encrypted on this machine before it leaves (titles, notes, tags, \
+        projects, blocks: XChaCha20-Poly1305 under your sync key); the server's owner sees \
+        ids, clocks and sizes only. The key is in a file beside the database (0600); without \
+        it the sync asks for your passphrase (or reads OOTD_REMOTE_PASSPHRASE) and proves it \
+        before pulling anything. A row that fails its check (changed on the server) stops the \
+        sync with one line naming it, nothing of its page applied.
+
         --json prints {"pushed", "pulled", "conflicts", "changed", "conflictList": [{"kind", \
         "entity", "uuid", "name", "field", "kept", "lost"}], "device", "renumbered": [{"uuid", \
         "title", "from", "to"}], "ruleConflicts": [sentences], "setAside": [{"id", "device", \
@@ -63,8 +70,10 @@ extension Ootd.RemoteCommand {
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
       let access = try RemoteAccess.resolve(environment, database: { database })
+      // The passphrase is proven (or the key file read) before anything is pulled.
+      let server = try SyncKey(environment, databasePath: database.path).seal(try access.server())
       var run = RemoteSyncRun(
-        journal: database.sync, server: try access.server(), figures: database, now: environment.now,
+        journal: database.sync, server: server, figures: database, now: environment.now,
         today: environment.today, timeZone: environment.timeZone,
         fileIdentity: FileIdentity.of(database.path), displayName: access.displayName,
         reached: DebugFault.reached)
