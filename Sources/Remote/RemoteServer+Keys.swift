@@ -60,7 +60,11 @@ extension RemoteServer {
   func opened(_ rows: [(seq: Int64, record: SyncRecord)]) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
     guard let sealer else { return rows }
     do {
-      return try rows.map { (seq: $0.seq, record: try sealer.open($0.record, seq: $0.seq)) }
+      return try rows.map { row in
+        var record = try sealer.open(row.record, seq: row.seq)
+        record.traveledBytes = row.record.bytes
+        return (seq: row.seq, record: record)
+      }
     } catch {
       throw .refused(String(describing: error))
     }

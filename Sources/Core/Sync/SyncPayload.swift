@@ -21,8 +21,14 @@ public struct SyncRecord: Hashable, Sendable {
     self.withheldBytes = withheldBytes
   }
 
+  /// Its size as it traveled when that differs from its size here (a payload opened after the
+  /// pull: the sealed text was longer); nil when it is what ``bytes`` counts.
+  public var traveledBytes: Int?
+
   /// Its size as it traveled: the bytes of its id, device, clock and payload.
-  public var bytes: Int { opID.utf8.count + device.utf8.count + clock.utf8.count + payload.utf8.count }
+  public var bytes: Int {
+    traveledBytes ?? opID.utf8.count + device.utf8.count + clock.utf8.count + payload.utf8.count
+  }
 }
 
 /// The payload of a record: up to ``Caps/operationsPerRecord`` operations of one journal
