@@ -46,50 +46,101 @@ struct TodoNumbers {
         """) ?? 1
   }
 
-  /// Gives each claiming todo its number when it is free, or held by a todo with a larger uuid
-  /// (which moves to the next free number: a change of this machine, `recorder`, pushed like
-  /// any other, so the machines that have the moved todo learn its new number); else the
-  /// claiming todo gets the next free number. A claiming todo's own move is its machine's
-  /// (recorded as an entry of that device, never pushed back). Returns the renumberings, one
-  /// per todo.
+  /// Gives each claiming todo its number, the same choice whatever order the claims came in:
+  /// of the todos claiming one number and the todo holding it here (unless that one moves to a
+  /// number of its own claim), the smallest uuid keeps it. A holder that loses moves to the
+  /// next free number; a claiming todo that loses keeps the number it shows here when no claim
+  /// wants it, else gets the next free one. Every todo whose number here is not the one its
+  /// machine's record said (a losing holder, a losing claim) has it set as a change of this
+  /// machine, `recorder`, stamped after every record pulled and pushed like any other: so the
+  /// number each machine shows is always the one its merge holds, and once every machine has
+  /// pulled every change all merges agree, so all numbers do (issue 24; a number kept only
+  /// here, under the pulled record's stamp, was never corrected elsewhere). A claiming todo's
+  /// own move is its machine's (recorded as an entry of that device, never pushed back).
+  /// Returns the renumberings, one per todo.
   mutating func resolve(_ recorder: ChangeRecorder, now: Date) throws -> [SyncRenumbering] {
     let db = recorder.db
+    defer { claims = [] }
     var last: [String: (number: Int64, device: String)] = [:]
     for claim in claims { last[claim.uuid] = (claim.number, claim.device) }
+    // The todos still waiting for their number: uuid, number claimed, device, number here.
+    var wanting: [(uuid: String, number: Int64, device: String, current: Int64)] = []
+    for uuid in last.keys.sorted() {
+      let (number, device) = last[uuid]!
+      guard
+        let current = try Int64.fetchOne(
+          db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid = ?"), arguments: [uuid]),
+        current != number
+      else { continue }
+      wanting.append((uuid, number, device, current))
+    }
+    guard !wanting.isEmpty else { return try report(db) }
+    let claimed = Set(wanting.map(\.number))
+    let moving = Set(wanting.map(\.uuid))
+    // Past every number held, ever given, or claimed.
+    var next = max(try Self.nextFree(db), (claimed.max() ?? 0) + 1)
+    // Who keeps each claimed number: the smallest uuid among its claimants and its holder
+    // (a holder that is itself claiming moves away in any case).
+    var keeper: [Int64: String] = [:]
+    for want in wanting where keeper[want.number].map({ want.uuid < $0 }) ?? true { keeper[want.number] = want.uuid }
+    for number in claimed.sorted() {
+      guard let holder = try Self.holder(db, number), !moving.contains(holder) else { continue }
+      if holder < keeper[number]! {
+        keeper[number] = holder
+      } else {
+        try recorder.update(.todo, row: holder, TodoField.id.rawValue, from: .integer(number), to: .integer(next))
+        changed(holder, from: number, to: next)
+        next += 1
+      }
+    }
+    // Each claiming todo's number here; then the moves, a number taken only once it is free.
+    var targets: [(uuid: String, device: String, current: Int64, to: Int64, confirm: Bool)] = []
+    for want in wanting {
+      if keeper[want.number] == want.uuid {
+        targets.append((want.uuid, want.device, want.current, want.number, false))
+        if want.current > 0 { changed(want.uuid, from: want.current, to: want.number) }
+      } else {
+        var to = want.current
+        if to < 0 || claimed.contains(to) {
+          to = next
+          next += 1
+        }
+        targets.append((want.uuid, want.device, want.current, to, true))
+        changed(want.uuid, from: want.number, to: to)
+      }
+    }
     var settling: [String: ChangeRecorder] = [:]
     func settle(_ uuid: String, _ device: String, from current: Int64, to number: Int64) throws {
       let settler = settling[device] ?? ChangeRecorder(db, command: "remote sync", now: now, device: device)
       settling[device] = settler
       try settler.update(.todo, row: uuid, TodoField.id.rawValue, from: .integer(current), to: .integer(number))
     }
-    var seen = Set<String>()
-    for claim in claims where seen.insert(claim.uuid).inserted {
-      let uuid = claim.uuid
-      guard let (number, device) = last[uuid],
-        let current = try Int64.fetchOne(
-          db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid = ?"), arguments: [uuid]),
-        current != number
-      else { continue }
-      if let holder = try Self.holder(db, number) {
-        // The same choice on every machine: the smaller uuid keeps the number.
-        if uuid < holder {
-          let next = try Self.nextFree(db)
-          try recorder.update(.todo, row: holder, TodoField.id.rawValue, from: .integer(number), to: .integer(next))
-          changed(holder, from: number, to: next)
+    var pending = targets.filter { $0.current != $0.to }
+    var at = Dictionary(uniqueKeysWithValues: pending.map { ($0.uuid, $0.current) })
+    while !pending.isEmpty {
+      var stuck: [(uuid: String, device: String, current: Int64, to: Int64, confirm: Bool)] = []
+      for move in pending {
+        if try Self.holder(db, move.to) == nil {
+          try settle(move.uuid, move.device, from: at[move.uuid]!, to: move.to)
         } else {
-          var to = current
-          if current < 0 {
-            to = try Self.nextFree(db)
-            try settle(uuid, device, from: current, to: to)
-          }
-          changed(uuid, from: number, to: to)
-          continue
+          stuck.append(move)
         }
       }
-      try settle(uuid, device, from: current, to: number)
+      if stuck.count == pending.count, let first = stuck.first {
+        // A cycle (two todos trading numbers): one waits below zero meanwhile.
+        let waiting = try Self.waiting(db)
+        try settle(first.uuid, first.device, from: at[first.uuid]!, to: waiting)
+        at[first.uuid] = waiting
+      }
+      pending = stuck
     }
     for settler in settling.values { try settler.finish() }
-    claims = []
+    // A losing claim's number, set by this machine: its merge now holds the number shown here.
+    for target in targets where target.confirm {
+      let id = FieldValue.integer(target.to)
+      try recorder.apply(
+        JournalOperation(.todo, row: target.uuid, .update(field: TodoField.id.rawValue, old: id, new: id)))
+    }
     return try report(db)
   }
 
