@@ -3,32 +3,6 @@ import Foundation
 import Storage
 import Testing
 
-extension FakeSyncServer {
-  /// The first half of `ootd remote sync`: begin, and pull every page. Another machine may
-  /// sync before this one pushes (syncs run concurrently against one server).
-  func pullAll(_ database: AppDatabase, now: Date) throws {
-    try database.sync.beginSync(fileIdentity: nil, now: now)
-    while true {
-      let page = pull(after: try database.sync.pullCursor(), limit: 100)
-      if page.isEmpty { break }
-      _ = try database.sync.applyPulled(page, today: fixedToday, now: now)
-    }
-  }
-
-  /// The second half: push every page; the number of records pushed.
-  @discardableResult
-  func pushAll(_ database: AppDatabase, now: Date) throws -> Int {
-    var pushed = 0
-    while let page = try database.sync.pushPage() {
-      push(page.records)
-      try database.sync.markPushed(page)
-      pushed += page.records.count
-    }
-    try database.sync.finishSync(now: now)
-    return pushed
-  }
-}
-
 /// Each todo's number on a machine, by uuid.
 private func numbers(_ database: AppDatabase) throws -> [String: Int64] {
   Dictionary(uniqueKeysWithValues: try allTodos(database).map { ($0.uuid, $0.id) })

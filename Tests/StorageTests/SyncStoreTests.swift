@@ -27,6 +27,16 @@ final class FakeSyncServer {
   func sync(_ database: AppDatabase, identity: String? = nil, now: Date = fixedNow) throws
     -> (pushed: Int, pulled: Int, conflicts: [SyncConflictReport])
   {
+    let (pulled, conflicts) = try pullAll(database, identity: identity, now: now)
+    return (try pushAll(database, now: now), pulled, conflicts)
+  }
+
+  /// The first half of a sync: begin, and pull every page (records, conflicts). Another
+  /// machine may sync before this one pushes (syncs run concurrently against one server).
+  @discardableResult
+  func pullAll(_ database: AppDatabase, identity: String? = nil, now: Date) throws
+    -> (pulled: Int, conflicts: [SyncConflictReport])
+  {
     try database.sync.beginSync(fileIdentity: identity, now: now)
     var pulled = 0
     var conflicts: [SyncConflictReport] = []
@@ -37,6 +47,12 @@ final class FakeSyncServer {
       pulled += result.records
       conflicts += result.conflicts
     }
+    return (pulled, conflicts)
+  }
+
+  /// The second half: push every page; the number of records pushed.
+  @discardableResult
+  func pushAll(_ database: AppDatabase, now: Date) throws -> Int {
     var pushed = 0
     while let page = try database.sync.pushPage() {
       push(page.records)
@@ -44,7 +60,7 @@ final class FakeSyncServer {
       pushed += page.records.count
     }
     try database.sync.finishSync(now: now)
-    return (pushed, pulled, conflicts)
+    return pushed
   }
 }
 

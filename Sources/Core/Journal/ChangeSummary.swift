@@ -59,9 +59,11 @@ public enum ChangeSummary {
           }
         case "doneAt", "createdAt", "doneBy", "keepOpen", "carriedFrom":
           return
-        case "id" where (old.integer ?? 0) < 0:
+        case "id" where (old.integer ?? 0) < 0 || old == new:
           // A pulled todo held a provisional number while its own was taken here, then got its
           // number (its own, or the next free one): the provisional one is no number to show.
+          // Or a sync set the number a todo shows here as its number everywhere (its claim of
+          // another lost a clash): it got that number.
           let to = new.integer.map { "#\($0)" } ?? "?"
           add("numbered", row: row) { count, names, _ in
             count == 1
