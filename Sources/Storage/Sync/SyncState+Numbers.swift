@@ -127,7 +127,11 @@ struct TodoNumbers {
         }
       }
       if stuck.count == pending.count, let first = stuck.first {
-        // A cycle (two todos trading numbers): one waits below zero meanwhile.
+        // A cycle (two todos trading numbers): one waits below zero meanwhile. (A number held
+        // by a todo that does not move is never a target: the loop cannot go on for ever.)
+        guard try stuck.contains(where: { try Self.holder(db, $0.to).map { at[$0] != nil } ?? false }) else {
+          throw StorageError.sqlite("todo numbers: a number wanted is held by a todo that stays")
+        }
         let waiting = try Self.waiting(db)
         try settle(first.uuid, first.device, from: at[first.uuid]!, to: waiting)
         at[first.uuid] = waiting
