@@ -139,7 +139,7 @@ public final class RemoteServer {
         String(seq), String(max(0, limit)), String(Caps.payloadBytes), String(Self.pullPageBytes),
         String(Self.deviceBytes),
       ])
-    return try opened(rows.rows.map { row in
+    let page = rows.rows.map { row in
       let size = Int(row[5] ?? "") ?? 0
       return (
         seq: Int64(row[0] ?? "") ?? 0,
@@ -147,7 +147,25 @@ public final class RemoteServer {
           opID: row[1] ?? "", device: row[2] ?? "", clock: row[3] ?? "", payload: row[4] ?? "",
           withheldBytes: row[4] == nil && size > Caps.payloadBytes ? size : nil)
       )
-    })
+    }
+    if let bad = Self.firstOutOfOrder(page.map(\.seq), after: seq) {
+      // The cursor moves to a page's last seq: a page that does not move it on would be asked
+      // for again and again.
+      throw .refused(
+        "the server sent change \(bad) after asking for those past \(seq) in order: it is not a server ootd can sync with")
+    }
+    return try opened(page)
+  }
+
+  /// The first of `seqs` (a pulled page's) that is not past `cursor` and past the one before
+  /// it, nil when the page reads on in order.
+  public static func firstOutOfOrder(_ seqs: [Int64], after cursor: Int64) -> Int64? {
+    var last = cursor
+    for seq in seqs {
+      if seq <= last { return seq }
+      last = seq
+    }
+    return nil
   }
 
   /// The server's clock now (`clock_timestamp()`: the instant of the statement, not of its
@@ -155,8 +173,19 @@ public final class RemoteServer {
   public func serverTime() throws(RemoteError) -> Date {
     let text = try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8::text")
       .rows.first?.first.flatMap { $0 }
-    guard let text, let seconds = Double(text) else { throw .refused("the server did not say its time") }
+    guard let text, let seconds = Self.serverSeconds(text) else {
+      throw .refused("the server did not say a usable time")
+    }
     return Date(timeIntervalSince1970: seconds)
+  }
+
+  /// The seconds since 1970 the server's clock answered, nil unless a finite instant between
+  /// 1970 and 2200: a hostile server's `Infinity`, `NaN` or 1e300 never reaches arithmetic.
+  public static func serverSeconds(_ text: String) -> Double? {
+    guard text.utf8.count <= 40, let seconds = Double(text), seconds.isFinite,
+      (0...7_258_118_400).contains(seconds)
+    else { return nil }
+    return seconds
   }
 
   /// How many operations of the connection's role the server holds.
@@ -233,7 +262,9 @@ public final class RemoteServer {
 
   // MARK: - Day figures
 
-  /// Stores (or replaces) the figures of `days` and the display name, in one transaction.
+  /// Stores (or replaces) the figures of `days` and the display name, in one transaction. A
+  /// day published without commits (a machine that does not sync GitHub) keeps the commits
+  /// another machine of the same person published for it.
   public func publishDayFigures(_ days: [DayFigure], displayName: String?) throws(RemoteError) {
     do {
       try connection.transaction { () throws in
@@ -255,7 +286,7 @@ public final class RemoteServer {
           }
           sql += """
              ON CONFLICT (owner, day) DO UPDATE SET total = excluded.total, done = excluded.done,
-            commits = excluded.commits, updated_at = now()
+            commits = coalesce(excluded.commits, ootd.day_figures.commits), updated_at = now()
             """
           try connection.execute(sql, params)
           start += batch.count

@@ -221,6 +221,24 @@ struct EncryptionBinaryTests {
     #expect(try m.titles("b") == m.titles("a"))
   }
 
+  @Test("remote set on a machine that never ran ootd (no data folder yet): the folder is made, the key kept, the sync pulls")
+  func freshMachine() throws {
+    let m = try SyncMachines()
+    try Self.secrets(m)
+    let database = m.folder.file("never-ran/ootd/ootd.sqlite")
+    var variables = m.environment("fresh")
+    variables["OOTD_DB"] = database
+    let set = try BinaryTests.run(["remote", "set", m.uri], environment: variables)
+    #expect(set.code == 0, "\(set.stderr)")
+    var status = stat()
+    #expect(stat(database + ".sync-key", &status) == 0 && status.st_mode & 0o777 == 0o600)
+    #expect(stat(m.folder.file("never-ran/ootd"), &status) == 0 && status.st_mode & 0o777 == 0o700)
+    let sync = try BinaryTests.run(["remote", "sync"], environment: variables)
+    #expect(sync.code == 0, "\(sync.stderr)")
+    let list = try BinaryTests.run(["list", "--all", "--json"], environment: variables)
+    #expect(list.stdout.contains("SECRET-"), "\(list.stdout)")
+  }
+
   @Test("a missing libsodium: one line naming the package, exit 1, nothing pulled or saved")
   func missingLibsodium() throws {
     let m = try SyncMachines()

@@ -122,6 +122,33 @@ struct ServerTests {
     try alice.publishDayFigures([DayFigure(date: day, total: 3, done: 3, commits: 4)], displayName: "Alice")
     let rows = try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice)
     #expect(rows == ["2026-11-02|3|3|4"])
+    // Her other machine, which does not sync GitHub, publishes the day without commits: the
+    // figures are replaced, the commits her laptop counted stay.
+    try alice.publishDayFigures([DayFigure(date: day, total: 4, done: 3, commits: nil)], displayName: "Alice")
+    #expect(try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice) == ["2026-11-02|4|3|4"])
+    try alice.publishDayFigures([DayFigure(date: day, total: 4, done: 3, commits: 0)], displayName: "Alice")
+    #expect(try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice) == ["2026-11-02|4|3|0"])
+  }
+
+  @Test(
+    "the server's clock is read only as a finite instant between 1970 and 2200",
+    arguments: [
+      ("1795780800.123456", 1_795_780_800.123456 as Double?), ("0", 0), ("7258118400", 7_258_118_400),
+      ("Infinity", nil), ("-Infinity", nil), ("NaN", nil), ("1e300", nil), ("-1", nil),
+      ("7258118401", nil), ("", nil), ("now", nil), (String(repeating: "1", count: 41), nil),
+    ])
+  func serverClockText(text: String, expected: Double?) {
+    #expect(RemoteServer.serverSeconds(text) == expected)
+  }
+
+  @Test(
+    "a pulled page must read on past the cursor in order, or the pull would never end",
+    arguments: [
+      ([Int64](), 5 as Int64, nil as Int64?), ([6, 7, 9], 5, nil), ([5], 5, 5), ([6, 6], 5, 6),
+      ([7, 6], 5, 6), ([4, 8], 5, 4), ([0], 0, 0), ([1], 0, nil),
+    ])
+  func pulledPageOrder(seqs: [Int64], cursor: Int64, expected: Int64?) {
+    #expect(RemoteServer.firstOutOfOrder(seqs, after: cursor) == expected)
   }
 
   @Test("row-level security: a member reads only its own operations, a stranger reads nothing, with plain SQL")

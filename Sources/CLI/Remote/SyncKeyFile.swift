@@ -63,6 +63,16 @@ struct SyncKeyFile {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    // On a machine that never ran ootd, the database's folder is not there yet (the database
+    // is opened after the key is proven): made as the database's own would be, 0700.
+    if access(folder, F_OK) != 0 {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw refused("cannot be written: its folder cannot be created")
+      }
+    }
     // mkstemp: a new name created with O_CREAT | O_EXCL and mode 0600, so no link planted there
     // is followed and nobody else can open it between creation and rename.
     var template = Array((folder + "/." + name + ".ootd-XXXXXX").utf8CString)
