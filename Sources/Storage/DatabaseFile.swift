@@ -103,7 +103,20 @@ extension AppDatabase {
       }
       return (status.st_size == 0 ? .emptyFile : .database, [])
     }
-    let manager = FileManager.default
+    let madeFolders = try makeFolders(for: path)
+    let descriptor = Glibc.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    Glibc.close(descriptor)
+    return (.nothing, madeFolders)
+  }
+
+  /// Creates the missing folders (0700) of the file at `path` (the database, or a file kept
+  /// beside it such as the sync key).
+  ///
+  /// - Returns: the folders it made, deepest first.
+  public static func makeFolders(for path: String) throws(StorageError) -> [String] {
     let folder = folder(of: path)
     var madeFolders: [String] = []
     var missing = folder
@@ -111,21 +124,16 @@ extension AppDatabase {
       madeFolders.append(missing)
       missing = Self.folder(of: missing)
     }
-    if !folder.isEmpty {
+    if !madeFolders.isEmpty {
       do {
-        try manager.createDirectory(
+        try FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true,
           attributes: [.posixPermissions: 0o700])
       } catch {
         throw .cannotOpen(path: path, reason: "cannot create its folder '\(folder)'")
       }
     }
-    let descriptor = Glibc.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
-    }
-    Glibc.close(descriptor)
-    return (.nothing, madeFolders)
+    return madeFolders
   }
 
   /// The folder part of `path`: everything before its last `/` ("" for a bare file name such as

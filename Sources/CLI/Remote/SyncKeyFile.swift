@@ -1,5 +1,6 @@
 import Encryption
 import Foundation
+import Storage
 
 #if canImport(Glibc)
 import Glibc
@@ -64,14 +65,11 @@ struct SyncKeyFile {
     let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     // On a machine that never ran ootd, the database's folder is not there yet (the database
-    // is opened after the key is proven): made as the database's own would be, 0700.
-    if access(folder, F_OK) != 0 {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw refused("cannot be written: its folder cannot be created")
-      }
+    // is opened after the key is proven): made as the database's own would be.
+    do {
+      _ = try AppDatabase.makeFolders(for: path)
+    } catch {
+      throw refused("cannot be written: its folder cannot be created")
     }
     // mkstemp: a new name created with O_CREAT | O_EXCL and mode 0600, so no link planted there
     // is followed and nobody else can open it between creation and rename.

@@ -147,13 +147,16 @@ final class ChangeRecorder {
       try db.cachedStatement(sql: "UPDATE journalChange SET summary = ? WHERE id = ?")
         .execute(arguments: [text, entry.id])
     }
-    if let clockCeiling, count > 0 {
-      // Another machine's clock values move this machine's clock, up to the ceiling (issue 24).
-      try db.cachedStatement(sql: "UPDATE journalSetting SET value = max(value, min(?, ?)) WHERE key = 'clock'")
-        .execute(arguments: [(self.entry ?? entry).latest, clockCeiling])
-    } else if count > 0 {
+    if count > 0 {
+      var clock = (self.entry ?? entry).latest
+      if let clockCeiling {
+        // Another machine's clock values move this machine's clock, up to the ceiling (issue 24).
+        let last = try Int64.fetchOne(
+          db.cachedStatement(sql: "SELECT value FROM journalSetting WHERE key = 'clock'")) ?? 0
+        clock = HybridClock.receive(last: last, remote: clock, ceiling: clockCeiling)
+      }
       try db.cachedStatement(sql: "UPDATE journalSetting SET value = ? WHERE key = 'clock'")
-        .execute(arguments: [(self.entry ?? entry).latest])
+        .execute(arguments: [clock])
     }
     if kind == .change, remoteDevice == nil {
       // A new change ends what could be redone, as in every editor.
