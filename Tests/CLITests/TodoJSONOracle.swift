@@ -12,6 +12,21 @@ extension JSONOutput {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return escapingControls(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
+
+  /// `json` with DEL and the C1 controls (U+007F…U+009F, which `JSONEncoder` leaves raw and
+  /// terminals obey) written as `\u009b` escapes, as ootd's writers write them. They can only
+  /// occur inside strings, so the document means the same.
+  static func escapingControls(_ json: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      guard (0x7F...0x9F).contains(scalar.value) else {
+        result.append(scalar)
+        continue
+      }
+      result.append(contentsOf: "\\u00\(String(scalar.value, radix: 16))".unicodeScalars)
+    }
+    return String(result)
+  }
 }
 
 /// A todo's former `Encodable` form, kept as it was as the oracle of the tests that compare a

@@ -24,27 +24,6 @@ enum JSONOutput {
     writer.finish()
   }
 
-  /// `json` with DEL and the C1 controls (U+007F…U+009F, which `JSONEncoder` leaves raw and
-  /// terminals obey: U+009B starts an escape sequence) written as `\u009b` escapes (the lines
-  /// of a Taskwarrior export, which Interchange encodes). They can
-  /// only occur inside strings, so the document means the same.
-  static func escapingControls(_ json: String) -> String {
-    // Bytes first: no DEL or C1 lead byte, nothing to do, without decoding every scalar of
-    // every line of an export (the lines' own line ends are C0: not a sign of anything here).
-    guard json.containsUTF8(where: { $0 == 0x7F || $0 == 0xC2 }),
-      json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) })
-    else { return json }
-    var result = String.UnicodeScalarView()
-    for scalar in json.unicodeScalars {
-      guard (0x7F...0x9F).contains(scalar.value) else {
-        result.append(scalar)
-        continue
-      }
-      result.append(contentsOf: "\\u00\(String(scalar.value, radix: 16))".unicodeScalars)
-    }
-    return String(result)
-  }
-
   /// A todo: `{"id","uuid","title","priority","done","date","project","block","overdue","doneOn",
   /// "dropped","carriedFrom","notes","tags","annotations","attributes","github","doneBy"}`
   /// (`carriedFrom`: the days it was carried away from, oldest first; `notes`: free text, or
