@@ -25,22 +25,24 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   public init?(iso text: String) {
     var text = text
     // Read in place, without copying the bytes: a listing reads one day per todo.
-    let parts: (Int, Int, Int)? = text.withUTF8 { bytes in
-      guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
-      else { return nil }
-      func number(_ range: Range<Int>) -> Int? {
-        var value = 0
-        for index in range {
-          let byte = bytes[index]
-          guard (48...57).contains(byte) else { return nil }
-          value = value * 10 + Int(byte - 48)
-        }
-        return value
+    guard let day = text.withUTF8({ Day(isoUTF8: $0) }) else { return nil }
+    self = day
+  }
+
+  /// As ``init(iso:)``, from UTF-8 bytes (a row's column, read without a `String`).
+  public init?(isoUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+    else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        let byte = bytes[index]
+        guard (48...57).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - 48)
       }
-      guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
-      return (y, m, d)
+      return value
     }
-    guard let (y, m, d) = parts else { return nil }
+    guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
     self.init(year: y, month: m, day: d)
   }
 

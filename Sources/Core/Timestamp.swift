@@ -36,6 +36,19 @@ public enum Timestamp {
 
   /// `date` in `style`, rounded down to the style's precision (seconds, or milliseconds).
   public static func string(_ date: Date, _ style: Style) -> String {
+    // Written in place (an import stamps thousands of rows).
+    String(unsafeUninitializedCapacity: 48) { write(date, style, into: $0) }
+  }
+
+  /// Appends ``string(_:_:)`` to `bytes`, without a `String` (an export writes three a task).
+  public static func append(_ date: Date, _ style: Style, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+      bytes.append(contentsOf: buffer[..<write(date, style, into: buffer)])
+    }
+  }
+
+  /// Writes `date` in `style` at the start of `buffer` (48 bytes); returns the length.
+  private static func write(_ date: Date, _ style: Style, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
     // Whole units since 1970 (rounded down), then split into a day and a time of day.
     let units =
       style == .sqlite
@@ -45,59 +58,59 @@ public enum Timestamp {
     let perDay = 86_400 * perSecond
     let (days, rest) = units.quotientAndRemainder(dividingBy: perDay)
     let inDay = rest < 0 ? rest + perDay : rest
-    return write(Day(ordinal: days - (rest < 0 ? 1 : 0)), style, time: inDay, perSecond: perSecond)
+    return write(Day(ordinal: days - (rest < 0 ? 1 : 0)), style, time: inDay, perSecond: perSecond, into: buffer)
   }
 
   /// `day` as the date part of `style`: `YYYYMMDD` in the compact style, `YYYY-MM-DD` otherwise.
   public static func string(_ day: Day, _ style: Style) -> String {
-    write(day, style, time: nil, perSecond: 1)
+    String(unsafeUninitializedCapacity: 48) { write(day, style, time: nil, perSecond: 1, into: $0) }
   }
 
-  /// The date, then the time of day (`time` units of `perSecond` since midnight) when given.
-  private static func write(_ day: Day, _ style: Style, time: Int?, perSecond: Int) -> String {
+  /// The date, then the time of day (`time` units of `perSecond` since midnight) when given,
+  /// written at the start of `buffer` (48 bytes); returns the length.
+  private static func write(
+    _ day: Day, _ style: Style, time: Int?, perSecond: Int, into buffer: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int {
     let dashed = style != .compact
     let (year, month, dayOfMonth) = day.components
-    // Written in place (an import stamps thousands of rows).
-    return String(unsafeUninitializedCapacity: 48) { buffer in
-      var at = 0
-      func put(_ byte: UInt8) {
-        buffer[at] = byte
-        at += 1
-      }
-      func put(_ value: Int, _ width: Int) {
-        var value = value
-        for index in stride(from: at + width - 1, through: at, by: -1) {
-          buffer[index] = UInt8(48 + value % 10)
-          value /= 10
-        }
-        at += width
-      }
-      if (0...9999).contains(year) {
-        put(year, 4)
-        if dashed { put(UInt8(ascii: "-")) }
-        put(month, 2)
-        if dashed { put(UInt8(ascii: "-")) }
-        put(dayOfMonth, 2)
-      } else {
-        // Years Day writes its own way (`10000-01-01`, `00-1-12-31`), dashes and all.
-        for byte in day.description.utf8 where dashed || byte != UInt8(ascii: "-") { put(byte) }
-      }
-      guard let time else { return at }
-      let seconds = time / perSecond
-      put(style == .sqlite ? UInt8(ascii: " ") : UInt8(ascii: "T"))
-      put(seconds / 3600, 2)
-      if dashed { put(UInt8(ascii: ":")) }
-      put(seconds / 60 % 60, 2)
-      if dashed { put(UInt8(ascii: ":")) }
-      put(seconds % 60, 2)
-      if style == .sqlite {
-        put(UInt8(ascii: "."))
-        put(time % 1000, 3)
-      } else {
-        put(UInt8(ascii: "Z"))
-      }
-      return at
+    var at = 0
+    func put(_ byte: UInt8) {
+      buffer[at] = byte
+      at += 1
     }
+    func put(_ value: Int, _ width: Int) {
+      var value = value
+      for index in stride(from: at + width - 1, through: at, by: -1) {
+        buffer[index] = UInt8(48 + value % 10)
+        value /= 10
+      }
+      at += width
+    }
+    if (0...9999).contains(year) {
+      put(year, 4)
+      if dashed { put(UInt8(ascii: "-")) }
+      put(month, 2)
+      if dashed { put(UInt8(ascii: "-")) }
+      put(dayOfMonth, 2)
+    } else {
+      // Years Day writes its own way (`10000-01-01`, `00-1-12-31`), dashes and all.
+      for byte in day.description.utf8 where dashed || byte != UInt8(ascii: "-") { put(byte) }
+    }
+    guard let time else { return at }
+    let seconds = time / perSecond
+    put(style == .sqlite ? UInt8(ascii: " ") : UInt8(ascii: "T"))
+    put(seconds / 3600, 2)
+    if dashed { put(UInt8(ascii: ":")) }
+    put(seconds / 60 % 60, 2)
+    if dashed { put(UInt8(ascii: ":")) }
+    put(seconds % 60, 2)
+    if style == .sqlite {
+      put(UInt8(ascii: "."))
+      put(time % 1000, 3)
+    } else {
+      put(UInt8(ascii: "Z"))
+    }
+    return at
   }
 
   // MARK: - Reading
@@ -106,6 +119,13 @@ public enum Timestamp {
   /// impossible date or time).
   public static func date(_ text: String, _ style: Style) -> Date? {
     if case .instant(let date) = read(text, style) { return date }
+    return nil
+  }
+
+  /// The instant the UTF-8 text `bytes` names in `style`, as ``date(_:_:)`` reads it: what a
+  /// listing reads straight from a row, without a `String` per timestamp.
+  public static func date(utf8 bytes: UnsafeBufferPointer<UInt8>, _ style: Style) -> Date? {
+    if case .instant(let date) = read(bytes, style) { return date }
     return nil
   }
 

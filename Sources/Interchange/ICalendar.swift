@@ -35,14 +35,20 @@ public enum ICalendar {
   /// One todo as a VTODO, its lines folded and ended by CR LF; `stamp` is the `DTSTAMP` value
   /// (the compact ``Timestamp`` of now).
   public static func vtodo(_ todo: Todo, stamp: String) -> String {
-    // Built as bytes, each line folded as it is ended: an export writes 100,000 of these, and
-    // an array of Strings joined twice cost more than reading the todos.
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(512)
     var line: [UInt8] = []
-    line.reserveCapacity(256)
-    func add(_ name: String, _ value: String) {
-      line.append(contentsOf: name.utf8)
+    appendVTODO(todo, stamp: stamp, to: &bytes, line: &line)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``vtodo(_:stamp:)`` to `bytes`, building each content line in `line` (a buffer
+  /// the caller keeps from one todo to the next: an export writes a million of these).
+  public static func appendVTODO(_ todo: Todo, stamp: String, to bytes: inout [UInt8], line: inout [UInt8]) {
+    // Built as bytes, each line folded as it is ended: an array of Strings joined twice cost
+    // more than reading the todos.
+    line.removeAll(keepingCapacity: true)
+    func add(_ name: StaticString, _ value: String) {
+      line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
       line.append(contentsOf: value.utf8)
       appendFolded(line, to: &bytes)
       line.removeAll(keepingCapacity: true)
@@ -62,11 +68,23 @@ public enum ICalendar {
     if todo.isDone, let doneAt = todo.doneAt {
       add("COMPLETED:", Timestamp.string(doneAt, .compact))
     }
-    let categories = [todo.project, todo.block].compactMap { $0 } + todo.tags
-    if !categories.isEmpty { add("CATEGORIES:", categories.map(escape).joined(separator: ",")) }
+    // Project, block, then the tags, each escaped, separated by commas.
+    if todo.project != nil || todo.block != nil || !todo.tags.isEmpty {
+      line.append(contentsOf: "CATEGORIES:".utf8)
+      var first = true
+      func category(_ text: String) {
+        if !first { line.append(UInt8(ascii: ",")) }
+        first = false
+        line.append(contentsOf: escape(text).utf8)
+      }
+      if let project = todo.project { category(project) }
+      if let block = todo.block { category(block) }
+      for tag in todo.tags { category(tag) }
+      appendFolded(line, to: &bytes)
+      line.removeAll(keepingCapacity: true)
+    }
     if let notes = todo.notes { add("DESCRIPTION:", escape(notes)) }
     add("END:VTODO", "")
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends a content line, folded (``fold(_:)``), and its CR LF.

@@ -286,11 +286,18 @@ public enum Taskwarrior {
 
     /// The text that puts `todo` into the array.
     public mutating func next(_ todo: Todo) -> String {
-      var bytes = Array((count == 0 ? "[\n" : ",\n").utf8)
+      var bytes: [UInt8] = []
       bytes.reserveCapacity(320)
+      next(todo, to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``next(_:)`` to `bytes`.
+    public mutating func next(_ todo: Todo, to bytes: inout [UInt8]) {
+      bytes.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+      bytes.append(UInt8(ascii: "\n"))
       count += 1
       Taskwarrior.appendLine(todo, timeZone: timeZone, modified: modified, to: &bytes)
-      return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text that closes the array.
@@ -313,13 +320,12 @@ public enum Taskwarrior {
 
   /// Appends ``line(_:timeZone:modified:)`` to `bytes`.
   static func appendLine(_ todo: Todo, timeZone: any ZoneRules, modified: String, to bytes: inout [UInt8]) {
-    let entry = Timestamp.string(todo.createdAt, .compact)
-    let start = todo.day.map { Timestamp.string($0.start(in: timeZone), .compact) }
+    // (Instants, written as compact timestamps straight into the bytes.)
+    let entry = todo.createdAt
+    let start = todo.day.map { $0.start(in: timeZone) }
     // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
     // which has none, its creation).
-    let end =
-      todo.isDone ? Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact)
-      : todo.isDropped ? start ?? entry : nil
+    let end = todo.isDone ? todo.doneAt ?? start ?? entry : todo.isDropped ? start ?? entry : nil
     // The attributes Taskwarrior carries, as members of the task, among the others in key
     // order; a member of the task's own wins over an attribute of its name. A backlog todo has
     // no day: a `due` kept from an import is left out with it.
@@ -341,17 +347,17 @@ public enum Taskwarrior {
       writer.key(#""annotations":"#)
       writer.bytes.append(UInt8(ascii: "["))
       var first = true
-      func annotation(_ stamp: String, _ text: String) {
+      func annotation(_ stamp: Date, _ text: String) {
         if !first { writer.bytes.append(UInt8(ascii: ",")) }
         first = false
         writer.bytes.append(contentsOf: #"{"description":"#.utf8)
         writer.string(text)
         writer.bytes.append(contentsOf: #","entry":"#.utf8)
-        writer.string(stamp)
+        writer.timestamp(stamp)
         writer.bytes.append(UInt8(ascii: "}"))
       }
       if let notes = todo.notes { annotation(entry, notes) }
-      for note in todo.annotations { annotation(Timestamp.string(note.entry, .compact), note.text) }
+      for note in todo.annotations { annotation(note.entry, note.text) }
       writer.bytes.append(UInt8(ascii: "]"))
     }
     writer.member(#""description":"#, todo.title)
@@ -417,6 +423,18 @@ public enum Taskwarrior {
     mutating func member(_ quoted: StaticString, _ value: String) {
       key(quoted)
       string(value)
+    }
+
+    mutating func member(_ quoted: StaticString, _ instant: Date) {
+      key(quoted)
+      timestamp(instant)
+    }
+
+    /// `instant` as a compact timestamp, quoted (digits, `T` and `Z`: nothing to escape).
+    mutating func timestamp(_ instant: Date) {
+      bytes.append(UInt8(ascii: "\""))
+      Timestamp.append(instant, .compact, to: &bytes)
+      bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func comma() {

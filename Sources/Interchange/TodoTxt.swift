@@ -265,40 +265,73 @@ public enum TodoTxt {
   /// ootd:UUID` for open and dropped ones (high → A, mid → B, low → C; the attributes a word
   /// can hold, sorted by key; `ootd:` the todo's uuid, which a re-import matches on).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules) -> String {
-    todos.map { line($0, timeZone: timeZone) + "\n" }.joined()
+    var bytes: [UInt8] = []
+    for todo in todos { appendLine(todo, timeZone: timeZone, to: &bytes) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// One todo as a todo.txt line.
   public static func line(_ todo: Todo, timeZone: any ZoneRules) -> String {
-    let letter = ["A", "B", "C"][todo.priority.rank]
-    let created = Day(todo.createdAt, in: timeZone).description
+    var bytes: [UInt8] = []
+    appendLine(todo, timeZone: timeZone, to: &bytes)
+    return String(decoding: bytes.dropLast(), as: UTF8.self)
+  }
+
+  /// Appends ``line(_:timeZone:)`` and its line end to `bytes`: written straight into the
+  /// bytes (an export writes a million lines; an array of words joined was most of its time).
+  public static func appendLine(_ todo: Todo, timeZone: any ZoneRules, to bytes: inout [UInt8]) {
+    let letter = UInt8(ascii: "A") + UInt8(todo.priority.rank)
+    func space() { bytes.append(UInt8(ascii: " ")) }
+    func day(_ day: Day) { bytes.append(contentsOf: day.description.utf8) }
+    if todo.isDone {
+      bytes.append(contentsOf: "x ".utf8)
+      day(todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day ?? Day(todo.createdAt, in: timeZone))
+    } else {
+      bytes.append(contentsOf: [UInt8(ascii: "("), letter, UInt8(ascii: ")")])
+    }
+    space()
+    day(Day(todo.createdAt, in: timeZone))
+    space()
     // A title is one line; line ends inside it would start new tasks. Other control characters
     // (ESC, BEL…) are written as the symbols the terminal shows: a file later `cat` must not
     // drive the terminal. A tab stays.
     // (Bytes first: a title without C0, DEL, C1 or U+2028/U+2029, whose lead bytes are 0xC2
     // and 0xE2, is written as it is, without walking its characters.)
-    let title =
-      ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8 { $0 == 0xE2 }
-      ? ControlCharacters.visible(
-        todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true)
-      : todo.title
-    var words = [title]
-    if let project = todo.project { words.append("+" + project) }
+    if ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8(where: { $0 == 0xE2 }) {
+      bytes.append(
+        contentsOf: ControlCharacters.visible(
+          todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true
+        ).utf8)
+    } else {
+      bytes.append(contentsOf: todo.title.utf8)
+    }
+    if let project = todo.project {
+      bytes.append(contentsOf: " +".utf8)
+      bytes.append(contentsOf: project.utf8)
+    }
     // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.
-    words.append(contentsOf: todo.tags.map { "@" + $0 })
+    for tag in todo.tags {
+      bytes.append(contentsOf: " @".utf8)
+      bytes.append(contentsOf: tag.utf8)
+    }
     // A backlog todo has no day: no `due:`.
-    if let day = todo.day { words.append("due:\(day)") }
-    if todo.isDone { words.append("pri:\(letter)") }
-    for key in todo.attributes.keys.sorted() {
-      guard let value = todo.attributes[key], attributeCarrier.carries(key, value) else { continue }
-      words.append("\(key):\(value)")
+    if let due = todo.day {
+      bytes.append(contentsOf: " due:".utf8)
+      day(due)
     }
-    if todo.isDropped && !todo.isDone { words.append("dropped:yes") }
-    words.append("ootd:\(todo.uuid)")
-    if todo.isDone {
-      let done = (todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day ?? Day(todo.createdAt, in: timeZone)).description
-      return "x \(done) \(created) " + words.joined(separator: " ")
+    if todo.isDone { bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "r"), UInt8(ascii: "i"), UInt8(ascii: ":"), letter]) }
+    if !todo.attributes.isEmpty {
+      for key in todo.attributes.keys.sorted() {
+        guard let value = todo.attributes[key], attributeCarrier.carries(key, value) else { continue }
+        space()
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: value.utf8)
+      }
     }
-    return "(\(letter)) \(created) " + words.joined(separator: " ")
+    if todo.isDropped && !todo.isDone { bytes.append(contentsOf: " dropped:yes".utf8) }
+    bytes.append(contentsOf: " ootd:".utf8)
+    bytes.append(contentsOf: todo.uuid.utf8)
+    bytes.append(UInt8(ascii: "\n"))
   }
 }

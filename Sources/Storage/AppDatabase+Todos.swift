@@ -20,7 +20,7 @@ extension AppDatabase {
   public func forEachTodo(matching filter: TodoFilter, _ body: (Todo) -> Bool) throws(StorageError) {
     try read { db in
       let (clause, arguments) = try Self.condition(db, filter)
-      try TodoRecord.forEach(db, where: clause, arguments) { record in try body(record.todo()) }
+      try TodoRecord.forEachTodo(db, where: clause, arguments, body)
     }
   }
 
@@ -29,10 +29,9 @@ extension AppDatabase {
   public func forEachTodo(ids: [Int64], _ body: (Todo) throws -> Bool) throws(StorageError) {
     guard !ids.isEmpty else { return }
     try read { db in
-      try TodoRecord.forEach(
+      try TodoRecord.forEachTodo(
         db, where: "todo.id IN (SELECT value FROM json_each(?))",
-        ["[" + ids.map(String.init).joined(separator: ",") + "]"]
-      ) { record in try body(record.todo()) }
+        ["[" + ids.map(String.init).joined(separator: ",") + "]"], body)
     }
   }
 
@@ -45,7 +44,7 @@ extension AppDatabase {
     try read { db in
       let (clause, arguments) = try Self.condition(db, filter)
       let counter = DayCounter(db: db, clause: clause, arguments: arguments)
-      try TodoRecord.forEach(db, where: clause, arguments) { record in try body(record.todo(), counter) }
+      try TodoRecord.forEachTodo(db, where: clause, arguments) { todo in try body(todo, counter) }
     }
   }
 
@@ -161,9 +160,8 @@ extension AppDatabase {
   /// they are read (constant memory for any number); `body` returns false to stop early.
   public func forEachOverdueTodo(before day: Day, _ body: (Todo) -> Bool) throws(StorageError) {
     try read { db in
-      try TodoRecord.forEach(
-        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description]
-      ) { record in try body(record.todo()) }
+      try TodoRecord.forEachTodo(
+        db, where: "todo.done = 0 AND todo.dropped = 0 AND todo.day < ?", [day.description], body)
     }
   }
 
@@ -172,9 +170,7 @@ extension AppDatabase {
   /// false.
   public func forEachBacklogTodo(_ body: (Todo) -> Bool) throws(StorageError) {
     try read { db in
-      try TodoRecord.forEach(db, where: "todo.day IS NULL", order: TodoRecord.backlogOrderSQL) { record in
-        try body(record.todo())
-      }
+      try TodoRecord.forEachTodo(db, where: "todo.day IS NULL", order: TodoRecord.backlogOrderSQL, body)
     }
   }
 

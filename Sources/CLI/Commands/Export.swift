@@ -61,66 +61,95 @@ extension Ootd {
         // A file is replaced whole (AtomicFile: a temporary file renamed over it), written as
         // the todos are read.
         try environment.writeFileStreamed(output) { writeText in
-          var chunk = ""
           var failure: (any Error)? = nil
-          try write(database, filter, environment) { piece in
-            chunk += piece
-            guard chunk.utf8.count >= 65_536 else { return true }
+          try write(database, filter, environment) { chunk in
             do {
-              try writeText(chunk)
+              try writeText(String(decoding: chunk, as: UTF8.self))
             } catch {
               failure = error
               return false
             }
-            chunk = ""
             return true
           }
           if let failure { throw failure }
-          try writeText(chunk)
         }
         return
       }
       // Standard output gets the todos as they are read: any number in constant memory.
-      var chunk = ""
-      func flush() {
-        guard !chunk.isEmpty else { return }
-        // A file or a pipe gets the exact bytes; a terminal never gets a title's controls.
-        environment.output(environment.stdoutIsTerminal ? TerminalText.printableLines(chunk) : chunk)
-        chunk = ""
-      }
-      try write(database, filter, environment) { piece in
-        chunk += piece
-        if chunk.utf8.count >= 65_536 { flush() }
+      try write(database, filter, environment) { chunk in
+        if environment.stdoutIsTerminal {
+          // A terminal never gets a title's controls.
+          environment.output(TerminalText.printableLines(String(decoding: chunk, as: UTF8.self)))
+        } else if let outputBytes = environment.outputBytes {
+          // A file or a pipe gets the exact bytes.
+          outputBytes(chunk)
+        } else {
+          environment.output(String(decoding: chunk, as: UTF8.self))
+        }
         return environment.outputFailed() == nil
       }
-      flush()
     }
 
-    /// Hands the export to `body` a piece at a time (the pieces in order are the whole
-    /// document; none splits a line end), reading the todos one at a time. `body` returns
+    /// The size of the chunks ``write(_:_:_:_:)`` hands out.
+    static let chunkSize = 65_536
+
+    /// Hands the export to `emit` in chunks of UTF-8 (the chunks in order are the whole
+    /// document; each ends after a whole todo, so none splits a line end or a character), reading
+    /// the todos one at a time and writing each straight into the chunk's bytes. `emit` returns
     /// false to stop (its output failed).
     func write(
       _ database: AppDatabase, _ filter: TodoFilter, _ environment: AppEnvironment,
-      _ body: (String) -> Bool
+      _ emit: (UnsafeBufferPointer<UInt8>) -> Bool
     ) throws {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(Self.chunkSize + 16_384)
+      /// Hands the chunk over once it is full (`force`: whatever it holds); false once `emit`
+      /// failed.
+      func flush(force: Bool = false) -> Bool {
+        guard force ? !bytes.isEmpty : bytes.count >= Self.chunkSize else { return true }
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes.withUnsafeBufferPointer(emit)
+      }
       switch format {
       case .taskwarrior:
         var writer = Taskwarrior.ExportWriter(timeZone: environment.timeZone, now: environment.now)
         // (DEL and C1 as \u escapes, as in every JSON ootd writes: the writer escapes them.)
-        try database.forEachTodo(matching: filter) { body(writer.next($0)) }
-        _ = body(writer.end())
+        var failed = false
+        try database.forEachTodo(matching: filter) { todo in
+          writer.next(todo, to: &bytes)
+          failed = !flush()
+          return !failed
+        }
+        guard !failed else { return }
+        bytes.append(contentsOf: writer.end().utf8)
       case .todotxt:
-        try database.forEachTodo(matching: filter) { body(TodoTxt.line($0, timeZone: environment.timeZone) + "\n") }
+        let timeZone = environment.timeZone
+        var failed = false
+        try database.forEachTodo(matching: filter) { todo in
+          TodoTxt.appendLine(todo, timeZone: timeZone, to: &bytes)
+          failed = !flush()
+          return !failed
+        }
+        guard !failed else { return }
       case .ical:
-        guard body(ICalendar.header(productVersion: Ootd.version)) else { return }
+        bytes.append(contentsOf: ICalendar.header(productVersion: Ootd.version).utf8)
         let stamp = Timestamp.string(environment.now, .compact)
-        try database.forEachTodo(matching: filter) { body(ICalendar.vtodo($0, stamp: stamp)) }
-        _ = body(ICalendar.footer)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        var failed = false
+        try database.forEachTodo(matching: filter) { todo in
+          ICalendar.appendVTODO(todo, stamp: stamp, to: &bytes, line: &line)
+          failed = !flush()
+          return !failed
+        }
+        guard !failed else { return }
+        bytes.append(contentsOf: ICalendar.footer.utf8)
       case .json:
         // The bytes of list --json, streamed.
-        try withoutActuallyEscaping(body) { body in
+        try withoutActuallyEscaping(emit) { emit in
           var failed = false
-          var writer = JSONStreamWriter(output: { text in if !failed { failed = !body(text) } })
+          var writer = JSONStreamWriter(
+            chunkSize: Self.chunkSize, bytes: { chunk in if !failed { failed = !emit(chunk) } })
           writer.beginArray()
           try database.forEachTodo(matching: filter) { todo in
             JSONOutput.TodoJSON(todo, environment).write(to: &writer)
@@ -129,7 +158,9 @@ extension Ootd {
           writer.endArray()
           writer.finish()
         }
+        return
       }
+      _ = flush(force: true)
     }
   }
 }

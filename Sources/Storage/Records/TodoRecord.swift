@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A `todo` row, read together with its project's name and uuid.
 struct TodoRecord: FetchableRecord, TableRecord {
@@ -162,24 +163,34 @@ struct TodoRecord: FetchableRecord, TableRecord {
   }
 
   /// The Core value.
-  func todo() throws -> Todo {
-    let parsedDay = day.map(Day.init(iso:))
-    guard let priority = Priority(rank: priority), parsedDay != .some(nil) else {
-      throw StorageError.sqlite("corrupt todo row \(id)")
+  func todo() throws -> Todo { try Self.todo(self) }
+
+  /// The Core value of a row's columns, wherever they are held (a ``TodoRecord``, or the
+  /// statement a listing steps through, ``StatementColumns``): the one mapping of a row to a
+  /// ``Core/Todo``.
+  @inline(__always)
+  static func todo(_ row: some TodoColumns) throws -> Todo {
+    let parsedDay: Day?? = row.withText(.day) { bytes in bytes.map(Day.init(isoUTF8:)) }
+    guard let priority = Priority(rank: row.priority), parsedDay != .some(nil) else {
+      throw StorageError.sqlite("corrupt todo row \(row.id)")
     }
     let day = parsedDay ?? nil
+    let done = row.done
     var todo = Todo(
-      id: id, title: title, priority: priority, day: day, isDone: done,
-      doneAt: doneAt.flatMap { Timestamp.date($0, .sqlite) }, project: projectName, block: block,
-      createdAt: Timestamp.date(createdAt, .sqlite) ?? Date(timeIntervalSince1970: 0), uuid: uuid)
-    todo.isDropped = dropped
-    todo.carriedFrom = CarryRecord.days(carriedFrom)
-    todo.notes = notes
-    todo.github = githubURL.map { GitHubLink(url: $0, isOpen: githubState != "closed") }
-    todo.doneBy = done ? doneBy.flatMap(DoneBy.init(rawValue:)) : nil
-    todo.tags = Tag.tags(tags)
-    if annotations != nil { todo.annotations = Annotation.annotations(annotations) }
-    if attributes != nil { todo.attributes = Attributes.attributes(attributes) }
+      id: row.id, title: row.title, priority: priority, day: day, isDone: done,
+      doneAt: row.withText(.doneAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } },
+      project: row.projectName, block: row.block,
+      createdAt: row.withText(.createdAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } }
+        ?? Date(timeIntervalSince1970: 0),
+      uuid: row.uuid)
+    todo.isDropped = row.dropped
+    if let carriedFrom = row.carriedFrom { todo.carriedFrom = CarryRecord.days(carriedFrom) }
+    todo.notes = row.notes
+    if let githubURL = row.githubURL { todo.github = GitHubLink(url: githubURL, isOpen: row.githubState != "closed") }
+    todo.doneBy = done ? row.doneBy.flatMap(DoneBy.init(rawValue:)) : nil
+    if let tags = row.tags { todo.tags = Tag.tags(tags) }
+    if let annotations = row.annotations { todo.annotations = Annotation.annotations(annotations) }
+    if let attributes = row.attributes { todo.attributes = Attributes.attributes(attributes) }
     return todo
   }
 
@@ -282,6 +293,24 @@ struct TodoRecord: FetchableRecord, TableRecord {
     }
   }
 
+  /// The Core values of the todos matching an SQL condition, in ``forEach(_:where:_:cached:limit:order:_:)``'s
+  /// order, handed to `body` one at a time until it returns false. Each is read straight from
+  /// the statement (``StatementColumns``): no ``TodoRecord`` of 21 `String`s on the way, and
+  /// no `String` at all for a day or a timestamp. What the listings and the exports read, a
+  /// million rows at a time.
+  static func forEachTodo(
+    _ db: Database, where clause: String, _ arguments: StatementArguments = [],
+    order: String = listOrderSQL, _ body: (Todo) throws -> Bool
+  ) throws {
+    let sql = "SELECT \(selection) FROM \(source) WHERE \(clause) ORDER BY \(order)"
+    let statement = try db.makeStatement(sql: sql)
+    let columns = StatementColumns(statement.sqliteStatement, layout: try Layout(statement))
+    let rows = try Row.fetchCursor(statement, arguments: arguments)
+    while try rows.next() != nil {
+      guard try body(todo(columns)) else { return }
+    }
+  }
+
   /// The fields (``fields``) of the todo with this uuid as it is now, or nil when there is none:
   /// one row, read by a statement lighter to prepare than ``fetchAll(_:where:_:cached:limit:)``'s
   /// (no join, no order, no project name): what undo and redo check before each operation.
@@ -300,6 +329,98 @@ struct TodoRecord: FetchableRecord, TableRecord {
   static func todos(_ db: Database, where clause: String, _ arguments: StatementArguments = [])
     throws -> [Todo]
   {
-    try fetchAll(db, where: clause, arguments).map { try $0.todo() }
+    var todos: [Todo] = []
+    try forEachTodo(db, where: clause, arguments) { todo in
+      todos.append(todo)
+      return true
+    }
+    return todos
+  }
+}
+
+/// The columns of a todo row that the mapping to ``Core/Todo`` (``TodoRecord/todo(_:)``) reads.
+protocol TodoColumns {
+  var id: Int64 { get }
+  var uuid: String { get }
+  var title: String { get }
+  var priority: Int { get }
+  var done: Bool { get }
+  var dropped: Bool { get }
+  var block: String? { get }
+  var carriedFrom: String? { get }
+  var notes: String? { get }
+  var githubURL: String? { get }
+  var githubState: String? { get }
+  var doneBy: String? { get }
+  var tags: String? { get }
+  var annotations: String? { get }
+  var attributes: String? { get }
+  var projectName: String? { get }
+  /// Hands `body` the UTF-8 bytes of a day or timestamp column, nil when it is NULL.
+  func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result
+}
+
+/// The columns of a todo row read as bytes (parsed without a `String`).
+enum TodoTimeColumn {
+  case day, doneAt, createdAt
+}
+
+extension TodoRecord: TodoColumns {
+  func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    let text: String?
+    switch column {
+    case .day: text = day
+    case .doneAt: text = doneAt
+    case .createdAt: text = createdAt
+    }
+    guard var text else { return body(nil) }
+    return text.withUTF8 { body($0) }
+  }
+}
+
+/// The row a statement is on, read column by column by index (``TodoRecord/Layout``), straight
+/// from SQLite: only the columns the mapping asks for, days and timestamps as bytes.
+struct StatementColumns: TodoColumns {
+  let statement: SQLiteStatement
+  let layout: TodoRecord.Layout
+
+  init(_ statement: SQLiteStatement, layout: TodoRecord.Layout) {
+    self.statement = statement
+    self.layout = layout
+  }
+
+  @inline(__always) private func integer(_ index: Int) -> Int64 { sqlite3_column_int64(statement, CInt(index)) }
+  @inline(__always) private func text(_ index: Int) -> String? {
+    sqlite3_column_type(statement, CInt(index)) == SQLITE_NULL
+      ? nil : String(sqliteStatement: statement, index: CInt(index))
+  }
+
+  var id: Int64 { integer(layout.id) }
+  var uuid: String { text(layout.uuid) ?? "" }
+  var title: String { text(layout.title) ?? "" }
+  var priority: Int { Int(integer(layout.priority)) }
+  var done: Bool { integer(layout.done) != 0 }
+  var dropped: Bool { integer(layout.dropped) != 0 }
+  var block: String? { text(layout.block) }
+  var carriedFrom: String? { text(layout.carriedFrom) }
+  var notes: String? { text(layout.notes) }
+  var githubURL: String? { text(layout.githubURL) }
+  var githubState: String? { text(layout.githubState) }
+  var doneBy: String? { text(layout.doneBy) }
+  var tags: String? { text(layout.tags) }
+  var annotations: String? { text(layout.annotations) }
+  var attributes: String? { text(layout.attributes) }
+  var projectName: String? { text(layout.projectName) }
+
+  func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    let index: Int
+    switch column {
+    case .day: index = layout.day
+    case .doneAt: index = layout.doneAt
+    case .createdAt: index = layout.createdAt
+    }
+    // (sqlite3_column_text before sqlite3_column_bytes, as SQLite's documentation asks.)
+    guard let text = sqlite3_column_text(statement, CInt(index)) else { return body(nil) }
+    return body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, CInt(index)))))
   }
 }
