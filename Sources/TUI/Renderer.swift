@@ -1,0 +1,180 @@
+import Core
+
+/// How the TUI draws what `ootd list` draws too, handed in by the CLI (its `TodoRenderer`), so
+/// that a row in the TUI is the row of `ootd list`, colours included.
+public protocol RowStyle {
+  /// Whether lines carry ANSI colours (false with `NO_COLOR`, `TERM=dumb`, `--no-color`).
+  var colored: Bool { get }
+  /// The todo's line as `ootd list` draws it, at most `width` columns, starting with two spaces.
+  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool) -> String
+  /// The day's heading as `ootd list` draws it (`Sun 2026-11-22 · today  2/5 done  40%`).
+  func heading(_ day: Day, figures: Tally, width: Int) -> String
+}
+
+/// The screen as a pure function: `render(state, width, height)` → exactly `height` lines, none
+/// wider than `width` columns (wide characters count two; nothing wraps, what does not fit is cut).
+public struct Renderer {
+  public let rows: any RowStyle
+  public let keys: KeyMap
+
+  public init(rows: any RowStyle, keys: KeyMap = .standard) {
+    self.rows = rows
+    self.keys = keys
+  }
+
+  public func render(_ state: TUIState, width: Int, height: Int) -> [String] {
+    guard width > 0, height > 0 else { return Array(repeating: "", count: max(0, height)) }
+    let top = [rows.heading(state.day, figures: state.data.figures, width: width), bar(state, width: width)]
+    let bottom = [status(state, width: width)]
+    var room = height - top.count - bottom.count
+    var middle: [String] = []
+    if state.mode == .help {
+      middle = help()
+    } else {
+      // What is below the day's todos: the overdue section (on today), then the backlog count.
+      var below: [String] = []
+      if state.day == state.today, state.data.overdueCount > 0 {
+        let shown = min(state.data.overdue.count, max(0, room / 4))
+        let count = state.data.overdueCount
+        below.append("")
+        below.append(
+          paint("Overdue", "1;31")
+            + paint("  \(count) open from earlier days · \(name(.carry)) carries \(count == 1 ? "it" : "them") to today", "2"))
+        let idWidth = String(state.data.overdue.map(\.id).max() ?? 1).count
+        below += state.data.overdue.prefix(shown).map { rows.line($0, idWidth: idWidth, width: width, carriedAway: false) }
+      }
+      if state.data.backlogCount > 0 {
+        below.append(paint("  Backlog: \(state.data.backlogCount) waiting for a day ('ootd plan ID')", "2"))
+      }
+      if below.count > room / 2 { below = Array(below.prefix(max(0, room / 2))) }
+      room -= below.count
+      middle = todoRows(state, width: width, height: max(0, room)) + below
+    }
+    var lines = top + middle.prefix(max(0, height - top.count - bottom.count))
+    while lines.count < height - bottom.count { lines.append("") }
+    lines += bottom
+    return lines.prefix(height).map { Self.clip($0, to: width, colored: rows.colored) }
+  }
+
+  /// The day's todos around the cursor (`>` on its row, `*` on marked ones), then those carried
+  /// away from the day, in `height` lines at most.
+  func todoRows(_ state: TUIState, width: Int, height: Int) -> [String] {
+    guard height > 0 else { return [] }
+    let visible = state.visible
+    if visible.isEmpty {
+      let empty =
+        state.data.todos.isEmpty
+        ? "  Nothing planned. \(name(.add)) adds a todo, \(name(.nextDay))/\(name(.previousDay)) go to another day."
+        : "  No todo matches the filter '\(ControlCharacters.visible(state.filter))' (Esc clears it)."
+      return [paint(empty, "2")]
+    }
+    let idWidth = String(state.data.todos.map(\.id).max() ?? 1).count
+    // Scroll so that the cursor stays in view.
+    let first = max(0, state.cursor - height + 1)
+    var lines: [String] = []
+    for index in first..<min(visible.count, first + height) {
+      let todo = visible[index]
+      let line = rows.line(todo, idWidth: idWidth, width: width, carriedAway: false)
+      let cursor = index == state.cursor && state.mode != .help
+      let marker = (cursor ? paint(">", "1") : " ") + (state.marks.contains(todo.id) ? paint("*", "1;35") : " ")
+      lines.append(marker + String(line.dropFirst(2)))
+    }
+    if state.filter.isEmpty {
+      let left = height - lines.count
+      lines += state.data.carriedAway.prefix(max(0, left)).map {
+        rows.line($0, idWidth: idWidth, width: width, carriedAway: true)
+      }
+    }
+    return lines
+  }
+
+  /// `  ████████░░░░░░░░░░░░ · streak 3 · filter 'x' 2/5 · 1 marked`: the day's figures (the
+  /// heading states them in words) as a bar.
+  func bar(_ state: TUIState, width: Int) -> String {
+    let cells = max(4, min(20, width - 40))
+    let filled = Int(((state.data.figures.rate ?? 0) * Double(cells)).rounded())
+    var text = "  " + paint(String(repeating: "█", count: filled), "32") + paint(String(repeating: "░", count: cells - filled), "2")
+    text += paint(" · streak \(state.data.streak)", "2")
+    if !state.filter.isEmpty {
+      text += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(state.data.todos.count)", "33")
+    }
+    if !state.marks.isEmpty { text += paint(" · \(state.marks.count) marked", "35") }
+    return text
+  }
+
+  /// The last line: the line being typed, the question asked, the last message, or key hints.
+  func status(_ state: TUIState, width: Int) -> String {
+    func typing(_ prompt: String, _ text: String) -> String {
+      let shown = ControlCharacters.visible(text)
+      // The end of a long line stays in view.
+      var tail = shown
+      while DisplayWidth.of(prompt) + DisplayWidth.of(tail) + 1 > width, !tail.isEmpty { tail.removeFirst() }
+      return paint(prompt, "1") + tail + (rows.colored ? "\u{1B}[7m \u{1B}[0m" : "_")
+    }
+    switch state.mode {
+    case .add(let text): return typing("add: ", text)
+    case .edit(_, let text): return typing("title: ", text)
+    case .filter: return typing("/", state.filter)
+    case .confirmDelete(let ids):
+      return paint("Delete \(ids.count == 1 ? "1 todo" : "\(ids.count) todos")? y/n", "1;31")
+    case .help: return paint("Esc or ? closes the help", "2")
+    case .list:
+      if !state.status.isEmpty { return ControlCharacters.visible(state.status) }
+      let hints: [(Action, String)] = [
+        (.down, "move"), (.toggleDone, "done"), (.add, "add"), (.undo, "undo"), (.help, "keys"), (.quit, "quit"),
+      ]
+      return paint(hints.map { "\(name($0.0)) \($0.1)" }.joined(separator: " · "), "2")
+    }
+  }
+
+  /// Every key, one action a line.
+  func help() -> [String] {
+    var lines = [paint("Keys", "1")]
+    let names = Action.allCases.map { action in keys.keys(for: action).map(\.description).joined(separator: " ") }
+    let column = min(18, (names.map(DisplayWidth.of).max() ?? 0) + 2)
+    for (action, keyNames) in zip(Action.allCases, names) {
+      lines.append("  " + DisplayWidth.padRight(keyNames, to: column) + action.help)
+    }
+    lines.append("  " + DisplayWidth.padRight("esc", to: column) + "clear the filter, then the marks")
+    return lines
+  }
+
+  /// The first key of `action`, for hints.
+  func name(_ action: Action) -> String { keys.keys(for: action).first?.description ?? "?" }
+
+  func paint(_ text: String, _ code: String) -> String {
+    rows.colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// `line` cut to `width` columns (colour codes take none), never wider: a wide character
+  /// that would straddle the edge is left out. Colours are reset after a cut.
+  public static func clip(_ line: String, to width: Int, colored: Bool) -> String {
+    var result = ""
+    var used = 0
+    var inEscape = false
+    var sawEscape = false
+    var cut = false
+    for character in line {
+      if inEscape {
+        if colored { result.append(character) }
+        if character.isLetter { inEscape = false }
+        continue
+      }
+      if character == "\u{1B}" {
+        inEscape = true
+        sawEscape = true
+        if colored { result.append(character) }
+        continue
+      }
+      let columns = DisplayWidth.of(String(character))
+      if used + columns > width {
+        cut = true
+        break
+      }
+      result.append(character)
+      used += columns
+    }
+    if cut && sawEscape && colored { result += "\u{1B}[0m" }
+    return result
+  }
+}
