@@ -3,9 +3,9 @@ public enum Action: String, CaseIterable, Sendable {
   case down, up, previousDay = "previous-day", nextDay = "next-day", today
   case toggleDone = "toggle-done", high, mid, low
   case moveNext = "move-next", movePrevious = "move-previous", drop, delete, carry
-  case undo, redo, add, edit, mark, filter, help, quit
+  case undo, redo, add, edit, notes, goTo = "go-to", mark, filter, help, quit
 
-  /// One line of the help screen.
+  /// One line of the help screen (28 columns at most: two columns fit 80).
   public var help: String {
     switch self {
     case .down: return "next todo"
@@ -21,13 +21,15 @@ public enum Action: String, CaseIterable, Sendable {
     case .movePrevious: return "move to the previous day"
     case .drop: return "drop (give up)"
     case .delete: return "delete (asks y/n)"
-    case .carry: return "carry every overdue todo to today"
-    case .undo: return "undo (the journal's last change)"
+    case .carry: return "carry overdue todos to today"
+    case .undo: return "undo the last change"
     case .redo: return "redo"
-    case .add: return "add (the add syntax: Title +tag --priority high --project p)"
+    case .add: return "add: Title +tag -p high"
     case .edit: return "edit the title"
-    case .mark: return "mark / unmark (actions apply to every marked todo)"
-    case .filter: return "filter live (title, +tag, @project); Esc clears"
+    case .notes: return "edit the notes"
+    case .goTo: return "go to a day (fri, +3d…)"
+    case .mark: return "mark (then act on all)"
+    case .filter: return "filter (title +tag @project)"
     case .help: return "this help"
     case .quit: return "quit"
     }
@@ -46,6 +48,7 @@ public struct KeyMap: Sendable, Equatable {
     .character(">"): .moveNext, .character("<"): .movePrevious, .character("d"): .drop,
     .character("D"): .delete, .character("c"): .carry, .character("u"): .undo,
     .character("U"): .redo, .control("r"): .redo, .character("a"): .add, .character("e"): .edit,
+    .character("n"): .notes, .character("g"): .goTo,
     .character("v"): .mark, .character("/"): .filter, .character("?"): .help,
     .character("q"): .quit, .control("c"): .quit,
   ])

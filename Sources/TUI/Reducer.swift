@@ -19,6 +19,8 @@ public enum Effect: Sendable, Equatable {
   case add(String, on: Day)
   /// `ootd edit ID --title TITLE`.
   case editTitle(Int64, String)
+  /// `ootd edit ID --note TEXT` (empty clears the notes).
+  case setNotes(Int64, String)
   case undo, redo
   /// Read the day shown again (it changed).
   case load
@@ -67,6 +69,38 @@ public struct Reducer: Sendable {
         let title = text.trimmingSpaces
         if !title.isEmpty, title != state.data.todos.first(where: { $0.id == id })?.title {
           return [.editTitle(id, title)]
+        }
+      case .quit: state.quits = true
+      }
+      return []
+    case .notes(let id, let text):
+      switch edit(text, key) {
+      case .typing(let text): state.mode = .notes(id: id, text: text)
+      case .cancelled: state.mode = .list
+      case .entered(let text):
+        state.mode = .list
+        let notes = text.trimmingSpaces
+        if notes != (state.data.todos.first(where: { $0.id == id })?.notes ?? "") {
+          return [.setNotes(id, notes)]
+        }
+      case .quit: state.quits = true
+      }
+      return []
+    case .goTo(let text):
+      switch edit(text, key) {
+      case .typing(let text): state.mode = .goTo(text: text)
+      case .cancelled: state.mode = .list
+      case .entered(let text):
+        state.mode = .list
+        do {
+          let day = try DayExpression.parse(text.trimmingSpaces, today: state.today)
+          guard day != state.day else { return [] }
+          state.day = day
+          state.cursor = 0
+          state.marks = []
+          return [.load]
+        } catch {
+          state.status = "error: \(error)"
         }
       case .quit: state.quits = true
       }
@@ -146,6 +180,11 @@ public struct Reducer: Sendable {
     case .edit:
       guard let todo = state.current else { return [] }
       state.mode = .edit(id: todo.id, text: todo.title)
+    case .notes:
+      guard let todo = state.current else { return [] }
+      state.mode = .notes(id: todo.id, text: todo.notes ?? "")
+    case .goTo:
+      state.mode = .goTo(text: "")
     case .mark:
       guard let todo = state.current else { return [] }
       if state.marks.contains(todo.id) { state.marks.remove(todo.id) } else { state.marks.insert(todo.id) }

@@ -24,13 +24,17 @@ public struct Renderer {
 
   public func render(_ state: TUIState, width: Int, height: Int) -> [String] {
     guard width > 0, height > 0 else { return Array(repeating: "", count: max(0, height)) }
+    if state.mode == .help {
+      // The whole screen: every key fits 80×24.
+      var lines = Array(help(width: width, height: height).prefix(height))
+      while lines.count < height { lines.append("") }
+      return lines.map { Self.clip($0, to: width, colored: rows.colored) }
+    }
     let top = [rows.heading(state.day, figures: state.data.figures, width: width), bar(state, width: width)]
     let bottom = [status(state, width: width)]
     var room = height - top.count - bottom.count
     var middle: [String] = []
-    if state.mode == .help {
-      middle = help()
-    } else {
+    do {
       // What is below the day's todos: the overdue section (on today), then the backlog count.
       var below: [String] = []
       if state.day == state.today, state.data.overdueCount > 0 {
@@ -115,6 +119,8 @@ public struct Renderer {
     case .add(let text): return typing("add: ", text)
     case .edit(_, let text): return typing("title: ", text)
     case .filter: return typing("/", state.filter)
+    case .notes(_, let text): return typing("notes: ", text)
+    case .goTo(let text): return typing("go to: ", text)
     case .confirmDelete(let ids):
       return paint("Delete \(ids.count == 1 ? "1 todo" : "\(ids.count) todos")? y/n", "1;31")
     case .help: return paint("Esc or ? closes the help", "2")
@@ -127,16 +133,21 @@ public struct Renderer {
     }
   }
 
-  /// Every key, one action a line.
-  func help() -> [String] {
-    var lines = [paint("Keys", "1")]
+  /// Every key, one action a line; in two columns when the screen is wide enough.
+  func help(width: Int = 0, height: Int = .max) -> [String] {
     let names = Action.allCases.map { action in keys.keys(for: action).map(\.description).joined(separator: " ") }
     let column = min(18, (names.map(DisplayWidth.of).max() ?? 0) + 2)
-    for (action, keyNames) in zip(Action.allCases, names) {
-      lines.append("  " + DisplayWidth.padRight(keyNames, to: column) + action.help)
+    var entries = zip(Action.allCases, names).map { action, keyNames in
+      "  " + DisplayWidth.padRight(keyNames, to: column) + action.help
     }
-    lines.append("  " + DisplayWidth.padRight("esc", to: column) + "clear the filter, then the marks")
-    return lines
+    entries.append("  " + DisplayWidth.padRight("esc", to: column) + "clear the filter, the marks")
+    let title = paint("Keys", "1") + paint("  (Esc or ? closes this)", "2")
+    let cell = entries.map(DisplayWidth.of).max() ?? 0
+    guard entries.count + 1 > height, width >= 2 * cell else { return [title] + entries }
+    let half = (entries.count + 1) / 2
+    return [title] + (0..<half).map { row in
+      DisplayWidth.padRight(entries[row], to: cell) + (row + half < entries.count ? entries[row + half] : "")
+    }
   }
 
   /// The first key of `action`, for hints.

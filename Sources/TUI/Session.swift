@@ -141,6 +141,10 @@ public final class Session {
         let todos = try database.recording(as: command("edit", [id], "--title", title))
           .editTodos(ids: [id], try TodoChanges(title: title), today: today, now: now)
         state.status = said("Edited", todos)
+      case .setNotes(let id, let notes):
+        let todos = try database.recording(as: command("edit", [id], "--note", notes))
+          .editTodos(ids: [id], try TodoChanges(notes: .some(notes)), today: today, now: now)
+        state.status = said(notes.isEmpty ? "Notes cleared:" : "Notes of", todos)
       case .undo:
         let step = try database.recording(as: "undo").undo(today: today, now: now)
         state.status = ChangeSummary.undid(step.entry.command, effect: step.effect)

@@ -37,6 +37,10 @@ public enum Mode: Sendable, Equatable {
   case add(text: String)
   /// The line editor of `e`: a new title for the todo.
   case edit(id: Int64, text: String)
+  /// The date prompt of `g`: every date word the CLI takes (`fri`, `+3d`, `2026-12-01`).
+  case goTo(text: String)
+  /// The line editor of `n`: the todo's notes (empty clears them).
+  case notes(id: Int64, text: String)
   /// The live filter of `/`.
   case filter
   /// `D` asked whether to delete these todos.

@@ -101,6 +101,14 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("  x space") })
   }
 
+  @Test func everyKeyFitsOneScreenOf80x24() {
+    var state = Self.state()
+    state.mode = .help
+    let lines = Self.render(state, 80, 24)
+    for action in Action.allCases { #expect(lines.contains { $0.contains(action.help) }, "\(action)") }
+    for line in lines { #expect(DisplayWidth.of(line) <= 80) }
+  }
+
   @Test func statusLineShowsTheLineBeingTypedAndTheQuestion() {
     var state = Self.state()
     state.mode = .add(text: "Write tests +tui")

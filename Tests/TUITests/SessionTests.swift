@@ -130,6 +130,22 @@ import Testing
     #expect(try fixture.journal().first?.command == "edit \(first.id) --title 'Renamed it'")
   }
 
+  @Test func notesAndTheDatePrompt() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("nUse a binary heap") + [.enter])
+    #expect(try fixture.todo(1).notes == "Use a binary heap")
+    #expect(try fixture.journal().first?.command == "edit 1 --note 'Use a binary heap'")
+    session.handle(keys("n") + [.control("u"), .enter])
+    #expect(try fixture.todo(1).notes == nil)
+    session.handle(keys("gyesterday") + [.enter])
+    #expect(session.state.day == TUIClock.today.adding(days: -1))
+    #expect(session.state.visible.map(\.id) == [4])
+    session.handle(keys("gsoon") + [.enter])
+    #expect(session.state.status.hasPrefix("error: "))
+    #expect(session.state.day == TUIClock.today.adding(days: -1))
+  }
+
   @Test func filterThenActOnWhatItShows() throws {
     let fixture = try Self.fixture()
     let session = try fixture.session()
