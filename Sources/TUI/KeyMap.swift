@@ -3,7 +3,7 @@ public enum Action: String, CaseIterable, Sendable {
   case down, up, previousDay = "previous-day", nextDay = "next-day", today
   case toggleDone = "toggle-done", high, mid, low
   case moveNext = "move-next", movePrevious = "move-previous", drop, delete, carry
-  case undo, redo, add, edit, notes, goTo = "go-to", mark, filter, help, quit
+  case undo, redo, add, block, edit, notes, goTo = "go-to", mark, filter, help, quit
 
   /// One line of the help screen (28 columns at most: two columns fit 80).
   public var help: String {
@@ -25,6 +25,7 @@ public enum Action: String, CaseIterable, Sendable {
     case .undo: return "undo the last change"
     case .redo: return "redo"
     case .add: return "add: Title +tag -p high"
+    case .block: return "add from a task block"
     case .edit: return "edit the title"
     case .notes: return "edit the notes"
     case .goTo: return "go to a day (fri, +3d…)"
@@ -47,7 +48,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("1"): .high, .character("2"): .mid, .character("3"): .low,
     .character(">"): .moveNext, .character("<"): .movePrevious, .character("d"): .drop,
     .character("D"): .delete, .character("c"): .carry, .character("u"): .undo,
-    .character("U"): .redo, .control("r"): .redo, .character("a"): .add, .character("e"): .edit,
+    .character("U"): .redo, .control("r"): .redo, .character("a"): .add, .character("b"): .block, .character("e"): .edit,
     .character("n"): .notes, .character("g"): .goTo,
     .character("v"): .mark, .character("/"): .filter, .character("?"): .help,
     .character("q"): .quit, .control("c"): .quit,

@@ -105,6 +105,21 @@ public struct Reducer: Sendable {
       case .quit: state.quits = true
       }
       return []
+    case .pickBlock(let index):
+      let count = state.data.blocks.count
+      switch keys.action(for: key) == .down ? Key.down : keys.action(for: key) == .up ? Key.up : key {
+      case .down: state.mode = .pickBlock(index: min(index + 1, max(0, count - 1)))
+      case .up: state.mode = .pickBlock(index: max(index - 1, 0))
+      case .enter:
+        state.mode = .list
+        guard state.data.blocks.indices.contains(index) else { return [] }
+        let name = state.data.blocks[index].name
+        return [.add("--block '" + name.replacingAll("'", "'\\''") + "'", on: state.day)]
+      case .escape, .character("q"): state.mode = .list
+      case .control("c"): state.quits = true
+      default: break
+      }
+      return []
     case .filter:
       switch edit(state.filter, key) {
       case .typing(let text):
@@ -185,6 +200,12 @@ public struct Reducer: Sendable {
       state.mode = .notes(id: todo.id, text: todo.notes ?? "")
     case .goTo:
       state.mode = .goTo(text: "")
+    case .block:
+      guard !state.data.blocks.isEmpty else {
+        state.status = "No task blocks yet: 'ootd block add' makes one."
+        return []
+      }
+      state.mode = .pickBlock(index: 0)
     case .mark:
       guard let todo = state.current else { return [] }
       if state.marks.contains(todo.id) { state.marks.remove(todo.id) } else { state.marks.insert(todo.id) }
@@ -225,6 +246,15 @@ public struct Reducer: Sendable {
 }
 
 extension String {
+  /// `self` with every `target` replaced (without Foundation).
+  func replacingAll(_ target: Character, _ replacement: String) -> String {
+    var result = ""
+    for character in self {
+      if character == target { result += replacement } else { result.append(character) }
+    }
+    return result
+  }
+
   var trimmingSpaces: String {
     var slice = Substring(self)
     while slice.first?.isWhitespace == true { slice = slice.dropFirst() }

@@ -52,7 +52,11 @@ public struct Renderer {
       }
       if below.count > room / 2 { below = Array(below.prefix(max(0, room / 2))) }
       room -= below.count
-      middle = todoRows(state, width: width, height: max(0, room)) + below
+      if case .pickBlock(let index) = state.mode {
+        middle = blockRows(state, selected: index, height: max(0, room + below.count))
+      } else {
+        middle = todoRows(state, width: width, height: max(0, room)) + below
+      }
     }
     var lines = top + middle.prefix(max(0, height - top.count - bottom.count))
     while lines.count < height - bottom.count { lines.append("") }
@@ -92,6 +96,23 @@ public struct Renderer {
     return lines
   }
 
+  /// The task blocks to pick from, the one under the cursor marked `>`.
+  func blockRows(_ state: TUIState, selected: Int, height: Int) -> [String] {
+    guard height > 0 else { return [] }
+    let blocks = state.data.blocks
+    let nameWidth = min(16, blocks.map { DisplayWidth.of(ControlCharacters.visible($0.name)) }.max() ?? 0)
+    let first = max(0, selected - height + 2)
+    var lines = [paint("Add from a task block to \(state.day):", "1")]
+    for index in first..<min(blocks.count, first + height - 1) {
+      let block = blocks[index]
+      let marker = index == selected ? paint(">", "1") : " "
+      lines.append(
+        marker + " " + DisplayWidth.padRight(ControlCharacters.visible(block.name), to: nameWidth) + "  "
+          + DisplayWidth.padRight(block.priority.rawValue, to: 4) + "  " + ControlCharacters.visible(block.title))
+    }
+    return lines
+  }
+
   /// `  ████████░░░░░░░░░░░░ · streak 3 · filter 'x' 2/5 · 1 marked`: the day's figures (the
   /// heading states them in words) as a bar.
   func bar(_ state: TUIState, width: Int) -> String {
@@ -121,6 +142,7 @@ public struct Renderer {
     case .filter: return typing("/", state.filter)
     case .notes(_, let text): return typing("notes: ", text)
     case .goTo(let text): return typing("go to: ", text)
+    case .pickBlock: return paint("j/k choose · Enter adds · Esc cancels", "2")
     case .confirmDelete(let ids):
       return paint("Delete \(ids.count == 1 ? "1 todo" : "\(ids.count) todos")? y/n", "1;31")
     case .help: return paint("Esc or ? closes the help", "2")

@@ -96,7 +96,8 @@ public final class Session {
     state.replace(DayData(
       todos: todos, carriedAway: carried, figures: figures,
       streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
-      overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count))
+      overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
+      blocks: try database.blocks()))
   }
 
   /// Does `effect` through the database, then reads the day again; an error goes to the

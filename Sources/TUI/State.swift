@@ -15,10 +15,12 @@ public struct DayData: Sendable, Equatable {
   public var overdueCount: Int = 0
   /// How many todos wait in the backlog (no day).
   public var backlogCount: Int = 0
+  /// The task blocks `b` picks from (`ootd block list`).
+  public var blocks: [TaskBlock] = []
 
   public init(
     todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
-    overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0
+    overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = []
   ) {
     self.todos = todos
     self.carriedAway = carriedAway
@@ -27,6 +29,7 @@ public struct DayData: Sendable, Equatable {
     self.overdue = overdue
     self.overdueCount = overdueCount
     self.backlogCount = backlogCount
+    self.blocks = blocks
   }
 }
 
@@ -41,6 +44,8 @@ public enum Mode: Sendable, Equatable {
   case goTo(text: String)
   /// The line editor of `n`: the todo's notes (empty clears them).
   case notes(id: Int64, text: String)
+  /// The block picker of `b`: the block under its cursor.
+  case pickBlock(index: Int)
   /// The live filter of `/`.
   case filter
   /// `D` asked whether to delete these todos.

@@ -109,6 +109,21 @@ import Testing
     for line in lines { #expect(DisplayWidth.of(line) <= 80) }
   }
 
+  @Test func theBlockPicker() {
+    var state = Self.state()
+    state.data.blocks = [
+      try! TaskBlock(name: "algorithm", title: "Solve one algorithm problem", priority: .high),
+      try! TaskBlock(name: "blog", title: "Write a TIL post", priority: .mid),
+    ]
+    state.mode = .pickBlock(index: 1)
+    let lines = Self.render(state, 80, 24)
+    #expect(Array(lines[2...4]) == [
+      "Add from a task block to 2026-11-22:", "  algorithm  high  Solve one algorithm problem",
+      "> blog       mid   Write a TIL post",
+    ])
+    #expect(lines.last == "j/k choose · Enter adds · Esc cancels")
+  }
+
   @Test func statusLineShowsTheLineBeingTypedAndTheQuestion() {
     var state = Self.state()
     state.mode = .add(text: "Write tests +tui")

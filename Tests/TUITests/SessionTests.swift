@@ -146,6 +146,23 @@ import Testing
     #expect(session.state.day == TUIClock.today.adding(days: -1))
   }
 
+  @Test func bAddsATodoFromATaskBlockOnTheDayShown() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    let blocks = session.state.data.blocks
+    try #require(blocks.count >= 2, "the built-in blocks")
+    session.handle(keys("lbjk"))
+    #expect(session.state.mode == .pickBlock(index: 0))
+    session.handle([.down, .enter])
+    let added = try #require(try fixture.todos().last)
+    #expect(added.block == blocks[1].name)
+    #expect(added.title == blocks[1].title)
+    #expect(added.day == TUIClock.today.adding(days: 1))
+    #expect(try fixture.journal().first?.command == "add --block \(blocks[1].name)")
+    session.handle(keys("b") + [.escape])
+    #expect(session.state.mode == .list)
+  }
+
   @Test func filterThenActOnWhatItShows() throws {
     let fixture = try Self.fixture()
     let session = try fixture.session()
