@@ -3,7 +3,8 @@ public enum Action: String, CaseIterable, Sendable {
   case down, up, previousDay = "previous-day", nextDay = "next-day", today
   case toggleDone = "toggle-done", high, mid, low
   case moveNext = "move-next", movePrevious = "move-previous", drop, delete, carry
-  case undo, redo, add, block, edit, notes, goTo = "go-to", mark, filter, help, quit
+  case undo, redo, add, block, edit, notes, goTo = "go-to", mark, filter
+  case nextTab = "next-tab", previousTab = "previous-tab", help, quit
 
   /// One line of the help screen (28 columns at most: two columns fit 80).
   public var help: String {
@@ -31,6 +32,8 @@ public enum Action: String, CaseIterable, Sendable {
     case .goTo: return "go to a day (fri, +3d…)"
     case .mark: return "mark (then act on all)"
     case .filter: return "filter (title +tag @project)"
+    case .nextTab: return "next tab (Day, Week)"
+    case .previousTab: return "previous tab"
     case .help: return "this help"
     case .quit: return "quit"
     }
@@ -51,7 +54,7 @@ public struct KeyMap: Sendable, Equatable {
     .character("U"): .redo, .control("r"): .redo, .character("a"): .add, .character("b"): .block, .character("e"): .edit,
     .character("n"): .notes, .character("g"): .goTo,
     .character("v"): .mark, .character("/"): .filter, .character("?"): .help,
-    .character("q"): .quit, .control("c"): .quit,
+    .character("q"): .quit, .control("c"): .quit, .tab: .nextTab, .backTab: .previousTab,
   ])
 
   public init(actions: [Key: Action]) { self.actions = actions }

@@ -149,8 +149,18 @@ public struct Reducer: Sendable {
       }
       return []
     }
+    if state.tab == .week, key == .enter {
+      // Enter opens the chosen day.
+      state.tab = .day
+      state.cursor = 0
+      return [.load]
+    }
     guard let action = keys.action(for: key) else { return [] }
     state.status = ""
+    if state.tab == .week, Self.weekActions.contains(action) == false {
+      state.status = "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
+      return []
+    }
     let targets = state.targets.map(\.id)
     switch action {
     case .down:
@@ -211,6 +221,13 @@ public struct Reducer: Sendable {
       if state.marks.contains(todo.id) { state.marks.remove(todo.id) } else { state.marks.insert(todo.id) }
     case .filter:
       state.mode = .filter
+    case .nextTab, .previousTab:
+      let tabs = Tab.allCases
+      let index = tabs.firstIndex(of: state.tab)! + (action == .nextTab ? 1 : tabs.count - 1)
+      state.tab = tabs[index % tabs.count]
+      state.cursor = 0
+      state.marks = []
+      return [.load]
     case .help:
       state.mode = .help
     case .quit:
@@ -218,6 +235,11 @@ public struct Reducer: Sendable {
     }
     return []
   }
+
+  /// What the Week tab does (the rest acts on a day's todos: open the day first).
+  static let weekActions: Set<Action> = [
+    .previousDay, .nextDay, .today, .goTo, .undo, .redo, .add, .block, .nextTab, .previousTab, .help, .quit,
+  ]
 
   /// What a key does to a line being typed.
   enum LineEdit {

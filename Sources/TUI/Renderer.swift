@@ -30,6 +30,12 @@ public struct Renderer {
       while lines.count < height { lines.append("") }
       return lines.map { Self.clip($0, to: width, colored: rows.colored) }
     }
+    if state.tab == .week {
+      var lines = weekGrid(state, width: width, height: height - 1)
+      while lines.count < height - 1 { lines.append("") }
+      lines.append(status(state, width: width))
+      return lines.prefix(height).map { Self.clip($0, to: width, colored: rows.colored) }
+    }
     let top = [rows.heading(state.day, figures: state.data.figures, width: width), bar(state, width: width)]
     let bottom = [status(state, width: width)]
     var room = height - top.count - bottom.count
@@ -92,6 +98,53 @@ public struct Renderer {
       lines += state.data.carriedAway.prefix(max(0, left)).map {
         rows.line($0, idWidth: idWidth, width: width, carriedAway: true)
       }
+    }
+    return lines
+  }
+
+  /// The Week tab: the days of the shown day's week side by side (Monday first), each with
+  /// its figures and its todos; on a narrow screen fewer days, around the chosen one.
+  func weekGrid(_ state: TUIState, width: Int, height: Int) -> [String] {
+    let columns = state.data.week
+    guard !columns.isEmpty, height > 0 else { return [] }
+    let count = (width - 6) / 7 >= 9 ? 7 : max(1, min(7, (width + 1) / 10))
+    let selected = columns.firstIndex { $0.day == state.day } ?? 0
+    let first = max(0, min(selected - count / 2, columns.count - count))
+    let shown = Array(columns[first..<(first + count)])
+    let cell = max(1, (width - (count - 1)) / count)
+    func pad(_ text: String) -> String { DisplayWidth.padRight(DisplayWidth.truncate(text, to: cell), to: cell) }
+    func row(_ cells: [String]) -> String { cells.joined(separator: paint("│", "2")) }
+    let last = columns[columns.count - 1].day
+    var lines = [
+      paint("Week", "1") + " \(columns[0].day) – \(last)"
+        + paint("  · Enter opens a day · Tab: the Day", "2")
+    ]
+    lines.append(row(shown.map { column in
+      let text = pad("\(column.day.weekday.shortName) \(String(column.day.description.suffix(5)))")
+      return column.day == state.day ? paint(text, "1;7") : column.day == state.today ? paint(text, "1") : text
+    }))
+    lines.append(row(shown.map { column in
+      let figures = column.figures
+      let percent = figures.rate.map { " \(Int(($0 * 100).rounded()))%" } ?? ""
+      let text = pad(figures.total == 0 ? "-" : "\(figures.done)/\(figures.total)\(percent)")
+      return figures.isPerfect ? paint(text, "32") : paint(text, "2")
+    }))
+    lines.append(row(shown.map { _ in String(repeating: "─", count: cell) }))
+    let depth = max(0, height - lines.count)
+    let tallest = shown.map(\.todos.count).max() ?? 0
+    for index in 0..<min(depth, tallest) {
+      lines.append(row(shown.map { column in
+        guard column.todos.indices.contains(index) else { return pad("") }
+        let todo = column.todos[index]
+        let mark = todo.isDone ? "x " : todo.isDropped ? "- " : "  "
+        let text = pad(mark + ControlCharacters.visible(todo.title))
+        return todo.isDone || todo.isDropped ? paint(text, "2") : text
+      }))
+    }
+    if tallest > depth, depth > 0 {
+      lines[lines.count - 1] = row(shown.map { column in
+        column.todos.count >= depth ? pad("  +\(column.todos.count - depth + 1) more") : pad("")
+      })
     }
     return lines
   }
@@ -160,9 +213,9 @@ public struct Renderer {
     let names = Action.allCases.map { action in keys.keys(for: action).map(\.description).joined(separator: " ") }
     let column = min(18, (names.map(DisplayWidth.of).max() ?? 0) + 2)
     var entries = zip(Action.allCases, names).map { action, keyNames in
-      "  " + DisplayWidth.padRight(keyNames, to: column) + action.help
+      " " + DisplayWidth.padRight(keyNames, to: column) + action.help
     }
-    entries.append("  " + DisplayWidth.padRight("esc", to: column) + "clear the filter, the marks")
+    entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear the filter, the marks")
     let title = paint("Keys", "1") + paint("  (Esc or ? closes this)", "2")
     let cell = entries.map(DisplayWidth.of).max() ?? 0
     guard entries.count + 1 > height, width >= 2 * cell else { return [title] + entries }

@@ -91,13 +91,29 @@ public final class Session {
       }
       todayFigures = DayFigures.tally(of: today, todos: todays + (try database.todosCarriedAway(from: DayRange(day: today))))
     }
+    var week: [DayColumn] = []
+    if state.tab == .week {
+      let start = state.weekStart
+      let range = try DayRange(from: start, to: start.adding(days: 6))
+      var todos: [Todo] = []
+      try database.forEachTodo(matching: TodoFilter(days: .range(range))) {
+        todos.append($0)
+        return true
+      }
+      let carried = try database.todosCarriedAway(from: range)
+      week = range.map { day in
+        DayColumn(
+          day: day, todos: todos.filter { $0.day == day },
+          figures: DayFigures.tally(of: day, todos: todos.filter { $0.day == day } + carried))
+      }
+    }
     let overdue = try database.overdueSummary(before: today, limit: 5)
     let backlog = try database.backlogSummary(limit: 0)
     state.replace(DayData(
       todos: todos, carriedAway: carried, figures: figures,
       streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
       overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
-      blocks: try database.blocks()))
+      blocks: try database.blocks(), week: week))
   }
 
   /// Does `effect` through the database, then reads the day again; an error goes to the

@@ -17,10 +17,13 @@ public struct DayData: Sendable, Equatable {
   public var backlogCount: Int = 0
   /// The task blocks `b` picks from (`ootd block list`).
   public var blocks: [TaskBlock] = []
+  /// The seven days (Monday first) of the shown day's week, read on the Week tab only.
+  public var week: [DayColumn] = []
 
   public init(
     todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
-    overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = []
+    overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = [],
+    week: [DayColumn] = []
   ) {
     self.todos = todos
     self.carriedAway = carriedAway
@@ -30,6 +33,20 @@ public struct DayData: Sendable, Equatable {
     self.overdueCount = overdueCount
     self.backlogCount = backlogCount
     self.blocks = blocks
+    self.week = week
+  }
+}
+
+/// One day of the Week tab: its todos in list order and its figures (``DayFigures``).
+public struct DayColumn: Sendable, Equatable {
+  public var day: Day
+  public var todos: [Todo]
+  public var figures: Tally
+
+  public init(day: Day, todos: [Todo], figures: Tally) {
+    self.day = day
+    self.todos = todos
+    self.figures = figures
   }
 }
 
@@ -127,7 +144,13 @@ public struct TUIState: Sendable, Equatable {
   }
 }
 
-/// The TUI's tabs (`Tab`/`Shift-Tab`); only the Day tab is drawn so far.
+/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day and the Week so far.
 public enum Tab: String, Sendable, CaseIterable {
   case day = "Day"
+  case week = "Week"
+}
+
+extension TUIState {
+  /// The Monday of the shown day's week.
+  public var weekStart: Day { day.adding(days: -(day.weekday.rawValue - 1)) }
 }

@@ -25,6 +25,7 @@ import Testing
     var filter = ""
     var day = ReducerTests.day
     var effects: [Effect] = []
+    var tab: Tab = .day
     var testDescription: String { keys.map(\.description).joined(separator: " ") }
   }
 
@@ -88,6 +89,13 @@ import Testing
     Row(keys: keys("n"), cursor: 0, mode: .notes(id: 1, text: "")),
     Row(keys: keys("nUse a heap") + [.enter], cursor: 0, effects: [.setNotes(1, "Use a heap")]),
     Row(keys: keys("n") + [.enter], cursor: 0),
+    // Tab and Shift-Tab change tabs; on the Week tab h/l choose the day, Enter opens it, and a
+    // key that acts on todos only says so.
+    Row(keys: [.tab], cursor: 0, effects: [.load], tab: .week),
+    Row(keys: [.tab, .tab], cursor: 0, effects: [.load, .load]),
+    Row(keys: [.backTab], cursor: 0, effects: [.load], tab: .week),
+    Row(keys: [.tab] + keys("lx"), cursor: 0, day: day.adding(days: 1), effects: [.load, .load], tab: .week),
+    Row(keys: [.tab] + keys("l") + [.enter], cursor: 0, day: day.adding(days: 1), effects: [.load, .load, .load]),
     Row(keys: keys("?"), cursor: 0, mode: .help),
     Row(keys: keys("??"), cursor: 0),
     Row(keys: keys("?") + [.escape], cursor: 0),
@@ -106,6 +114,7 @@ import Testing
     #expect(state.filter == row.filter)
     #expect(state.day == row.day)
     #expect(effects == row.effects)
+    #expect(state.tab == row.tab)
     #expect(!state.quits)
   }
 

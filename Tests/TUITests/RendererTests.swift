@@ -96,9 +96,9 @@ import Testing
     state.mode = .help
     let lines = Self.render(state, 80, 40)
     for action in Action.allCases { #expect(lines.contains { $0.hasSuffix(action.help) }, "\(action)") }
-    #expect(lines.contains { $0.hasPrefix("  j down") })
-    #expect(lines.contains { $0.hasPrefix("  U ctrl-r") })
-    #expect(lines.contains { $0.hasPrefix("  x space") })
+    #expect(lines.contains { $0.hasPrefix(" j down") })
+    #expect(lines.contains { $0.hasPrefix(" U ctrl-r") })
+    #expect(lines.contains { $0.hasPrefix(" x space") })
   }
 
   @Test func everyKeyFitsOneScreenOf80x24() {
@@ -122,6 +122,28 @@ import Testing
       "> blog       mid   Write a TIL post",
     ])
     #expect(lines.last == "j/k choose · Enter adds · Esc cancels")
+  }
+
+  @Test func theWeekSideBySide() {
+    var state = Self.state()
+    state.tab = .week
+    let start = Day(iso: "2026-11-16")!
+    state.data.week = (0..<7).map { offset in
+      let day = start.adding(days: offset)
+      let todos = day == Self.day ? state.data.todos : []
+      return DayColumn(day: day, todos: todos, figures: DayFigures.tally(of: day, todos: todos))
+    }
+    let wide = Self.render(state, 80, 24)
+    #expect(wide[0] == "Week 2026-11-16 – 2026-11-22  · Enter opens a day · Tab: the Day")
+    #expect(wide[1] == "Mon 11-16 │Tue 11-17 │Wed 11-18 │Thu 11-19 │Fri 11-20 │Sat 11-21 │Sun 11-22 ")
+    #expect(wide[2].hasSuffix("│1/3 33%   "))
+    #expect(wide[4].hasSuffix("│  Solve B…"))
+    #expect(wide[5].hasSuffix("│x Write t…"))
+    let narrow = Self.render(state, 50, 15)
+    #expect(narrow[1].hasPrefix("Wed 11-18"), "five days around the chosen one: \(narrow[1])")
+    for lines in [wide, narrow, Self.render(state, 20, 6), Self.render(state, 80, 24, colored: true)] {
+      for line in lines { #expect(DisplayWidth.visible(line) <= (lines.count == 24 ? 80 : lines.count == 15 ? 50 : 20)) }
+    }
   }
 
   @Test func statusLineShowsTheLineBeingTypedAndTheQuestion() {

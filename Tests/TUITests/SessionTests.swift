@@ -163,6 +163,23 @@ import Testing
     #expect(session.state.mode == .list)
   }
 
+  @Test func theWeekTabReadsSevenDaysWithTheirFigures() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle([.tab])
+    let week = session.state.data.week
+    #expect(week.map(\.day) == (0..<7).map { Day(iso: "2026-11-16")!.adding(days: $0) })
+    let all = try fixture.todos()
+    for column in week {
+      #expect(column.figures == DayFigures.tally(of: column.day, todos: all), "\(column.day)")
+    }
+    #expect(week[6].todos.map(\.id) == [1, 2, 3])
+    #expect(week[5].todos.map(\.id) == [4])
+    session.handle(keys("h") + [.enter])
+    #expect(session.state.tab == .day)
+    #expect(session.state.visible.map(\.id) == [4])
+  }
+
   @Test func filterThenActOnWhatItShows() throws {
     let fixture = try Self.fixture()
     let session = try fixture.session()
