@@ -6,7 +6,7 @@ public enum Action: String, CaseIterable, Sendable {
   case undo, redo, add, block, edit, notes, goTo = "go-to", mark, filter
   case nextTab = "next-tab", previousTab = "previous-tab", help, quit
 
-  /// One line of the help screen (28 columns at most: two columns fit 80).
+  /// One line of the help screen (27 columns at most: two columns fit 80).
   public var help: String {
     switch self {
     case .down: return "next todo"
@@ -22,7 +22,7 @@ public enum Action: String, CaseIterable, Sendable {
     case .movePrevious: return "move to the previous day"
     case .drop: return "drop (give up)"
     case .delete: return "delete (asks y/n)"
-    case .carry: return "carry overdue todos to today"
+    case .carry: return "carry the overdue to today"
     case .undo: return "undo the last change"
     case .redo: return "redo"
     case .add: return "add: Title +tag -p high"
@@ -31,7 +31,7 @@ public enum Action: String, CaseIterable, Sendable {
     case .notes: return "edit the notes"
     case .goTo: return "go to a day (fri, +3d…)"
     case .mark: return "mark (then act on all)"
-    case .filter: return "filter (title +tag @project)"
+    case .filter: return "filter: title +tag @project"
     case .nextTab: return "next tab (Day, Week)"
     case .previousTab: return "previous tab"
     case .help: return "this help"

@@ -217,8 +217,8 @@ public struct Renderer {
     }
     entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear the filter, the marks")
     let title = paint("Keys", "1") + paint("  (Esc or ? closes this)", "2")
-    let cell = entries.map(DisplayWidth.of).max() ?? 0
-    guard entries.count + 1 > height, width >= 2 * cell else { return [title] + entries }
+    let cell = (entries.map(DisplayWidth.of).max() ?? 0) + 1
+    guard entries.count + 1 > height, width >= 2 * cell - 1 else { return [title] + entries }
     let half = (entries.count + 1) / 2
     return [title] + (0..<half).map { row in
       DisplayWidth.padRight(entries[row], to: cell) + (row + half < entries.count ? entries[row + half] : "")

@@ -1,6 +1,6 @@
 /// Turns frames into the bytes that change the terminal from the last frame to the next: only
-/// the lines that differ are written (cursor moved to the line, the line, the rest of it
-/// erased), never a full clear, so nothing flickers.
+/// the lines that differ are written (cursor moved to the line, the line erased, the new one
+/// written), never a full clear, so nothing flickers.
 public struct ScreenWriter: Sendable {
   /// The lines on the terminal now (empty: unknown, the next frame is written whole).
   public private(set) var shown: [String] = []
@@ -15,7 +15,9 @@ public struct ScreenWriter: Sendable {
     var output = ""
     let whole = shown.count != lines.count
     for (index, line) in lines.enumerated() where whole || shown[index] != line {
-      output += "\u{1B}[\(index + 1);1H" + line + "\u{1B}[0m\u{1B}[K"
+      // Erased before it is written: after a line that fills the last column the cursor stays
+      // on that column (autowrap is off), where an erase after it would take the last character.
+      output += "\u{1B}[\(index + 1);1H\u{1B}[K" + line + "\u{1B}[0m"
     }
     if whole && !lines.isEmpty {
       // Below the last line (a terminal taller than the frame says): erased once.

@@ -177,14 +177,14 @@ import Testing
   @Test func writesOnlyChangedLines() {
     var writer = ScreenWriter()
     let first = writer.update(to: ["a", "b", "c"])
-    #expect(first == "\u{1B}[1;1Ha\u{1B}[0m\u{1B}[K\u{1B}[2;1Hb\u{1B}[0m\u{1B}[K\u{1B}[3;1Hc\u{1B}[0m\u{1B}[K\u{1B}[J")
+    #expect(first == "\u{1B}[1;1H\u{1B}[Ka\u{1B}[0m\u{1B}[2;1H\u{1B}[Kb\u{1B}[0m\u{1B}[3;1H\u{1B}[Kc\u{1B}[0m\u{1B}[J")
     #expect(writer.update(to: ["a", "b", "c"]) == "")
-    #expect(writer.update(to: ["a", "B", "c"]) == "\u{1B}[2;1HB\u{1B}[0m\u{1B}[K")
+    #expect(writer.update(to: ["a", "B", "c"]) == "\u{1B}[2;1H\u{1B}[KB\u{1B}[0m")
     #expect(!first.contains("\u{1B}[2J"))
     writer.invalidate()
-    #expect(writer.update(to: ["a", "B", "c"]).contains("\u{1B}[1;1Ha"))
+    #expect(writer.update(to: ["a", "B", "c"]).contains("\u{1B}[1;1H\u{1B}[Ka"))
     // A new size writes every line again.
-    #expect(writer.update(to: ["a", "B"]).contains("\u{1B}[1;1Ha"))
+    #expect(writer.update(to: ["a", "B"]).contains("\u{1B}[1;1H\u{1B}[Ka"))
   }
 
   @Test func aKeyRewritesOnlyTheRowsItChanged() {

@@ -119,7 +119,7 @@ import Glibc
     #expect(pty.read { $0.contains("\u{1B}[?1049h") && $0.contains("Write the README") })
     pty.send("j")
     // The cursor's row is the only todo row rewritten with the cursor mark (bold `>`).
-    #expect(pty.read { $0.contains("\u{1B}[4;1H\u{1B}[1m>") })
+    #expect(pty.read { $0.contains("\u{1B}[4;1H\u{1B}[K\u{1B}[1m>") })
     pty.send("x")
     #expect(pty.read { $0.contains("Done #2 'Write the README'") })
     pty.send("q")
