@@ -14,8 +14,9 @@ extension Ootd {
         Opens today: its todos as 'ootd list' shows them, the day's figures and streak, the \
         overdue todos and the backlog count. j/k move, space or x ticks, a adds (the add \
         syntax), e edits the title, 1/2/3 set the priority, >/< move to the next/previous \
-        day, d drops, D deletes, c carries the overdue todos, v marks (actions apply to every \
-        marked todo as one change), / filters, h/l change day, T goes back to today, u/U undo \
+        day, d drops, D deletes, c carries the overdue todos, n edits the notes, b adds from \
+        a task block, v marks (actions apply to every marked todo as one change), / filters, \
+        h/l change day, T goes back to today, g goes to a date, Tab shows the week, u/U undo \
         and redo, q quits. Every change is the change the CLI command makes: 'ootd log' shows \
         it, 'ootd undo' takes it back. Keys can be changed in $XDG_CONFIG_HOME/ootd/tui.toml \
         (else ~/.config/ootd/tui.toml; see docs/decisions/tui-keys.md).
