@@ -82,7 +82,7 @@ public struct Renderer {
         : "  No todo matches the filter '\(ControlCharacters.visible(state.filter))' (Esc clears it)."
       return [paint(empty, "2")]
     }
-    let idWidth = String(state.data.todos.map(\.id).max() ?? 1).count
+    let idWidth = String(max(state.data.largestID, 1)).count
     // Scroll so that the cursor stays in view.
     let first = max(0, state.cursor - height + 1)
     var lines: [String] = []

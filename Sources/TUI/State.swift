@@ -3,7 +3,12 @@ import Core
 /// What one day shows, as the session read it from the database.
 public struct DayData: Sendable, Equatable {
   /// The day's todos in list order (day, priority, id): a todo ticked or dropped stays put.
-  public var todos: [Todo] = []
+  public var todos: [Todo] = [] {
+    didSet { largestID = todos.lazy.map(\.id).max() ?? 0 }
+  }
+  /// The largest id of ``todos`` (the id column's width), counted once per reading, not per
+  /// frame: a day of 100,000 todos redraws a key press without walking them.
+  public private(set) var largestID: Int64 = 0
   /// The todos carried away from the day (they count there, as planned and not done).
   public var carriedAway: [Todo] = []
   /// The day's figures (``DayFigures``).
@@ -26,6 +31,7 @@ public struct DayData: Sendable, Equatable {
     week: [DayColumn] = []
   ) {
     self.todos = todos
+    self.largestID = todos.lazy.map(\.id).max() ?? 0
     self.carriedAway = carriedAway
     self.figures = figures
     self.streak = streak

@@ -130,7 +130,7 @@ import Glibc
     #expect(try fixture.journal().first?.command == "done 2")
   }
 
-  @Test func sigtermGivesTheTerminalBack() throws {
+  @Test func showsAChangeMadeElsewhereAndGivesTheTerminalBackOnSIGTERM() throws {
     try #require(FileManager.default.isExecutableFile(atPath: Self.ootd), "build it first: swift build")
     let fixture = try Fixture()
     try fixture.add("Solve BOJ 1753", .high)
@@ -142,6 +142,16 @@ import Glibc
       ])
     #expect(pty.read { $0.contains("Solve BOJ 1753") })
     #expect(!pty.text.contains("\u{1B}[31m"), "NO_COLOR: no colours")
+    // Another ootd ticks the todo: the screen shows it (data_version, checked every 0.5 s).
+    let other = Process()
+    other.executableURL = URL(fileURLWithPath: Self.ootd)
+    other.arguments = ["done", "1"]
+    other.environment = ["OOTD_DB": fixture.path, "OOTD_NOW": TUIClock.instant, "TZ": "UTC"]
+    other.standardOutput = Pipe()
+    try other.run()
+    other.waitUntilExit()
+    #expect(other.terminationStatus == 0)
+    #expect(pty.read { $0.contains("1/1 done  100%") })
     kill(pty.pid, SIGTERM)
     #expect(pty.exitStatus() == 128 + SIGTERM)
     #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
