@@ -149,6 +149,24 @@ public struct Reducer: Sendable {
       }
       return []
     }
+    if state.tab == .projects {
+      // j/k choose a project; Enter opens the Day with the project as the filter.
+      switch keys.action(for: key) {
+      case .down:
+        state.cursor = min(state.cursor + 1, max(0, state.data.projects.count - 1))
+        return []
+      case .up:
+        state.cursor = max(state.cursor - 1, 0)
+        return []
+      default: break
+      }
+      if key == .enter, state.data.projects.indices.contains(state.cursor) {
+        state.filter = "@" + state.data.projects[state.cursor].project.name
+        state.tab = .day
+        state.cursor = 0
+        return [.load]
+      }
+    }
     if state.tab == .week, key == .enter {
       // Enter opens the chosen day.
       state.tab = .day
@@ -157,8 +175,11 @@ public struct Reducer: Sendable {
     }
     guard let action = keys.action(for: key) else { return [] }
     state.status = ""
-    if state.tab == .week, Self.weekActions.contains(action) == false {
-      state.status = "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
+    if state.tab != .day, Self.weekActions.contains(action) == false {
+      state.status =
+        state.tab == .week
+        ? "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
+        : "On the Projects tab: j/k choose a project, Enter shows its todos of the day, Tab goes on."
       return []
     }
     let targets = state.targets.map(\.id)

@@ -30,8 +30,9 @@ public struct Renderer {
       while lines.count < height { lines.append("") }
       return lines.map { Self.clip($0, to: width, colored: rows.colored) }
     }
-    if state.tab == .week {
-      var lines = weekGrid(state, width: width, height: height - 1)
+    if state.tab != .day {
+      var lines =
+        state.tab == .week ? weekGrid(state, width: width, height: height - 1) : projectRows(state, width: width, height: height - 1)
       while lines.count < height - 1 { lines.append("") }
       lines.append(status(state, width: width))
       return lines.prefix(height).map { Self.clip($0, to: width, colored: rows.colored) }
@@ -145,6 +146,29 @@ public struct Renderer {
       lines[lines.count - 1] = row(shown.map { column in
         column.todos.count >= depth ? pad("  +\(column.todos.count - depth + 1) more") : pad("")
       })
+    }
+    return lines
+  }
+
+  /// The Projects tab: each active project's progress (its todos done of all), by name.
+  func projectRows(_ state: TUIState, width: Int, height: Int) -> [String] {
+    var lines = [paint("Projects", "1") + paint("  · Enter shows its todos of the day · Tab: the Day", "2")]
+    let projects = state.data.projects
+    guard !projects.isEmpty else {
+      return lines + [paint("  No projects yet: 'ootd project add NAME' makes one.", "2")]
+    }
+    let nameWidth = min(24, projects.map { DisplayWidth.of(ControlCharacters.visible($0.project.name)) }.max() ?? 0)
+    let cells = 20
+    let first = max(0, state.cursor - (height - 2))
+    for index in first..<min(projects.count, first + max(0, height - 1)) {
+      let progress = projects[index]
+      let rate = progress.total == 0 ? 0 : Double(progress.done) / Double(progress.total)
+      let filled = Int((rate * Double(cells)).rounded())
+      let marker = index == state.cursor ? paint(">", "1") : " "
+      lines.append(
+        marker + " " + DisplayWidth.padRight(DisplayWidth.truncate(ControlCharacters.visible(progress.project.name), to: nameWidth), to: nameWidth)
+          + "  " + paint(String(repeating: "█", count: filled), "32") + paint(String(repeating: "░", count: cells - filled), "2")
+          + "  \(progress.done)/\(progress.total)")
     }
     return lines
   }

@@ -113,7 +113,8 @@ public final class Session {
       todos: todos, carriedAway: carried, figures: figures,
       streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
       overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
-      blocks: try database.blocks(), week: week))
+      blocks: try database.blocks(), week: week,
+      projects: state.tab == .projects ? try database.projects(.active) : []))
   }
 
   /// Does `effect` through the database, then reads the day again; an error goes to the

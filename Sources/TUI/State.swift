@@ -24,11 +24,13 @@ public struct DayData: Sendable, Equatable {
   public var blocks: [TaskBlock] = []
   /// The seven days (Monday first) of the shown day's week, read on the Week tab only.
   public var week: [DayColumn] = []
+  /// The active projects with their progress, read on the Projects tab only.
+  public var projects: [ProjectProgress] = []
 
   public init(
     todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
     overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = [],
-    week: [DayColumn] = []
+    week: [DayColumn] = [], projects: [ProjectProgress] = []
   ) {
     self.todos = todos
     self.largestID = todos.lazy.map(\.id).max() ?? 0
@@ -40,6 +42,7 @@ public struct DayData: Sendable, Equatable {
     self.backlogCount = backlogCount
     self.blocks = blocks
     self.week = week
+    self.projects = projects
   }
 }
 
@@ -82,7 +85,7 @@ public struct TUIState: Sendable, Equatable {
   public let today: Day
   public var day: Day
   public var data: DayData
-  /// The row of the cursor among ``visible``.
+  /// The row of the cursor among ``visible`` (on the Projects tab: among the projects).
   public var cursor: Int = 0
   /// The todos marked with `v`.
   public var marks: Set<Int64> = []
@@ -150,10 +153,11 @@ public struct TUIState: Sendable, Equatable {
   }
 }
 
-/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day and the Week so far.
+/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day, the Week and the Projects so far.
 public enum Tab: String, Sendable, CaseIterable {
   case day = "Day"
   case week = "Week"
+  case projects = "Projects"
 }
 
 extension TUIState {

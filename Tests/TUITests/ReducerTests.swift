@@ -92,8 +92,10 @@ import Testing
     // Tab and Shift-Tab change tabs; on the Week tab h/l choose the day, Enter opens it, and a
     // key that acts on todos only says so.
     Row(keys: [.tab], cursor: 0, effects: [.load], tab: .week),
-    Row(keys: [.tab, .tab], cursor: 0, effects: [.load, .load]),
-    Row(keys: [.backTab], cursor: 0, effects: [.load], tab: .week),
+    Row(keys: [.tab, .tab], cursor: 0, effects: [.load, .load], tab: .projects),
+    Row(keys: [.tab, .tab, .tab], cursor: 0, effects: [.load, .load, .load]),
+    Row(keys: [.backTab], cursor: 0, effects: [.load], tab: .projects),
+    Row(keys: [.backTab, .backTab], cursor: 0, effects: [.load, .load], tab: .week),
     Row(keys: [.tab] + keys("lx"), cursor: 0, day: day.adding(days: 1), effects: [.load, .load], tab: .week),
     Row(keys: [.tab] + keys("l") + [.enter], cursor: 0, day: day.adding(days: 1), effects: [.load, .load, .load]),
     Row(keys: keys("?"), cursor: 0, mode: .help),

@@ -180,6 +180,26 @@ import Testing
     #expect(session.state.visible.map(\.id) == [4])
   }
 
+  @Test func theProjectsTabShowsProgressAndOpensAProjectsTodosOfTheDay() async throws {
+    let fixture = try Self.fixture()
+    #expect(await Ootd.run(arguments: ["project", "add", "ootd"], environment: fixture.environment) == 0)
+    #expect(await Ootd.run(arguments: ["add", "Ship the TUI", "--project", "ootd", "--done"], environment: fixture.environment) == 0)
+    #expect(await Ootd.run(arguments: ["add", "Write its tests", "--project", "ootd"], environment: fixture.environment) == 0)
+    let session = try fixture.session()
+    session.handle([.tab, .tab])
+    #expect(session.state.tab == .projects)
+    let progress = try #require(session.state.data.projects.first)
+    #expect(progress.project.name == "ootd" && progress.done == 1 && progress.total == 2)
+    let lines = Renderer(rows: plainRows()).render(session.state, width: 80, height: 24)
+    #expect(lines[1] == "> ootd  ██████████░░░░░░░░░░  1/2")
+    session.handle(keys("x"))
+    #expect(session.state.status.hasPrefix("On the Projects tab"))
+    session.handle([.enter])
+    #expect(session.state.tab == .day)
+    #expect(session.state.filter == "@ootd")
+    #expect(session.state.visible.map(\.title) == ["Ship the TUI", "Write its tests"])
+  }
+
   @Test func filterThenActOnWhatItShows() throws {
     let fixture = try Self.fixture()
     let session = try fixture.session()

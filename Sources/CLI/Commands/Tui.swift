@@ -16,7 +16,8 @@ extension Ootd {
         syntax), e edits the title, 1/2/3 set the priority, >/< move to the next/previous \
         day, d drops, D deletes, c carries the overdue todos, n edits the notes, b adds from \
         a task block, v marks (actions apply to every marked todo as one change), / filters, \
-        h/l change day, T goes back to today, g goes to a date, Tab shows the week, u/U undo \
+        h/l change day, T goes back to today, g goes to a date, Tab shows the week and the \
+        projects, u/U undo \
         and redo, q quits. Every change is the change the CLI command makes: 'ootd log' shows \
         it, 'ootd undo' takes it back. Keys can be changed in $XDG_CONFIG_HOME/ootd/tui.toml \
         (else ~/.config/ootd/tui.toml; see docs/decisions/tui-keys.md).
