@@ -78,12 +78,18 @@ let package = Package(
     /// handed in by the CLI). No SQL, no network code, no environment.
     .target(name: "UseCases", dependencies: ["Core", "Zone"]),
 
+    /// `ootd tui`: the full-screen day planner. A pure reducer (state + key -> state and the
+    /// changes to make), a pure renderer (state -> lines of a size), a line-diff screen writer and
+    /// a thin raw-termios layer. Changes go through Storage's calls and journal, as the CLI's do;
+    /// the CLI hands in the clock, the `add` parser, the rows of `ootd list` and its messages.
+    .target(name: "TUI", dependencies: ["Core", "Zone", "Storage"]),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
         "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
-        "Encryption", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Encryption", "TUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -124,6 +130,12 @@ let package = Package(
       name: "GitHubClientTests",
       dependencies: ["GitHubClient", "Core", "FakeGitHubSupport"],
       resources: [.copy("Fixtures")]
+    ),
+    /// The TUI without a terminal (reducer, renderer, screen writer, key file, the session on a
+    /// real database) and one run of `ootd tui` in a pseudo-terminal (tagged .binary).
+    .testTarget(
+      name: "TUITests",
+      dependencies: ["TUI", "CLI", "Core", "Zone", "Storage", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
     .testTarget(

@@ -23,6 +23,7 @@ enum CommandRouter {
     "history": Ootd.Log.self, "report": Ootd.Report.self, "sync": Ootd.Sync.self,
     "graph": Ootd.Graph.self, "demo": Ootd.Demo.self, "completions": Ootd.Completions.self,
     "export": Ootd.Export.self,
+    "tui": Ootd.Tui.self,
   ]
 
   /// Arguments that make argument-parser print something instead of running a command.

@@ -60,7 +60,7 @@ public final class AppDatabase: DatabaseStore {
   /// could not be written. Asked before ``close()``.
   public var hasChanged: Bool { changesSoFar > changesWhenHandedOver.withLock { $0 } }
 
-  private init(
+  init(
     writer: any DatabaseWriter, path: String, command: String, claim: FileClaim? = nil,
     unusedMark: WriteMark? = nil, routineDay: Day? = nil
   ) {

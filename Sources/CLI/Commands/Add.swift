@@ -71,25 +71,7 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) throws {
-      let placement = try Placement.parse(on: on, someday: someday, environment) ?? .day(environment.today)
-      let day = placement.day
-      if done, let day, day > environment.today {
-        throw CLIError.invalidValue("--done records work already done: \(day) is after today")
-      }
-      if done && day == nil {
-        throw CLIError.invalidValue("--done records work already done on a day: a backlog todo has no day")
-      }
-      let words = Tag.split(title: title.joined(separator: " "))
-      let tags = try words.tags + tag.map { name throws(CoreError) in try Tag.validate(name) }
-      if !title.isEmpty && (block == nil || !words.title.isEmpty) { _ = try Title.validate(words.title) }
-      let database = try global.openDatabase(environment)
-      let source = try block.map { try database.block(named: $0) }
-      var draft = try NewTodo(
-        title: words.title.isEmpty ? (source?.title ?? "") : words.title,
-        priority: priority ?? source?.priority ?? .mid,
-        day: day, project: project, block: source?.name)
-      draft.notes = note
-      draft.tags = Tag.normalized(tags)
+      let (database, draft) = try draft(on: environment.today, environment) { try global.openDatabase(environment) }
       let todo = try database.addTodo(
         draft, done: done, now: environment.now, timeZone: environment.timeZone)
       if todo.block != nil { try warnAboutPlacement([todo], database, environment) }
@@ -115,6 +97,34 @@ extension Ootd {
         }
         environment.print(renderer.line(todo, idWidth: String(todo.id).count))
       }
+    }
+
+    /// The todo this command line plans, checked as `add` checks it: on `defaultDay` unless
+    /// --on or --someday says otherwise (`ootd tui` adds to the day it shows). `open` opens the
+    /// database once the line is checked (a task block is read from it).
+    func draft(on defaultDay: Day, _ environment: AppEnvironment, open: () throws -> AppDatabase) throws
+      -> (database: AppDatabase, todo: NewTodo)
+    {
+      let placement = try Placement.parse(on: on, someday: someday, environment) ?? .day(defaultDay)
+      let day = placement.day
+      if done, let day, day > environment.today {
+        throw CLIError.invalidValue("--done records work already done: \(day) is after today")
+      }
+      if done && day == nil {
+        throw CLIError.invalidValue("--done records work already done on a day: a backlog todo has no day")
+      }
+      let words = Tag.split(title: title.joined(separator: " "))
+      let tags = try words.tags + tag.map { name throws(CoreError) in try Tag.validate(name) }
+      if !title.isEmpty && (block == nil || !words.title.isEmpty) { _ = try Title.validate(words.title) }
+      let database = try open()
+      let source = try block.map { try database.block(named: $0) }
+      var draft = try NewTodo(
+        title: words.title.isEmpty ? (source?.title ?? "") : words.title,
+        priority: priority ?? source?.priority ?? .mid,
+        day: day, project: project, block: source?.name)
+      draft.notes = note
+      draft.tags = Tag.normalized(tags)
+      return (database, draft)
     }
   }
 }

@@ -1,0 +1,110 @@
+/// One key press as the TUI sees it: a character typed, or a named key.
+public enum Key: Hashable, Sendable, CustomStringConvertible {
+  /// A character, space included (`j`, `>`, `한`).
+  case character(Character)
+  /// Ctrl with a letter (`ctrl("r")`); Ctrl-C, Ctrl-Z and Ctrl-R are bound by default.
+  case control(Character)
+  case enter, escape, backspace, tab, backTab, up, down, left, right
+
+  /// The key's name in the key file (`j`, `space`, `ctrl-r`, `shift-tab`, `up`): what
+  /// ``init(name:)`` reads back.
+  public var description: String {
+    switch self {
+    case .character(" "): return "space"
+    case .character(let character): return String(character)
+    case .control(let letter): return "ctrl-\(letter)"
+    case .enter: return "enter"
+    case .escape: return "esc"
+    case .backspace: return "backspace"
+    case .tab: return "tab"
+    case .backTab: return "shift-tab"
+    case .up: return "up"
+    case .down: return "down"
+    case .left: return "left"
+    case .right: return "right"
+    }
+  }
+
+  /// The key a name in the key file stands for: one character, or a name as ``description``
+  /// writes it (case-insensitive); nil for anything else.
+  public init?(name: String) {
+    if name.count == 1, let character = name.first {
+      self = .character(character)
+      return
+    }
+    let lower = name.lowercased()
+    let named: [String: Key] = [
+      "space": .character(" "), "enter": .enter, "return": .enter, "esc": .escape, "escape": .escape,
+      "backspace": .backspace, "tab": .tab, "shift-tab": .backTab, "backtab": .backTab, "up": .up,
+      "down": .down, "left": .left, "right": .right,
+    ]
+    if let key = named[lower] {
+      self = key
+      return
+    }
+    if lower.hasPrefix("ctrl-"), lower.count == 6, let letter = lower.last, letter.isLetter, letter.isASCII {
+      self = .control(letter)
+      return
+    }
+    return nil
+  }
+}
+
+/// Turns the bytes a terminal sends into keys: UTF-8 characters, control bytes, and the escape
+/// sequences of arrows and Shift-Tab (`ESC [ A`, `ESC O A`, `ESC [ Z`). A lone ESC at the end of
+/// a read is the Escape key (a terminal sends a sequence in one write).
+public struct KeyDecoder: Sendable {
+  public init() {}
+
+  public func keys(_ bytes: [UInt8]) -> [Key] {
+    var keys: [Key] = []
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case 0x1B:
+        if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
+          // CSI: parameters, then one final byte (0x40…0x7E).
+          var end = index + 2
+          while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+          if end < bytes.count {
+            switch bytes[end] {
+            case UInt8(ascii: "A"): keys.append(.up)
+            case UInt8(ascii: "B"): keys.append(.down)
+            case UInt8(ascii: "C"): keys.append(.right)
+            case UInt8(ascii: "D"): keys.append(.left)
+            case UInt8(ascii: "Z"): keys.append(.backTab)
+            default: break  // a key the TUI does not use (F1, Home…): ignored whole
+            }
+          }
+          index = end + 1
+        } else {
+          keys.append(.escape)
+          index += 1
+        }
+      case 0x0D, 0x0A:
+        keys.append(.enter)
+        index += 1
+      case 0x09:
+        keys.append(.tab)
+        index += 1
+      case 0x7F, 0x08:
+        keys.append(.backspace)
+        index += 1
+      case 0x01...0x1A:
+        keys.append(.control(Character(Unicode.Scalar(byte + 0x60))))
+        index += 1
+      case 0x00, 0x1C...0x1F:
+        index += 1
+      default:
+        // A UTF-8 character: its length from the lead byte.
+        let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        let end = min(bytes.count, index + length)
+        let text = String(decoding: bytes[index..<end], as: UTF8.self)
+        for character in text where character != "\u{FFFD}" { keys.append(.character(character)) }
+        index = end
+      }
+    }
+    return keys
+  }
+}

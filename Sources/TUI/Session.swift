@@ -1,0 +1,189 @@
+import Core
+import Foundation
+import Storage
+import Zone
+
+/// What the session needs from the CLI: the clock, the `add` parser, how a command line is
+/// written in the journal, and its error messages.
+public struct SessionHost {
+  /// The current instant (pinned with `OOTD_NOW` in debug builds, running after it).
+  public var now: () -> Date
+  /// The user's time zone (a task block's todo is ticked by today's commits, as `add` does).
+  public var timeZone: any ZoneRules
+  /// The todo an `add` line plans on `day` (the `add` command's own parser and checks), and
+  /// the command line the journal records for it.
+  public var addDraft: (_ line: String, _ day: Day, _ database: AppDatabase) throws -> (todo: NewTodo, done: Bool, command: String)
+  /// A command line as the journal records it (`edit 12 --title 'A title'`).
+  public var commandLine: ([String]) -> String
+  /// An error as the CLI says it, on one line.
+  public var message: (any Error) -> String
+
+  public init(
+    now: @escaping () -> Date, timeZone: any ZoneRules,
+    addDraft: @escaping (_ line: String, _ day: Day, _ database: AppDatabase) throws -> (todo: NewTodo, done: Bool, command: String),
+    commandLine: @escaping ([String]) -> String, message: @escaping (any Error) -> String
+  ) {
+    self.now = now
+    self.timeZone = timeZone
+    self.addDraft = addDraft
+    self.commandLine = commandLine
+    self.message = message
+  }
+}
+
+/// The running TUI without its terminal: the state, the keys applied to it, and every change
+/// made through the database as the CLI command it stands for (the same calls, one journal
+/// entry each, `ootd log` shows it and `ootd undo` takes it back). Tests drive it directly.
+public final class Session {
+  public let database: AppDatabase
+  public let host: SessionHost
+  public let reducer: Reducer
+  public private(set) var state: TUIState
+  /// `PRAGMA data_version` when the data was last read.
+  private var dataVersion: Int
+
+  public init(database: AppDatabase, today: Day, host: SessionHost, reducer: Reducer = Reducer()) throws {
+    self.database = database
+    self.host = host
+    self.reducer = reducer
+    state = TUIState(today: today)
+    dataVersion = try database.dataVersion()
+    try load()
+  }
+
+  /// Applies a key: the state changes, and what it asks of the database is done.
+  public func handle(_ key: Key) {
+    for effect in reducer.reduce(&state, key) { run(effect) }
+  }
+
+  /// Applies keys in turn.
+  public func handle(_ keys: [Key]) { for key in keys { handle(key) } }
+
+  /// Reads the day again when another process changed the database since the last reading
+  /// (SQLite's `data_version`); true when it did.
+  @discardableResult
+  public func reloadIfChangedElsewhere() -> Bool {
+    guard let version = try? database.dataVersion(), version != dataVersion else { return false }
+    dataVersion = version
+    do { try load() } catch { state.status = host.message(error) }
+    return true
+  }
+
+  /// Reads the day shown.
+  public func load() throws {
+    let day = state.day
+    let today = state.today
+    var todos: [Todo] = []
+    try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: day)))) {
+      todos.append($0)
+      return true
+    }
+    let carried = try database.todosCarriedAway(from: DayRange(day: day)).filter {
+      DayFigures.isCarriedAway($0, from: day)
+    }
+    let figures = DayFigures.tally(of: day, todos: todos + carried)
+    var todayFigures = figures
+    if day != today {
+      var todays: [Todo] = []
+      try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: today)))) {
+        todays.append($0)
+        return true
+      }
+      todayFigures = DayFigures.tally(of: today, todos: todays + (try database.todosCarriedAway(from: DayRange(day: today))))
+    }
+    var week: [DayColumn] = []
+    if state.tab == .week {
+      let start = state.weekStart
+      let range = try DayRange(from: start, to: start.adding(days: 6))
+      var todos: [Todo] = []
+      try database.forEachTodo(matching: TodoFilter(days: .range(range))) {
+        todos.append($0)
+        return true
+      }
+      let carried = try database.todosCarriedAway(from: range)
+      week = range.map { day in
+        DayColumn(
+          day: day, todos: todos.filter { $0.day == day },
+          figures: DayFigures.tally(of: day, todos: todos.filter { $0.day == day } + carried))
+      }
+    }
+    let overdue = try database.overdueSummary(before: today, limit: 5)
+    let backlog = try database.backlogSummary(limit: 0)
+    state.replace(DayData(
+      todos: todos, carriedAway: carried, figures: figures,
+      streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
+      overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
+      blocks: try database.blocks(), week: week,
+      projects: state.tab == .projects ? try database.projects(.active) : []))
+  }
+
+  /// Does `effect` through the database, then reads the day again; an error goes to the
+  /// status line and changes nothing.
+  func run(_ effect: Effect) {
+    let now = host.now()
+    let today = state.today
+    do {
+      switch effect {
+      case .load:
+        break
+      case .setDone(let ids, let done):
+        let result = try database.recording(as: command(done ? "done" : "undone", ids))
+          .setDoneTellingUnchanged(ids: ids, done: done, today: today, now: now)
+        state.status = said(done ? "Done" : "Reopened", result.todos)
+      case .setPriority(let ids, let priority):
+        let todos = try database.recording(as: command("edit", ids, "--priority", priority.rawValue))
+          .editTodos(ids: ids, try TodoChanges(priority: priority), today: today, now: now)
+        state.status = said("Priority \(priority.rawValue):", todos)
+      case .move(let ids, let day):
+        let todos = try database.recording(as: command("edit", ids, "--on", day.description))
+          .editTodos(ids: ids, try TodoChanges(day: .day(day)), today: today, now: now)
+        state.status = said("Moved to \(day):", todos)
+      case .drop(let ids):
+        let result = try database.recording(as: command("drop", ids)).dropTodos(ids: ids, now: now)
+        state.status = said("Dropped", result.dropped + result.already)
+      case .delete(let ids):
+        let todos = try database.recording(as: command("rm", ids, "--yes")).deleteTodos(ids: ids, now: now)
+        state.status = said("Deleted", todos)
+      case .carry:
+        let result = try database.recording(as: "carry").carryOver(today: today, to: today, now: now)
+        state.status =
+          result.moved.isEmpty
+          ? "Nothing to carry: no open todos before \(today)."
+          : "Carried \(result.moved.count == 1 ? "1 todo" : "\(result.moved.count) todos") to today"
+            + (result.duplicates.isEmpty ? "" : "; kept \(result.duplicates.count) (their block is on today)")
+      case .add(let line, let day):
+        let draft = try host.addDraft(line, day, database)
+        let todo = try database.recording(as: draft.command).addTodo(draft.todo, done: draft.done, now: now, timeZone: host.timeZone)
+        state.status = "Added #\(todo.id) for \(todo.day?.description ?? "the backlog")"
+      case .editTitle(let id, let title):
+        let todos = try database.recording(as: command("edit", [id], "--title", title))
+          .editTodos(ids: [id], try TodoChanges(title: title), today: today, now: now)
+        state.status = said("Edited", todos)
+      case .setNotes(let id, let notes):
+        let todos = try database.recording(as: command("edit", [id], "--note", notes))
+          .editTodos(ids: [id], try TodoChanges(notes: .some(notes)), today: today, now: now)
+        state.status = said(notes.isEmpty ? "Notes cleared:" : "Notes of", todos)
+      case .undo:
+        let step = try database.recording(as: "undo").undo(today: today, now: now)
+        state.status = ChangeSummary.undid(step.entry.command, effect: step.effect)
+      case .redo:
+        let step = try database.recording(as: "redo").redo(today: today, now: now)
+        state.status = ChangeSummary.redid(step.entry.command, effect: step.effect)
+      }
+      try load()
+    } catch {
+      state.status = "error: " + host.message(error)
+    }
+  }
+
+  /// `done 12 13`, `edit 12 --title 'A title'`: as the journal records the CLI's command.
+  func command(_ verb: String, _ ids: [Int64], _ options: String...) -> String {
+    host.commandLine([verb] + ids.map(String.init) + options)
+  }
+
+  /// `Done #12 'Title'`, or `Done 3 todos`.
+  func said(_ verb: String, _ todos: [Todo]) -> String {
+    if todos.count == 1, let todo = todos.first { return "\(verb) #\(todo.id) '\(todo.title)'" }
+    return "\(verb) \(todos.count) todos"
+  }
+}

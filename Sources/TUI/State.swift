@@ -1,0 +1,166 @@
+import Core
+
+/// What one day shows, as the session read it from the database.
+public struct DayData: Sendable, Equatable {
+  /// The day's todos in list order (day, priority, id): a todo ticked or dropped stays put.
+  public var todos: [Todo] = [] {
+    didSet { largestID = todos.lazy.map(\.id).max() ?? 0 }
+  }
+  /// The largest id of ``todos`` (the id column's width), counted once per reading, not per
+  /// frame: a day of 100,000 todos redraws a key press without walking them.
+  public private(set) var largestID: Int64 = 0
+  /// The todos carried away from the day (they count there, as planned and not done).
+  public var carriedAway: [Todo] = []
+  /// The day's figures (``DayFigures``).
+  public var figures: Tally = .zero
+  /// The perfect-day streak up to today.
+  public var streak: Int = 0
+  /// The most recent open todos of days before today, and how many there are.
+  public var overdue: [Todo] = []
+  public var overdueCount: Int = 0
+  /// How many todos wait in the backlog (no day).
+  public var backlogCount: Int = 0
+  /// The task blocks `b` picks from (`ootd block list`).
+  public var blocks: [TaskBlock] = []
+  /// The seven days (Monday first) of the shown day's week, read on the Week tab only.
+  public var week: [DayColumn] = []
+  /// The active projects with their progress, read on the Projects tab only.
+  public var projects: [ProjectProgress] = []
+
+  public init(
+    todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
+    overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = [],
+    week: [DayColumn] = [], projects: [ProjectProgress] = []
+  ) {
+    self.todos = todos
+    self.largestID = todos.lazy.map(\.id).max() ?? 0
+    self.carriedAway = carriedAway
+    self.figures = figures
+    self.streak = streak
+    self.overdue = overdue
+    self.overdueCount = overdueCount
+    self.backlogCount = backlogCount
+    self.blocks = blocks
+    self.week = week
+    self.projects = projects
+  }
+}
+
+/// One day of the Week tab: its todos in list order and its figures (``DayFigures``).
+public struct DayColumn: Sendable, Equatable {
+  public var day: Day
+  public var todos: [Todo]
+  public var figures: Tally
+
+  public init(day: Day, todos: [Todo], figures: Tally) {
+    self.day = day
+    self.todos = todos
+    self.figures = figures
+  }
+}
+
+/// What the keys are doing: moving in the list, or typing into a line.
+public enum Mode: Sendable, Equatable {
+  case list
+  /// The line editor of `a`: the `add` syntax.
+  case add(text: String)
+  /// The line editor of `e`: a new title for the todo.
+  case edit(id: Int64, text: String)
+  /// The date prompt of `g`: every date word the CLI takes (`fri`, `+3d`, `2026-12-01`).
+  case goTo(text: String)
+  /// The line editor of `n`: the todo's notes (empty clears them).
+  case notes(id: Int64, text: String)
+  /// The block picker of `b`: the block under its cursor.
+  case pickBlock(index: Int)
+  /// The live filter of `/`.
+  case filter
+  /// `D` asked whether to delete these todos.
+  case confirmDelete(ids: [Int64])
+  case help
+}
+
+/// The TUI's whole state: the day shown, its data, where the cursor is, what is marked and
+/// filtered, the mode, and the status line. ``Reducer`` changes it; ``Renderer`` draws it.
+public struct TUIState: Sendable, Equatable {
+  public let today: Day
+  public var day: Day
+  public var data: DayData
+  /// The row of the cursor among ``visible`` (on the Projects tab: among the projects).
+  public var cursor: Int = 0
+  /// The todos marked with `v`.
+  public var marks: Set<Int64> = []
+  /// The live filter's text (title words, `+tag`, `@project`).
+  public var filter: String = ""
+  public var mode: Mode = .list
+  /// The tab shown (only the Day tab so far).
+  public var tab: Tab = .day
+  /// The last action's message (the journal's line for undo and redo, an error).
+  public var status: String = ""
+  public var quits = false
+
+  public init(today: Day, day: Day? = nil, data: DayData = DayData()) {
+    self.today = today
+    self.day = day ?? today
+    self.data = data
+  }
+
+  /// The day's todos the filter keeps, in list order.
+  public var visible: [Todo] {
+    let terms = filter.split(separator: " ").map(String.init)
+    guard !terms.isEmpty else { return data.todos }
+    return data.todos.filter { todo in terms.allSatisfy { Self.matches(todo, $0) } }
+  }
+
+  /// Whether `todo` matches one filter word: `+tag` a tag starting with it, `@project` a
+  /// project starting with it, anything else a part of the title (as `ootd search` folds it).
+  static func matches(_ todo: Todo, _ term: String) -> Bool {
+    if term.hasPrefix("+"), term.count > 1 {
+      let wanted = TodoFilter.fold(String(term.dropFirst()))
+      return todo.tags.contains { TodoFilter.fold($0).hasPrefix(wanted) }
+    }
+    if term.hasPrefix("@"), term.count > 1 {
+      let wanted = TodoFilter.fold(String(term.dropFirst()))
+      return todo.project.map { TodoFilter.fold($0).hasPrefix(wanted) } ?? false
+    }
+    return TodoFilter.title(todo.title, contains: term)
+  }
+
+  /// The todo under the cursor.
+  public var current: Todo? {
+    let rows = visible
+    return rows.indices.contains(cursor) ? rows[cursor] : nil
+  }
+
+  /// The todos an action applies to: the marked ones (in list order), else the one under the
+  /// cursor.
+  public var targets: [Todo] {
+    if !marks.isEmpty { return data.todos.filter { marks.contains($0.id) } }
+    return current.map { [$0] } ?? []
+  }
+
+  /// Puts new data in, keeping the cursor on the same todo when it is still there (a todo whose
+  /// priority changed moves in the list, the cursor with it), and marks on todos that remain.
+  public mutating func replace(_ data: DayData) {
+    let id = current?.id
+    self.data = data
+    marks = marks.filter { mark in data.todos.contains { $0.id == mark } }
+    let rows = visible
+    if let id, let index = rows.firstIndex(where: { $0.id == id }) {
+      cursor = index
+    } else {
+      cursor = max(0, min(cursor, rows.count - 1))
+    }
+  }
+}
+
+/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day, the Week and the Projects so far.
+public enum Tab: String, Sendable, CaseIterable {
+  case day = "Day"
+  case week = "Week"
+  case projects = "Projects"
+}
+
+extension TUIState {
+  /// The Monday of the shown day's week.
+  public var weekStart: Day { day.adding(days: -(day.weekday.rawValue - 1)) }
+}
