@@ -1,8 +1,9 @@
 import ArgumentParser
 import Core
 
-/// The commands run many times a day (`add`, `done`, `undo`, `redo`, `list`, the dashboard), parsed
-/// without argument-parser when their command line has the plain shape they almost always have.
+/// The commands run many times a day (`add`, `done`, `undo`, `redo`, `list`, the dashboard), and
+/// the reading ones (`report`, `search`, `show`, `log`), parsed without argument-parser when their
+/// command line has the plain shape they almost always have.
 ///
 /// argument-parser's parse of even one command costs ~14 M instructions (half of `ootd add`):
 /// it builds the argument sets of the command and of two completion pseudo-commands, and each
@@ -18,7 +19,9 @@ import Core
 ///
 /// What it buys (callgrind, release build, issue 22): `ootd add` 4.6 M instructions instead of
 /// 16.0 M through argument-parser (`Add.parse`), `done` 5.6 M instead of 17.2 M, `list` 9.8 M
-/// instead of 23.4 M, the dashboard 10.5 M instead of 20.5 M (docs/decisions/hot-path-parser.md).
+/// instead of 23.4 M, the dashboard 10.5 M instead of 20.5 M (docs/decisions/hot-path-parser.md);
+/// issue 25: `report --json` 20.6 M → 7.3 M, `show ID` 15.0 M → 4.6 M, `log` 14.5 M → 3.6 M (argument-
+/// parser's parse of each was 10–13.7 M of it, the hot path's is 0.1–0.2 M).
 enum HotPath {
   /// The command `arguments` (global options already moved behind the subcommand) names, or
   /// nil when argument-parser must parse it.
