@@ -1,8 +1,9 @@
 import ArgumentParser
 import Core
 
-/// The commands run many times a day (`add`, `done`, `undo`, `redo`, `list`, the dashboard), parsed
-/// without argument-parser when their command line has the plain shape they almost always have.
+/// The commands run many times a day (`add`, `done`, `undo`, `redo`, `list`, the dashboard), and
+/// the reading ones (`report`, `search`, `show`, `log`), parsed without argument-parser when their
+/// command line has the plain shape they almost always have.
 ///
 /// argument-parser's parse of even one command costs ~14 M instructions (half of `ootd add`):
 /// it builds the argument sets of the command and of two completion pseudo-commands, and each
@@ -18,7 +19,9 @@ import Core
 ///
 /// What it buys (callgrind, release build, issue 22): `ootd add` 4.6 M instructions instead of
 /// 16.0 M through argument-parser (`Add.parse`), `done` 5.6 M instead of 17.2 M, `list` 9.8 M
-/// instead of 23.4 M, the dashboard 10.5 M instead of 20.5 M (docs/decisions/hot-path-parser.md).
+/// instead of 23.4 M, the dashboard 10.5 M instead of 20.5 M (docs/decisions/hot-path-parser.md);
+/// issue 25: `report --json` 20.6 M → 7.3 M, `show ID` 15.0 M → 4.6 M, `log` 14.5 M → 3.6 M (argument-
+/// parser's parse of each was 10–13.7 M of it, the hot path's is 0.1–0.2 M).
 enum HotPath {
   /// The command `arguments` (global options already moved behind the subcommand) names, or
   /// nil when argument-parser must parse it.
@@ -81,20 +84,13 @@ enum HotPath {
         range.to = words.options["--to"]
         selection.range = range
         selection.all = words.flags.contains("--all")
-        var filters = TodoFilterOptions()
-        filters.project = words.options["--project"]
-        filters.priority = try words.priority("--priority")
-        filters.tag = words.options["--tag"]
-        filters.open = words.flags.contains("--open")
-        filters.done = words.flags.contains("--done")
         var command = Ootd.List()
         command.selection = selection
-        command.filters = filters
+        command.filters = try words.filters()
         command.grep = words.options["--grep"]
         command.long = words.flags.contains("--long")
         (command.output, command.global) = try words.outputAndGlobal()
         try selection.validate()
-        try filters.validate()
         return command
       case "undo", "redo":
         guard let words = Words(rest, name.flatMap(table)) else { return nil }
@@ -107,6 +103,52 @@ enum HotPath {
         }
         var command = Ootd.Redo()
         command.options = options
+        return command
+      case "report":
+        guard let words = Words(rest, reportTable) else { return nil }
+        var range = ReportRangeOptions()
+        range.from = words.options["--from"]
+        range.to = words.options["--to"]
+        range.week = words.flags.contains("--week")
+        range.month = words.flags.contains("--month")
+        range.year = words.flags.contains("--year")
+        range.days = try words.integer("--days")
+        var image = SVGOutputOption<CalendarImage>()
+        image.svg = words.options["--svg"]
+        var command = Ootd.Report()
+        command.range = range
+        command.project = words.options["--project"]
+        command.calendar = words.flags.contains("--calendar")
+        command.image = image
+        command.csv = words.flags.contains("--csv")
+        (command.output, command.global) = try words.outputAndGlobal()
+        try range.validate()
+        try command.validate()
+        return command
+      case "search":
+        guard let words = Words(rest, searchTable), words.positionals.count == 1 else { return nil }
+        var command = Ootd.Search()
+        command.text = words.positionals[0]
+        command.filters = try words.filters()
+        var range = DayRangeOptions()
+        range.from = words.options["--from"]
+        range.to = words.options["--to"]
+        command.range = range
+        (command.output, command.global) = try words.outputAndGlobal()
+        try command.validate()
+        return command
+      case "show":
+        guard let words = Words(rest, showTable), words.positionals.count == 1 else { return nil }
+        var command = Ootd.Show()
+        command.id = try TodoIDs.parse(words.positionals[0])
+        (command.output, command.global) = try words.outputAndGlobal()
+        return command
+      case "log", "history":
+        guard let words = Words(rest, logTable) else { return nil }
+        var command = Ootd.Log()
+        command.limit = try words.integer("--limit") ?? 20
+        (command.output, command.global) = try words.outputAndGlobal()
+        try command.validate()
         return command
       default:
         return nil
@@ -153,12 +195,18 @@ enum HotPath {
     case "undone": undoneTable
     case "list", "ls": listTable
     case "undo", "redo": journalTable
+    case "report": reportTable
+    case "search": searchTable
+    case "show": showTable
+    case "log", "history": logTable
     default: nil
     }
   }
 
   /// The names ``table(_:)`` answers for (`HotPathDeclarationTests` checks each).
-  static let tableNames = ["today", "add", "done", "undone", "list", "ls", "undo", "redo"]
+  static let tableNames = [
+    "today", "add", "done", "undone", "list", "ls", "undo", "redo", "report", "search", "show", "log",
+  ]
 
   static let todayTable = Table()
   static let addTable = Table(
@@ -177,6 +225,19 @@ enum HotPath {
     ],
     flags: ["--all", "--open", "--done", "--long"], positionals: .one)
   static let journalTable = Table()
+  static let reportTable = Table(
+    options: [
+      "--from": "--from", "--to": "--to", "--days": "--days", "--project": "--project", "--svg": "--svg",
+    ],
+    flags: ["--week", "--month", "--year", "--calendar", "--csv"])
+  static let searchTable = Table(
+    options: [
+      "--project": "--project", "--priority": "--priority", "-p": "--priority", "--tag": "--tag",
+      "--from": "--from", "--to": "--to",
+    ],
+    flags: ["--open", "--done"], positionals: .one)
+  static let showTable = Table(positionals: .one)
+  static let logTable = Table(options: ["--limit": "--limit"])
 
   /// A word the hot path does not take.
   struct Refused: Error {}
@@ -228,6 +289,25 @@ enum HotPath {
       guard let text = options[name] else { return nil }
       guard let priority = Priority(argument: text) else { throw Refused() }
       return priority
+    }
+
+    /// An integer option's value, parsed as argument-parser parses it.
+    func integer(_ name: String) throws -> Int? {
+      guard let text = options[name] else { return nil }
+      guard let value = Int(argument: text) else { throw Refused() }
+      return value
+    }
+
+    /// The todo filter options (`list`, `search`), validated as argument-parser validates them.
+    func filters() throws -> TodoFilterOptions {
+      var filters = TodoFilterOptions()
+      filters.project = options["--project"]
+      filters.priority = try priority("--priority")
+      filters.tag = options["--tag"]
+      filters.open = flags.contains("--open")
+      filters.done = flags.contains("--done")
+      try filters.validate()
+      return filters
     }
 
     /// The `--json` option group and the global options.

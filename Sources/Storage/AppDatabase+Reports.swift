@@ -70,7 +70,11 @@ extension AppDatabase {
         clause += " AND todo.projectId = ?"
         arguments += [try Self.projectID(db, named: project)]
       }
-      try TodoRecord.forEach(db, where: clause, arguments) { record in
+      // `+todo.day`: the same order, but not one the day index can give, so SQLite reads the
+      // few carried todos through `todo_carried` and sorts them, instead of walking every todo
+      // in day order to find them (13.8 M instructions of the dashboard at 10,000 todos, none
+      // carried; issue 25).
+      try TodoRecord.forEach(db, where: clause, arguments, order: "+todo.day, todo.priority, todo.id") { record in
         let todo = try record.todo()
         if todo.carriedFrom.contains(where: { range?.contains($0) ?? true && DayFigures.isCarriedAway(todo, from: $0) }) {
           todos.append(todo)

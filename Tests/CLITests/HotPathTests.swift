@@ -51,6 +51,27 @@ struct HotPathTests {
     return lines
   }()
 
+  /// `report`, `search`, `show` and `log` (issue 25: off the hot path they paid ~13 M
+  /// instructions in argument-parser) over the shared words and their own.
+  static let readCommandLines: [[String]] = {
+    let readWords = words + [
+      ["--week"], ["--month"], ["--year"], ["--days", "90"], ["--days", "0"], ["--days", "x"], ["--days", "+7"],
+      ["--year", "--week"], ["--from", "2026-01-01"], ["--to", "today"], ["--from", "mon", "--to", "eow"],
+      ["--calendar"], ["--csv"], ["--csv", "--json"], ["--calendar", "--json"], ["--svg", "a.svg"], ["--svg", ""],
+      ["--svg", "-"], ["--svg", "a.svg", "--calendar"], ["--open"], ["--open", "--done"], ["--tag", "bug"],
+      ["-p", "high", "--open"], ["--limit", "5"], ["--limit", "0"], ["--limit", "-1"], ["--limit", "x"],
+      ["--limit"], ["boj"], [""], ["7"], ["7", "8"],
+    ]
+    var lines: [[String]] = []
+    for name in ["report", "search", "show", "log", "history"] {
+      for first in readWords {
+        lines.append([name] + first)
+        for second in readWords where second.count <= 2 { lines.append([name] + first + second) }
+      }
+    }
+    return lines
+  }()
+
   @Test("the hot path agrees with argument-parser on every command line it accepts", .tags(.slow))
   func agrees() throws {
     #expect(Self.commandLines.count > 1_000)
@@ -70,5 +91,31 @@ struct HotPathTests {
     // The list branch takes its plain shapes too, not only the others.
     #expect(Self.listCommandLines.filter { HotPath.parse($0) != nil }.count > 300)
     #expect(HotPath.parse(["list", "tomorrow", "--project", "ootd", "-p", "high", "--open", "--json"]) is Ootd.List)
+  }
+
+  @Test("report, search, show and log: the hot path agrees with argument-parser", .tags(.slow))
+  func readCommandsAgree() throws {
+    var accepted: [String: Int] = [:]
+    for line in Self.readCommandLines {
+      guard let hot = HotPath.parse(line) else { continue }
+      accepted[line[0], default: 0] += 1
+      switch Result(catching: { try Ootd.parseAsRoot(line) }) {
+      case .success(let command):
+        #expect(CommandRouterTests.describe(hot) == CommandRouterTests.describe(command), "\(line)")
+      case .failure(let error):
+        Issue.record("hot path accepted \(line), argument-parser refused: \(error)")
+      }
+    }
+    // Each command's plain shapes are taken, not only refused.
+    for name in ["report", "search", "show", "log", "history"] { #expect(accepted[name, default: 0] > 20, "\(name)") }
+    #expect(HotPath.parse(["report", "--year", "--json"]) is Ootd.Report)
+    #expect(HotPath.parse(["search", "boj", "--open", "--from", "mon"]) is Ootd.Search)
+    #expect(HotPath.parse(["show", "12", "--json"]) is Ootd.Show)
+    #expect(HotPath.parse(["history", "--limit", "5"]) is Ootd.Log)
+    // What argument-parser refuses, the hot path leaves to it (its message).
+    for refused in [["report", "--days", "x"], ["report", "--year", "--week"], ["search"], ["search", ""],
+                    ["show"], ["show", "x!"], ["log", "--limit", "0"], ["report", "--csv", "--json"]] {
+      #expect(HotPath.parse(refused) == nil, "\(refused)")
+    }
   }
 }

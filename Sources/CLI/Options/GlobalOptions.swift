@@ -77,7 +77,7 @@ struct GlobalOptions: ParsableArguments {
     let database = try openDatabase(environment, readOnly: true)
     if database.isWritable, database.path != ":memory:" {
       // Showing the day matters more than planning it: a busy or failing write shows it as is.
-      _ = try? database.planDueRoutine(on: environment.today, now: environment.now)
+      _ = try? database.planDueRoutineCount(on: environment.today, now: environment.now)
     }
     return database
   }

@@ -49,12 +49,23 @@ public enum RowID {
   }
 
   /// The 8-4-4-4-12 lowercase hex form of 16 bytes.
+  /// Written byte by byte: the form it replaced (a `[Character]` and a `String` per byte, then
+  /// five joins) cost 175,000 instructions a uuid, 0.7 M of the first command of a day with
+  /// four routine blocks (issue 25).
   static func format(_ bytes: [UInt8]) -> String {
-    let hex = bytes.map { byte in
-      let digits = Array("0123456789abcdef")
-      return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2 + 4)
+    for (index, byte) in bytes.enumerated() {
+      if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+      text.append(hexDigit(byte >> 4))
+      text.append(hexDigit(byte & 0x0F))
     }
-    return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The lowercase hex digit of `value` (0–15).
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
   }
 
   /// Whether `text` is a lowercase 8-4-4-4-12 hex uuid.

@@ -159,8 +159,9 @@ final class ChangeRecorder {
         .execute(arguments: [clock])
     }
     if kind == .change, remoteDevice == nil {
-      // A new change ends what could be redone, as in every editor.
-      try db.execute(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1")
+      // A new change ends what could be redone, as in every editor. Cached: the first command
+      // of a day records the routine's entry and then its own, in one transaction.
+      try db.cachedStatement(sql: "UPDATE journalChange SET redoable = 0 WHERE redoable = 1").execute()
     }
     try Self.prune(db, after: entry.id)
     return entry.id
