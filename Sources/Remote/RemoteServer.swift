@@ -24,24 +24,28 @@ public final class RemoteServer {
   /// Rows per INSERT statement in ``push(_:)`` and ``publishDayFigures(_:displayName:)``.
   static let pushBatch = 5_000
 
-  /// `values` as a PostgreSQL array literal of quoted elements: `{"a","b \"c\""}`.
+  /// `values` as a PostgreSQL array literal of quoted elements: `{"a","b \"c\""}`. Built as
+  /// bytes (a push's payloads are megabytes): `"` and `\` are escaped byte by byte, which is
+  /// exact in UTF-8 (neither byte occurs inside another character's encoding).
   static func arrayLiteral(_ values: [String]) -> String {
-    var literal = "{"
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    var literal: [UInt8] = [UInt8(ascii: "{")]
     literal.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
     for (index, value) in values.enumerated() {
-      if index > 0 { literal += "," }
-      literal += "\""
-      if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        for character in value {
-          if character == "\"" || character == "\\" { literal += "\\" }
-          literal.append(character)
+      if index > 0 { literal.append(UInt8(ascii: ",")) }
+      literal.append(quote)
+      if value.utf8.contains(where: { $0 == quote || $0 == backslash }) {
+        for byte in value.utf8 {
+          if byte == quote || byte == backslash { literal.append(backslash) }
+          literal.append(byte)
         }
       } else {
-        literal += value
+        literal.append(contentsOf: value.utf8)
       }
-      literal += "\""
+      literal.append(quote)
     }
-    return literal + "}"
+    literal.append(UInt8(ascii: "}"))
+    return String(decoding: literal, as: UTF8.self)
   }
 
   /// Checks that the server has the current ootd schema and that the connection's role is a
