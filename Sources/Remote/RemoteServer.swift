@@ -34,13 +34,15 @@ public final class RemoteServer {
     for (index, value) in values.enumerated() {
       if index > 0 { literal.append(UInt8(ascii: ",")) }
       literal.append(quote)
-      if value.utf8.contains(where: { $0 == quote || $0 == backslash }) {
-        for byte in value.utf8 {
-          if byte == quote || byte == backslash { literal.append(backslash) }
-          literal.append(byte)
+      var value = value
+      value.withUTF8 { bytes in
+        var start = 0
+        for index in bytes.indices where bytes[index] == quote || bytes[index] == backslash {
+          literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+          literal.append(backslash)
+          start = index
         }
-      } else {
-        literal.append(contentsOf: value.utf8)
+        literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
       }
       literal.append(quote)
     }
