@@ -24,24 +24,30 @@ public final class RemoteServer {
   /// Rows per INSERT statement in ``push(_:)`` and ``publishDayFigures(_:displayName:)``.
   static let pushBatch = 5_000
 
-  /// `values` as a PostgreSQL array literal of quoted elements: `{"a","b \"c\""}`.
+  /// `values` as a PostgreSQL array literal of quoted elements: `{"a","b \"c\""}`. Built as
+  /// bytes (a push's payloads are megabytes): `"` and `\` are escaped byte by byte, which is
+  /// exact in UTF-8 (neither byte occurs inside another character's encoding).
   static func arrayLiteral(_ values: [String]) -> String {
-    var literal = "{"
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    var literal: [UInt8] = [UInt8(ascii: "{")]
     literal.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
     for (index, value) in values.enumerated() {
-      if index > 0 { literal += "," }
-      literal += "\""
-      if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        for character in value {
-          if character == "\"" || character == "\\" { literal += "\\" }
-          literal.append(character)
+      if index > 0 { literal.append(UInt8(ascii: ",")) }
+      literal.append(quote)
+      var value = value
+      value.withUTF8 { bytes in
+        var start = 0
+        for index in bytes.indices where bytes[index] == quote || bytes[index] == backslash {
+          literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+          literal.append(backslash)
+          start = index
         }
-      } else {
-        literal += value
+        literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
       }
-      literal += "\""
+      literal.append(quote)
     }
-    return literal + "}"
+    literal.append(UInt8(ascii: "}"))
+    return String(decoding: literal, as: UTF8.self)
   }
 
   /// Checks that the server has the current ootd schema and that the connection's role is a
@@ -80,18 +86,7 @@ public final class RemoteServer {
         var start = 0
         while start < records.count {
           let batch = records[start..<min(start + Self.pushBatch, records.count)]
-          // Four array parameters instead of four parameters a row: one short statement to
-          // plan, whatever the batch size.
-          let rows = try connection.query(
-            """
-            INSERT INTO ootd.ops (op_id, device, clock, payload)
-            SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
-            ON CONFLICT (owner, op_id) DO NOTHING RETURNING 1
-            """,
-            [
-              Self.arrayLiteral(batch.map(\.opID)), Self.arrayLiteral(batch.map(\.device)),
-              Self.arrayLiteral(batch.map(\.clock)), Self.arrayLiteral(batch.map(\.payload)),
-            ])
+          let rows = try insert(batch)
           inserted += rows.rows.count
           start += batch.count
         }
@@ -102,6 +97,40 @@ public final class RemoteServer {
     } catch {
       throw .refused(String(describing: error))
     }
+  }
+
+  /// A batch's records past which its average payload makes the batch a few large records
+  /// (a first sync's, ~500 KB each): sent as parameters of their own, not as array literals.
+  static let largeRecordBytes = 16 << 10
+
+  /// Inserts `batch` (in its order: the server numbers the records as they come), skipping a
+  /// record already stored; one row per record inserted.
+  private func insert(_ batch: ArraySlice<SyncRecord>) throws(RemoteError) -> PostgresRows {
+    let conflict = "ON CONFLICT (owner, op_id) DO NOTHING RETURNING 1"
+    if batch.reduce(0, { $0 + $1.payload.utf8.count }) / batch.count < Self.largeRecordBytes {
+      // Many small records: four array parameters instead of four parameters a row, one short
+      // statement to plan, whatever the batch size.
+      return try connection.query(
+        """
+        INSERT INTO ootd.ops (op_id, device, clock, payload)
+        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) \(conflict)
+        """,
+        [
+          Self.arrayLiteral(batch.map(\.opID)), Self.arrayLiteral(batch.map(\.device)),
+          Self.arrayLiteral(batch.map(\.clock)), Self.arrayLiteral(batch.map(\.payload)),
+        ])
+    }
+    // A few large ones: the server parsed an array literal of megabytes character by character
+    // (60-100 ms a page of a first push, more than inserting it); a parameter is taken as it is.
+    var sql = "INSERT INTO ootd.ops (op_id, device, clock, payload) VALUES "
+    var params: [String?] = []
+    params.reserveCapacity(batch.count * 4)
+    for (index, record) in batch.enumerated() {
+      let base = index * 4
+      sql += (index > 0 ? "," : "") + "($\(base + 1)::uuid,$\(base + 2),$\(base + 3),$\(base + 4))"
+      params += [record.opID, record.device, record.clock, record.payload]
+    }
+    return try connection.query(sql + " " + conflict, params)
   }
 
   /// The payload bytes one ``pull(after:limit:)`` page brings at most (past its first row).

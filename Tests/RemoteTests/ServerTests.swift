@@ -97,6 +97,23 @@ struct ServerTests {
     #expect(try alice.pull(after: 0, limit: 100).map(\.record) == records)
   }
 
+  @Test("large records (a first sync's) are sent as parameters of their own: in order, once, byte for byte")
+  func largeRecords() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    let awkward = #"{"a":"say "hi" \ , {}"} 한글 🎉"# + "\n"
+    let records = (0..<6).map { index in
+      SyncRecord(
+        opID: record(index).opID, device: "dev \"1\"", clock: "c{\(index)}",
+        payload: String(repeating: awkward, count: (40 << 10) / awkward.utf8.count + index))
+    }
+    #expect(try alice.push(records) == 6)
+    #expect(try alice.push(records) == 0)
+    let pulled = try alice.pull(after: 0, limit: 100)
+    #expect(pulled.map(\.record) == records)
+    #expect(pulled.map(\.seq) == pulled.map(\.seq).sorted())
+  }
+
   @Test("10,000 operations push in one call and come back whole")
   func bigPush() throws {
     let fixture = try ServerFixture()

@@ -70,7 +70,7 @@ enum OperationExecutor {
         if operation.entity != .block, field == "id", let id = value.integer {
           // A local id already taken (only possible for a row from another machine): the row
           // gets a new one, and the journal records that one.
-          if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [id]) == true {
+          if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE id = ?"), arguments: [id]) == true {
             continue
           }
           givesID = true

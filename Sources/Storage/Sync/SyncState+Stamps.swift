@@ -105,24 +105,28 @@ struct LinkTranslation {
   }
 
   func incoming(_ operation: SyncOperation) throws -> SyncOperation {
-    try map(operation) { field, value in
-      guard let text = value.text else { return value }
-      switch field {
-      case "block":
-        guard RowID.isValid(text) else { return value }
-        return .optional(
-          try String.fetchOne(
-            db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [try local(text)]))
-      case "project":
-        let uuid = try local(text)
-        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [uuid])
-          == true ? .text(uuid) : .null
-      default: return value
-      }
+    try map(operation, incoming)
+  }
+
+  /// A todo's link `field` (its block or project, as records name them) as it is here.
+  func incoming(_ field: String, _ value: FieldValue) throws -> FieldValue {
+    guard let text = value.text else { return value }
+    switch field {
+    case "block":
+      guard RowID.isValid(text) else { return value }
+      return .optional(
+        try String.fetchOne(
+          db.cachedStatement(sql: "SELECT name FROM block WHERE uuid = ?"), arguments: [try local(text)]))
+    case "project":
+      let uuid = try local(text)
+      return try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM project WHERE uuid = ?"), arguments: [uuid])
+        == true ? .text(uuid) : .null
+    default: return value
     }
   }
 
-  private func map(_ operation: SyncOperation, _ transform: (String, FieldValue) throws -> FieldValue)
+  /// `operation` with `transform` applied to a todo's links.
+  func map(_ operation: SyncOperation, _ transform: (String, FieldValue) throws -> FieldValue)
     throws -> SyncOperation
   {
     guard operation.entity == .todo else { return operation }

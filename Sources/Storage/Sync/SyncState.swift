@@ -21,6 +21,9 @@ import GRDB
 public struct SyncState: DatabaseStore {
   let writer: any DatabaseWriter
   let path: String
+  /// Whether a pulled record of todos never seen here takes the bulk path (``FreshTodos``);
+  /// off only in tests comparing it with the per-row path.
+  var bulkPull = true
 }
 
 extension AppDatabase {

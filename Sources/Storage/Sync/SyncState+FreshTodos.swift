@@ -1,0 +1,103 @@
+import Core
+import Formats
+import Foundation
+import GRDB
+
+// The bulk side of a pull (issue 24): a record whose every operation creates a todo this
+// database has never seen (a first sync of an empty machine brings nothing else) is applied
+// without reading, operation by operation, what the merge would find here: that it knows
+// nothing of the rows is asked once for the whole record, the links and numbers of its todos
+// are looked up once each, and every todo goes through the same write path (the executor's
+// insert, the journal's operation, the stamp) as in ``SyncState/applyPulled(_:today:now:clocks:)``,
+// whose per-row path it must equal row for row (`SyncBulkPullTests`).
+
+/// The operations of one pulled record when each creates a todo unknown here (no row, no stamp)
+/// and no row comes twice; nil otherwise (the record then takes the per-row path).
+struct FreshTodos {
+  let operations: [SyncOperation]
+
+  /// The record's operations as fresh todos, or nil.
+  static func of(_ db: Database, _ operations: [SyncOperation]) throws -> FreshTodos? {
+    guard !operations.isEmpty else { return nil }
+    var rows = Set<String>()
+    rows.reserveCapacity(operations.count)
+    for operation in operations {
+      guard operation.entity == .todo, case .create = operation.kind, rows.insert(operation.row).inserted else {
+        return nil
+      }
+    }
+    let known = try Bool.fetchOne(
+      db.cachedStatement(
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM syncStamp WHERE row IN (SELECT value FROM json_each(?1)))
+            OR EXISTS (SELECT 1 FROM todo WHERE uuid IN (SELECT value FROM json_each(?1)))
+          """), arguments: ["[" + operations.map { JSONText.quoted($0.row) }.joined(separator: ",") + "]"]) ?? true
+    return known ? nil : FreshTodos(operations: operations)
+  }
+
+  /// What applying the record leaves for the page: its operations with the clock, the todos
+  /// the rules must look at and the numbers claimed, as the per-row path leaves them.
+  struct Applied {
+    var clock: Int64
+    var touched = Set<String>()
+    var numbers = TodoNumbers()
+  }
+
+  /// Applies every operation through `recorder` (a journal entry of the record's device), as
+  /// the per-row path does with a row it has never seen: ``SyncMerge`` merges it into nothing,
+  /// its links are translated (``LinkTranslation``), its number kept when free here (else it
+  /// waits below zero and claims it, ``TodoNumbers``), the row created and its stamps written.
+  func apply(
+    _ recorder: ChangeRecorder, links: LinkTranslation, clock: Int64, ceiling: Int64
+  ) throws -> Applied {
+    let db = recorder.db
+    var applied = Applied(clock: clock)
+    var holders = try Self.holders(db, of: operations)
+    // The number a todo whose number is taken waits under (``TodoNumbers/waiting(_:)``), kept
+    // here as the rows come in.
+    var lowest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(0, coalesce(min(id), 0)) FROM todo")) ?? 0
+    var translated: [String: FieldValue] = [:]
+    for remote in operations {
+      applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: ceiling)
+      // A record of todos only changes no project or block: each link is looked up once.
+      let operation = try links.map(remote) { field, value in
+        let key = field + "\u{0}" + (value.text ?? "")
+        if let known = translated[key] { return known }
+        let local = try links.incoming(field, value)
+        translated[key] = local
+        return local
+      }
+      let outcome = SyncMerge.merge(operation, into: nil)
+      guard case .create(var fields) = outcome.effect else {
+        throw StorageError.sqlite("a pulled creation of a new todo merged into no creation")
+      }
+      if let number = fields[todo: .id]?.integer, let holder = holders[number], holder != operation.row {
+        fields[todo: .id] = .integer(lowest - 1)
+        applied.numbers.claim(operation.row, number, device: operation.stamp.device)
+      }
+      recorder.remoteClock = remote.stamp.clock
+      try recorder.apply(JournalOperation(.todo, row: operation.row, .create(fields)))
+      if case .create(let stored)? = recorder.lastApplied?.action, let id = stored[todo: .id]?.integer {
+        holders[id] = operation.row
+        lowest = min(lowest, id)
+      }
+      applied.touched.insert(operation.row)
+      try SyncState.writeStamps(db, operation.row, before: nil, after: outcome.row)
+    }
+    return applied
+  }
+
+  /// The todos here holding the numbers `operations` bring, by number.
+  private static func holders(_ db: Database, of operations: [SyncOperation]) throws -> [Int64: String] {
+    var numbers: [Int64] = []
+    for operation in operations {
+      if case .create(let fields) = operation.kind, let number = fields[todo: .id]?.integer { numbers.append(number) }
+    }
+    var holders: [Int64: String] = [:]
+    let rows = try Row.fetchCursor(
+      db.cachedStatement(sql: "SELECT id, uuid FROM todo WHERE id IN (SELECT value FROM json_each(?))"),
+      arguments: ["[" + numbers.map(String.init).joined(separator: ",") + "]"])
+    while let row = try rows.next() { holders[row[0]] = row[1] }
+    return holders
+  }
+}
