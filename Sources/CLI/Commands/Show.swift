@@ -17,7 +17,7 @@ extension Ootd {
         them all), oldest first.
 
         --json prints the todo as 'list --json' does, plus "history": [{"id","at","command",\
-        "summary","undone","kind","target","fromDevice"}].
+        "summary","undone","kind","target","fromDevice","fromDeviceName"}].
 
         Examples:
           ootd show 12
