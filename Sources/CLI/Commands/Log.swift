@@ -13,8 +13,8 @@ extension Ootd {
         name ('ootd remote name' sets it; 'ootd remote status' shows this machine's), or its \
         short device id when it sent no name (an older ootd).
 
-        --json prints [{"id","at","command","summary","undone","kind","target","fromDevice",\
-        "fromDeviceName"}]; fromDevice is the other machine's device id, null for a change made \
+        --json prints [{"id", "at", "command", "summary", "undone", "kind", "target", \
+        "fromDevice", "fromDeviceName"}]; fromDevice is the other machine's device id, null for a change made \
         here; fromDeviceName its name, null when made here or unknown.
 
         Examples:
