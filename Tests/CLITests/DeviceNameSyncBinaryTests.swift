@@ -75,7 +75,9 @@ struct DeviceNameSyncBinaryTests {
     #expect(!text.contains("from \(deviceA.prefix(8))"), "\(text)")
     // On a, b's changes carry b's default name.
     let logA = try #require(try Self.json(try m.run("a", "log", "--json")) as? [[String: Any]])
-    #expect(logA.contains { $0["command"] as? String == "add Write" && $0["fromDeviceName"] as? String == hostDefault }, "\(logA)")
+    let deviceB = try #require(try Self.status(m, "b")["device"] as? String)
+    let fromB = logA.filter { $0["fromDevice"] as? String == deviceB }
+    #expect(!fromB.isEmpty && fromB.allSatisfy { $0["fromDeviceName"] as? String == hostDefault }, "\(logA)")
 
     // A name with a terminal escape set on a: dropped before it is stored, sent, or shown.
     #expect(try m.run("a", "remote", "name", "\u{1B}]0;pwn\u{07}desk\u{202E}top").code == 0)
