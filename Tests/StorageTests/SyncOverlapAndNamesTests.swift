@@ -20,6 +20,15 @@ struct SyncOverlapAndNamesTests {
     return (server, m[0], m[1], todo.uuid)
   }
 
+  /// Two syncs at the same moment: both pull (nothing new), then `first` pushes, then `second`:
+  /// neither saw the other's change.
+  static func overlap(_ server: FakeSyncServer, first: AppDatabase, second: AppDatabase) throws {
+    #expect(try server.pullAll(first, now: fixedNow + 62).conflicts.isEmpty)
+    #expect(try server.pullAll(second, now: fixedNow + 62).conflicts.isEmpty)
+    try server.pushAll(first, now: fixedNow + 62)
+    try server.pushAll(second, now: fixedNow + 62)
+  }
+
   static func retitle(_ machine: AppDatabase, _ title: String, at seconds: Double) throws {
     _ = try machine.editTodo(
       id: try allTodos(machine)[0].id, try TodoChanges(title: title), today: fixedToday, now: fixedNow + seconds)
@@ -30,11 +39,7 @@ struct SyncOverlapAndNamesTests {
     let (server, a, b, _) = try Self.synced()
     try Self.retitle(a, "A's title", at: 60)
     try Self.retitle(b, "B's title", at: 61)
-    // Both pull (nothing new), then both push: neither saw the other's edit.
-    #expect(try server.pullAll(a, now: fixedNow + 62).conflicts.isEmpty)
-    #expect(try server.pullAll(b, now: fixedNow + 62).conflicts.isEmpty)
-    try server.pushAll(a, now: fixedNow + 62)
-    try server.pushAll(b, now: fixedNow + 62)
+    try Self.overlap(server, first: a, second: b)
     // Each syncs: only b (whose record the server holds after a's) reports it.
     let onA = try server.sync(a, now: fixedNow + 63)
     let onB = try server.sync(b, now: fixedNow + 64)
@@ -58,10 +63,7 @@ struct SyncOverlapAndNamesTests {
     let (server, a, b, _) = try Self.synced()
     try Self.retitle(a, "A's title", at: 60)
     try Self.retitle(b, "B's title", at: 61)
-    try server.pullAll(a, now: fixedNow + 62)
-    try server.pullAll(b, now: fixedNow + 62)
-    try server.pushAll(b, now: fixedNow + 62)
-    try server.pushAll(a, now: fixedNow + 62)
+    try Self.overlap(server, first: b, second: a)
     let onB = try server.sync(b, now: fixedNow + 63)
     let onA = try server.sync(a, now: fixedNow + 64)
     #expect(onB.conflicts.isEmpty, "\(onB.conflicts)")
@@ -96,14 +98,15 @@ struct SyncOverlapAndNamesTests {
     let (server, a, b, _) = try Self.synced()
     _ = try a.deleteTodos(ids: [try allTodos(a)[0].id], now: fixedNow + 60)
     try Self.retitle(b, "B's title", at: 61)
-    try server.pullAll(a, now: fixedNow + 62)
-    try server.pullAll(b, now: fixedNow + 62)
-    try server.pushAll(a, now: fixedNow + 62)
-    try server.pushAll(b, now: fixedNow + 62)
+    try Self.overlap(server, first: a, second: b)
     let onA = try server.sync(a, now: fixedNow + 63)
     let onB = try server.sync(b, now: fixedNow + 64)
-    #expect(onA.conflicts.count + onB.conflicts.count == 1, "\(onA.conflicts) \(onB.conflicts)")
-    #expect((onA.conflicts + onB.conflicts).first?.conflict.kind == .editOfDeleted)
+    // b pushed second: b reports it.
+    #expect(onA.conflicts.isEmpty, "\(onA.conflicts)")
+    #expect(onB.conflicts.map(\.conflict.kind) == [.editOfDeleted], "\(onB.conflicts)")
+    #expect(onB.conflicts.first?.kept.words == "deleted")
+    #expect(try server.sync(a, now: fixedNow + 65).conflicts.isEmpty)
+    #expect(try server.sync(b, now: fixedNow + 66).conflicts.isEmpty)
     #expect(try allTodos(a).isEmpty && allTodos(b).isEmpty)
   }
 
