@@ -52,7 +52,11 @@ extension SyncState {
       // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
       var touched = Set<String>()
       var numbers = TodoNumbers()
+      // The names written in this page: a device's name is written once, not once a record.
+      var names: [String: String] = [:]
+      var named: (device: String, name: String)?
       for (seq, record) in records {
+        named = nil
         cursor = max(cursor, seq)
         guard record.device != device else {
           if let clock = HybridClock.parse(record.clock) { echoed = max(echoed, clock) }
@@ -66,7 +70,10 @@ extension SyncState {
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
-            if let name = batch.from { try SyncState.nameDevice(db, record.device, name) }
+            if let name = batch.from, names[record.device] != name {
+              try SyncState.nameDevice(db, record.device, name)
+              named = (record.device, name)
+            }
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
             if batch.command == SyncState.firstSyncCommand {
               // Its entry says what it brought, even where every row was here already.
@@ -112,6 +119,7 @@ extension SyncState {
           result.setAside.append(row)
           continue
         }
+        if let named { names[named.device] = named.name }
         result.records += 1
         result.operations += applied.operations
         result.changed += applied.changed
