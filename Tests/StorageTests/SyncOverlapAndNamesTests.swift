@@ -110,6 +110,37 @@ struct SyncOverlapAndNamesTests {
     #expect(try allTodos(a).isEmpty && allTodos(b).isEmpty)
   }
 
+  @Test("random edits of one title with pulls and pushes interleaved: no conflict reported twice, and the machines converge", arguments: Array(UInt64(1)...UInt64(20)))
+  func neverTwice(seed: UInt64) throws {
+    var random = SeededGenerator(seed: seed)
+    let (server, a, b, _) = try Self.synced()
+    let m = [a, b]
+    var reported: [String] = []
+    var seconds = 100.0
+    for step in 0..<40 {
+      seconds += 1
+      let machine = m[Int.random(in: 0..<2, using: &random)]
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: try Self.retitle(machine, "t\(step)", at: seconds)
+      case 1:
+        reported += try server.pullAll(machine, now: fixedNow + seconds).conflicts.map {
+          "\($0.conflict.winner) \($0.conflict.loser)"
+        }
+      default: try server.pushAll(machine, now: fixedNow + seconds)
+      }
+    }
+    for _ in 0..<2 {
+      for machine in m {
+        seconds += 1
+        reported += try server.sync(machine, now: fixedNow + seconds).conflicts.map {
+          "\($0.conflict.winner) \($0.conflict.loser)"
+        }
+      }
+    }
+    #expect(Set(reported).count == reported.count, "seed \(seed): \(reported)")
+    #expect(try allTodos(a)[0].title == allTodos(b)[0].title, "seed \(seed)")
+  }
+
   @Test("a machine's name travels in its records: the other's log names it, a renamed machine by its new name, one without a name by nothing")
   func deviceNames() throws {
     let server = FakeSyncServer()
