@@ -154,7 +154,12 @@ extension AppDatabase {
   public func journal(limit: Int) throws(StorageError) -> [JournalEntry] {
     try read { db in
       try JournalChangeRecord.fetchAll(
-        db, sql: "SELECT * FROM journalChange ORDER BY id DESC LIMIT ?", arguments: [limit]
+        db,
+        sql: """
+          SELECT c.*, d.name AS deviceName FROM journalChange c
+          LEFT JOIN syncDevice d ON c.remote = 1 AND d.device = c.device
+          ORDER BY c.id DESC LIMIT ?
+          """, arguments: [limit]
       ).map(\.entry)
     }
   }

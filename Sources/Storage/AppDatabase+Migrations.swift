@@ -130,6 +130,8 @@ extension AppDatabase {
 
     migrator.registerMigration("v16-plain-checks", migrate: AppDatabase.plainChecksMigration)
 
+    migrator.registerMigration("v17-device-names", migrate: AppDatabase.deviceNameMigration)
+
     return migrator
   }
 }

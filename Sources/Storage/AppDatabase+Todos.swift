@@ -389,9 +389,11 @@ extension AppDatabase {
       try JournalChangeRecord.fetchAll(
         db,
         sql: """
-          SELECT * FROM journalChange WHERE id IN (
+          SELECT c.*, d.name AS deviceName FROM journalChange c
+          LEFT JOIN syncDevice d ON c.remote = 1 AND d.device = c.device
+          WHERE c.id IN (
             SELECT changeId FROM journalOperation WHERE row = ? ORDER BY changeId DESC LIMIT ?)
-          ORDER BY id
+          ORDER BY c.id
           """, arguments: [uuid, limit]
       ).map(\.entry)
     }

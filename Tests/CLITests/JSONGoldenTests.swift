@@ -103,6 +103,8 @@ import Testing
     try check("import", ["import", "todotxt", "-", "--json"], stdin: todoText)
     try check("github-status", ["github", "status", "--offline", "--json"])
     try check("github-doctor", ["github", "doctor", "--json"])
+    // Named: the default would be the host name of the machine the tests run on.
+    _ = try run(["remote", "name", "golden"])
     try check("remote-status", ["remote", "status", "--json"])
     // An import that skips rows (two deleted tasks, a recurring template) and mends a todo the
     // rules refuse (done, planned after today): `skippedReasons` and `conflicts` filled.

@@ -28,6 +28,7 @@ struct LogFromDeviceBinaryTests {
   @Test("on B, the changes pulled from A say 'from' A's device, B's own do not; the first sync's entries say what they brought")
   func fromAnotherMachine() throws {
     let m = try SyncMachines()
+    try m.run("a", "remote", "name", "desktop")
     try m.run("a", "project", "add", "ootd")
     for title in ["One", "Two", "Three"] { try m.run("a", "add", title, "--project", "ootd") }
     try m.sync("a")
@@ -72,13 +73,13 @@ struct LogFromDeviceBinaryTests {
     }
     #expect(numbers.count == 4)
 
-    // The text: the pulled entries say "from" and A's short device id, B's own do not.
+    // The text: the pulled entries say "from" and A's name, B's own do not.
     let text = try m.run("b", "log", "--no-color")
     #expect(text.code == 0)
     let lines = text.stdout.split(separator: "\n").map(String.init)
-    let short = String(deviceA.prefix(8))
-    #expect(lines.contains { $0.hasSuffix("(first sync)  from \(short)") }, "\(text.stdout)")
-    #expect(lines.contains { $0.hasSuffix("done 1  from \(short)") }, "\(text.stdout)")
+    #expect(pulled.allSatisfy { $0["fromDeviceName"] as? String == "desktop" }, "\(pulled)")
+    #expect(lines.contains { $0.hasSuffix("(first sync)  from desktop") }, "\(text.stdout)")
+    #expect(lines.contains { $0.hasSuffix("done 1  from desktop") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasSuffix("add 'From b'") }, "\(text.stdout)")
     #expect(lines.contains { threeTodos($0.trimmingCharacters(in: .whitespaces)) }, "\(text.stdout)")
 

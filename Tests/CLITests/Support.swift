@@ -110,6 +110,8 @@ struct Harness {
     configured.runGit = runGit
     configured.stderrIsTerminal = terminal
     configured.gitHubSleeper = sleeper
+    // Not this machine's host name: the default device name is the same on every machine.
+    configured.hostName = { "test-host.example" }
     return (configured, captured)
   }
 

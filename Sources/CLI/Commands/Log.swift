@@ -10,10 +10,12 @@ extension Ootd {
       abstract: "List recent changes, newest first: when, the command, what it did, and whether it is undone.",
       discussion: """
         A change 'ootd remote sync' pulled from another machine says 'from' and that machine's \
-        short device id ('ootd remote status' shows this machine's).
+        name ('ootd remote name' sets it; 'ootd remote status' shows this machine's), or its \
+        short device id when it sent no name (an older ootd).
 
-        --json prints [{"id","at","command","summary","undone","kind","target","fromDevice"}]; \
-        fromDevice is the other machine's device id, null for a change made here.
+        --json prints [{"id", "at", "command", "summary", "undone", "kind", "target", \
+        "fromDevice", "fromDeviceName"}]; fromDevice is the other machine's device id, null for a change made \
+        here; fromDeviceName its name, null when made here or unknown.
 
         Examples:
           ootd log

@@ -16,8 +16,8 @@ extension Ootd {
         The history lists the changes of the journal that touched the todo ('ootd log' lists \
         them all), oldest first.
 
-        --json prints the todo as 'list --json' does, plus "history": [{"id","at","command",\
-        "summary","undone","kind","target","fromDevice"}].
+        --json prints the todo as 'list --json' does, plus "history": [{"id", "at", \
+        "command", "summary", "undone", "kind", "target", "fromDevice", "fromDeviceName"}].
 
         Examples:
           ootd show 12

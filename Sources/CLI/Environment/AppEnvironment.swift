@@ -41,6 +41,8 @@ struct AppEnvironment {
   /// Runs `git` with arguments and returns its standard output, or nil when git is missing
   /// or fails (e.g. the folder is not a repository). Tests replace it.
   var runGit: (_ arguments: [String]) -> String? = { _ in nil }
+  /// This machine's host name, the default of its device name (``DeviceNaming``). Tests replace it.
+  var hostName: () -> String? = { AppEnvironment.systemHostName() }
   /// How GitHub requests are sent: nil for libcurl; tests pass a stub.
   var gitHubTransport: (any HTTPTransport)? = nil
   /// How the GitHub client waits for retries and rate limits: nil for real sleeping.

@@ -34,7 +34,7 @@ struct JournalOutput {
     for entry in entries {
       let when = localTime(entry.at)
       let undone = entry.isUndone ? "  " + style.dim("(undone)") : ""
-      let from = entry.fromDevice.map { "  " + style.cyan(Self.from($0)) } ?? ""
+      let from = entry.fromDevice.map { "  " + style.cyan(Self.from($0, name: entry.fromDeviceName)) } ?? ""
       environment.print(
         style.dim(DisplayWidth.padLeft(String(entry.id), to: idWidth)) + "  " + style.dim(when) + "  "
           + style.bold(TerminalText.printable(entry.command)) + from + undone)
@@ -43,10 +43,11 @@ struct JournalOutput {
     }
   }
 
-  /// `from 4fc7664d`: the machine a pulled change was made on, by its short device id (the
-  /// server keeps no readable device names yet).
-  static func from(_ device: String) -> String {
-    "from " + TerminalText.printable(String(device.prefix(8)))
+  /// `from desktop`: the machine a pulled change was made on, by its name (sanitised and capped
+  /// again: it came from another machine), or by its short device id when its records carry no
+  /// name (`from 4fc7664d`).
+  static func from(_ device: String, name: String?) -> String {
+    "from " + TerminalText.printable(name.flatMap(DeviceName.sanitised) ?? String(device.prefix(8)))
   }
 
   /// `2026-11-23 09:41` in the user's time zone.
@@ -59,9 +60,9 @@ struct JournalOutput {
     return "\(day) \(hh):\(mm)"
   }
 
-  /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind`, `target` and
+  /// A journal entry: `{"id","at","command","summary","undone"}`, plus `kind`, `target`,
   /// `fromDevice` (the device id of the machine a pulled change was made on; null for a change
-  /// made here).
+  /// made here) and `fromDeviceName` (that machine's name; null when made here or unknown).
   struct EntryJSON: JSONShape {
     let entry: JournalEntry
 
@@ -73,6 +74,8 @@ struct JournalOutput {
       writer.string(entry.command)
       writer.key("fromDevice")
       writer.string(entry.fromDevice)
+      writer.key("fromDeviceName")
+      writer.string(entry.fromDeviceName)
       writer.key("id")
       writer.integer(entry.id)
       writer.key("kind")

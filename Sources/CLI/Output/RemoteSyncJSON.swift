@@ -94,6 +94,7 @@ struct SyncJSON: JSONShape {
 struct StatusJSON: JSONShape {
   let server: String?
   let device: String?
+  let deviceName: String?
   let lastSync: String?
   let waitingChanges: Int
   let waitingOperations: Int
@@ -104,6 +105,8 @@ struct StatusJSON: JSONShape {
     writer.beginObject()
     writer.key("device")
     writer.string(device)
+    writer.key("deviceName")
+    writer.string(deviceName)
     writer.key("firstSync")
     writer.bool(firstSync)
     writer.key("lastSync")

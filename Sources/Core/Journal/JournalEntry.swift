@@ -29,12 +29,16 @@ public struct JournalEntry: Hashable, Sendable {
   /// For a change made on another machine and pulled by `remote sync`: that machine's device
   /// id; nil for a change made here.
   public var fromDevice: String?
+  /// That machine's name (``DeviceName``), as its records last said; nil for a change made
+  /// here, or when its records carry no name (an older ootd).
+  public var fromDeviceName: String?
 
   /// Creates an entry value.
   public init(
     id: Int64, at: Date, command: String, summary: String, isUndone: Bool, kind: Kind = .change,
-    target: Int64? = nil, fromDevice: String? = nil
+    target: Int64? = nil, fromDevice: String? = nil, fromDeviceName: String? = nil
   ) {
+    self.fromDeviceName = fromDeviceName
     self.id = id
     self.at = at
     self.command = command

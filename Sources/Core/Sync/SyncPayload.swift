@@ -40,7 +40,9 @@ public struct SyncRecord: Hashable, Sendable {
 /// ```
 ///
 /// `action` is `create` (with `fields`), `update` (with `field` and `value`) or `delete`.
-/// A todo's `project` and `block` name the linked row by its uuid. The device is the record's.
+/// A todo's `project` and `block` name the linked row by its uuid. The device is the record's;
+/// `"from"` (after `command`, absent in records of an older ootd) is that device's name
+/// (``DeviceName``): inside the payload, so sealed like the rest, never in clear on the server.
 public enum SyncPayload {
   /// The version this ootd writes and reads.
   public static let version = 1
@@ -49,15 +51,18 @@ public enum SyncPayload {
   public struct Batch: Hashable, Sendable {
     public var command: String
     public var operations: [SyncOperation]
-    public init(command: String, operations: [SyncOperation]) {
+    /// The name of the device that made them, sanitised; nil when the record has none.
+    public var from: String?
+    public init(command: String, operations: [SyncOperation], from: String? = nil) {
       self.command = command
       self.operations = operations
+      self.from = from
     }
   }
 
-  /// The JSON text of `operations` (made by one device) and the command they came from.
-  public static func encode(command: String, _ operations: [SyncOperation]) -> String {
-    var text = head(command)
+  /// The JSON text of `operations` (made by one device, named `from`) and the command they came from.
+  public static func encode(command: String, from: String? = nil, _ operations: [SyncOperation]) -> String {
+    var text = head(command, from: from)
     for (index, operation) in operations.enumerated() {
       if index > 0 { text += "," }
       text += encode(operation)
@@ -70,8 +75,10 @@ public enum SyncPayload {
   /// sealed it stays under ``Caps/payloadBytes`` (an operation
   /// is never split: one alone always fits, as every value keeps its cap). Each payload comes
   /// with the range of `operations` it holds; the same operations always split the same way.
-  public static func chunks(command: String, _ operations: [SyncOperation]) -> [(payload: String, range: Range<Int>)] {
-    let start = head(command)
+  public static func chunks(command: String, from: String? = nil, _ operations: [SyncOperation])
+    -> [(payload: String, range: Range<Int>)]
+  {
+    let start = head(command, from: from)
     var chunks: [(payload: String, range: Range<Int>)] = []
     var text = start
     var first = 0
@@ -93,8 +100,9 @@ public enum SyncPayload {
   }
 
   /// A payload's text up to its first operation.
-  private static func head(_ command: String) -> String {
-    "{\"v\":\(version),\"command\":\(JSONText.quoted(command)),\"ops\":["
+  private static func head(_ command: String, from: String?) -> String {
+    let name = from.flatMap(DeviceName.sanitised).map { ",\"from\":" + JSONText.quoted($0) } ?? ""
+    return "{\"v\":\(version),\"command\":\(JSONText.quoted(command))\(name),\"ops\":["
   }
 
   /// One operation's JSON text.
@@ -148,6 +156,7 @@ public enum SyncPayload {
       }
       operations.append(SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device)))
     }
-    return Batch(command: command, operations: operations)
+    // A name is outside text: sanitised here, whatever the other machine sent.
+    return Batch(command: command, operations: operations, from: object["from"]?.string.flatMap(DeviceName.sanitised))
   }
 }

@@ -32,6 +32,9 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
   /// Whether the change was pulled from another machine (`device` is then that machine's);
   /// read only where the query selects `remote` (the log), false elsewhere.
   var remote: Bool
+  /// The name of that machine (`syncDevice`), read only where the query selects `deviceName`
+  /// (the log).
+  var deviceName: String?
 
   /// The columns ``init(row:)`` reads, of `table` (the table or its alias in the query): what
   /// the undo and redo queries select rather than `*`, each column selected costing their
@@ -51,6 +54,7 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
     target = row[Columns.target]
     undone = row[Columns.undone]
     remote = row.hasColumn("remote") ? row["remote"] : false
+    deviceName = row.hasColumn("deviceName") ? row["deviceName"] : nil
   }
 
   /// The Core value.
@@ -58,7 +62,7 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
     JournalEntry(
       id: id, at: Timestamp.date(at, .sqlite) ?? Date(timeIntervalSince1970: 0), command: command,
       summary: summary, isUndone: undone, kind: JournalEntry.Kind(rawValue: kind) ?? .change,
-      target: target, fromDevice: remote ? device : nil)
+      target: target, fromDevice: remote ? device : nil, fromDeviceName: remote ? deviceName : nil)
   }
 }
 

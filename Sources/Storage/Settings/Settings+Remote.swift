@@ -6,6 +6,9 @@ public enum RemoteSetting: String, Sendable, CaseIterable {
   case uri
   /// The name teammates see on boards (`ootd remote set URI --name NAME`).
   case displayName
+  /// This machine's name, as the other machines' logs show it (`ootd remote name NAME`;
+  /// sanitised, ``Core/DeviceName``). Records carry it sealed.
+  case deviceName
 }
 
 extension Settings {

@@ -44,7 +44,16 @@ extension SyncState {
       else { throw StorageError.sqlite("the database has not started syncing") }
       let floorStamp = Stamp(clock: floor, device: floorDevice)
       let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
-      let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > pushedClock }
+      // This machine's changes another machine may not have seen when it pushed (issue 24 §3):
+      // those not pushed yet, and those pushed but not yet read back here, whose records the
+      // server holds after the records this pull reads before them. Each of this machine's own
+      // records read back (skipped, applied here already) moves `echoed` past its clock: a
+      // change of another machine read after it was pushed after this machine's, by a machine
+      // that pulled it first (and reported the conflict itself, if any); one read before it was
+      // pushed before it, so this machine's sync is the one to report their conflict, even when
+      // both machines pushed before either pulled.
+      var echoed = try SyncState.integer(db, "echoedClock") ?? pushedClock
+      let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > echoed }
       let links = LinkTranslation(db)
       var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
       var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
@@ -52,9 +61,16 @@ extension SyncState {
       // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
       var touched = Set<String>()
       var numbers = TodoNumbers()
+      // The names written in this page: a device's name is written once, not once a record.
+      var names: [String: String] = [:]
+      var named: (device: String, name: String)?
       for (seq, record) in records {
+        named = nil
         cursor = max(cursor, seq)
-        guard record.device != device else { continue }
+        guard record.device != device else {
+          if let clock = HybridClock.parse(record.clock) { echoed = max(echoed, clock) }
+          continue
+        }
         // Each record in a savepoint: one that fails half-way leaves nothing behind.
         var applied = (
           operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport](),
@@ -63,6 +79,10 @@ extension SyncState {
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
+            if let name = batch.from, names[record.device] != name {
+              try SyncState.nameDevice(db, record.device, name)
+              named = (record.device, name)
+            }
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
             if batch.command == SyncState.firstSyncCommand {
               // Its entry says what it brought, even where every row was here already.
@@ -114,6 +134,7 @@ extension SyncState {
           result.setAside.append(row)
           continue
         }
+        if let named { names[named.device] = named.name }
         result.records += 1
         result.operations += applied.operations
         result.changed += applied.changed
@@ -131,6 +152,7 @@ extension SyncState {
       result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
+      try SyncState.set(db, "echoedClock", echoed)
       return result
     }
   }
@@ -201,6 +223,13 @@ extension SyncState {
       else { return }
       try recorder.delete(operation.entity, row: operation.row, fields: current)
     }
+  }
+
+  /// Remembers `name` as the name of `device` (another machine), as its latest record says.
+  static func nameDevice(_ db: Database, _ device: String, _ name: String) throws {
+    try db.cachedStatement(
+      sql: "INSERT INTO syncDevice (device, name) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET name = excluded.name"
+    ).execute(arguments: [device, name])
   }
 
   /// A project link's value as its name (a project deleted here keeps its uuid).

@@ -20,6 +20,8 @@ extension SyncState {
       let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
       let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
       let links = LinkTranslation(db)
+      // This machine's name travels in every record, sealed with it (issue 24 §3).
+      let name = try KeyValueTable.remoteSettings.value(db, RemoteSetting.deviceName.rawValue, as: String.self)
       if try SyncState.integer(db, "snapshotPending") == 1 {
         // The first sync's rows, a page of at most ``snapshotPageOperations`` at a time in
         // (entity, uuid) order from the snapshot cursor, so that a first push stopped part-way
@@ -37,7 +39,7 @@ extension SyncState {
           }
           count += operations.count
           last = SnapshotCursor(entity: entity, uuid: rows.last!.uuid)
-          for (chunk, (payload, range)) in SyncPayload.chunks(command: SyncState.firstSyncCommand, operations).enumerated() {
+          for (chunk, (payload, range)) in SyncPayload.chunks(command: SyncState.firstSyncCommand, from: name, operations).enumerated() {
             let slice = rows[range]
             records.append(
               SyncRecord(
@@ -119,7 +121,7 @@ extension SyncState {
           if case .update(let field, _, _) = operation.action, SyncMerge.isLocal(operation.entity, field) { continue }
           operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
         }
-        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, operations).enumerated() {
+        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, from: name, operations).enumerated() {
           records.append(
             SyncRecord(
               opID: RowID.syncRecord("\(changeUUID) \(chunk)"), device: device,

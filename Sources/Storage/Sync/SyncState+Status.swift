@@ -36,6 +36,8 @@ extension SyncState {
         try SyncState.set(db, "floorDevice", try AppDatabase.device(db))
         try SyncState.set(db, "pushedOperation", try Int64.fetchOne(db, sql: "SELECT max(id) FROM journalOperation") ?? 0)
         try SyncState.set(db, "pushedClock", floor)
+        // The first sync's rows are stamped at the floor: none is a change made since.
+        try SyncState.set(db, "echoedClock", floor)
         try SyncState.set(db, "snapshotPending", 1)
       }
       return try AppDatabase.device(db)

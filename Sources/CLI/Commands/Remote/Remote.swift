@@ -31,6 +31,6 @@ extension Ootd {
           ootd remote sync          # pull your other machines' changes, push this one's
           ootd remote status
         """,
-      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self, RekeyCommand.self])
+      subcommands: [SetServer.self, InitServer.self, SyncCommand.self, StatusCommand.self, RekeyCommand.self, NameCommand.self])
   }
 }

@@ -13,10 +13,11 @@ extension Ootd.RemoteCommand {
       discussion: """
         Works offline: it does not contact the server. The URI is shown without a password.
 
-        --json prints {"server", "device", "lastSync", "waitingChanges", "waitingOperations", \
-        "firstSync", "setAside": [{"id", "device", "reason"}]}; server, device and lastSync are \
-        null when unset (a database gets its device id at its first sync); setAside lists the \
-        server rows a sync set aside instead of applying.
+        --json prints {"server", "device", "deviceName", "lastSync", "waitingChanges", \
+        "waitingOperations", "firstSync", "setAside": [{"id", "device", "reason"}]}; server, \
+        device and lastSync are null when unset (a database gets its device id at its first \
+        sync); deviceName is the name your other machines' logs show ('ootd remote name'); \
+        setAside lists the server rows a sync set aside instead of applying.
 
         Examples:
           ootd remote status
@@ -40,10 +41,11 @@ extension Ootd.RemoteCommand {
       let lastSync = status.lastSync.map { Timestamp.string($0, .iso8601) }
       // Before the first sync the stored id is provisional: that sync replaces it.
       let device = status.deviceAssigned ? status.device : nil
+      let naming = try DeviceNaming.effective(environment, database: database)
       if output.json {
         JSONOutput.print(
           StatusJSON(
-            server: shown, device: device, lastSync: lastSync,
+            server: shown, device: device, deviceName: naming.name, lastSync: lastSync,
             waitingChanges: status.waitingChanges, waitingOperations: status.waitingOperations,
             firstSync: status.firstSyncPending, setAside: status.setAside),
           environment)
@@ -51,6 +53,8 @@ extension Ootd.RemoteCommand {
       }
       environment.print("Server:     \(shown ?? "none (ootd remote set URI, or OOTD_REMOTE)")")
       environment.print("Device:     \(device ?? "none yet (assigned at the first sync)")")
+      let named = naming.saved ? "" : " (the host name's; ootd remote name NAME sets another)"
+      environment.print(TerminalText.printable("Name:       \(naming.name.map { $0 + named } ?? "none (ootd remote name NAME)")"))
       environment.print("Last sync:  \(lastSync ?? "never")")
       let waiting =
         status.firstSyncPending

@@ -72,6 +72,7 @@ extension Ootd.RemoteCommand {
       let access = try RemoteAccess.resolve(environment, database: { database })
       // The passphrase is proven (or the key file read) before anything is pulled.
       let server = try SyncKey(environment, databasePath: database.path).seal(try access.server())
+      try DeviceNaming.ensureSaved(environment, database: database)
       var run = RemoteSyncRun(
         journal: database.sync, server: server, figures: database, now: environment.now,
         today: environment.today, timeZone: environment.timeZone,
