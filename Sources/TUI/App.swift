@@ -35,6 +35,7 @@ public enum App {
       let now = monotonicMilliseconds()
       if now - lastCheck >= 500 {
         lastCheck = now
+        session.rollOverIfTheDayChanged()
         session.reloadIfChangedElsewhere()
       }
       Terminal.write(screen.update(to: renderer.render(session.state, width: size.width, height: size.height)))

@@ -36,6 +36,9 @@ public struct Reducer: Sendable {
   public func reduce(_ state: inout TUIState, _ key: Key) -> [Effect] {
     switch state.mode {
     case .help:
+      // On a small screen the help scrolls (the renderer stops at its last entry).
+      if keys.action(for: key) == .down { state.helpTop = min(state.helpTop + 1, Action.allCases.count) }
+      if keys.action(for: key) == .up { state.helpTop = max(state.helpTop - 1, 0) }
       if key == .escape || key == .character("?") || keys.action(for: key) == .help || key == .character("q") {
         state.mode = .list
       }
@@ -251,6 +254,7 @@ public struct Reducer: Sendable {
       return [.load]
     case .help:
       state.mode = .help
+      state.helpTop = 0
     case .quit:
       state.quits = true
     }

@@ -226,6 +226,35 @@ import Testing
     #expect(!session.reloadIfChangedElsewhere())
   }
 
+  @Test func atMidnightTodayRollsOverAndTheDayShownFollows() throws {
+    let fixture = try Self.fixture()
+    try fixture.add("Tomorrow's plan", .high, day: 1)
+    // The clock the session reads: noon, then 12 hours and a minute later (00:01 the next day).
+    let clock = ClockBox(TUIClock.now)
+    fixture.environment.clock = { clock.now }
+    let session = try fixture.session()
+    #expect(!session.rollOverIfTheDayChanged(), "still the same day")
+    clock.now = TUIClock.now.addingTimeInterval(12 * 3600 + 60)
+    #expect(session.rollOverIfTheDayChanged())
+    let tomorrow = TUIClock.today.adding(days: 1)
+    #expect(session.state.today == tomorrow)
+    #expect(session.state.day == tomorrow, "the day shown was today: it follows")
+    #expect(session.state.visible.map(\.title) == ["Tomorrow's plan"])
+    #expect(session.state.data.overdueCount == 4, "yesterday's open todo and the three of the old today")
+    // A change made now uses the new today: `T` goes there, `x` ticks with it.
+    session.handle(keys("hT"))
+    #expect(session.state.day == tomorrow)
+    session.handle(keys("x"))
+    #expect(try fixture.todo(6).isDone)
+    #expect(try fixture.todo(6).doneAt == clock.now)
+  }
+
+  /// A clock the test moves.
+  final class ClockBox: @unchecked Sendable {
+    var now: Date
+    init(_ now: Date) { self.now = now }
+  }
+
   @Test func keyFileRebindsActions() throws {
     let map = try KeyFile.read(
       """
@@ -250,6 +279,17 @@ import Testing
     #expect(try fixture.todo(2).isDone)
   }
 
+  @Test func keyFileSavedOnWindowsOrWithAByteOrderMarkReads() throws {
+    for text in ["[keys]\r\ndown = \"n\"\r\nquit = \"Q\"\r\n", "\u{FEFF}[keys]\ndown = \"n\"\nquit = \"Q\"\n"] {
+      let map = try KeyFile.read(text)
+      #expect(map.action(for: .character("n")) == .down)
+      #expect(map.action(for: .character("Q")) == .quit)
+      #expect(map.action(for: .character("j")) == nil)
+    }
+    // Ctrl-C bound to quit (it does anyway) is no refusal.
+    #expect(try KeyFile.read("[keys]\nquit = [\"Q\", \"ctrl-c\"]").action(for: .control("c")) == .quit)
+  }
+
   @Test(arguments: [
     ("down = \"j\"", 1, "key bindings go under [keys]"),
     ("[colors]", 1, "unknown table [colors]: the file has one table, [keys]"),
@@ -259,6 +299,11 @@ import Testing
     ("[keys]\ndown = [\"j\"", 2, "an array ends with ]"),
     ("[keys]\ndown = \"j\", \"k\"", 2, "several keys go in [\"a\", \"b\"]"),
     ("[keys]\ndown = []", 2, "give at least one key"),
+    ("[keys]\ndown = \"j\"\nup = \"k\"\ndown = \"n\"", 4, "'down' is bound already on line 2"),
+    ("[keys]\ndown = \"ctrl-c\"", 2, "'ctrl-c' cannot be bound: ctrl-c always quits"),
+    ("[keys]\ndown = [\"n\", \"esc\"]", 2, "'esc' cannot be bound: esc clears"),
+    ("[keys]\nundo = \"ctrl-z\"", 2, "'ctrl-z' cannot be bound: ctrl-z suspends"),
+    ("[keys]\r\ndown = \"n\"\r\nup = nope\r\n", 3, "a key is a string in double quotes"),
   ])
   func keyFileRefusesWithItsLine(_ text: String, _ line: Int, _ reason: String) {
     #expect(throws: KeyFile.Failure.self) { try KeyFile.read(text) }

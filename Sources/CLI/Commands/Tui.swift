@@ -39,7 +39,7 @@ extension Ootd {
       _ = try? database.planDueRoutine(on: environment.today, now: environment.now)
       let session = try Session(
         database: database, today: environment.today, host: Self.host(environment), reducer: Reducer(keys: keys))
-      let rows = ListRows(style: environment.style(noColor: global.noColor), today: environment.today)
+      let rows = ListRows(style: environment.style(noColor: global.noColor))
       guard Terminal.enter() else { throw CLIError.invalidValue("ootd tui cannot set the terminal to raw mode") }
       App.run(session, renderer: Renderer(rows: rows, keys: keys))
     }
@@ -131,15 +131,14 @@ extension Ootd {
 /// The rows and headings of `ootd list` (``TodoRenderer``), for the TUI.
 struct ListRows: RowStyle {
   let style: Style
-  let today: Day
 
   var colored: Bool { style.colored }
 
-  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool) -> String {
+  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool, today: Day) -> String {
     TodoRenderer(style: style, today: today, width: width).line(todo, idWidth: idWidth, carriedAway: carriedAway)
   }
 
-  func heading(_ day: Day, figures: Tally, width: Int) -> String {
+  func heading(_ day: Day, figures: Tally, width: Int, today: Day) -> String {
     TodoRenderer(style: style, today: today).dayHeading(day, done: figures.done, total: figures.total)
       .joined(separator: " ")
   }
