@@ -46,6 +46,11 @@ public struct Reducer: Sendable {
       return []
     case .confirmDelete(let ids):
       state.mode = .list
+      if key == .control("c") {
+        // Ctrl-C quits everywhere (it took the question's "no" and stayed).
+        state.quits = true
+        return []
+      }
       if key == .character("y") || key == .character("Y") {
         state.marks = []
         return [.delete(ids)]
