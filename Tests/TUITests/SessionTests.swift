@@ -226,6 +226,23 @@ import Testing
     #expect(!session.reloadIfChangedElsewhere())
   }
 
+  @Test(arguments: [
+    ("Buy milk", ["Buy", "milk"]), ("'Two words' +tag", ["Two words", "+tag"]), ("a\\ b", ["a b"]),
+    ("Ends with \\", ["Ends", "with", "\\"]), ("C:\\", ["C:\\"]), ("  ", []),
+  ])
+  func anAddLineSplitsAsAShellWould(_ line: String, _ words: [String]) throws {
+    #expect(try Ootd.Tui.words(line) == words)
+  }
+
+  @Test func aTrailingBackslashIsKeptInTheTitleAndTheJournal() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("aPath C:\\") + [.enter])
+    let added = try #require(try fixture.todos().last)
+    #expect(added.title == "Path C:\\")
+    #expect(try fixture.journal().first?.command.hasSuffix("''") == false)
+  }
+
   @Test func atMidnightTodayRollsOverAndTheDayShownFollows() throws {
     let fixture = try Self.fixture()
     try fixture.add("Tomorrow's plan", .high, day: 1)

@@ -122,6 +122,9 @@ extension Ootd {
         }
       }
       if quote != nil { throw CLIError.invalidValue("a quote is not closed") }
+      // A backslash at the end escapes nothing: it is kept (it was dropped, and the journal
+      // recorded an empty word: `add Title ''`).
+      if escaped { word.append("\\") }
       if inWord { words.append(word) }
       return words
     }
