@@ -282,6 +282,13 @@ public struct Reducer: Sendable {
   func edit(_ text: String, _ key: Key) -> LineEdit {
     switch key {
     case .character(let character): return .typing(text + String(character))
+    case .paste(let pasted):
+      // One line: newlines and tabs become spaces, other control characters go.
+      let line = pasted.compactMap { character -> Character? in
+        if character.isNewline || character == "\t" { return " " }
+        return character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) ? character : nil
+      }
+      return .typing(text + String(line))
     case .backspace: return .typing(String(text.dropLast()))
     case .control("u"): return .typing("")
     case .control("w"):

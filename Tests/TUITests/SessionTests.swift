@@ -243,6 +243,21 @@ import Testing
     #expect(try fixture.journal().first?.command.hasSuffix("''") == false)
   }
 
+  @Test func aPasteIntoTheAddLineIsTextNotKeys() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    let before = try fixture.todos().count
+    // Pasted: two lines with "Dy" (delete, yes) on the second.
+    session.handle(keys("a") + [.paste("Buy milk\nDy\t\u{7}x"), .enter])
+    let todos = try fixture.todos()
+    #expect(todos.count == before + 1, "one todo added, none deleted")
+    #expect(todos.last?.title == "Buy milk Dy x")
+    // In the list a paste does nothing.
+    session.handle([.paste("Dy")])
+    #expect(session.state.mode == .list)
+    #expect(try fixture.todos().count == before + 1)
+  }
+
   @Test func atMidnightTodayRollsOverAndTheDayShownFollows() throws {
     let fixture = try Self.fixture()
     try fixture.add("Tomorrow's plan", .high, day: 1)
