@@ -112,7 +112,10 @@ public final class Session {
         todays.append($0)
         return true
       }
-      todayFigures = DayFigures.tally(of: today, todos: todays + (try database.todosCarriedAway(from: DayRange(day: today))))
+      let carriedToday = try database.todosCarriedAway(from: DayRange(day: today)).filter {
+        DayFigures.isCarriedAway($0, from: today)
+      }
+      todayFigures = DayFigures.tally(of: today, todos: todays + carriedToday)
     }
     var week: [DayColumn] = []
     if state.tab == .week {
@@ -127,7 +130,10 @@ public final class Session {
       week = range.map { day in
         DayColumn(
           day: day, todos: todos.filter { $0.day == day },
-          figures: DayFigures.tally(of: day, todos: todos.filter { $0.day == day } + carried))
+          // A todo carried from one day of the week to another counts once on its new day
+          // (as in the Day view), not twice (its own row and again as carried).
+          figures: DayFigures.tally(
+            of: day, todos: todos.filter { $0.day == day } + carried.filter { DayFigures.isCarriedAway($0, from: day) }))
       }
     }
     let overdue = try database.overdueSummary(before: today, limit: 5)

@@ -180,6 +180,23 @@ import Testing
     #expect(session.state.visible.map(\.id) == [4])
   }
 
+  @Test func aTodoMovedWithinTheWeekCountsOnceOnItsNewDay() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("jj<"))  // #3 from today (Sunday) to Saturday, after Sunday began
+    #expect(try fixture.todo(3).day == TUIClock.today.adding(days: -1))
+    session.handle(keys("h"))
+    let saturday = session.state.data.figures
+    session.handle([.tab])
+    let week = session.state.data.week
+    let all = try fixture.todos()
+    for column in week {
+      #expect(column.figures == DayFigures.tally(of: column.day, todos: all), "\(column.day)")
+    }
+    #expect(week[5].figures == saturday, "the Week and the Day say the same of Saturday")
+    #expect(week[5].figures.total == 2)
+  }
+
   @Test func theProjectsTabShowsProgressAndOpensAProjectsTodosOfTheDay() async throws {
     let fixture = try Self.fixture()
     #expect(await Ootd.run(arguments: ["project", "add", "ootd"], environment: fixture.environment) == 0)
