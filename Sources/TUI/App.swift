@@ -14,6 +14,8 @@ public enum App {
     var screen = ScreenWriter()
     var size = Terminal.size()
     var lastCheck = monotonicMilliseconds()
+    // Bytes a read ended in the middle of (a UTF-8 character, an escape sequence, a paste).
+    var pending: [UInt8] = []
     Terminal.write(screen.update(to: renderer.render(session.state, width: size.width, height: size.height)))
     while !session.state.quits {
       let (events, endOfInput) = Terminal.wait(milliseconds: 500)
@@ -22,7 +24,15 @@ public enum App {
         size = Terminal.size()
         screen.invalidate()
       }
-      for key in decoder.keys(events.bytes) {
+      var bytes = pending + events.bytes
+      pending = []
+      if !events.bytes.isEmpty, bytes.count < 1 << 20 {
+        // Kept for the next read; decoded as they are when the next wait brings nothing.
+        let tail = decoder.pendingTail(bytes)
+        pending = Array(bytes.suffix(tail))
+        bytes.removeLast(tail)
+      }
+      for key in decoder.keys(bytes) {
         if key == .control("z") {
           Terminal.suspend()
           size = Terminal.size()
@@ -35,6 +45,7 @@ public enum App {
       let now = monotonicMilliseconds()
       if now - lastCheck >= 500 {
         lastCheck = now
+        session.rollOverIfTheDayChanged()
         session.reloadIfChangedElsewhere()
       }
       Terminal.write(screen.update(to: renderer.render(session.state, width: size.width, height: size.height)))

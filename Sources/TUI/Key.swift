@@ -5,6 +5,9 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
   /// Ctrl with a letter (`ctrl("r")`); Ctrl-C, Ctrl-Z and Ctrl-R are bound by default.
   case control(Character)
   case enter, escape, backspace, tab, backTab, up, down, left, right
+  /// Text pasted (bracketed paste: the terminal marks it): typed into a line as text, never
+  /// taken for keys (a pasted "Dy" would delete), newlines included.
+  case paste(String)
 
   /// The key's name in the key file (`j`, `space`, `ctrl-r`, `shift-tab`, `up`): what
   /// ``init(name:)`` reads back.
@@ -22,6 +25,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case .down: return "down"
     case .left: return "left"
     case .right: return "right"
+    case .paste: return "paste"
     }
   }
 
@@ -56,11 +60,64 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
 public struct KeyDecoder: Sendable {
   public init() {}
 
+  /// The start and end marks of a paste (bracketed paste mode, `ESC [ ? 2004 h`).
+  static let pasteStart: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E]
+  static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
+
+  /// How many bytes at the end of `bytes` start what the next read completes: a UTF-8
+  /// character cut short, an escape sequence without its final byte (`ESC [` and more; a lone
+  /// ESC is the Escape key), a paste without its end mark. The input loop keeps them for the
+  /// next read (a terminal may split a write), and decodes them as they are when none comes.
+  public func pendingTail(_ bytes: [UInt8]) -> Int {
+    guard !bytes.isEmpty else { return 0 }
+    if let start = Self.find(Self.pasteStart, in: bytes, from: 0) {
+      // The last paste begun and not ended (its end may be in the next read).
+      var from = start
+      while let next = Self.find(Self.pasteStart, in: bytes, from: from + 1) { from = next }
+      if Self.find(Self.pasteEnd, in: bytes, from: from) == nil { return bytes.count - from }
+    }
+    // An escape sequence cut short: ESC [ or ESC O with no final byte yet.
+    if let escape = bytes.lastIndex(of: 0x1B), escape + 1 < bytes.count,
+      bytes[escape + 1] == UInt8(ascii: "[") || bytes[escape + 1] == UInt8(ascii: "O"),
+      !bytes[(escape + 2)...].contains(where: { (0x40...0x7E).contains($0) })
+    {
+      return bytes.count - escape
+    }
+    // A UTF-8 character cut short: a lead byte within the last three, with too few after it.
+    for back in 1...min(3, bytes.count) {
+      let byte = bytes[bytes.count - back]
+      if byte & 0xC0 == 0x80 { continue }  // a continuation byte: look further back
+      let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+      return length > back ? back : 0
+    }
+    return 0
+  }
+
+  static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+    guard needle.count <= bytes.count else { return nil }
+    var index = from
+    while index + needle.count <= bytes.count {
+      if bytes[index] == needle[0], Array(bytes[index..<(index + needle.count)]) == needle { return index }
+      index += 1
+    }
+    return nil
+  }
+
   public func keys(_ bytes: [UInt8]) -> [Key] {
     var keys: [Key] = []
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
+      if byte == 0x1B, index + Self.pasteStart.count <= bytes.count,
+        Array(bytes[index..<(index + Self.pasteStart.count)]) == Self.pasteStart
+      {
+        // A paste: its text whole, up to the end mark (or the end of what came).
+        let start = index + Self.pasteStart.count
+        let end = Self.find(Self.pasteEnd, in: bytes, from: start) ?? bytes.count
+        keys.append(.paste(String(decoding: bytes[start..<end], as: UTF8.self)))
+        index = min(bytes.count, end + Self.pasteEnd.count)
+        continue
+      }
       switch byte {
       case 0x1B:
         if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {

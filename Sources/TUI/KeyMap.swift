@@ -102,7 +102,12 @@ public enum KeyFile {
   public static func read(_ text: String, onto base: KeyMap = .standard) throws(Failure) -> KeyMap {
     var map = base
     var table: String? = nil
-    for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    var bound: [Action: Int] = [:]
+    // A file saved on Windows: "\r\n" is one Character in Swift, so lines end at either; a
+    // byte-order mark at the start is no text.
+    let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for (offset, raw) in lines.enumerated() {
       let number = offset + 1
       let line = stripComment(String(raw)).trimmingCharacters(in: " \t\r")
       if line.isEmpty { continue }
@@ -124,6 +129,11 @@ public enum KeyFile {
         let known = Action.allCases.map(\.rawValue).joined(separator: ", ")
         throw Failure(line: number, reason: "unknown action '\(name)' (known: \(known))")
       }
+      if let first = bound[action] {
+        // TOML refuses a key defined twice; the reader did not, and the last one silently won.
+        throw Failure(line: number, reason: "'\(name)' is bound already on line \(first): give its keys once, [\"a\", \"b\"]")
+      }
+      bound[action] = number
       let value = line[line.index(after: equals)...].trimmingCharacters(in: " \t")
       let names = try strings(value, line: number)
       var keys: [Key] = []
@@ -132,6 +142,12 @@ public enum KeyFile {
           throw Failure(
             line: number,
             reason: "unknown key '\(keyName)' (one character, or space, enter, esc, tab, shift-tab, backspace, up, down, left, right, ctrl-a…ctrl-z)")
+        }
+        // Keys the TUI reads before the key map: bound to an action they would never do it.
+        if key == .control("c") && action != .quit || key == .control("z") || key == .escape {
+          throw Failure(
+            line: number,
+            reason: "'\(keyName)' cannot be bound: \(key == .escape ? "esc clears the filter and the marks" : key == .control("z") ? "ctrl-z suspends" : "ctrl-c always quits")")
         }
         keys.append(key)
       }

@@ -36,6 +36,9 @@ public struct Reducer: Sendable {
   public func reduce(_ state: inout TUIState, _ key: Key) -> [Effect] {
     switch state.mode {
     case .help:
+      // On a small screen the help scrolls (the renderer stops at its last entry).
+      if keys.action(for: key) == .down { state.helpTop = min(state.helpTop + 1, Action.allCases.count) }
+      if keys.action(for: key) == .up { state.helpTop = max(state.helpTop - 1, 0) }
       if key == .escape || key == .character("?") || keys.action(for: key) == .help || key == .character("q") {
         state.mode = .list
       }
@@ -43,6 +46,11 @@ public struct Reducer: Sendable {
       return []
     case .confirmDelete(let ids):
       state.mode = .list
+      if key == .control("c") {
+        // Ctrl-C quits everywhere (it took the question's "no" and stayed).
+        state.quits = true
+        return []
+      }
       if key == .character("y") || key == .character("Y") {
         state.marks = []
         return [.delete(ids)]
@@ -251,6 +259,7 @@ public struct Reducer: Sendable {
       return [.load]
     case .help:
       state.mode = .help
+      state.helpTop = 0
     case .quit:
       state.quits = true
     }
@@ -273,6 +282,13 @@ public struct Reducer: Sendable {
   func edit(_ text: String, _ key: Key) -> LineEdit {
     switch key {
     case .character(let character): return .typing(text + String(character))
+    case .paste(let pasted):
+      // One line: newlines and tabs become spaces, other control characters go.
+      let line = pasted.compactMap { character -> Character? in
+        if character.isNewline || character == "\t" { return " " }
+        return character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) ? character : nil
+      }
+      return .typing(text + String(line))
     case .backspace: return .typing(String(text.dropLast()))
     case .control("u"): return .typing("")
     case .control("w"):

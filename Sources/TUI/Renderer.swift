@@ -6,9 +6,10 @@ public protocol RowStyle {
   /// Whether lines carry ANSI colours (false with `NO_COLOR`, `TERM=dumb`, `--no-color`).
   var colored: Bool { get }
   /// The todo's line as `ootd list` draws it, at most `width` columns, starting with two spaces.
-  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool) -> String
+  /// `today` is the TUI's today (it rolls over at midnight).
+  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool, today: Day) -> String
   /// The day's heading as `ootd list` draws it (`Sun 2026-11-22 · today  2/5 done  40%`).
-  func heading(_ day: Day, figures: Tally, width: Int) -> String
+  func heading(_ day: Day, figures: Tally, width: Int, today: Day) -> String
 }
 
 /// The screen as a pure function: `render(state, width, height)` → exactly `height` lines, none
@@ -25,8 +26,16 @@ public struct Renderer {
   public func render(_ state: TUIState, width: Int, height: Int) -> [String] {
     guard width > 0, height > 0 else { return Array(repeating: "", count: max(0, height)) }
     if state.mode == .help {
-      // The whole screen: every key fits 80×24.
-      var lines = Array(help(width: width, height: height).prefix(height))
+      // The whole screen: every key fits 80×24; a smaller screen scrolls it (j/k).
+      var lines = help(width: width, height: height)
+      if lines.count > height, height >= 3 {
+        let entries = Array(lines.dropFirst())
+        let room = height - 2
+        let top = max(0, min(state.helpTop, entries.count - room))
+        lines = [lines[0]] + entries[top..<(top + room)]
+          + [paint("\(name(.down))/\(name(.up)) scroll · \(top + room) of \(entries.count) · Esc closes", "2")]
+      }
+      lines = Array(lines.prefix(height))
       while lines.count < height { lines.append("") }
       return lines.map { Self.clip($0, to: width, colored: rows.colored) }
     }
@@ -37,7 +46,7 @@ public struct Renderer {
       lines.append(status(state, width: width))
       return lines.prefix(height).map { Self.clip($0, to: width, colored: rows.colored) }
     }
-    let top = [rows.heading(state.day, figures: state.data.figures, width: width), bar(state, width: width)]
+    let top = [rows.heading(state.day, figures: state.data.figures, width: width, today: state.today), bar(state, width: width)]
     let bottom = [status(state, width: width)]
     var room = height - top.count - bottom.count
     var middle: [String] = []
@@ -52,7 +61,7 @@ public struct Renderer {
           paint("Overdue", "1;31")
             + paint("  \(count) open from earlier days · \(name(.carry)) carries \(count == 1 ? "it" : "them") to today", "2"))
         let idWidth = String(state.data.overdue.map(\.id).max() ?? 1).count
-        below += state.data.overdue.prefix(shown).map { rows.line($0, idWidth: idWidth, width: width, carriedAway: false) }
+        below += state.data.overdue.prefix(shown).map { rows.line($0, idWidth: idWidth, width: width, carriedAway: false, today: state.today) }
       }
       if state.data.backlogCount > 0 {
         below.append(paint("  Backlog: \(state.data.backlogCount) waiting for a day ('ootd plan ID')", "2"))
@@ -89,7 +98,7 @@ public struct Renderer {
     var lines: [String] = []
     for index in first..<min(visible.count, first + height) {
       let todo = visible[index]
-      let line = rows.line(todo, idWidth: idWidth, width: width, carriedAway: false)
+      let line = rows.line(todo, idWidth: idWidth, width: width, carriedAway: false, today: state.today)
       let cursor = index == state.cursor && state.mode != .help
       let marker = (cursor ? paint(">", "1") : " ") + (state.marks.contains(todo.id) ? paint("*", "1;35") : " ")
       lines.append(marker + String(line.dropFirst(2)))
@@ -97,7 +106,7 @@ public struct Renderer {
     if state.filter.isEmpty {
       let left = height - lines.count
       lines += state.data.carriedAway.prefix(max(0, left)).map {
-        rows.line($0, idWidth: idWidth, width: width, carriedAway: true)
+        rows.line($0, idWidth: idWidth, width: width, carriedAway: true, today: state.today)
       }
     }
     return lines

@@ -53,11 +53,34 @@ public final class Session {
 
   /// Applies a key: the state changes, and what it asks of the database is done.
   public func handle(_ key: Key) {
+    rollOverIfTheDayChanged()
     for effect in reducer.reduce(&state, key) { run(effect) }
   }
 
   /// Applies keys in turn.
   public func handle(_ keys: [Key]) { for key in keys { handle(key) } }
+
+  /// Today from the clock (``SessionHost/now`` in the user's zone).
+  public var clockToday: Day { Day(host.now(), in: host.timeZone) }
+
+  /// At midnight: today becomes the clock's new day, the day shown follows when it was today,
+  /// the new day's routine is planned (as `ootd tui` does at start) and the data read again;
+  /// true when the day changed. Called on each tick of the input loop and before each change.
+  @discardableResult
+  public func rollOverIfTheDayChanged() -> Bool {
+    let today = clockToday
+    guard today != state.today else { return false }
+    if state.day == state.today {
+      state.day = today
+      state.cursor = 0
+      state.marks = []
+    }
+    state.today = today
+    _ = try? database.planDueRoutine(on: today, now: host.now())
+    dataVersion = (try? database.dataVersion()) ?? dataVersion
+    do { try load() } catch { state.status = host.message(error) }
+    return true
+  }
 
   /// Reads the day again when another process changed the database since the last reading
   /// (SQLite's `data_version`); true when it did.
@@ -89,7 +112,10 @@ public final class Session {
         todays.append($0)
         return true
       }
-      todayFigures = DayFigures.tally(of: today, todos: todays + (try database.todosCarriedAway(from: DayRange(day: today))))
+      let carriedToday = try database.todosCarriedAway(from: DayRange(day: today)).filter {
+        DayFigures.isCarriedAway($0, from: today)
+      }
+      todayFigures = DayFigures.tally(of: today, todos: todays + carriedToday)
     }
     var week: [DayColumn] = []
     if state.tab == .week {
@@ -104,7 +130,10 @@ public final class Session {
       week = range.map { day in
         DayColumn(
           day: day, todos: todos.filter { $0.day == day },
-          figures: DayFigures.tally(of: day, todos: todos.filter { $0.day == day } + carried))
+          // A todo carried from one day of the week to another counts once on its new day
+          // (as in the Day view), not twice (its own row and again as carried).
+          figures: DayFigures.tally(
+            of: day, todos: todos.filter { $0.day == day } + carried.filter { DayFigures.isCarriedAway($0, from: day) }))
       }
     }
     let overdue = try database.overdueSummary(before: today, limit: 5)

@@ -82,7 +82,9 @@ public enum Mode: Sendable, Equatable {
 /// The TUI's whole state: the day shown, its data, where the cursor is, what is marked and
 /// filtered, the mode, and the status line. ``Reducer`` changes it; ``Renderer`` draws it.
 public struct TUIState: Sendable, Equatable {
-  public let today: Day
+  /// Today, from the clock: read again on each reload and tick, so that at midnight the TUI
+  /// rolls over to the new day (``Session/rollOverIfTheDayChanged()``).
+  public var today: Day
   public var day: Day
   public var data: DayData
   /// The row of the cursor among ``visible`` (on the Projects tab: among the projects).
@@ -94,6 +96,8 @@ public struct TUIState: Sendable, Equatable {
   public var mode: Mode = .list
   /// The tab shown (only the Day tab so far).
   public var tab: Tab = .day
+  /// The first entry of the help shown (j/k scroll it when it does not fit the screen).
+  public var helpTop: Int = 0
   /// The last action's message (the journal's line for undo and redo, an error).
   public var status: String = ""
   public var quits = false

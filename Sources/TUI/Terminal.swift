@@ -21,8 +21,9 @@ public enum Terminal {
   nonisolated(unsafe) static var active = false
 
   /// The bytes that enter the TUI's screen and leave it.
-  static let enterBytes = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[H".utf8)
-  static let leaveBytes = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+  /// (Bracketed paste on: pasted text comes marked, as text, not as keys.)
+  static let enterBytes = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h\u{1B}[H".utf8)
+  static let leaveBytes = Array("\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
 
   /// What the wake-up pipe carries.
   static let resized: UInt8 = UInt8(ascii: "W")

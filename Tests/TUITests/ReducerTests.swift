@@ -120,7 +120,8 @@ import Testing
     #expect(!state.quits)
   }
 
-  @Test(arguments: [[Key.character("q")], [.control("c")], keys("a") + [.control("c")], keys("/x") + [.control("c")]])
+  @Test(arguments: [[Key.character("q")], [.control("c")], keys("a") + [.control("c")], keys("/x") + [.control("c")],
+    keys("D") + [.control("c")], keys("e") + [.control("c")], keys("?") + [.control("c")]])
   func quits(_ keys: [Key]) {
     var state = Self.state()
     for key in keys { _ = Reducer().reduce(&state, key) }

@@ -27,7 +27,7 @@ import Testing
   }
 
   static func render(_ state: TUIState, _ width: Int, _ height: Int, colored: Bool = false) -> [String] {
-    Renderer(rows: ListRows(style: Style(colored: colored), today: day)).render(state, width: width, height: height)
+    Renderer(rows: ListRows(style: Style(colored: colored))).render(state, width: width, height: height)
   }
 
   @Test func dayAt80x24() {
@@ -107,6 +107,27 @@ import Testing
     let lines = Self.render(state, 80, 24)
     for action in Action.allCases { #expect(lines.contains { $0.contains(action.help) }, "\(action)") }
     for line in lines { #expect(DisplayWidth.of(line) <= 80) }
+  }
+
+  @Test func theHelpScrollsOnA50x15Screen() {
+    var state = Self.state()
+    Reducer().reduce(&state, .character("?")).forEach { _ in }
+    #expect(state.mode == .help)
+    let first = Self.render(state, 50, 15)
+    #expect(first.count == 15)
+    #expect(first.last?.hasPrefix("j/k scroll · 13 of 28") == true, "\(first.last ?? "")")
+    #expect(!first.contains { $0.hasSuffix(Action.quit.help) })
+    var seen = Set(first)
+    for _ in 0..<40 {
+      _ = Reducer().reduce(&state, .character("j"))
+      seen.formUnion(Self.render(state, 50, 15))
+    }
+    // Every key was on the screen at some point, and the last page ends with the last entry.
+    for action in Action.allCases { #expect(seen.contains { $0.hasSuffix(action.help) }, "\(action)") }
+    #expect(Self.render(state, 50, 15).dropLast().last?.contains("clear the filter") == true)
+    _ = Reducer().reduce(&state, .character("k"))
+    #expect(state.helpTop == Action.allCases.count - 1)
+    for line in Self.render(state, 50, 15) { #expect(DisplayWidth.of(line) <= 50) }
   }
 
   @Test func theBlockPicker() {
@@ -189,7 +210,7 @@ import Testing
 
   @Test func aKeyRewritesOnlyTheRowsItChanged() {
     // j moves the cursor: the two rows it leaves and enters change, and the status line stays.
-    let renderer = Renderer(rows: ListRows(style: .plain, today: TUIClock.today))
+    let renderer = Renderer(rows: ListRows(style: .plain))
     var state = RendererTests.state()
     var writer = ScreenWriter()
     _ = writer.update(to: renderer.render(state, width: 80, height: 24))

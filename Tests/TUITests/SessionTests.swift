@@ -180,6 +180,23 @@ import Testing
     #expect(session.state.visible.map(\.id) == [4])
   }
 
+  @Test func aTodoMovedWithinTheWeekCountsOnceOnItsNewDay() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("jj<"))  // #3 from today (Sunday) to Saturday, after Sunday began
+    #expect(try fixture.todo(3).day == TUIClock.today.adding(days: -1))
+    session.handle(keys("h"))
+    let saturday = session.state.data.figures
+    session.handle([.tab])
+    let week = session.state.data.week
+    let all = try fixture.todos()
+    for column in week {
+      #expect(column.figures == DayFigures.tally(of: column.day, todos: all), "\(column.day)")
+    }
+    #expect(week[5].figures == saturday, "the Week and the Day say the same of Saturday")
+    #expect(week[5].figures.total == 2)
+  }
+
   @Test func theProjectsTabShowsProgressAndOpensAProjectsTodosOfTheDay() async throws {
     let fixture = try Self.fixture()
     #expect(await Ootd.run(arguments: ["project", "add", "ootd"], environment: fixture.environment) == 0)
@@ -226,6 +243,67 @@ import Testing
     #expect(!session.reloadIfChangedElsewhere())
   }
 
+  @Test(arguments: [
+    ("Buy milk", ["Buy", "milk"]), ("'Two words' +tag", ["Two words", "+tag"]), ("a\\ b", ["a b"]),
+    ("Ends with \\", ["Ends", "with", "\\"]), ("C:\\", ["C:\\"]), ("  ", []),
+  ])
+  func anAddLineSplitsAsAShellWould(_ line: String, _ words: [String]) throws {
+    #expect(try Ootd.Tui.words(line) == words)
+  }
+
+  @Test func aTrailingBackslashIsKeptInTheTitleAndTheJournal() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("aPath C:\\") + [.enter])
+    let added = try #require(try fixture.todos().last)
+    #expect(added.title == "Path C:\\")
+    #expect(try fixture.journal().first?.command.hasSuffix("''") == false)
+  }
+
+  @Test func aPasteIntoTheAddLineIsTextNotKeys() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    let before = try fixture.todos().count
+    // Pasted: two lines with "Dy" (delete, yes) on the second.
+    session.handle(keys("a") + [.paste("Buy milk\nDy\t\u{7}x"), .enter])
+    let todos = try fixture.todos()
+    #expect(todos.count == before + 1, "one todo added, none deleted")
+    #expect(todos.last?.title == "Buy milk Dy x")
+    // In the list a paste does nothing.
+    session.handle([.paste("Dy")])
+    #expect(session.state.mode == .list)
+    #expect(try fixture.todos().count == before + 1)
+  }
+
+  @Test func atMidnightTodayRollsOverAndTheDayShownFollows() throws {
+    let fixture = try Self.fixture()
+    try fixture.add("Tomorrow's plan", .high, day: 1)
+    // The clock the session reads: noon, then 12 hours and a minute later (00:01 the next day).
+    let clock = ClockBox(TUIClock.now)
+    fixture.environment.clock = { clock.now }
+    let session = try fixture.session()
+    #expect(!session.rollOverIfTheDayChanged(), "still the same day")
+    clock.now = TUIClock.now.addingTimeInterval(12 * 3600 + 60)
+    #expect(session.rollOverIfTheDayChanged())
+    let tomorrow = TUIClock.today.adding(days: 1)
+    #expect(session.state.today == tomorrow)
+    #expect(session.state.day == tomorrow, "the day shown was today: it follows")
+    #expect(session.state.visible.map(\.title) == ["Tomorrow's plan"])
+    #expect(session.state.data.overdueCount == 4, "yesterday's open todo and the three of the old today")
+    // A change made now uses the new today: `T` goes there, `x` ticks with it.
+    session.handle(keys("hT"))
+    #expect(session.state.day == tomorrow)
+    session.handle(keys("x"))
+    #expect(try fixture.todo(6).isDone)
+    #expect(try fixture.todo(6).doneAt == clock.now)
+  }
+
+  /// A clock the test moves.
+  final class ClockBox: @unchecked Sendable {
+    var now: Date
+    init(_ now: Date) { self.now = now }
+  }
+
   @Test func keyFileRebindsActions() throws {
     let map = try KeyFile.read(
       """
@@ -250,6 +328,17 @@ import Testing
     #expect(try fixture.todo(2).isDone)
   }
 
+  @Test func keyFileSavedOnWindowsOrWithAByteOrderMarkReads() throws {
+    for text in ["[keys]\r\ndown = \"n\"\r\nquit = \"Q\"\r\n", "\u{FEFF}[keys]\ndown = \"n\"\nquit = \"Q\"\n"] {
+      let map = try KeyFile.read(text)
+      #expect(map.action(for: .character("n")) == .down)
+      #expect(map.action(for: .character("Q")) == .quit)
+      #expect(map.action(for: .character("j")) == nil)
+    }
+    // Ctrl-C bound to quit (it does anyway) is no refusal.
+    #expect(try KeyFile.read("[keys]\nquit = [\"Q\", \"ctrl-c\"]").action(for: .control("c")) == .quit)
+  }
+
   @Test(arguments: [
     ("down = \"j\"", 1, "key bindings go under [keys]"),
     ("[colors]", 1, "unknown table [colors]: the file has one table, [keys]"),
@@ -259,6 +348,11 @@ import Testing
     ("[keys]\ndown = [\"j\"", 2, "an array ends with ]"),
     ("[keys]\ndown = \"j\", \"k\"", 2, "several keys go in [\"a\", \"b\"]"),
     ("[keys]\ndown = []", 2, "give at least one key"),
+    ("[keys]\ndown = \"j\"\nup = \"k\"\ndown = \"n\"", 4, "'down' is bound already on line 2"),
+    ("[keys]\ndown = \"ctrl-c\"", 2, "'ctrl-c' cannot be bound: ctrl-c always quits"),
+    ("[keys]\ndown = [\"n\", \"esc\"]", 2, "'esc' cannot be bound: esc clears"),
+    ("[keys]\nundo = \"ctrl-z\"", 2, "'ctrl-z' cannot be bound: ctrl-z suspends"),
+    ("[keys]\r\ndown = \"n\"\r\nup = nope\r\n", 3, "a key is a string in double quotes"),
   ])
   func keyFileRefusesWithItsLine(_ text: String, _ line: Int, _ reason: String) {
     #expect(throws: KeyFile.Failure.self) { try KeyFile.read(text) }

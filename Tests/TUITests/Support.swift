@@ -76,4 +76,4 @@ final class Fixture {
 func keys(_ text: String) -> [Key] { text.map { Key.character($0) } }
 
 /// The rows of `ootd list` without colour, for the renderer's tests.
-func plainRows() -> ListRows { ListRows(style: .plain, today: TUIClock.today) }
+func plainRows() -> ListRows { ListRows(style: .plain) }

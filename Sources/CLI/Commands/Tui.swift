@@ -39,7 +39,7 @@ extension Ootd {
       _ = try? database.planDueRoutine(on: environment.today, now: environment.now)
       let session = try Session(
         database: database, today: environment.today, host: Self.host(environment), reducer: Reducer(keys: keys))
-      let rows = ListRows(style: environment.style(noColor: global.noColor), today: environment.today)
+      let rows = ListRows(style: environment.style(noColor: global.noColor))
       guard Terminal.enter() else { throw CLIError.invalidValue("ootd tui cannot set the terminal to raw mode") }
       App.run(session, renderer: Renderer(rows: rows, keys: keys))
     }
@@ -122,6 +122,9 @@ extension Ootd {
         }
       }
       if quote != nil { throw CLIError.invalidValue("a quote is not closed") }
+      // A backslash at the end escapes nothing: it is kept (it was dropped, and the journal
+      // recorded an empty word: `add Title ''`).
+      if escaped { word.append("\\") }
       if inWord { words.append(word) }
       return words
     }
@@ -131,15 +134,14 @@ extension Ootd {
 /// The rows and headings of `ootd list` (``TodoRenderer``), for the TUI.
 struct ListRows: RowStyle {
   let style: Style
-  let today: Day
 
   var colored: Bool { style.colored }
 
-  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool) -> String {
+  func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool, today: Day) -> String {
     TodoRenderer(style: style, today: today, width: width).line(todo, idWidth: idWidth, carriedAway: carriedAway)
   }
 
-  func heading(_ day: Day, figures: Tally, width: Int) -> String {
+  func heading(_ day: Day, figures: Tally, width: Int, today: Day) -> String {
     TodoRenderer(style: style, today: today).dayHeading(day, done: figures.done, total: figures.total)
       .joined(separator: " ")
   }
