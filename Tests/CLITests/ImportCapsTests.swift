@@ -44,11 +44,12 @@ import Testing
     try refused(["import", "taskwarrior", "-"], input: "/dev/zero", object)
   }
 
-  @Test func aSparseGibibyteFile_isRefusedBeforeItIsRead() throws {
+  /// A (sparse) file one byte past the 1 GiB cap.
+  @Test func aSparseFilePastTheCap_isRefusedBeforeItIsRead() throws {
     let file = folder.file("huge")
     let created = FileManager.default.createFile(atPath: file, contents: nil)
-    try #require(created && truncate(file, 1 << 30) == 0)
-    let message = "input: larger than 64 MiB, the most an import reads"
+    try #require(created && truncate(file, off_t(InputBounds.maximumInput) + 1) == 0)
+    let message = "input: larger than 1 GiB, the most an import reads"
     for format in ["todotxt", "taskwarrior"] {
       try refused(["import", format, file], message)
       try refused(["import", format, "-"], input: file, message)
