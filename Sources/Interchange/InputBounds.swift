@@ -15,7 +15,7 @@ public struct InputBounds: Sendable {
   public static let maximumItem = 1 << 20
   /// The most bytes in one JSON string (a field's value or key), as written.
   public static let maximumField = 512 << 10
-  /// The deepest JSON nesting an import reads (an object in an array is 2).
+  /// The deepest JSON nesting an import reads in one record (a task is 1, its annotations' objects 3).
   public static let maximumDepth = 32
 
   /// The error for an input larger than ``maximumInput``.

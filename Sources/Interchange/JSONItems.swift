@@ -37,6 +37,8 @@ public struct JSONItems {
   // The item being read.
   private var kind: Kind?
   private var depth = 0
+  /// The open brackets of the item, innermost in the lowest bit: 1 for `{`, 0 for `[`.
+  private var openers: UInt64 = 0
   private var inString = false
   private var escaped = false
   private var itemLength = 0
@@ -130,9 +132,13 @@ public struct JSONItems {
             if depth > maximumDepth {
               throw InterchangeError(location, "nested more than \(maximumDepth) levels deep, the most an import reads")
             }
+            openers = openers << 1 | (byte == UInt8(ascii: "{") ? 1 : 0)
           case UInt8(ascii: "}"), UInt8(ascii: "]"):
             depth -= 1
-            if depth == 0 {
+            // A bracket that closes another kind ends the item here: the parser says where.
+            let matches = (openers & 1 == 1) == (byte == UInt8(ascii: "}"))
+            openers >>= 1
+            if depth == 0 || !matches {
               try end(chunk, from: start, through: index, body)
               countLine(byte, at: index)
               index += 1
@@ -165,7 +171,21 @@ public struct JSONItems {
       try end(empty, from: 0, through: -1, body)
       return
     }
-    if kind != nil || markBytes > 0 && markBytes < 3 && place == .start { throw syntax("unexpected end of input") }
+    if kind != nil {
+      // The parser finds the first error in what was read of the item (the end, when none).
+      try pending.withUnsafeBufferPointer { bytes in
+        let item = Item(
+          element: isDocument ? elements : nil, value: isDocument ? nil : values, line: itemLine, column: itemColumn,
+          bytes: bytes)
+        do {
+          _ = try JSONReader.document(bytes)
+        } catch let error as JSONSyntaxError {
+          throw Self.syntaxError(error, in: item)
+        }
+      }
+      throw syntax("unexpected end of input")
+    }
+    if markBytes > 0 && markBytes < 3 && place == .start { throw syntax("unexpected end of input") }
     switch place {
     case .arrayOpened, .afterComma, .afterElement: throw syntax("unexpected end of input")
     case .start, .afterArray, .lines: break
@@ -227,6 +247,7 @@ public struct JSONItems {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
       kind = .container
       depth = 1
+      openers = byte == UInt8(ascii: "{") ? 1 : 0
     case UInt8(ascii: "\""):
       kind = .string
       inString = true
