@@ -97,6 +97,22 @@ public struct JSONItems {
     let count = chunk.count
     defer { offset += count }
     while index < count {
+      if inString, !escaped {
+        // The bytes of a string up to its next quote or backslash, at once (no line end can be
+        // among them in valid JSON; the parser refuses one).
+        var next = index
+        while next < count, chunk[next] != UInt8(ascii: "\""), chunk[next] != UInt8(ascii: "\\") { next += 1 }
+        let run = next - index
+        if run > 0 {
+          itemLength += run
+          fieldLength += run
+          if itemLength > maximumItem { throw tooLarge() }
+          if fieldLength > maximumField { throw fieldTooLarge() }
+          afterCR = false
+          index = next
+          continue
+        }
+      }
       let byte = chunk[index]
       if kind != nil {
         itemLength += 1
@@ -117,10 +133,7 @@ public struct JSONItems {
           }
           if inString {
             fieldLength += 1
-            if fieldLength > maximumField {
-              throw InterchangeError(
-                location, "a string longer than \(InputBounds.size(maximumField)), the most an import reads in one field")
-            }
+            if fieldLength > maximumField { throw fieldTooLarge() }
           }
         } else if kind == .container {
           switch byte {
@@ -305,6 +318,10 @@ public struct JSONItems {
 
   private func tooLarge() -> InterchangeError {
     InterchangeError(location, "larger than \(InputBounds.size(maximumItem)), the most an import reads in one object")
+  }
+
+  private func fieldTooLarge() -> InterchangeError {
+    InterchangeError(location, "a string longer than \(InputBounds.size(maximumField)), the most an import reads in one field")
   }
 
   private static func unexpected(_ byte: UInt8) -> String {

@@ -120,8 +120,10 @@ public enum Taskwarrior {
     private mutating func take(_ item: JSONItems.Item, into sink: inout some ImportSink) throws {
       let value: JSONValue
       do {
-        value = try JSONReader.document(item.bytes)
-      } catch let error as JSONSyntaxError {
+        // The item is exactly one value (``JSONItems``): read from its first byte, without the
+        // generic entry point's checks around it.
+        value = try JSONReader.value(item.bytes, at: 0)
+      } catch {
         throw JSONItems.syntaxError(error, in: item)
       }
       if let index = item.element {
@@ -164,7 +166,7 @@ public enum Taskwarrior {
     guard let description = object["description"]?.string else {
       throw InterchangeError("", "no 'description'")
     }
-    guard let rawUUID = object["uuid"]?.string, RowID.isValid(rawUUID.lowercased()) else {
+    guard let rawUUID = object["uuid"]?.string.map({ $0.lowercased() }), RowID.isValid(rawUUID) else {
       throw InterchangeError("", "no valid 'uuid'")
     }
     let status = object["status"]?.string ?? "pending"
@@ -253,7 +255,7 @@ public enum Taskwarrior {
     do {
       let doneAt = done ? (end ?? instant) : nil
       return try ImportedTodo(
-        uuid: rawUUID.lowercased(), title: description, priority: priority,
+        uuid: rawUUID, title: description, priority: priority,
         day: instant.map { Day($0, in: timeZone) }, dayIsDefault: planned == nil, isDone: done, isDropped: dropped, doneAt: doneAt,
         doneAtEnd: doneAt?.addingTimeInterval(1), project: project, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
