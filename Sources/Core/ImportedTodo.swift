@@ -121,7 +121,10 @@ public struct ImportPlan: Hashable, Sendable {
 /// or storage applying them a batch at a time (so that a file of any length is imported in the
 /// memory of a batch).
 public protocol ImportSink {
-  /// The next todo of the file (at most one per uuid).
+  /// The next todo of the file. A reader may hand a uuid again (a Taskwarrior export that repeats
+  /// one, read as it arrives): the later todo replaces the earlier in its place (storage's
+  /// `ImportWriter` does so, and `Taskwarrior.plan` for a whole plan; a plain ``ImportPlan``
+  /// appends it).
   mutating func add(_ todo: ImportedTodo) throws
   /// Counts one item left out for `reason`.
   mutating func skip(_ reason: String)

@@ -32,100 +32,130 @@ public enum Taskwarrior {
   public static let attributeCarrier = AttributeCarrier(reserved: mappedFields.subtracting(["due"]), wordsOnly: false)
 
   /// Reads a `task export` into a plan: todos by their Taskwarrior uuid (a uuid that appears
-  /// twice keeps its last object), deleted tasks without a day and recurring templates counted as
-  /// skipped.
+  /// twice keeps the place of its first object and the fields of its last), deleted tasks
+  /// without a day and recurring templates counted as skipped.
   public static func plan(_ data: Data, timeZone: any ZoneRules) throws(InterchangeError) -> ImportPlan {
-    var plan = ImportPlan()
+    var sink = LastObjectWins()
     do {
-      try read(data, timeZone: timeZone, into: &plan)
+      try read(data, timeZone: timeZone, into: &sink)
     } catch let error as InterchangeError {
       throw error
     } catch {
-      // ImportPlan's add never throws.
+      // The plan's add never throws.
     }
-    return plan
+    return sink.plan
   }
 
-  /// Reads a `task export` as ``plan(_:timeZone:)`` does, handing each todo to `sink` as it
-  /// is read: the input is read twice, once to check it and find the uuids that appear more
-  /// than once, then object by object, so only one object is held at a time. A uuid met again
-  /// keeps the place of its first object and the fields of its last (skipped ones aside).
-  /// Rethrows what `sink` throws.
+  /// A plan in which a uuid met again takes the place of the first todo of that uuid.
+  private struct LastObjectWins: ImportSink {
+    var plan = ImportPlan()
+    var places: [String: Int] = [:]
+
+    mutating func add(_ todo: ImportedTodo) {
+      if let place = places[todo.uuid] {
+        plan.todos[place] = todo
+      } else {
+        places[todo.uuid] = plan.todos.count
+        plan.add(todo)
+      }
+    }
+
+    mutating func skip(_ reason: String) { plan.skip(reason) }
+  }
+
+  /// Reads a whole `task export` as ``Reader`` does (one chunk), handing each todo to `sink`.
   public static func read(_ data: Data, timeZone: any ZoneRules, into sink: inout some ImportSink) throws {
+    var reader = Reader(timeZone: timeZone)
     try data.withUnsafeBytes { raw in
-      try read(raw.bindMemory(to: UInt8.self), timeZone: timeZone, into: &sink)
+      try reader.read(raw.bindMemory(to: UInt8.self), into: &sink)
     }
+    try reader.finish(into: &sink)
   }
 
-  private static func read(
-    _ bytes: UnsafeBufferPointer<UInt8>, timeZone: any ZoneRules, into sink: inout some ImportSink
-  ) throws {
-    // First pass: the syntax, the shape, and where each object starts.
-    var items: [(offset: Int, location: Int)] = []
-    var elements = 0
-    var values = 0
-    var arrayLine = 1
-    var shape: InterchangeError?
-    // The uuids met, and the indexes of the objects that repeat one (by the uuid's 16 bytes:
-    // an object without a valid uuid stops the import anyway).
-    var met: Set<UInt128> = []
-    var repeats: [UInt128: [Int]] = [:]
-    do {
-      try JSONReader.forEachItem(bytes) { item in
-        if let index = item.element {
-          if elements == 0 { arrayLine = item.line }
-          elements += 1
-          if item.value.object == nil { shape = shape ?? InterchangeError("object \(index)", "not a JSON object") }
-        } else {
-          values += 1
-          if item.value.object == nil {
-            let problem = item.value.isArray ? "expected one JSON object per line, or a single array" : "not a JSON object"
-            shape = shape ?? InterchangeError("line \(item.line)", problem)
-          }
+  /// Reads a `task export` as it arrives, a chunk at a time, handing each todo to `sink` as soon
+  /// as its object is read: only that object is held (``JSONItems``), so an input of any length
+  /// is read in the memory of one object. A uuid met again is handed on again (the sink keeps
+  /// the place of the first and the fields of the last); a task that is skipped is only
+  /// counted. An error stops the reading where it is met, in file order: what was handed on
+  /// before is for the sink to take back (storage rolls the import back).
+  public struct Reader {
+    private let timeZone: any ZoneRules
+    private var items: JSONItems
+    /// JSON Lines: the first value, read but not handed on until a second one starts or the
+    /// input ends (a value alone is `object 1`, one of several `line N`).
+    private var first: (line: Int, todo: Result<ImportedTodo?, InterchangeError>)?
+    private var values = 0
+
+    /// A reader for a user in `timeZone` (the caps are lowered only by tests).
+    public init(timeZone: any ZoneRules, items: JSONItems = JSONItems()) {
+      self.timeZone = timeZone
+      self.items = items
+    }
+
+    /// Reads the next bytes of the input.
+    public mutating func read(_ chunk: UnsafeBufferPointer<UInt8>, into sink: inout some ImportSink) throws {
+      // Taken out for the call (its callback changes the reader), leaving no second reference
+      // to its buffer.
+      var cutter = items
+      items = JSONItems()
+      defer { items = cutter }
+      try cutter.read(chunk) { item in try take(item, into: &sink) }
+    }
+
+    /// The end of the input.
+    public mutating func finish(into sink: inout some ImportSink) throws {
+      var cutter = items
+      items = JSONItems()
+      defer { items = cutter }
+      try cutter.finish { item in try take(item, into: &sink) }
+      if let held = first {
+        first = nil
+        switch held.todo {
+        case .success(let todo): if let todo { try sink.add(todo) }
+        case .failure(let error): throw InterchangeError(values == 1 ? "object 1" : "line \(held.line)", error.problem)
         }
-        if let text = item.value.object?["uuid"]?.string, let uuid = RowID.bits(text.lowercased()) {
-          if !met.insert(uuid).inserted { repeats[uuid, default: []].append(items.count) }
-        }
-        items.append((item.offset, item.element ?? item.line))
       }
-    } catch let error as JSONSyntaxError {
-      // An array (or one object) is one document; in JSON Lines the line says where.
-      let isDocument = bytes.first(where: { !JSONReader.isSpace($0) }) == UInt8(ascii: "[")
-      throw InterchangeError(isDocument ? "input" : "line \(error.line)", "invalid JSON (\(error.description))")
     }
-    if elements > 0, values > 0 {
-      // An array and more: JSON Lines whose first line is an array.
-      throw InterchangeError("line \(arrayLine)", "expected one JSON object per line, or a single array")
-    }
-    if let shape { throw shape }
-    met = []
-    func location(_ item: (offset: Int, location: Int)) -> String {
-      elements > 0 ? "object \(item.location)" : values == 1 ? "object 1" : "line \(item.location)"
-    }
-    func object(_ item: (offset: Int, location: Int)) throws -> JSONObject {
-      // The first pass read it whole: an object.
-      try JSONReader.value(bytes, at: item.offset).object ?? JSONObject(members: [])
-    }
-    // Second pass: object by object.
-    var placed: Set<UInt128> = []
-    for (index, item) in items.enumerated() {
-      let todo: ImportedTodo?
+
+    private mutating func take(_ item: JSONItems.Item, into sink: inout some ImportSink) throws {
+      let value: JSONValue
       do {
-        todo = try map(try object(item), timeZone: timeZone, sink: &sink)
-      } catch let error as InterchangeError {
-        throw InterchangeError(location(item), error.problem)
+        // The item is exactly one value (``JSONItems``): read from its first byte, without the
+        // generic entry point's checks around it.
+        value = try JSONReader.value(item.bytes, at: 0)
+      } catch {
+        throw JSONItems.syntaxError(error, in: item)
       }
-      guard var todo else { continue }
-      if let uuid = RowID.bits(todo.uuid), let others = repeats[uuid] {
-        guard placed.insert(uuid).inserted else { continue }
-        // The fields of the last object with this uuid that is not skipped (one that does not
-        // map stops the import when its turn comes).
-        var ignored = ImportPlan()
-        for later in others where later > index {
-          if let other = try? map(try object(items[later]), timeZone: timeZone, sink: &ignored) { todo = other }
+      if let index = item.element {
+        guard let object = value.object else { throw InterchangeError("object \(index)", "not a JSON object") }
+        do {
+          if let todo = try map(object, timeZone: timeZone, sink: &sink) { try sink.add(todo) }
+        } catch let error as InterchangeError {
+          throw InterchangeError("object \(index)", error.problem)
+        }
+        return
+      }
+      values += 1
+      guard let object = value.object else {
+        let problem = value.isArray ? "expected one JSON object per line, or a single array" : "not a JSON object"
+        throw InterchangeError("line \(item.line)", problem)
+      }
+      if let held = first {
+        first = nil
+        switch held.todo {
+        case .success(let todo): if let todo { try sink.add(todo) }
+        case .failure(let error): throw InterchangeError("line \(held.line)", error.problem)
         }
       }
-      try sink.add(todo)
+      let todo = Result { () throws(InterchangeError) in try map(object, timeZone: timeZone, sink: &sink) }
+      if values == 1 {
+        first = (item.line, todo)
+        return
+      }
+      switch todo {
+      case .success(let todo): if let todo { try sink.add(todo) }
+      case .failure(let error): throw InterchangeError("line \(item.line)", error.problem)
+      }
     }
   }
 
@@ -136,7 +166,7 @@ public enum Taskwarrior {
     guard let description = object["description"]?.string else {
       throw InterchangeError("", "no 'description'")
     }
-    guard let rawUUID = object["uuid"]?.string, RowID.isValid(rawUUID.lowercased()) else {
+    guard let rawUUID = object["uuid"]?.string.map({ $0.lowercased() }), RowID.isValid(rawUUID) else {
       throw InterchangeError("", "no valid 'uuid'")
     }
     let status = object["status"]?.string ?? "pending"
@@ -225,7 +255,7 @@ public enum Taskwarrior {
     do {
       let doneAt = done ? (end ?? instant) : nil
       return try ImportedTodo(
-        uuid: rawUUID.lowercased(), title: description, priority: priority,
+        uuid: rawUUID, title: description, priority: priority,
         day: instant.map { Day($0, in: timeZone) }, dayIsDefault: planned == nil, isDone: done, isDropped: dropped, doneAt: doneAt,
         doneAtEnd: doneAt?.addingTimeInterval(1), project: project, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,

@@ -172,11 +172,7 @@ public enum TodoTxt {
   /// Reads a todo.txt file as ``plan(_:today:timeZone:)`` does, handing each todo to `sink` as
   /// soon as its line is read; rethrows what `sink` throws.
   public static func read(_ text: String, today: Day, timeZone: any ZoneRules, into sink: inout some ImportSink) throws {
-    // How many lines had each identity so far, keyed by the identity's uuid (16 bytes, not the
-    // text): a repeated line gets the uuid of `identity#N`.
-    var seen: [UInt128: Int] = [:]
-    // The `ootd:` uuids met: a line that repeats one is a todo of its own (by its text).
-    var met: Set<UInt128> = []
+    var reader = Reader(timeZone: timeZone)
     // Split on LF, CR LF and lone CR alike, one line at a time.
     let lines = sequence(state: Substring(text) as Substring?) { state -> Substring? in
       guard let rest = state else { return nil }
@@ -188,14 +184,33 @@ public enum TodoTxt {
       return rest[..<end]
     }
     for (index, raw) in lines.enumerated() {
-      let location = "line \(index + 1)"
+      try reader.read(String(raw), line: index + 1, into: &sink)
+    }
+  }
+
+  /// Reads a todo.txt file one line at a time (what ``read(_:today:timeZone:into:)`` does for a
+  /// whole text), for an input read as it arrives (``LineItems``): holds only what tells a
+  /// repeated line from the first, 16 bytes a line.
+  public struct Reader {
+    let timeZone: any ZoneRules
+    // How many lines had each identity so far, keyed by the identity's uuid (16 bytes, not the
+    // text): a repeated line gets the uuid of `identity#N`.
+    var seen: [UInt128: Int] = [:]
+    // The `ootd:` uuids met: a line that repeats one is a todo of its own (by its text).
+    var met: Set<UInt128> = []
+
+    public init(timeZone: any ZoneRules) { self.timeZone = timeZone }
+
+    /// Reads one line (without its line end) of a file; `line` is its 1-based number.
+    public mutating func read(_ raw: String, line number: Int, into sink: inout some ImportSink) throws {
+      let location = "line \(number)"
       let parsed: Line?
       do {
         parsed = try parse(String(raw))
       } catch {
         throw InterchangeError(location, error.problem)
       }
-      guard let line = parsed else { continue }
+      guard let line = parsed else { return }
       var notes: [String] = []
       var project: String? = nil
       var otherProjects = line.projects
@@ -215,7 +230,7 @@ public enum TodoTxt {
       }
       if title.trimmingCharacters(in: .whitespaces).isEmpty {
         sink.skip("line without a description")
-        continue
+        return
       }
       let priority: Priority
       switch line.priority {

@@ -107,10 +107,15 @@ public struct ImportWriter: ImportSink {
   private let timestamp: String
   /// Projects by lowercased name → uuid (names are unique regardless of case).
   private var projects: [String: String] = [:]
-  /// The todos read but not yet applied, and their uuids.
+  /// The todos read but not yet applied, and the place of each uuid among them.
   private var batch: [ImportedTodo] = []
-  private var batchUUIDs: Set<String> = []
+  private var batchPlaces: [String: Int] = [:]
   static let batchSize = 500
+  /// Todos whose id is past this one were created by this import: a uuid met again there takes
+  /// the place of the todo its first object created (nothing is held per todo).
+  private let lastIDBefore: Int64
+  /// A dry run creates nothing: the uuids it counted as added (16 bytes each).
+  private var countedAsAdded: Set<UInt128> = []
 
   init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date) throws {
     self.db = db
@@ -121,14 +126,19 @@ public struct ImportWriter: ImportSink {
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
       projects[(row["name"] as String).lowercased()] = row["uuid"]
     }
+    lastIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM todo") ?? 0
   }
 
-  /// Takes the next todo of the file.
+  /// Takes the next todo of the file. A uuid met again keeps the place of the first todo of
+  /// that uuid and takes the fields of this one, as if only this one had been read.
   public mutating func add(_ todo: ImportedTodo) throws {
-    // A uuid met again within the batch (a reader hands each uuid once) waits for the first.
-    if batchUUIDs.contains(todo.uuid) || batch.count >= Self.batchSize { try flush() }
+    if let place = batchPlaces[todo.uuid] {
+      batch[place] = todo
+      return
+    }
+    if batch.count >= Self.batchSize { try flush() }
+    batchPlaces[todo.uuid] = batch.count
     batch.append(todo)
-    batchUUIDs.insert(todo.uuid)
   }
 
   /// Counts one item of the file left out for `reason`.
@@ -145,10 +155,21 @@ public struct ImportWriter: ImportSink {
     }
     for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
     batch.removeAll(keepingCapacity: true)
-    batchUUIDs.removeAll(keepingCapacity: true)
+    batchPlaces.removeAll(keepingCapacity: true)
   }
 
-  private mutating func apply(_ todo: ImportedTodo, existing record: TodoRecord?) throws {
+  private mutating func apply(_ todo: ImportedTodo, existing found: TodoRecord?) throws {
+    // A todo this import created (a uuid met again past the batch of its first): replaced by
+    // this one's fields as a new todo, counted once.
+    var replacing: TodoRecord? = nil
+    var record = found
+    var counted = false
+    if let found, found.id > lastIDBefore {
+      replacing = found
+      record = nil
+    } else if recorder == nil, found == nil, let bits = RowID.bits(todo.uuid) {
+      counted = !countedAsAdded.insert(bits).inserted
+    }
     var projectUUID: String? = nil
     if let name = todo.project {
       if let known = projects[name.lowercased()] {
@@ -204,7 +225,14 @@ public struct ImportWriter: ImportSink {
     } else {
       fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
       fields["createdAt"] = .text(Timestamp.string(todo.createdAt ?? now, .sqlite))
-      result.added += 1
+      if let replacing {
+        // Every field a creation sets, the defaults included.
+        for name in ["notes", "annotations", "attributes"] where fields[name] == nil { fields[name] = .null }
+        if fields["dropped"] == nil { fields["dropped"] = .bool(false) }
+        try recorder?.update(.todo, row: replacing.uuid, current: replacing.fields, to: fields)
+        return
+      }
+      if !counted { result.added += 1 }
       try recorder?.create(.todo, fields, uuid: todo.uuid)
     }
   }

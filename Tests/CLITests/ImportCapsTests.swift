@@ -3,8 +3,9 @@ import Interchange
 import TestTags
 import Testing
 
-/// Issue 21, item 9: an import reads at most 64 MiB, and a line or JSON object of at most 1 MiB.
-/// `/dev/zero`, a 1 GiB (sparse) file and a file of one huge line each exit 64 with one line
+/// Issue 21, item 9, and issue 25: an import reads its input as it arrives, at most 1 GiB, a line
+/// or JSON object of at most 1 MiB and a JSON string of at most 512 KiB. `/dev/zero`, a sparse
+/// file past 1 GiB and a file of one huge line, object or string each exit 64 with one line
 /// naming the cap, in bounded memory, and change nothing (the whole input was read first: 4.45 GB
 /// and still growing on /dev/zero, 1.06 GB for a 1 GiB file).
 @Suite(.tags(.binary)) struct ImportCapsTests {
@@ -44,11 +45,12 @@ import Testing
     try refused(["import", "taskwarrior", "-"], input: "/dev/zero", object)
   }
 
-  @Test func aSparseGibibyteFile_isRefusedBeforeItIsRead() throws {
+  /// A (sparse) file one byte past the 1 GiB cap.
+  @Test func aSparseFilePastTheCap_isRefusedBeforeItIsRead() throws {
     let file = folder.file("huge")
     let created = FileManager.default.createFile(atPath: file, contents: nil)
-    try #require(created && truncate(file, 1 << 30) == 0)
-    let message = "input: larger than 64 MiB, the most an import reads"
+    try #require(created && truncate(file, off_t(InputBounds.maximumInput) + 1) == 0)
+    let message = "input: larger than 1 GiB, the most an import reads"
     for format in ["todotxt", "taskwarrior"] {
       try refused(["import", format, file], message)
       try refused(["import", format, "-"], input: file, message)
@@ -56,7 +58,8 @@ import Testing
   }
 
   /// A line past 1 MiB among good ones: refused at that line (the good ones are not imported);
-  /// a Taskwarrior object past it, by its place in the array or its line in JSON Lines.
+  /// a Taskwarrior string past 512 KiB, or an object past 1 MiB of strings under it, by its
+  /// place in the array or its line in JSON Lines.
   @Test func oneHugeLineOrObject_isRefusedWhereItIs() throws {
     let huge = String(repeating: "a", count: (1 << 20) + 1)
     let todo = folder.file("todo.txt")
@@ -68,9 +71,11 @@ import Testing
     }
     let array = folder.file("array.json")
     try ("[" + task(1, "ok") + ",\n" + task(2, huge) + "\n]").write(toFile: array, atomically: true, encoding: .utf8)
-    try refused(["import", "taskwarrior", array], "object 2: larger than 1 MiB")
+    try refused(["import", "taskwarrior", array], "object 2: a string longer than 512 KiB, the most an import reads in one field")
     let lines = folder.file("lines.json")
-    try (task(1, "ok") + "\n\n" + task(2, huge) + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+    let third = String(repeating: "b", count: 400 << 10)
+    let wide = task(2, "wide").dropLast() + #","a":"\#(third)","b":"\#(third)","c":"\#(third)"}"#
+    try (task(1, "ok") + "\n\n" + wide + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
     try refused(["import", "taskwarrior", "-"], input: lines, "line 3: larger than 1 MiB")
   }
 

@@ -19,10 +19,12 @@ extension Ootd {
         (Taskwarrior by uuid, todo.txt by ootd:UUID, else the line's creation date and text) and \
         adds what is new; what ootd exported comes back unchanged. \
         Missing projects are created. Malformed input changes nothing and names the line or object.
-        An import reads at most \(InputBounds.maximumInput >> 20) MiB, a line (todo.txt) or an \
-        object (Taskwarrior) of at most \(InputBounds.maximumItem >> 20) MiB, and titles of at most \
-        \(Title.maximumLength) characters: past a cap it stops at once, exits 64 with one line \
-        naming the cap and where, and changes nothing.
+        An import reads the input as it comes, at most \(InputBounds.maximumInput >> 30) GiB, a \
+        line (todo.txt) or an object (Taskwarrior) of at most \(InputBounds.maximumItem >> 20) MiB, \
+        a JSON string of at most \(InputBounds.maximumField >> 10) KiB nested at most \
+        \(InputBounds.maximumDepth) levels, and titles of at most \(Title.maximumLength) \
+        characters: past a cap it stops at once, exits 64 with one line naming the cap and where, \
+        and changes nothing.
 
         Examples:
           task export | ootd import taskwarrior -
@@ -42,49 +44,10 @@ extension Ootd {
       @OptionGroup var output: JSONOption
       @OptionGroup var global: GlobalOptions
 
-      /// The file's bytes (standard input for `-`), read a chunk at a time within `bounds`
-      /// (``InputBounds``): an oversize line or object, or an input past 64 MiB, exits 64 at the
-      /// first byte past the cap (a regular file past it before any is read). Exit 1 when it
-      /// cannot be read.
-      func read(_ environment: AppEnvironment, _ shape: InputBounds.Shape) throws -> Data {
-        var bounds = InputBounds(shape)
-        do {
-          let path = file.hasPrefix("/") ? file : environment.currentDirectory + "/" + file
-          return try Self.read(file == "-" ? nil : path, name: file, within: &bounds)
-        } catch let error as InterchangeError {
-          throw CLIError.invalidValue(error.description)
-        }
-      }
-
-      /// The bytes of `path` (standard input when nil), checked by `bounds` as they arrive.
-      static func read(_ path: String?, name: String, within bounds: inout InputBounds) throws -> Data {
-        let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) } ?? STDIN_FILENO
-        guard descriptor >= 0 else {
-          let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
-          throw CLIError.cannotRead(path: name, reason: reason)
-        }
-        defer { if path != nil { close(descriptor) } }
-        var status = stat()
-        var data = Data()
-        if fstat(descriptor, &status) == 0 {
-          switch status.st_mode & S_IFMT {
-          case S_IFDIR: throw CLIError.cannotRead(path: name, reason: "it is a folder")
-          case S_IFREG:
-            // Its size is known: one past the cap is refused before a byte is read.
-            if status.st_size > InputBounds.maximumInput { throw InputBounds.inputTooLarge }
-            data.reserveCapacity(Int(status.st_size))
-          default: break
-          }
-        }
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-          let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-          if count < 0, errno == EINTR { continue }
-          guard count >= 0 else { throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
-          if count == 0 { return data }
-          try chunk.withUnsafeBytes { buffer in try bounds.check(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-          data.append(contentsOf: chunk[..<count])
-        }
+      /// The file (standard input for `-`), opened and checked before the database is: exit 1
+      /// when it cannot be read, 64 for a regular file past ``InputBounds/maximumInput``.
+      func input(_ environment: AppEnvironment) throws -> ImportInput {
+        try ImportInput(file == "-" ? nil : file.hasPrefix("/") ? file : environment.currentDirectory + "/" + file, name: file)
       }
 
       /// Imports (or, with `--dry-run`, counts) what `parse` hands to the writer as it reads the
@@ -107,5 +70,60 @@ extension Ootd {
         environment.print(ImportSummary.text(result, dryRun: dryRun))
       }
     }
+  }
+}
+
+/// An import's input, read a chunk of 64 KiB at a time and handed on as it arrives: nothing of
+/// it is held (``Taskwarrior/Reader``, ``LineItems``). An input past
+/// ``InputBounds/maximumInput`` exits 64 at the first byte past the cap, as do the per-record
+/// caps the readers check.
+final class ImportInput {
+  private let descriptor: Int32
+  private let ownsDescriptor: Bool
+  private let name: String
+
+  /// Opens `path` (standard input when nil); `name` is the file as typed.
+  init(_ path: String?, name: String) throws {
+    self.name = name
+    let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) } ?? STDIN_FILENO
+    guard descriptor >= 0 else {
+      let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
+      throw CLIError.cannotRead(path: name, reason: reason)
+    }
+    self.descriptor = descriptor
+    ownsDescriptor = path != nil
+    var status = stat()
+    if fstat(descriptor, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR: throw CLIError.cannotRead(path: name, reason: "it is a folder")
+      case S_IFREG:
+        // Its size is known: one past the cap is refused before a byte is read.
+        if status.st_size > InputBounds.maximumInput { throw CLIError.invalidValue(InputBounds.inputTooLarge.description) }
+      default: break
+      }
+    }
+  }
+
+  deinit { if ownsDescriptor { close(descriptor) } }
+
+  /// Hands each chunk read to `body`, counting the input within `bounds`.
+  func stream(within bounds: inout InputBounds, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    let size = 64 << 10
+    let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
+    defer { chunk.deallocate() }
+    while true {
+      let count = Glibc.read(descriptor, chunk.baseAddress, size)
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
+      if count == 0 { return }
+      try bounds.count(count)
+      try body(UnsafeBufferPointer(rebasing: chunk[..<count]))
+    }
+  }
+
+  /// Hands each chunk to `body`, within the caps of ``InputBounds``.
+  func stream(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    var bounds = InputBounds()
+    try stream(within: &bounds, body)
   }
 }

@@ -26,9 +26,12 @@ extension Ootd.Import {
     @OptionGroup var options: Options
 
     func run(in environment: AppEnvironment) throws {
-      let data = try options.read(environment, .json)
+      // The file is read inside the import's transaction, object by object.
+      let input = try options.input(environment)
       try options.importing(environment) { writer in
-        try Taskwarrior.read(data, timeZone: environment.timeZone, into: &writer)
+        var reader = Taskwarrior.Reader(timeZone: environment.timeZone)
+        try input.stream { chunk in try reader.read(chunk, into: &writer) }
+        try reader.finish(into: &writer)
       }
     }
   }

@@ -24,12 +24,21 @@ extension Ootd.Import {
     @OptionGroup var options: Options
 
     func run(in environment: AppEnvironment) throws {
-      // The text, not the bytes as well, is held while importing.
-      guard let text = String(data: try options.read(environment, .lines), encoding: .utf8) else {
-        throw CLIError.invalidValue("input: not UTF-8 text")
-      }
+      // The file is read inside the import's transaction, line by line.
+      let input = try options.input(environment)
       try options.importing(environment) { writer in
-        try TodoTxt.read(text, today: environment.today, timeZone: environment.timeZone, into: &writer)
+        var lines = LineItems()
+        var reader = TodoTxt.Reader(timeZone: environment.timeZone)
+        func take(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws {
+          // A byte order mark opens the first line only.
+          let start = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+          guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self) else {
+            throw InterchangeError("line \(number)", "not UTF-8 text")
+          }
+          try reader.read(text, line: number, into: &writer)
+        }
+        try input.stream { chunk in try lines.read(chunk, take) }
+        try lines.finish(take)
       }
     }
   }

@@ -1,0 +1,104 @@
+import Core
+import Foundation
+import TestTags
+import Testing
+
+/// Issue 25: the import reads its input as it arrives and applies it a batch at a time inside
+/// the one change. A uuid met again far past its first object (in another batch) keeps the
+/// first's place and takes the last's fields, counted once, as when the whole file was read
+/// first; `--dry-run` counts the same; a broken object past many good ones changes nothing; one
+/// `undo` takes the whole import back.
+@Suite(.tags(.binary)) struct StreamingImportBinaryTests {
+  let folder: TemporaryFolder
+  let env: [String: String]
+
+  init() throws {
+    folder = try TemporaryFolder()
+    env = ["OOTD_DB": folder.file("ootd.sqlite"), "TZ": "UTC"]
+  }
+
+  func run(_ arguments: [String], stdin: String? = nil) throws -> BinaryTests.Result {
+    try BinaryTests.run(arguments, environment: env, stdin: stdin)
+  }
+
+  static func task(_ index: Int, _ description: String, status: String = "pending") -> String {
+    #"{"uuid":"a1b2c3d4-0000-4000-8000-"# + String(format: "%012d", index) + #"","status":"\#(status)","#
+      + #""entry":"20260101T000000Z","scheduled":"20260301T000000Z","description":"\#(description)"}"#
+  }
+
+  func snapshot() throws -> [String] {
+    try [["list", "--all", "--json"], ["project", "list", "--all", "--json"]].map { try run($0).stdout }
+  }
+
+  @Test func aUUIDMetAgainInALaterBatch_keepsThePlaceOfTheFirstAndTheFieldsOfTheLast() throws {
+    #expect(try run(["add", "before the import"]).code == 0)
+    let before = try snapshot()
+    // 1,200 tasks (three batches); task 7 again at the end, done, and task 8 again in its batch.
+    var tasks = (1...1200).map { Self.task($0, "task \($0)") }
+    tasks.insert(Self.task(8, "task 8 again"), at: 10)
+    tasks.append(Self.task(7, "task 7 last", status: "completed"))
+    let file = folder.file("tasks.json")
+    try ("[\n" + tasks.joined(separator: ",\n") + "\n]\n").write(toFile: file, atomically: true, encoding: .utf8)
+
+    let dry = try run(["import", "taskwarrior", file, "--dry-run", "--json"])
+    #expect(dry.code == 0, "\(dry.stderr)")
+    let counted = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+    #expect(counted["added"] as? Int == 1200)
+    #expect(try snapshot() == before)
+
+    let imported = try run(["import", "taskwarrior", file, "--json"])
+    #expect(imported.code == 0, "\(imported.stderr)")
+    let result = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+    #expect(result["added"] as? Int == 1200)
+    #expect(result["updated"] as? Int == 0)
+    let todos = try #require(
+      try JSONSerialization.jsonObject(with: Data(run(["list", "--all", "--json"]).stdout.utf8)) as? [[String: Any]])
+    #expect(todos.count == 1201)
+    // In the order of the rows: the place of the first object.
+    let titles = todos.compactMap { $0["title"] as? String }
+    let seventh = try #require(todos.first { ($0["uuid"] as? String)?.hasSuffix("000000000007") == true })
+    #expect(seventh["title"] as? String == "task 7 last")
+    #expect(seventh["done"] as? Bool == true)
+    #expect(titles.contains("task 8 again") && !titles.contains("task 8") && !titles.contains("task 7"))
+    let ids = todos.compactMap { $0["id"] as? Int }
+    let seventhID = try #require(seventh["id"] as? Int)
+    let sixth = try #require(todos.first { ($0["uuid"] as? String)?.hasSuffix("000000000006") == true }?["id"] as? Int)
+    #expect(seventhID == sixth + 1, "\(ids.prefix(12))")
+
+    // The file as it reads (each uuid once, with its last fields) changes nothing. (The same
+    // file again would update task 7 twice, to its first fields and back: a todo that was there
+    // before the import is updated by each object of its uuid that comes in another batch.)
+    var deduplicated = (1...1200).map { Self.task($0, "task \($0)") }
+    deduplicated[6] = Self.task(7, "task 7 last", status: "completed")
+    deduplicated[7] = Self.task(8, "task 8 again")
+    let once = folder.file("once.json")
+    try ("[" + deduplicated.joined(separator: ",") + "]").write(toFile: once, atomically: true, encoding: .utf8)
+    let again = try run(["import", "taskwarrior", once, "--json"])
+    let unchanged = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+    #expect(unchanged["unchanged"] as? Int == 1200 && unchanged["updated"] as? Int == 0)
+
+    // One undo takes the whole import back.
+    #expect(try run(["undo"]).code == 0)
+    #expect(try snapshot() == before)
+  }
+
+  /// A broken object after 1,500 good ones (three batches applied): exit 64, one line, the
+  /// database byte-identical; the same from standard input as JSON Lines.
+  @Test func aBrokenObjectPastManyBatches_changesNothing() throws {
+    #expect(try run(["add", "keep me"]).code == 0)
+    let database = env["OOTD_DB"]!
+    let before = try Data(contentsOf: URL(fileURLWithPath: database))
+    let good = (1...1500).map { Self.task($0, "task \($0)") }
+    let array = folder.file("array.json")
+    try ("[" + good.joined(separator: ",\n") + ",\n{\"uuid\": nope}]").write(toFile: array, atomically: true, encoding: .utf8)
+    let refused = try run(["import", "taskwarrior", array])
+    #expect(refused.code == 64)
+    #expect(refused.stderr == "ootd: error: input: invalid JSON (unexpected 'n' at line 1501, column 10)\n", "\(refused.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+    let lines = good.joined(separator: "\n") + "\n" + Self.task(1501, "") + "\n"
+    let piped = try run(["import", "taskwarrior", "-"], stdin: lines)
+    #expect(piped.code == 64)
+    #expect(piped.stderr.hasPrefix("ootd: error: line 1501: ") && piped.stderr.split(separator: "\n").count == 1, "\(piped.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+  }
+}
