@@ -32,7 +32,7 @@ public enum Action: String, CaseIterable, Sendable {
     case .goTo: return "go to a day (fri, +3d…)"
     case .mark: return "mark (then act on all)"
     case .filter: return "filter: title +tag @project"
-    case .nextTab: return "next tab (Week, Projects)"
+    case .nextTab: return "next tab"
     case .previousTab: return "previous tab"
     case .help: return "this help"
     case .quit: return "quit"

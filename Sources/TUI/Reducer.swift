@@ -175,6 +175,21 @@ public struct Reducer: Sendable {
         return [.load]
       }
     }
+    if state.tab == .calendar {
+      // h/l (←/→) move the cursor by a day (below), j/k (↓/↑) by a week; Enter opens the day.
+      switch keys.action(for: key) {
+      case .down, .up:
+        state.day = state.day.adding(days: keys.action(for: key) == .down ? 7 : -7)
+        state.status = ""
+        return [.load]
+      default: break
+      }
+      if key == .enter {
+        state.tab = .day
+        state.cursor = 0
+        return [.load]
+      }
+    }
     if state.tab == .week, key == .enter {
       // Enter opens the chosen day.
       state.tab = .day
@@ -184,10 +199,11 @@ public struct Reducer: Sendable {
     guard let action = keys.action(for: key) else { return [] }
     state.status = ""
     if state.tab != .day, Self.weekActions.contains(action) == false {
-      state.status =
-        state.tab == .week
-        ? "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
-        : "On the Projects tab: j/k choose a project, Enter shows its todos of the day, Tab goes on."
+      switch state.tab {
+      case .week: state.status = "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
+      case .calendar: state.status = "On the Calendar tab: h/l move a day, j/k a week, Enter opens the day, Tab goes on."
+      default: state.status = "On the Projects tab: j/k choose a project, Enter shows its todos of the day, Tab goes on."
+      }
       return []
     }
     let targets = state.targets.map(\.id)

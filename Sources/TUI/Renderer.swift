@@ -10,6 +10,12 @@ public protocol RowStyle {
   func line(_ todo: Todo, idWidth: Int, width: Int, carriedAway: Bool, today: Day) -> String
   /// The day's heading as `ootd list` draws it (`Sun 2026-11-22 · today  2/5 done  40%`).
   func heading(_ day: Day, figures: Tally, width: Int, today: Day) -> String
+  /// One heatmap cell of `level` (0…4) as `ootd report` and `ootd graph` draw it (`· ░ ▒ ▓ █`);
+  /// nil: a day whose commits are not synced.
+  func heatCell(_ level: Int?) -> String
+  /// The legend of the achievement heatmap, or (with the busiest day's count) of the commit
+  /// heatmap, as `ootd report` and `ootd graph` draw it, in `width` columns.
+  func heatLegend(title: String, commitMaximum: Int?, width: Int) -> [String]
 }
 
 /// The screen as a pure function: `render(state, width, height)` → exactly `height` lines, none
@@ -40,8 +46,12 @@ public struct Renderer {
       return lines.map { Self.clip($0, to: width, colored: rows.colored) }
     }
     if state.tab != .day {
-      var lines =
-        state.tab == .week ? weekGrid(state, width: width, height: height - 1) : projectRows(state, width: width, height: height - 1)
+      var lines: [String]
+      switch state.tab {
+      case .week: lines = weekGrid(state, width: width, height: height - 1)
+      case .calendar: lines = calendarGrid(state, width: width, height: height - 1)
+      default: lines = projectRows(state, width: width, height: height - 1)
+      }
       while lines.count < height - 1 { lines.append("") }
       lines.append(status(state, width: width))
       return lines.prefix(height).map { Self.clip($0, to: width, colored: rows.colored) }
@@ -159,6 +169,90 @@ public struct Renderer {
     return lines
   }
 
+  /// `no commits`, `1 commit`, `3 commits`.
+  static func commits(_ count: Int) -> String {
+    count == 0 ? "no commits" : count == 1 ? "1 commit" : "\(count) commits"
+  }
+
+  /// The Calendar tab: the achievement heatmap above the commit heatmap (the cells and levels
+  /// of `ootd report` and `ootd graph`), weeks as columns (Monday first), the cursor (`>`) on
+  /// the shown day. As many weeks as fit, the latest first kept (the cursor's week always);
+  /// on a short screen the two heatmaps stand side by side.
+  func calendarGrid(_ state: TUIState, width: Int, height: Int) -> [String] {
+    guard let data = state.data.calendar, height > 0 else { return [] }
+    let day = state.day
+    let tally = data.tally(day)
+    var heading = paint("Calendar", "1") + " \(day.weekday.shortName) \(day)"
+    heading += tally.total == 0 ? " · no todos" : " · \(tally.done)/\(tally.total) done"
+    if let commits = data.commits { heading += " · " + Self.commits(commits.count(on: day)) }
+    heading += paint("  · h/l j/k move · Enter opens", "2")
+    let firstMonday = data.range.from
+    let weekCount = data.range.count / 7
+    let maximum = data.commits?.counts.max() ?? 0
+    func achievement(_ day: Day) -> Int? { AchievementLevel(data.tally(day)).rawValue }
+    func commitLevel(_ day: Day) -> Int? {
+      guard let commits = data.commits else { return 0 }
+      guard let count = commits.syncedCount(on: day) else { return nil }
+      return CommitCalendar.level(of: count, maximum: maximum)
+    }
+    /// `Mon` then a cell per week, each after a space (`>` before the cursor's).
+    func row(_ weekday: Int, _ weeks: Range<Int>, _ level: (Day) -> Int?) -> String {
+      var line = ""
+      for week in weeks {
+        let cellDay = firstMonday.adding(days: week * 7 + weekday)
+        let cursor = cellDay == day
+        line += cursor ? paint(">", "1") : " "
+        let cell = rows.heatCell(level(cellDay))
+        line += cursor && rows.colored ? "\u{1B}[7m" + cell + "\u{1B}[0m" : cell
+      }
+      return line
+    }
+    let cursorWeek = max(0, min(weekCount - 1, firstMonday.distance(to: day) / 7))
+    func window(_ fitting: Int) -> Range<Int> {
+      let count = max(1, min(weekCount, fitting))
+      let first = min(weekCount - count, cursorWeek)
+      return first..<(first + count)
+    }
+    let labels = (0..<7).map { Weekday.allCases[$0].shortName }
+    let commitTitle = data.commits == nil ? "Commits (none synced: 'ootd github login', 'ootd sync')" : "Commits"
+    var lines = [heading]
+    if height >= 21 {
+      // One above the other: a month line, then each heatmap under its title.
+      let weeks = window((width - 3) / 2)
+      var months = "   "
+      for week in weeks {
+        let monday = firstMonday.adding(days: week * 7)
+        let first = (0..<7).map { monday.adding(days: $0) }.first { $0.dayOfMonth == 1 }
+        let label = first.map { Self.monthNames[$0.month - 1] } ?? (week == weeks.lowerBound ? Self.monthNames[monday.month - 1] : nil)
+        let column = 3 + 2 * (week - weeks.lowerBound) + 1
+        if let label, column >= DisplayWidth.of(months) + (months.count > 3 ? 1 : 0), column + 3 <= 3 + 2 * weeks.count {
+          months += String(repeating: " ", count: column - months.count) + label
+        }
+      }
+      lines.append(months)
+      lines.append(paint("Todos done", "1"))
+      lines += (0..<7).map { labels[$0] + row($0, weeks, achievement) }
+      lines.append(paint(commitTitle, "1"))
+      if data.commits != nil { lines += (0..<7).map { labels[$0] + row($0, weeks, commitLevel) } }
+      lines += rows.heatLegend(title: "Todos done", commitMaximum: nil, width: width)
+      if data.commits != nil { lines += rows.heatLegend(title: "Commits", commitMaximum: maximum, width: width) }
+    } else {
+      // Side by side on a short screen (fewer weeks each), no month line.
+      let panel = (width - 3 - 2) / 2
+      let weeks = window(panel / 2)
+      let columns = 2 * weeks.count
+      lines.append("   " + paint(DisplayWidth.padRight("Todos done", to: columns), "1") + " │ " + paint(data.commits == nil ? "Commits (none synced)" : "Commits", "1"))
+      lines += (0..<7).map { weekday in
+        labels[weekday] + row(weekday, weeks, achievement) + " " + paint("│", "2")
+          + (data.commits == nil ? "" : row(weekday, weeks, commitLevel))
+      }
+      lines += rows.heatLegend(title: "Todos done", commitMaximum: nil, width: width)
+    }
+    return Array(lines.prefix(height))
+  }
+
+  static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
   /// The Projects tab: each active project's progress (its todos done of all), by name.
   func projectRows(_ state: TUIState, width: Int, height: Int) -> [String] {
     var lines = [paint("Projects", "1") + paint("  · Enter shows its todos of the day · Tab: the Day", "2")]
@@ -206,6 +300,8 @@ public struct Renderer {
     let filled = Int(((state.data.figures.rate ?? 0) * Double(cells)).rounded())
     var text = "  " + paint(String(repeating: "█", count: filled), "32") + paint(String(repeating: "░", count: cells - filled), "2")
     text += paint(" · streak \(state.data.streak)", "2")
+    // Nothing when no commit is synced (GitHub not linked, or never synced).
+    if let commits = state.data.commits { text += paint(" · " + Self.commits(commits), "2") }
     if !state.filter.isEmpty {
       text += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(state.data.todos.count)", "33")
     }

@@ -17,12 +17,17 @@ public struct SessionHost {
   public var commandLine: ([String]) -> String
   /// An error as the CLI says it, on one line.
   public var message: (any Error) -> String
+  /// The commits of each day of a range as the dashboard and `ootd graph` count them (the
+  /// saved login's), nil when no commit is synced.
+  public var commits: (_ range: DayRange, _ database: AppDatabase) throws -> CommitCalendar?
 
   public init(
     now: @escaping () -> Date, timeZone: any ZoneRules,
     addDraft: @escaping (_ line: String, _ day: Day, _ database: AppDatabase) throws -> (todo: NewTodo, done: Bool, command: String),
-    commandLine: @escaping ([String]) -> String, message: @escaping (any Error) -> String
+    commandLine: @escaping ([String]) -> String, message: @escaping (any Error) -> String,
+    commits: @escaping (_ range: DayRange, _ database: AppDatabase) throws -> CommitCalendar? = { _, _ in nil }
   ) {
+    self.commits = commits
     self.now = now
     self.timeZone = timeZone
     self.addDraft = addDraft
@@ -136,6 +141,13 @@ public final class Session {
             of: day, todos: todos.filter { $0.day == day } + carried.filter { DayFigures.isCarriedAway($0, from: day) }))
       }
     }
+    var calendar: CalendarData? = nil
+    if state.tab == .calendar {
+      let range = state.calendarRange
+      let report = AchievementReport(range: range, counts: try database.achievementCounts(in: range))
+      calendar = CalendarData(range: range, days: report.days.map(\.tally), commits: try host.commits(range, database))
+    }
+    let commits = try calendar?.commits.map { $0.count(on: day) } ?? host.commits(DayRange(day: day), database)?.total
     let overdue = try database.overdueSummary(before: today, limit: 5)
     let backlog = try database.backlogSummary(limit: 0)
     state.replace(DayData(
@@ -143,7 +155,7 @@ public final class Session {
       streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
       overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
       blocks: try database.blocks(), week: week,
-      projects: state.tab == .projects ? try database.projects(.active) : []))
+      projects: state.tab == .projects ? try database.projects(.active) : [], commits: commits, calendar: calendar))
   }
 
   /// Does `effect` through the database, then reads the day again; an error goes to the

@@ -26,11 +26,15 @@ public struct DayData: Sendable, Equatable {
   public var week: [DayColumn] = []
   /// The active projects with their progress, read on the Projects tab only.
   public var projects: [ProjectProgress] = []
+  /// The shown day's commits (the dashboard's count), nil when no commit is synced.
+  public var commits: Int? = nil
+  /// The heatmaps of the Calendar tab, read on that tab only.
+  public var calendar: CalendarData? = nil
 
   public init(
     todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
     overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = [],
-    week: [DayColumn] = [], projects: [ProjectProgress] = []
+    week: [DayColumn] = [], projects: [ProjectProgress] = [], commits: Int? = nil, calendar: CalendarData? = nil
   ) {
     self.todos = todos
     self.largestID = todos.lazy.map(\.id).max() ?? 0
@@ -43,6 +47,28 @@ public struct DayData: Sendable, Equatable {
     self.blocks = blocks
     self.week = week
     self.projects = projects
+    self.commits = commits
+    self.calendar = calendar
+  }
+}
+
+/// The Calendar tab's data: each day's tally (as `ootd report` counts it) and commits (as
+/// `ootd graph` and the dashboard count them; nil when no commit is synced).
+public struct CalendarData: Sendable, Equatable {
+  public var range: DayRange
+  /// One tally per day of ``range``.
+  public var days: [Tally]
+  public var commits: CommitCalendar?
+
+  public init(range: DayRange, days: [Tally], commits: CommitCalendar?) {
+    self.range = range
+    self.days = days
+    self.commits = commits
+  }
+
+  /// The tally of `day` (zero outside the range).
+  public func tally(_ day: Day) -> Tally {
+    range.contains(day) ? days[range.from.distance(to: day)] : .zero
   }
 }
 
@@ -157,14 +183,24 @@ public struct TUIState: Sendable, Equatable {
   }
 }
 
-/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day, the Week and the Projects so far.
+/// The TUI's tabs (`Tab`/`Shift-Tab`): the Day, the Week, the Calendar and the Projects.
 public enum Tab: String, Sendable, CaseIterable {
   case day = "Day"
   case week = "Week"
+  case calendar = "Calendar"
   case projects = "Projects"
 }
 
 extension TUIState {
   /// The Monday of the shown day's week.
   public var weekStart: Day { day.adding(days: -(day.weekday.rawValue - 1)) }
+
+  /// The 53 weeks (Monday to Sunday) the Calendar tab reads: up to the Sunday of today's week,
+  /// or of the shown day's week when that day is later or more than a year earlier.
+  public var calendarRange: DayRange {
+    func sunday(_ day: Day) -> Day { day.adding(days: 7 - day.weekday.rawValue) }
+    var end = sunday(today)
+    if day > end || day < end.adding(days: -370) { end = sunday(day) }
+    return (try? DayRange(from: end.adding(days: -370), to: end)) ?? DayRange(day: day)
+  }
 }

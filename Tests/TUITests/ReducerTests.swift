@@ -92,10 +92,20 @@ import Testing
     // Tab and Shift-Tab change tabs; on the Week tab h/l choose the day, Enter opens it, and a
     // key that acts on todos only says so.
     Row(keys: [.tab], cursor: 0, effects: [.load], tab: .week),
-    Row(keys: [.tab, .tab], cursor: 0, effects: [.load, .load], tab: .projects),
-    Row(keys: [.tab, .tab, .tab], cursor: 0, effects: [.load, .load, .load]),
+    Row(keys: [.tab, .tab], cursor: 0, effects: [.load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab, .tab], cursor: 0, effects: [.load, .load, .load], tab: .projects),
+    Row(keys: [.tab, .tab, .tab, .tab], cursor: 0, effects: [.load, .load, .load, .load]),
     Row(keys: [.backTab], cursor: 0, effects: [.load], tab: .projects),
-    Row(keys: [.backTab, .backTab], cursor: 0, effects: [.load, .load], tab: .week),
+    Row(keys: [.backTab, .backTab], cursor: 0, effects: [.load, .load], tab: .calendar),
+    Row(keys: [.backTab, .backTab, .backTab], cursor: 0, effects: [.load, .load, .load], tab: .week),
+    // On the Calendar tab h/l (←/→) move the cursor by a day, j/k (↓/↑) by a week, Enter
+    // opens the day; a key that acts on todos only says so.
+    Row(keys: [.tab, .tab] + keys("l"), cursor: 0, day: day.adding(days: 1), effects: [.load, .load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab, .left], cursor: 0, day: day.adding(days: -1), effects: [.load, .load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab] + keys("j"), cursor: 0, day: day.adding(days: 7), effects: [.load, .load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab, .up, .up], cursor: 0, day: day.adding(days: -14), effects: [.load, .load, .load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab] + keys("kx"), cursor: 0, day: day.adding(days: -7), effects: [.load, .load, .load], tab: .calendar),
+    Row(keys: [.tab, .tab] + keys("k") + [.enter], cursor: 0, day: day.adding(days: -7), effects: [.load, .load, .load, .load]),
     Row(keys: [.tab] + keys("lx"), cursor: 0, day: day.adding(days: 1), effects: [.load, .load], tab: .week),
     Row(keys: [.tab] + keys("l") + [.enter], cursor: 0, day: day.adding(days: 1), effects: [.load, .load, .load]),
     Row(keys: keys("?"), cursor: 0, mode: .help),

@@ -203,7 +203,7 @@ import Testing
     #expect(await Ootd.run(arguments: ["add", "Ship the TUI", "--project", "ootd", "--done"], environment: fixture.environment) == 0)
     #expect(await Ootd.run(arguments: ["add", "Write its tests", "--project", "ootd"], environment: fixture.environment) == 0)
     let session = try fixture.session()
-    session.handle([.tab, .tab])
+    session.handle([.backTab])
     #expect(session.state.tab == .projects)
     let progress = try #require(session.state.data.projects.first)
     #expect(progress.project.name == "ootd" && progress.done == 1 && progress.total == 2)

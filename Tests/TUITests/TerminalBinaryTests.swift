@@ -157,6 +157,25 @@ import Glibc
     #expect(pty.text.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
   }
 
+  @Test func aDumbTerminalIsRefusedWithOneLineAndExit64() throws {
+    try #require(FileManager.default.isExecutableFile(atPath: Self.ootd), "build it first: swift build")
+    let fixture = try Fixture()
+    try fixture.add("Plan")
+    let before = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+    let pty = try Pty(
+      ["tui"],
+      environment: [
+        "OOTD_DB": fixture.path, "OOTD_NOW": TUIClock.instant, "TZ": "UTC", "TERM": "dumb",
+        "HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "PATH": "/usr/bin:/bin",
+      ])
+    #expect(pty.exitStatus() == 64)
+    // A real terminal, but no screen taken: one line (the pty turns \n into \r\n), no escape.
+    #expect(pty.text.hasPrefix("ootd: error: ootd tui cannot run with TERM=dumb"), "\(pty.text.debugDescription)")
+    #expect(pty.text.split(separator: "\r\n").count == 1)
+    #expect(!pty.text.contains("\u{1B}"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.path)) == before)
+  }
+
   @Test func withoutATerminalItSaysSoAndExits64() throws {
     try #require(FileManager.default.isExecutableFile(atPath: Self.ootd), "build it first: swift build")
     let fixture = try Fixture()

@@ -16,7 +16,7 @@ extension Ootd {
         syntax), e edits the title, 1/2/3 set the priority, >/< move to the next/previous \
         day, d drops, D deletes, c carries the overdue todos, n edits the notes, b adds from \
         a task block, v marks (actions apply to every marked todo as one change), / filters, \
-        h/l change day, T goes back to today, g goes to a date, Tab shows the week and the \
+        h/l change day, T goes back to today, g goes to a date, Tab shows the week, the calendar and the \
         projects, u/U undo \
         and redo, q quits. Every change is the change the CLI command makes: 'ootd log' shows \
         it, 'ootd undo' takes it back. Keys can be changed in $XDG_CONFIG_HOME/ootd/tui.toml \
@@ -33,6 +33,10 @@ extension Ootd {
       guard environment.stdinIsTerminal, environment.stdoutIsTerminal else {
         throw CLIError.invalidValue(
           "ootd tui needs a terminal: standard input and output must both be one ('ootd' and 'ootd list' print the day)")
+      }
+      if environment.variables["TERM"] == "dumb" {
+        throw CLIError.invalidValue(
+          "ootd tui cannot run with TERM=dumb: a dumb terminal cannot move the cursor ('ootd' and 'ootd list' print the day)")
       }
       let keys = try Self.keyMap(environment)
       let database = try global.openDatabase(environment)
@@ -89,6 +93,9 @@ extension Ootd {
           }
           return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
+        },
+        commits: { range, database in
+          try DashboardFacts.commitCalendar(range, database: database, timeZone: environment.timeZone)
         })
     }
 
@@ -144,5 +151,15 @@ struct ListRows: RowStyle {
   func heading(_ day: Day, figures: Tally, width: Int, today: Day) -> String {
     TodoRenderer(style: style, today: today).dayHeading(day, done: figures.done, total: figures.total)
       .joined(separator: " ")
+  }
+
+  func heatCell(_ level: Int?) -> String {
+    guard let level else { return style.dim(TerminalHeatmap.missingGlyph) }
+    return TerminalHeatmap(style: style, width: 0).cell(level)
+  }
+
+  func heatLegend(title: String, commitMaximum: Int?, width: Int) -> [String] {
+    let labels = commitMaximum.map { HeatmapData.commitLegend(maximum: $0) } ?? AchievementLevel.allCases.map(\.label)
+    return TerminalHeatmap(style: style, width: width).legend(labels, title: title)
   }
 }

@@ -13,13 +13,20 @@ extension DashboardFacts {
     var facts = DashboardFacts(
       today: counts.map(\.tally).reduce(.zero, +),
       streakBefore: try database.perfectDayStreak(before: today))
-    if try database.gitHub.hasCommits() {
-      facts.commits = try database.gitHub.commitCalendar(
-        DayRange(day: today), timeZone: timeZone,
-        filter: database.gitHub.commitFilter(author: database.gitHub.commitAuthor())
-      ).total
+    if let calendar = try commitCalendar(DayRange(day: today), database: database, timeZone: timeZone) {
+      facts.commits = calendar.total
       facts.lastSync = try database.gitHub.lastCommitSync()
     }
     return facts
+  }
+
+  /// The saved login's commits of each day of `range` (the dashboard's and `ootd tui`'s),
+  /// nil when no commit is synced (a cheap EXISTS check).
+  static func commitCalendar(_ range: DayRange, database: AppDatabase, timeZone: any ZoneRules) throws
+    -> CommitCalendar?
+  {
+    guard try database.gitHub.hasCommits() else { return nil }
+    return try database.gitHub.commitCalendar(
+      range, timeZone: timeZone, filter: database.gitHub.commitFilter(author: database.gitHub.commitAuthor()))
   }
 }
