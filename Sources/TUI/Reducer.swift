@@ -176,13 +176,20 @@ public struct Reducer: Sendable {
       }
     }
     if state.tab == .calendar {
-      // h/l (←/→) move the cursor by a day (below), j/k (↓/↑) by a week; Enter opens the day.
-      switch keys.action(for: key) {
-      case .down, .up:
-        state.day = state.day.adding(days: keys.action(for: key) == .down ? 7 : -7)
+      // h/l (←/→) move the cursor by a day, j/k (↓/↑) by a week; Enter opens the day. The
+      // year read stays: only a day outside it reads again.
+      let step: Int? =
+        switch keys.action(for: key) {
+        case .down: 7
+        case .up: -7
+        case .nextDay: 1
+        case .previousDay: -1
+        default: nil
+        }
+      if let step {
+        state.day = state.day.adding(days: step)
         state.status = ""
-        return [.load]
-      default: break
+        return state.data.calendar?.range.contains(state.day) == true ? [] : [.load]
       }
       if key == .enter {
         state.tab = .day

@@ -153,3 +153,34 @@ import Testing
     #expect(errors.split(separator: "\n").count == 1)
   }
 }
+
+/// The Calendar tab's keys as a table: (state, keys) → (day, effects). Moving inside the year
+/// read reads nothing again; leaving it does.
+@Suite struct CalendarReducerTests {
+  static func state() throws -> TUIState {
+    var state = TUIState(today: TUIClock.today)
+    state.tab = .calendar
+    let range = state.calendarRange
+    state.data.calendar = CalendarData(range: range, days: Array(repeating: .zero, count: range.count), commits: nil)
+    return state
+  }
+
+  @Test(arguments: [
+    (keys("l"), 1, [Effect.load]),  // today is the range's last day: tomorrow is outside
+    (keys("h"), -1, []),
+    ([Key.left, .left], -2, []),
+    (keys("kk"), -14, []),
+    ([Key.up, .down], 0, []),
+    (keys("j"), 7, [.load]),
+    (Array(repeating: Key.character("k"), count: 53), -371, [.load]),
+    (keys("k") + [.enter], -7, [.load]),
+  ])
+  func keysMoveTheCursor(_ keys: [Key], _ offset: Int, _ effects: [Effect]) throws {
+    var state = try Self.state()
+    var seen: [Effect] = []
+    for key in keys { seen += Reducer().reduce(&state, key) }
+    #expect(state.day == TUIClock.today.adding(days: offset))
+    #expect(seen == effects)
+    #expect(state.tab == (keys.last == .enter ? .day : .calendar))
+  }
+}
