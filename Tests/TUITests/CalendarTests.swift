@@ -104,6 +104,14 @@ import Testing
     #expect(small[1].contains("Todos done") && small[1].contains("│ Commits"))
     #expect(small[8].hasPrefix("Sun ") && small[8].contains(">█ │") && small[8].hasSuffix(">█"), "\(small[8])")
 
+    // In colour: the same cells, shaded; the cursor's in reverse video; still no line too wide.
+    for (width, height) in [(80, 24), (50, 15)] {
+      let colored = Renderer(rows: ListRows(style: Style(colored: true))).render(session.state, width: width, height: height)
+      #expect(colored.count == height)
+      for line in colored { #expect(DisplayWidth.visible(line) <= width, "\(line.debugDescription)") }
+      #expect(colored.contains { $0.contains("\u{1B}[7m") }, "the cursor's cell in reverse video")
+    }
+
     // k goes a week back (the cursor moves up a column), h a day; Enter opens that day.
     session.handle(keys("kh"))
     #expect(session.state.day == TUIClock.today.adding(days: -8))
