@@ -247,6 +247,7 @@ public struct Renderer {
           + (data.commits == nil ? "" : row(weekday, weeks, commitLevel))
       }
       lines += rows.heatLegend(title: "Todos done", commitMaximum: nil, width: width)
+      if data.commits != nil { lines += rows.heatLegend(title: "Commits", commitMaximum: maximum, width: width) }
     }
     return Array(lines.prefix(height))
   }

@@ -103,6 +103,7 @@ import Testing
     Self.fits(small, 50, 15)
     #expect(small[1].contains("Todos done") && small[1].contains("│ Commits"))
     #expect(small[8].hasPrefix("Sun ") && small[8].contains(">█ │") && small[8].hasSuffix(">█"), "\(small[8])")
+    #expect(small.contains("Commits:  · 0  ░ -  ▒ 1  ▓ -  █ 2"), "both legends")
 
     // In colour: the same cells, shaded; the cursor's in reverse video; still no line too wide.
     for (width, height) in [(80, 24), (50, 15)] {
