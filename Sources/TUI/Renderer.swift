@@ -186,8 +186,8 @@ public struct Renderer {
     heading += tally.total == 0 ? " · no todos" : " · \(tally.done)/\(tally.total) done"
     if let commits = data.commits { heading += " · " + Self.commits(commits.count(on: day)) }
     heading += paint("  · h/l j/k move · Enter opens", "2")
-    let firstMonday = data.range.from
-    let weekCount = data.range.count / 7
+    let layout = HeatmapLayout(range: data.range)
+    let (firstMonday, weekCount) = (layout.firstMonday, layout.weekCount)
     let maximum = data.commits?.counts.max() ?? 0
     func achievement(_ day: Day) -> Int? { AchievementLevel(data.tally(day)).rawValue }
     func commitLevel(_ day: Day) -> Int? {
@@ -220,12 +220,10 @@ public struct Renderer {
       // One above the other: a month line, then each heatmap under its title.
       let weeks = window((width - 3) / 2)
       var months = "   "
-      for week in weeks {
-        let monday = firstMonday.adding(days: week * 7)
-        let first = (0..<7).map { monday.adding(days: $0) }.first { $0.dayOfMonth == 1 }
-        let label = first.map { Self.monthNames[$0.month - 1] } ?? (week == weeks.lowerBound ? Self.monthNames[monday.month - 1] : nil)
+      for (week, month) in layout.monthLabels(weeks: weeks, minimumGap: 0) {
+        let label = HeatmapLayout.monthNames[month - 1]
         let column = 3 + 2 * (week - weeks.lowerBound) + 1
-        if let label, column >= DisplayWidth.of(months) + (months.count > 3 ? 1 : 0), column + 3 <= 3 + 2 * weeks.count {
+        if column >= DisplayWidth.of(months) + (months.count > 3 ? 1 : 0), column + 3 <= 3 + 2 * weeks.count {
           months += String(repeating: " ", count: column - months.count) + label
         }
       }
@@ -251,8 +249,6 @@ public struct Renderer {
     }
     return Array(lines.prefix(height))
   }
-
-  static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
   /// The Projects tab: each active project's progress (its todos done of all), by name.
   func projectRows(_ state: TUIState, width: Int, height: Int) -> [String] {

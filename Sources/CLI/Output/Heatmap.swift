@@ -44,51 +44,6 @@ extension HeatmapData {
   }
 }
 
-// MARK: - Layout
-
-/// Weeks as columns (Monday first), weekdays as rows: the geometry both renderers share.
-struct HeatmapLayout {
-  /// The days drawn; cells outside it stay empty.
-  let range: DayRange
-  /// The Monday of the first column.
-  let firstMonday: Day
-  /// How many week columns.
-  let weekCount: Int
-
-  init(range: DayRange) {
-    self.range = range
-    firstMonday = range.from.adding(days: -(range.from.weekday.rawValue - 1))
-    weekCount = firstMonday.distance(to: range.to) / 7 + 1
-  }
-
-  /// The day at `week` (column) and `row` (0 = Monday), or nil outside the range.
-  func day(week: Int, row: Int) -> Day? {
-    let day = firstMonday.adding(days: week * 7 + row)
-    return range.contains(day) ? day : nil
-  }
-
-  /// Month labels over `weeks`: a label where a month starts (its 1st is in the column), and
-  /// one over the first column for the month already under way. Labels never overlap: the
-  /// leading one gives way to a month starting within `minimumGap` columns.
-  func monthLabels(weeks: Range<Int>, minimumGap: Int) -> [(week: Int, month: Int)] {
-    var labels: [(week: Int, month: Int)] = []
-    for week in weeks {
-      let days = (0..<7).compactMap { day(week: week, row: $0) }
-      if let first = days.first(where: { $0.dayOfMonth == 1 }) {
-        labels.append((week, first.month))
-      } else if week == weeks.lowerBound, let first = days.first {
-        labels.append((week, first.month))
-      }
-    }
-    if labels.count >= 2, labels[1].week - labels[0].week < minimumGap { labels.removeFirst() }
-    return labels
-  }
-
-  static let monthNames = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-  ]
-}
-
 // MARK: - Terminal
 
 /// Draws a heatmap for a terminal: two columns per week, weekday labels on the side, month
