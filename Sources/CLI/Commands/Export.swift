@@ -110,39 +110,32 @@ extension Ootd {
         defer { bytes.removeAll(keepingCapacity: true) }
         return bytes.withUnsafeBufferPointer(emit)
       }
+      /// Appends every todo of the filter with `append`, handing out full chunks; false once
+      /// `emit` failed (the document is then left unfinished).
+      func eachTodo(_ append: (Todo, inout [UInt8]) -> Void) throws -> Bool {
+        var failed = false
+        try database.forEachTodo(matching: filter) { todo in
+          append(todo, &bytes)
+          failed = !flush()
+          return !failed
+        }
+        return !failed
+      }
       switch format {
       case .taskwarrior:
         var writer = Taskwarrior.ExportWriter(timeZone: environment.timeZone, now: environment.now)
         // (DEL and C1 as \u escapes, as in every JSON ootd writes: the writer escapes them.)
-        var failed = false
-        try database.forEachTodo(matching: filter) { todo in
-          writer.next(todo, to: &bytes)
-          failed = !flush()
-          return !failed
-        }
-        guard !failed else { return }
+        guard try eachTodo({ writer.next($0, to: &$1) }) else { return }
         bytes.append(contentsOf: writer.end().utf8)
       case .todotxt:
         let timeZone = environment.timeZone
-        var failed = false
-        try database.forEachTodo(matching: filter) { todo in
-          TodoTxt.appendLine(todo, timeZone: timeZone, to: &bytes)
-          failed = !flush()
-          return !failed
-        }
-        guard !failed else { return }
+        guard try eachTodo({ TodoTxt.appendLine($0, timeZone: timeZone, to: &$1) }) else { return }
       case .ical:
         bytes.append(contentsOf: ICalendar.header(productVersion: Ootd.version).utf8)
         let stamp = Timestamp.string(environment.now, .compact)
         var line: [UInt8] = []
         line.reserveCapacity(256)
-        var failed = false
-        try database.forEachTodo(matching: filter) { todo in
-          ICalendar.appendVTODO(todo, stamp: stamp, to: &bytes, line: &line)
-          failed = !flush()
-          return !failed
-        }
-        guard !failed else { return }
+        guard try eachTodo({ ICalendar.appendVTODO($0, stamp: stamp, to: &$1, line: &line) }) else { return }
         bytes.append(contentsOf: ICalendar.footer.utf8)
       case .json:
         // The bytes of list --json, streamed.
