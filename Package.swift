@@ -121,10 +121,21 @@ let package = Package(
     /// need a real server.
     .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
 
+    /// Starts real CalDAV servers (Radicale; Xandikos behind an authenticating proxy) on
+    /// 127.0.0.1 and runs the phone script (Python scripts beside it) for the CalDAV tests.
+    .target(
+      name: "CalDAVSupport",
+      path: "Tests/CalDAVSupport",
+      exclude: ["caldav_server.py", "auth_proxy.py", "phone.py", "README.md"]
+    ),
+
     /// The Swift Testing tags (.binary, .postgres, .network, .slow) that `scripts/test --fast`
     /// skips; every test target depends on it (below).
     .target(name: "TestTags", path: "Tests/TestTags"),
 
+    /// The CalDAV client: its XML reader and URL rules as tables, and the client against real
+    /// Radicale and Xandikos servers (tagged .network).
+    .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HTTP", "Core", "CalDAVSupport"]),
     .testTarget(name: "CoreTests", dependencies: ["Core", "Zone", "Formats"]),
     .testTarget(name: "ZoneTests", dependencies: ["Zone", "Core", "Formats"]),
     .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
