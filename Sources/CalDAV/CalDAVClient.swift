@@ -54,7 +54,7 @@ public struct CalDAVClient: CalendarCollection {
   }
 
   /// How many hrefs one `calendar-multiget` REPORT asks for.
-  public static let multigetBatch = 100
+  public var multigetBatch = 100
   /// How many truncated `sync-collection` answers (507 on the collection) are followed.
   static let maxSyncRounds = 50
   /// How many same-origin redirects a read follows.
@@ -142,7 +142,7 @@ public struct CalDAVClient: CalendarCollection {
     var objects: [CalendarObject] = []
     var start = 0
     while start < paths.count {
-      let batch = paths[start..<min(start + Self.multigetBatch, paths.count)]
+      let batch = paths[start..<min(start + max(1, multigetBatch), paths.count)]
       start += batch.count
       let body = """
         <?xml version="1.0" encoding="utf-8"?>
