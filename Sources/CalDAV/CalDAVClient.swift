@@ -12,6 +12,7 @@
 // `CurlTransport()` (system CAs); the CLI hands in a `CurlTransport(caBundle: CURL_CA_BUNDLE)`.
 
 import Core
+import Formats
 import HTTP
 
 #if canImport(FoundationEssentials)
@@ -95,7 +96,7 @@ public struct CalDAVClient: CalendarCollection {
     for _ in 0..<Self.maxSyncRounds {
       let body = """
         <?xml version="1.0" encoding="utf-8"?>
-        <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(xmlEscaped(current ?? ""))</D:sync-token>\
+        <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(XMLText.escaped(current ?? ""))</D:sync-token>\
         <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
         """
       let response = try await send("REPORT", collectionURL, depth: "0", body: body)
@@ -148,7 +149,7 @@ public struct CalDAVClient: CalendarCollection {
         <?xml version="1.0" encoding="utf-8"?>
         <C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">\
         <D:prop><D:getetag/><C:calendar-data/></D:prop>\
-        \(batch.map { "<D:href>\(xmlEscaped($0))</D:href>" }.joined())</C:calendar-multiget>
+        \(batch.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</C:calendar-multiget>
         """
       let response = try await send("REPORT", collectionURL, depth: "1", body: body)
       let multistatus = try expectMultistatus(response, href: collectionPath)
