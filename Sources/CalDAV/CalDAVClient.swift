@@ -40,6 +40,9 @@ public enum CalDAVURLError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct CalDAVClient: CalendarCollection {
   /// The collection's URL, always ending in `/`.
   public let collectionURL: URL
+  /// The collection's path, percent-encoded as ``resolvedPath(_:)`` spells every href, ending
+  /// in `/` (e.g. `/alice/tasks/`).
+  public let collectionPath: String
   let user: String?
   let password: String?
   let transport: any HTTPTransport
@@ -49,6 +52,10 @@ public struct CalDAVClient: CalendarCollection {
     transport: (any HTTPTransport)? = nil
   ) throws(CalDAVURLError) {
     self.collectionURL = try Self.checked(collectionURL)
+    guard let path = URLComponents(url: self.collectionURL, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+      path.hasPrefix("/"), let canonical = Self.canonicalPath(path)
+    else { throw .invalid(collectionURL.absoluteString) }
+    collectionPath = canonical
     self.user = user
     self.password = password
     self.transport = transport ?? CurlTransport()
@@ -328,25 +335,36 @@ public struct CalDAVClient: CalendarCollection {
 
   // MARK: - Hrefs
 
-  /// The collection's path, percent-encoded, ending in `/` (e.g. `/alice/tasks/`).
-  public var collectionPath: String {
-    URLComponents(url: collectionURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-  }
+
 
   /// `href` (relative, absolute-path or absolute URL) resolved against the collection URL: its
-  /// percent-encoded path, or nil when it is on another origin or has a `.`/`..` segment.
+  /// path with one spelling of percent-encoding (each segment decoded, then encoded as
+  /// ``encodedName(_:)`` does), so that `a%20b+c.ics` and `a%20b%2Bc.ics` from two answers are
+  /// the same resource; nil when it is on another origin or has a `.`/`..` segment.
   func resolvedPath(_ href: String) -> String? {
     guard let url = URL(string: href, relativeTo: collectionURL)?.absoluteURL,
       Origin.isSameOrigin(url, collectionURL),
       let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
       path.hasPrefix("/")
     else { return nil }
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-    let dotted = segments.contains { segment in
-      let decoded = segment.removingPercentEncoding ?? String(segment)
-      return decoded == "." || decoded == ".."
+    return Self.canonicalPath(path)
+  }
+
+  /// `path` (percent-encoded) with each segment decoded and encoded again as
+  /// ``encodedName(_:)`` does; nil for a `.` or `..` segment or one holding an encoded `/`.
+  static func canonicalPath(_ path: String) -> String? {
+    var segments: [String] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+      guard let decoded = segment.removingPercentEncoding, decoded != ".", decoded != ".." else { return nil }
+      guard !decoded.isEmpty else {
+        segments.append("")
+        continue
+      }
+      // A decoded `/` would change the path's shape: such a segment is no member of ours.
+      guard let encoded = Self.encodedName(decoded) else { return nil }
+      segments.append(encoded)
     }
-    return dotted ? nil : path
+    return segments.joined(separator: "/")
   }
 
   /// The path of `href` when it names a direct member of the collection (not the collection, not

@@ -145,4 +145,21 @@ struct RealServerTests {
       #expect(listing.syncToken == nil, "no token from a server that refuses sync-collection")
     }
   }
+
+  @Test(arguments: kinds)
+  func oddNames_haveOneSpelling_inEveryAnswer(_ kind: CalDAVServer.Kind) async throws {
+    let server = try CalDAVServer(kind)
+    defer { server.stop() }
+    let client = try Self.client(server)
+    let token = try #require(try await client.describe().syncToken)
+    let made = try await client.create(name: "a b+é@x.ics", ics: Self.vtodo("uid-odd", "Odd"))
+    #expect(made.href == client.collectionPath + "a%20b%2B%C3%A9@x.ics")
+    #expect(try await client.changes(since: token).changed == [made])
+    #expect(try await client.changes(since: nil).changed == [made])
+    #expect(try await client.changes(since: "bogus-token").changed == [made])
+    #expect(try await client.fetch([made.href]).map(\.href) == [made.href])
+    let updated = try await client.update(href: made.href, ifMatch: made.etag, ics: Self.vtodo("uid-odd", "Odder"))
+    try await client.delete(href: updated.href, ifMatch: updated.etag)
+    #expect(try server.phoneList().isEmpty)
+  }
 }
