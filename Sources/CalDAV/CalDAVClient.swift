@@ -9,7 +9,14 @@
 // `https://dav.example.com/alice/tasks/`; `https://` for any host, plain `http://` only for
 // loopback hosts; no user-info, query or fragment. `user`/`password`: HTTP Basic, sent only to
 // the collection's scheme+host+port (both nil: no Authorization header). `transport`: nil for
-// `CurlTransport()` (system CAs); the CLI hands in a `CurlTransport(caBundle: CURL_CA_BUNDLE)`.
+// `CurlTransport()` (system CAs); the CLI hands in `LiveTransport.curl(environment,
+// timeoutVariable: "OOTD_CALDAV_TIMEOUT")` (Sources/CLI/Environment/LiveTransport.swift:
+// OOTD_LIBCURL and CURL_CA_BUNDLE honoured, libcurl loaded only then).
+//
+// Also public: `collectionPath` (the collection's path as every returned href spells it),
+// `memberPath(_:)` (an href's one spelling, or nil when it is not a member of the collection),
+// `multigetBatch` (hrefs per calendar-multiget, 100). Errors are `CalendarCollectionError`;
+// none holds the password (server text in `.refused` is not sanitised yet).
 
 import Core
 import Formats
