@@ -162,4 +162,26 @@ struct RealServerTests {
     try await client.delete(href: updated.href, ifMatch: updated.etag)
     #expect(try server.phoneList().isEmpty)
   }
+
+  @Test func https_verifiesTheCertificate_andHonoursTheCABundle() async throws {
+    guard CalDAVServer.available(.xandikos) else { return }
+    let server = try CalDAVServer(.xandikos, tls: true)
+    defer { server.stop() }
+    #expect(server.collectionURL.scheme == "https")
+    let ca = try #require(server.caBundle)
+    let trusting = try CalDAVClient(
+      collectionURL: server.collectionURL, user: server.user, password: server.password,
+      transport: CurlTransport(connectTimeout: 5, totalTimeout: 30, caBundle: ca))
+    #expect(try await trusting.describe().displayName == "Tasks")
+    let made = try await trusting.create(name: "uid-tls.ics", ics: Self.vtodo("uid-tls", "Over TLS"))
+    // Without the bundle, the self-signed certificate is refused before anything is sent.
+    let untrusting = try Self.client(server)
+    await #expect {
+      _ = try await untrusting.describe()
+    } throws: { error in
+      guard case CalendarCollectionError.transport(let reason) = error else { return false }
+      return !reason.contains(server.password)
+    }
+    #expect(try server.phoneList().map(\.href) == [made.href])
+  }
 }
