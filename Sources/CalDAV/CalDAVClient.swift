@@ -439,3 +439,18 @@ extension String {
     count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
+
+// MARK: - Printing without the password
+
+extension CalDAVClient: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The collection and the user; the password is never shown (only whether there is one).
+  public var description: String {
+    "CalDAVClient(\(collectionURL.absoluteString), user: \(user ?? "none"), password: \(password == nil ? "none" : "[redacted]"))"
+  }
+
+  public var debugDescription: String { description }
+
+  public var customMirror: Mirror {
+    Mirror(self, children: ["collectionURL": collectionURL, "user": user as Any, "password": password == nil ? "none" : "[redacted]"])
+  }
+}

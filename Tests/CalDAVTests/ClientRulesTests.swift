@@ -242,4 +242,26 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
       return reason.contains("DOCTYPE")
     }
   }
+
+  @Test func thePassword_isNeverPrinted() throws {
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "https://dav.example.com/a/t/")!, user: "alice", password: "hunter2-secret")
+    var dumped = ""
+    dump(client, to: &dumped)
+    for text in ["\(client)", String(reflecting: client), dumped] {
+      #expect(!text.contains("hunter2-secret"), "\(text)")
+      #expect(text.contains("alice"))
+    }
+  }
+
+  @Test func anAnswerPastTheTransportCap_isTooLarge() async throws {
+    struct Capped: HTTPTransport {
+      func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw HTTPTransportError.tooLarge("the response body is larger than 32 MiB")
+      }
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: Capped())
+    await #expect(throws: CalendarCollectionError.tooLarge) { _ = try await client.changes(since: nil) }
+  }
 }
