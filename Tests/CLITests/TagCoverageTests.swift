@@ -16,7 +16,7 @@ import Testing
     // BinaryTests.run / .binary; inside BinaryTests, `binary` and `Self.run`.
     "binary": [#"\bBinaryTests\.\w"#, #"\bbinary\b"#],
     "postgres": [#"\bPostgresCluster(\.shared)?\("#],
-    "network": [#"\bFakeGitHub\w*\("#, #"\bCurlTransport\b"#],
+    "network": [#"\bFakeGitHub\w*\("#, #"\bCurlTransport\b"#, #"\bCalDAVServer\("#],
   ]
 
   struct Declaration {
