@@ -143,9 +143,14 @@ struct HeatmapSVG {
     Int((Double(text.count) * Self.labelCharacterWidth).rounded(.up))
   }
 
-  /// Escapes text for XML content and attribute values; characters XML 1.0 cannot carry (C0
-  /// controls other than tab, line feed and carriage return) become U+FFFD.
-  func escape(_ text: String) -> String {
+  /// Escapes text for XML content and attribute values (``escape(_:)``).
+  func escape(_ text: String) -> String { Self.escape(text) }
+
+  /// Escapes text for XML and HTML content and attribute values (the SVG images and the
+  /// `review` page): `& < > " '` as entities; characters XML 1.0 cannot carry (C0 controls other
+  /// than tab, line feed and carriage return, U+FFFE, U+FFFF) and those it discourages (DEL and
+  /// the C1 controls, which HTML refuses too) become U+FFFD.
+  static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -155,7 +160,7 @@ struct HeatmapSVG {
       case "\"": result += "&quot;"
       case "'": result += "&apos;"
       case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
+      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
       default: result.unicodeScalars.append(scalar)
       }
     }
