@@ -255,13 +255,13 @@ struct ReviewPage {
     var tiles: [(id: String, value: String, label: String)] = [
       ("done", "\(report.total.done)", "todos done"),
       ("total", "\(report.total.total)", "todos planned"),
-      ("rate", Self.percent(report.total), "of the plan achieved"),
-      ("longestStreak", "\(report.streaks.longest)", "longest streak, perfect days"),
+      ("rate", Self.percent(report.total), "achieved"),
+      ("longestStreak", "\(report.streaks.longest)", "longest streak"),
       ("currentStreak", "\(report.streaks.current)", "current streak"),
-      ("perfectDays", "\(report.perfectDays)", "perfect days of \(report.activeDays) with todos"),
+      ("perfectDays", "\(report.perfectDays)", "perfect days"),
     ]
     if let commits = review.commits {
-      tiles.append(("commits", "\(commits.total)", "commits on \(counted(commits.activeDays, "day"))"))
+      tiles.append(("commits", "\(commits.total)", "commits"))
     }
     var out = "<section class=\"stats\" aria-label=\"Figures\">\n"
     for tile in tiles {
@@ -376,7 +376,7 @@ struct ReviewPage {
     .stat .label{display:block;color:var(--muted);font-size:12.5px;line-height:1.3;margin-top:4px;}
     .card{border:1px solid var(--border);border-radius:10px;padding:18px 20px;margin-bottom:16px;background:var(--bg);}
     .scroll{overflow-x:auto;}
-    .heatmap{display:block;max-width:100%;height:auto;}
+    .heatmap{display:block;width:100%;min-width:560px;height:auto;}
     .heatmap text{font:10px \(fontStack);fill:var(--muted);}
     .a0{fill:var(--a0);}.a1{fill:var(--a1);}.a2{fill:var(--a2);}.a3{fill:var(--a3);}.a4{fill:var(--a4);}
     .c0{fill:var(--c0);}.c1{fill:var(--c1);}.c2{fill:var(--c2);}.c3{fill:var(--c3);}.c4{fill:var(--c4);}
