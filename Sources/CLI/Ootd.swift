@@ -31,6 +31,7 @@ public struct Ootd: ParsableCommand {
         ootd block routine algorithm --on mon,wed,fri   # planned by itself
         ootd sync && ootd graph   # your GitHub commits, as a daily graph
         ootd report --calendar    # how much of each day you achieved
+        ootd review --html review.html   # a year in review to share (--svg card.svg)
         ootd demo                 # sample todos in a temporary database
 
       Global options (every command takes them, before or after its name):

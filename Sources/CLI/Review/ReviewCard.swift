@@ -20,14 +20,7 @@ extension ReviewPage {
     body += "days counted in \(HeatmapSVG.escape(Self.clipped(review.zone, 40)))</text>\n"
 
     // The figures, side by side.
-    var stats: [(id: String, value: String, label: String)] = [
-      ("done", "\(report.total.done)", "done"),
-      ("total", "\(report.total.total)", "planned"),
-      ("rate", Self.percent(report.total), "achieved"),
-      ("longestStreak", "\(report.streaks.longest)", "longest streak"),
-      ("currentStreak", "\(report.streaks.current)", "current streak"),
-    ]
-    if let commits = review.commits { stats.append(("commits", "\(commits.total)", "commits")) }
+    let stats = Self.headline(review).filter { $0.id != "perfectDays" }
     y += 36
     let column = (width - 2 * pad) / stats.count
     for (index, stat) in stats.enumerated() {

@@ -249,20 +249,25 @@ struct ReviewPage {
     return out
   }
 
-  /// The figures in large type.
-  private func stats(_ review: YearReview) -> String {
+  /// The headline figures, as the page's tiles and the card's row show them (the card leaves
+  /// out `perfectDays`).
+  static func headline(_ review: YearReview) -> [(id: String, value: String, label: String)] {
     let report = review.report
-    var tiles: [(id: String, value: String, label: String)] = [
-      ("done", "\(report.total.done)", "todos done"),
-      ("total", "\(report.total.total)", "todos planned"),
-      ("rate", Self.percent(report.total), "achieved"),
+    var figures: [(id: String, value: String, label: String)] = [
+      ("done", "\(report.total.done)", "done"),
+      ("total", "\(report.total.total)", "planned"),
+      ("rate", percent(report.total), "achieved"),
       ("longestStreak", "\(report.streaks.longest)", "longest streak"),
       ("currentStreak", "\(report.streaks.current)", "current streak"),
-      ("perfectDays", "\(report.perfectDays)", "perfect days"),
     ]
-    if let commits = review.commits {
-      tiles.append(("commits", "\(commits.total)", "commits"))
-    }
+    if let commits = review.commits { figures.append(("commits", "\(commits.total)", "commits")) }
+    figures.append(("perfectDays", "\(report.perfectDays)", "perfect days"))
+    return figures
+  }
+
+  /// The figures in large type.
+  private func stats(_ review: YearReview) -> String {
+    let tiles = Self.headline(review)
     var out = "<section class=\"stats\" aria-label=\"Figures\">\n"
     for tile in tiles {
       out += "<div class=\"stat\"><span class=\"value\" data-figure=\"\(tile.id)\">\(tile.value)</span>"
@@ -324,36 +329,36 @@ struct ReviewPage {
     return out + "</table>\n</section>\n"
   }
 
-  /// The busiest commit days.
+  /// The busiest commit days, each with what was achieved that day.
   private func busiest(_ review: YearReview) -> String {
-    var out = "<section class=\"card\" aria-labelledby=\"busiest-heading\">\n"
-    out += "<h2 id=\"busiest-heading\">Busiest commit days</h2>\n"
-    guard !review.busiestDays.isEmpty else {
-      return out + "<p class=\"note\">No commits in this range.</p>\n</section>\n"
-    }
-    out += "<ol class=\"list\" data-figure=\"busiest\">\n"
-    for entry in review.busiestDays {
-      let tally = review.report.days[review.report.range.from.distance(to: entry.day)].tally
-      let achieved = tally.hasTodos ? " · \(Self.doneOf(tally)) (\(Self.percent(tally)))" : ""
-      out += "<li><span class=\"day\">\(entry.day.weekday.shortName) \(entry.day)</span>"
-      out += "<span class=\"num\">\(counted(entry.count, "commit"))</span><span class=\"muted\">\(achieved)</span></li>\n"
-    }
-    return out + "</ol>\n</section>\n"
+    listCard(
+      "Busiest commit days", id: "busiest", empty: "No commits in this range.",
+      items: review.busiestDays.map { entry in
+        let tally = review.report.days[review.report.range.from.distance(to: entry.day)].tally
+        let achieved = tally.hasTodos ? " · \(Self.doneOf(tally)) (\(Self.percent(tally)))" : ""
+        return "<span class=\"day\">\(entry.day.weekday.shortName) \(entry.day)</span>"
+          + "<span class=\"num\">\(counted(entry.count, "commit"))</span><span class=\"muted\">\(achieved)</span>"
+      })
   }
 
   /// A few done todos by title (`--titles`; neutral labels with `--redact`).
   private func highlights(_ review: YearReview) -> String {
-    var out = "<section class=\"card\" aria-labelledby=\"highlights-heading\">\n"
-    out += "<h2 id=\"highlights-heading\">Done, high priority first</h2>\n"
-    guard !review.highlights.isEmpty else {
-      return out + "<p class=\"note\">No todo was done in this range.</p>\n</section>\n"
-    }
-    out += "<ol class=\"list\" data-figure=\"highlights\">\n"
-    for entry in review.highlights {
-      out += "<li><span class=\"prio \(entry.priority.rawValue)\">\(entry.priority.rawValue)</span>"
-      out += "<span class=\"title\">\(escape(Self.clipped(entry.title, 80)))</span>"
-      out += "<span class=\"muted\">\(entry.day)\(entry.project.map { " · " + escape(Self.clipped($0, 40)) } ?? "")</span></li>\n"
-    }
+    listCard(
+      "Done, high priority first", id: "highlights", empty: "No todo was done in this range.",
+      items: review.highlights.map { entry in
+        "<span class=\"prio \(entry.priority.rawValue)\">\(entry.priority.rawValue)</span>"
+          + "<span class=\"title\">\(escape(Self.clipped(entry.title, 80)))</span>"
+          + "<span class=\"muted\">\(entry.day)\(entry.project.map { " · " + escape(Self.clipped($0, 40)) } ?? "")</span>"
+      })
+  }
+
+  /// A card with a numbered list of `items` (markup, already escaped), or `empty` without any.
+  private func listCard(_ title: String, id: String, empty: String, items: [String]) -> String {
+    var out = "<section class=\"card\" aria-labelledby=\"\(id)-heading\">\n"
+    out += "<h2 id=\"\(id)-heading\">\(title)</h2>\n"
+    guard !items.isEmpty else { return out + "<p class=\"note\">\(empty)</p>\n</section>\n" }
+    out += "<ol class=\"list\" data-figure=\"\(id)\">\n"
+    for item in items { out += "<li>\(item)</li>\n" }
     return out + "</ol>\n</section>\n"
   }
 
