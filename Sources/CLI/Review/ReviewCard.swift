@@ -35,7 +35,7 @@ extension ReviewPage {
     body += section("Achievement", achievement, prefix: "a", x: pad, y: y, width: width - 2 * pad)
     y += 8
     body += heatmapCells(achievement, prefix: "a", x: pad, y: y)
-    y += heatmap.height + 14
+    y += heatmap.height + 24
     if let commits = review.commits {
       let data = HeatmapData(commits)
       body += section("Commits", data, prefix: "c", x: pad, y: y, width: width - 2 * pad)
