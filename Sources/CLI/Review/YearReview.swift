@@ -103,7 +103,7 @@ struct YearReview {
           day: todo.day!,
           title: privacy == .redacted ? "Todo \(index + 1)" : todo.title,
           priority: todo.priority,
-          project: todo.project.map { projectLabel[$0] ?? $0 })
+          project: todo.project.map { projectLabel[$0] ?? (privacy == .redacted ? "Project" : $0) })
       }
     }
 
