@@ -130,7 +130,8 @@ struct ReviewPage {
     let (width, height) = Self.heatmapSize(data.range)
     return """
       <svg xmlns="http://www.w3.org/2000/svg" class="heatmap" viewBox="0 0 \(width) \(height)" \
-      width="\(width)" height="\(height)" role="img" aria-labelledby="\(id)-title \(id)-desc">
+      width="\(width)" height="\(height)" style="max-width:\(width * 5 / 4)px" role="img" \
+      aria-labelledby="\(id)-title \(id)-desc">
       <title id="\(id)-title">\(escape(title))</title>
       <desc id="\(id)-desc">\(escape(desc))</desc>
       \(heatmapCells(data, prefix: prefix, x: 0, y: 0))</svg>
@@ -381,7 +382,7 @@ struct ReviewPage {
     .stat .label{display:block;color:var(--muted);font-size:12.5px;line-height:1.3;margin-top:4px;}
     .card{border:1px solid var(--border);border-radius:10px;padding:18px 20px;margin-bottom:16px;background:var(--bg);}
     .scroll{overflow-x:auto;}
-    .heatmap{display:block;width:100%;min-width:560px;height:auto;}
+    .heatmap{display:block;width:100%;height:auto;}
     .heatmap text{font:10px \(fontStack);fill:var(--muted);}
     .a0{fill:var(--a0);}.a1{fill:var(--a1);}.a2{fill:var(--a2);}.a3{fill:var(--a3);}.a4{fill:var(--a4);}
     .c0{fill:var(--c0);}.c1{fill:var(--c1);}.c2{fill:var(--c2);}.c3{fill:var(--c3);}.c4{fill:var(--c4);}
