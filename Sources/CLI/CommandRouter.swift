@@ -20,7 +20,7 @@ enum CommandRouter {
     "show": Ootd.Show.self, "note": Ootd.Note.self,
     "rm": Ootd.Remove.self, "remove": Ootd.Remove.self, "carry": Ootd.Carry.self,
     "plan": Ootd.Plan.self, "backlog": Ootd.Backlog.self, "undo": Ootd.Undo.self, "redo": Ootd.Redo.self, "log": Ootd.Log.self,
-    "history": Ootd.Log.self, "report": Ootd.Report.self, "sync": Ootd.Sync.self,
+    "history": Ootd.Log.self, "report": Ootd.Report.self, "review": Ootd.Review.self, "sync": Ootd.Sync.self,
     "graph": Ootd.Graph.self, "demo": Ootd.Demo.self, "completions": Ootd.Completions.self,
     "export": Ootd.Export.self,
     "tui": Ootd.Tui.self,

@@ -31,6 +31,7 @@ public struct Ootd: ParsableCommand {
         ootd block routine algorithm --on mon,wed,fri   # planned by itself
         ootd sync && ootd graph   # your GitHub commits, as a daily graph
         ootd report --calendar    # how much of each day you achieved
+        ootd review --html review.html   # a year in review to share (--svg card.svg)
         ootd demo                 # sample todos in a temporary database
 
       Global options (every command takes them, before or after its name):
@@ -48,7 +49,7 @@ public struct Ootd: ParsableCommand {
     subcommands: [
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Show.self, Note.self, Carry.self, Drop.self, Plan.self, Backlog.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
-      Report.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
+      Report.self, Review.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
       Import.self, Export.self, RemoteCommand.self, Team.self, Tui.self,
     ],
     defaultSubcommand: Today.self

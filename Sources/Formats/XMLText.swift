@@ -1,7 +1,9 @@
 /// XML text written by ootd (an SVG heatmap, a WebDAV request body): written once.
 public enum XMLText {
-  /// Escapes text for XML content and attribute values; characters XML 1.0 cannot carry (C0
-  /// controls other than tab, line feed and carriage return) become U+FFFD.
+  /// Escapes text for XML and HTML content and attribute values: `& < > " '` as entities;
+  /// characters XML 1.0 cannot carry (C0 controls other than tab, line feed and carriage
+  /// return, U+FFFE, U+FFFF) and those it discourages (DEL and the C1 controls, which HTML
+  /// refuses too) become U+FFFD.
   public static func escaped(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -12,7 +14,7 @@ public enum XMLText {
       case "\"": result += "&quot;"
       case "'": result += "&apos;"
       case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
+      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -87,33 +87,10 @@ extension Ootd {
       let period = try range.period(environment, fallback: pictures ? .calendarWeeks(26) : .standard)
       let days = try period.range(today: environment.today)
       let database = try global.openDatabase(environment, readOnly: true)
-      // A run of perfect days counts in full in every range it overlaps (Core's ``Streaks``):
-      // its days before and after the range count too, and an open today does not break it.
-      let today = environment.today
-      let counts = try database.achievementCounts(in: days, project: project)
-      let runBefore = try database.runOutside(days, forward: false, today: today, project: project)
-      var report = AchievementReport(range: days, counts: counts, today: today, runBefore: runBefore)
-      // The days after the range matter only to a run still standing at its end.
-      if report.streaks.current > 0 {
-        report = AchievementReport(
-          range: days, counts: counts, today: today, runBefore: runBefore,
-          runAfter: try database.runOutside(days, forward: true, today: today, project: project))
-      }
-      // The commits of the same days, side by side, once any are synced. A project's report
-      // counts its own repository's (GitHub's, or `local/NAME` read from its clone); a project
-      // with neither has no commits to show.
-      var commits: CommitCalendar?
-      var lastSync: Date?
-      let repository = try project.map { try database.project(named: $0).project.commitRepository }
-      if try database.gitHub.hasCommits(), repository != .some(nil) {
-        commits = try database.gitHub.commitCalendar(
-          days, timeZone: environment.timeZone,
-          filter: database.gitHub.commitFilter(
-            author: database.gitHub.commitAuthor(), repository: repository ?? nil))
-        lastSync = try database.gitHub.lastCommitSync()
-        commits?.syncedFrom = Self.syncedFrom(
-          try database.gitHub.syncStates(), repository: repository ?? nil, timeZone: environment.timeZone)
-      }
+      let figures = try ReportFigures.load(
+        days, project: project, today: environment.today, timeZone: environment.timeZone,
+        database: database)
+      let (report, commits, lastSync) = (figures.report, figures.commits, figures.lastSync)
 
       let wrote = try image.write(
         {
@@ -145,19 +122,6 @@ extension Ootd {
         timeZone: environment.timeZone)
       let lines = calendar ? renderer.calendar(report) : renderer.table(report)
       environment.output(lines.map { $0 + "\n" }.joined())
-    }
-
-    /// The first day the shown repositories' completed syncs cover (days before it are "not
-    /// synced", never "0 commits"): the earliest among them; nil when one covered its whole
-    /// history or none is known (commits read from local clones).
-    static func syncedFrom(
-      _ states: [RepositorySyncState], repository: RepositoryName?, timeZone: any ZoneRules
-    ) -> Day? {
-      let shown = states.filter {
-        $0.lastSyncAt != nil && (repository == nil || $0.repository == repository)
-      }
-      guard !shown.isEmpty, shown.allSatisfy({ $0.windowStart != nil }) else { return nil }
-      return shown.compactMap(\.windowStart).min().map { Day($0, in: timeZone) }
     }
 
     /// `ootd · 2026-05-25 → 2026-11-22 · 412/503 done (82%)`.

@@ -22,11 +22,31 @@ extension AppEnvironment {
     }
   }
 
+  /// Writes `bytes` (an image: `review --png`) to `path` as ``writeAtomically(_:_:)`` writes text.
+  static func writeAtomically(_ path: String, bytes: [UInt8]) throws(CLIError) {
+    do {
+      try writeAtomically(path) { (write: (ArraySlice<UInt8>) throws -> Void) in try write(bytes[...]) }
+    } catch let error as CLIError {
+      throw error
+    } catch {
+      throw .cannotWrite(path: path, reason: "\(error)")
+    }
+  }
+
   /// Writes to `path` as ``writeAtomically(_:_:)`` does, the text handed over a piece at a time
   /// by `produce` (any length in constant memory). When `produce` throws, a replaced file is
   /// left as it was (the temporary file is removed) and the error is thrown.
   static func writeAtomically(
     _ path: String, producing produce: (_ write: (String) throws -> Void) throws -> Void
+  ) throws {
+    try writeAtomically(path) { (write: (ArraySlice<UInt8>) throws -> Void) in
+      try withoutActuallyEscaping(write) { write in try produce { text in try write(Array(text.utf8)[...]) } }
+    }
+  }
+
+  /// The one atomic write: bytes handed over a piece at a time by `produce`.
+  private static func writeAtomically(
+    _ path: String, _ produce: (_ write: (ArraySlice<UInt8>) throws -> Void) throws -> Void
   ) throws {
     var status = stat()
     if stat(path, &status) == 0 {
@@ -94,11 +114,10 @@ extension AppEnvironment {
       || path.hasPrefix("/proc/self/fd/")
   }
 
-  /// Writes all of `text` to `descriptor`.
-  private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
+  /// Writes all of `bytes` to `descriptor`.
+  private static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, path: String) throws(CLIError) {
+    var written = bytes.startIndex
+    while written < bytes.endIndex {
       let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
       if result < 0 && errno == EINTR { continue }
       guard result > 0 else {

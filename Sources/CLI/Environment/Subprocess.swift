@@ -37,3 +37,38 @@ extension AppEnvironment {
     return String(decoding: data, as: UTF8.self)
   }
 }
+
+extension AppEnvironment {
+  /// The first executable file named `program` in the folders of `path` (`PATH`'s form), or nil.
+  static func executable(_ program: String, path: String) -> String? {
+    path.split(separator: ":").map { String($0) + "/" + program }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs `executable` with `arguments`, `input` on its standard input (written on another
+  /// thread, so a program that answers before reading everything cannot deadlock it); its
+  /// standard output as bytes when it exits with 0, else nil. Standard error is discarded.
+  static func run(_ executable: String, _ arguments: [String], input: [UInt8]) -> [UInt8]? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    let standardInput = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = standardInput
+    do { try process.run() } catch { return nil }
+    let writer = standardInput.fileHandleForWriting
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      try? writer.write(contentsOf: input)
+      try? writer.close()
+      done.signal()
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    done.wait()
+    guard process.terminationStatus == 0 else { return nil }
+    return [UInt8](data)
+  }
+}

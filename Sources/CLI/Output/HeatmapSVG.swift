@@ -144,6 +144,10 @@ struct HeatmapSVG {
     Int((Double(text.count) * Self.labelCharacterWidth).rounded(.up))
   }
 
-  /// Escapes text for XML content and attribute values (`Formats.XMLText`).
-  func escape(_ text: String) -> String { XMLText.escaped(text) }
+  /// Escapes text for XML content and attribute values (``escape(_:)``).
+  func escape(_ text: String) -> String { Self.escape(text) }
+
+  /// Escapes text for XML and HTML content and attribute values (the SVG images and the
+  /// `review` page): `Formats.XMLText`, the one rule.
+  static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
