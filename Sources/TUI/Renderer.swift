@@ -337,7 +337,7 @@ public struct Renderer {
     }
     if !state.marks.isEmpty {
       let hidden = state.hiddenMarks
-      text += paint(" · \(state.marks.count) marked" + (hidden > 0 ? " (\(hidden) hidden, not acted on)" : ""), "35")
+      text += paint(" · \(state.marks.count) marked" + (hidden > 0 ? " (\(hidden) hidden)" : ""), "35")
     }
     return text
   }
@@ -379,9 +379,9 @@ public struct Renderer {
     var entries = zip(Action.allCases, names).map { action, keyNames in
       " " + DisplayWidth.padRight(keyNames, to: column) + action.help
     }
-    entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear filter, marks, project")
+    entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear filter/marks/project")
     entries.append(" " + DisplayWidth.padRight("enter", to: column) + "open the day / the project")
-    entries.append(" " + DisplayWidth.padRight("ctrl-j", to: column) + "notes: new line (Enter saves)")
+    entries.append(" " + DisplayWidth.padRight("ctrl-j", to: column) + "notes: a new line (⏎)")
     let title = paint("Keys", "1") + paint("  (Esc or ? closes this)", "2")
     let cell = (entries.map(DisplayWidth.of).max() ?? 0) + 1
     guard entries.count + 1 > height, width >= 2 * cell - 1 else { return [title] + entries }

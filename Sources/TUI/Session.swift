@@ -181,6 +181,7 @@ public final class Session {
     let cursorID = state.current?.id
     // The day's array held once (not copied for a change): taken out of the state.
     var data = state.data
+    let largestBefore = data.largestID
     state.data.setTodos([], largestID: 0)
     var todos = data.todos
     data.setTodos([], largestID: 0)
@@ -208,7 +209,7 @@ public final class Session {
     var removed: [Int] = []
     for index in out {
       subtract(todos[index])
-      if todos[index].id == data.largestID { largestGone = true }
+      if todos[index].id == largestBefore { largestGone = true }
       if let now = fresh[todos[index].uuid], now.day == day, now.priority == todos[index].priority {
         todos[index] = now
       } else {
@@ -242,7 +243,7 @@ public final class Session {
     // As the database lists them: day (the backlog first, as SQLite sorts NULL), priority, id.
     carried.sort { ($0.day?.description ?? "", $0.priority.rank, $0.id) < ($1.day?.description ?? "", $1.priority.rank, $1.id) }
     let largest = touched.todos.lazy.filter { $0.day == day }.map(\.id).max() ?? 0
-    data.setTodos(todos, largestID: largestGone ? DayData.largest(todos) : max(data.largestID, largest))
+    data.setTodos(todos, largestID: largestGone ? DayData.largest(todos) : max(largestBefore, largest))
     data.carriedAway = carried
     data.figures = figures
     data.todayFigures = day == today ? data.figures : try self.figures(of: today)
