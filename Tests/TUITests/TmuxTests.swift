@@ -16,9 +16,11 @@ final class Tmux {
   static var available: Bool { path != nil }
 
   let socket: String
-  let control = Process()
-  let controlInput = Pipe()
-  let controlOutput = Pipe()
+  /// The control-mode client: its pid, the end the test writes (kept open: it stays), the
+  /// end it reads the client's notices from.
+  var control: pid_t = 0
+  var controlInput: Int32 = -1
+  var controlOutput: Int32 = -1
 
   init(folder: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
     socket = folder + "/tmux.socket"
@@ -29,36 +31,78 @@ final class Tmux {
     try run(["set-option", "-g", "window-size", "manual"])
     try run(["set-option", "-g", "status", "off"])
     try run(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
-    control.executableURL = URL(fileURLWithPath: Self.path!)
-    control.arguments = ["-S", socket, "-C", "attach-session", "-t", "t"]
-    control.standardInput = controlInput
-    control.standardOutput = controlOutput
-    control.standardError = FileHandle.nullDevice
-    try control.run()
+    var input: [Int32] = [0, 0]
+    var output: [Int32] = [0, 0]
+    guard Self.pipe(&input), Self.pipe(&output) else { throw POSIXError(.EMFILE) }
+    control = try Self.spawn(["-S", socket, "-C", "attach-session", "-t", "t"], input: input[0], output: output[1])
+    close(input[0])
+    close(output[1])
+    controlInput = input[1]
+    controlOutput = output[0]
   }
 
   deinit {
+    close(controlInput)
+    if control > 0 { kill(control, SIGTERM) }
     _ = try? run(["kill-server"])
-    control.waitUntilExit()
+    var status: Int32 = 0
+    if control > 0 { waitpid(control, &status, 0) }
+    close(controlOutput)
+  }
+
+  /// A pipe whose ends a child does not inherit (only what posix_spawn puts on 0 and 1).
+  static func pipe(_ fds: inout [Int32]) -> Bool {
+    guard Glibc.pipe(&fds) == 0 else { return false }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return true
   }
 
   static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-  /// `tmux -S socket ARGUMENTS`, its output.
-  /// (`new-session` starts the server, which keeps what it inherits open: given no pipe.)
+  /// tmux with `arguments`, its standard input and output these descriptors (-1: /dev/null),
+  /// started with posix_spawn: Foundation's Process waits forever for a `new-session`, whose
+  /// server keeps what it inherited open.
+  static func spawn(_ arguments: [String], input: Int32 = -1, output: Int32 = -1) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if input >= 0 { posix_spawn_file_actions_adddup2(&actions, input, 0) } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    if output >= 0 { posix_spawn_file_actions_adddup2(&actions, output, 1) } else {
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path!] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, path!, &actions, nil, argv, environ)
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+    return pid
+  }
+
+  /// `tmux -S socket ARGUMENTS`, its output (read to its end, then the client waited for).
   @discardableResult
   func run(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.path!)
-    process.arguments = ["-S", socket] + arguments
-    let output = Pipe()
+    var fds: [Int32] = [0, 0]
+    guard Self.pipe(&fds) else { throw POSIXError(.EMFILE) }
+    // The server (started by new-session) must not hold the pipe: it gets /dev/null.
     let starts = arguments.contains("new-session")
-    process.standardOutput = starts ? FileHandle.nullDevice : output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = starts ? Data() : output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let pid = try Self.spawn(["-S", socket] + arguments, output: starts ? -1 : fds[1])
+    close(fds[1])
+    var data: [UInt8] = []
+    if starts { close(fds[0]) }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !starts {
+      let count = Glibc.read(fds[0], &buffer, buffer.count)
+      if count <= 0 {
+        close(fds[0])
+        break
+      }
+      data += buffer[..<count]
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
     return String(decoding: data, as: UTF8.self)
   }
 
@@ -79,7 +123,7 @@ final class Tmux {
   /// (the control client says so), or after 0.3 s without a change; at most 15 s in all.
   @discardableResult
   func wait(_ comment: Comment? = nil, until done: ([String]) -> Bool) throws -> [String] {
-    let descriptor = controlOutput.fileHandleForReading.fileDescriptor
+    let descriptor = controlOutput
     var buffer = [UInt8](repeating: 0, count: 65536)
     for _ in 0..<50 {
       let lines = try screen()
@@ -300,7 +344,11 @@ struct TmuxTests {
     try tmux.keys("Enter")
     try tmux.wait { $0.first?.hasPrefix("Sun 2026-11-22") == true }
     try tmux.run(["resize-window", "-t", "t", "-x", "50", "-y", "15"])
-    let lines = try tmux.wait { lines in lines.count == 15 && lines.last?.hasPrefix("j move") == true }
+    // (tmux keeps the old frame's last 15 lines until ootd redraws: wait for the new heading.)
+    let lines = try tmux.wait { lines in
+      lines.count == 15 && lines.first?.hasPrefix("Sun 2026-11-22") == true && lines.last?.hasPrefix("j move") == true
+        && lines.contains { $0.contains("한국어") }
+    }
     #expect(lines.first?.hasPrefix("Sun 2026-11-22") == true)
     for line in lines { #expect(DisplayWidth.of(line) <= 50, "\(line)") }
     #expect(lines.contains { $0.contains("한국어") })
