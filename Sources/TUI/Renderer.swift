@@ -357,7 +357,7 @@ public struct Renderer {
     case .add(let text): return typing("add: ", text)
     case .edit(_, let text): return typing("title: ", text)
     case .filter: return typing("/", state.filter)
-    case .notes(_, let text): return typing("notes (Enter saves, ctrl-j new line): ", text)
+    case .notes(_, let text): return typing("notes (ctrl-j: new line): ", text)
     case .goTo(let text): return typing("go to: ", text)
     case .pickBlock: return paint("j/k choose · Enter adds · Esc cancels", "2")
     case .confirmDelete(let ids):
