@@ -15,19 +15,28 @@ final class Tmux {
   static let path = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
   static var available: Bool { path != nil }
 
+  /// The server's socket, in a folder of its own (not the fixture's: the fixture may be gone
+  /// first, and a server whose socket is gone is never stopped).
+  let folder: String
   let socket: String
+  /// The server's pid: killed at the end whatever happened.
+  var server: pid_t = 0
   /// The control-mode client: its pid, the end the test writes (kept open: it stays), the
   /// end it reads the client's notices from.
   var control: pid_t = 0
   var controlInput: Int32 = -1
   var controlOutput: Int32 = -1
 
-  init(folder: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
-    socket = folder + "/tmux.socket"
+  init(folder _: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
+    var template = Array((NSTemporaryDirectory() + "/ootd-tmux-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    folder = String(cString: try #require(made))
+    socket = folder + "/socket"
     let variables = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
     try run(
       ["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)",
        "env -i \(variables) PS1='$ ' /bin/sh -i"])
+    server = pid_t(try run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     try run(["set-option", "-g", "window-size", "manual"])
     try run(["set-option", "-g", "status", "off"])
     try run(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
@@ -48,6 +57,8 @@ final class Tmux {
     var status: Int32 = 0
     if control > 0 { waitpid(control, &status, 0) }
     close(controlOutput)
+    if server > 0 { kill(server, SIGKILL) }
+    try? FileManager.default.removeItem(atPath: folder)
   }
 
   /// A pipe whose ends a child does not inherit (only what posix_spawn puts on 0 and 1).
