@@ -133,6 +133,10 @@ let package = Package(
     /// skips; every test target depends on it (below).
     .target(name: "TestTags", path: "Tests/TestTags"),
 
+    /// A pseudo-terminal for the tests that run the binary at a terminal (the passphrase
+    /// prompt, `ootd tui`): one harness for both.
+    .target(name: "PTYSupport", path: "Tests/PTYSupport"),
+
     /// The CalDAV client: its XML reader and URL rules as tables, and the client against real
     /// Radicale and Xandikos servers (tagged .network).
     .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HTTP", "Core", "CalDAVSupport"]),
@@ -155,14 +159,14 @@ let package = Package(
     /// real database) and one run of `ootd tui` in a pseudo-terminal (tagged .binary).
     .testTarget(
       name: "TUITests",
-      dependencies: ["TUI", "CLI", "Core", "Zone", "Storage", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["TUI", "CLI", "Core", "Zone", "Storage", "PTYSupport", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     /// Golden files are read from the source tree (see `Golden.swift`), not bundled.
     .testTarget(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
-        "Remote", "PostgresSupport", "Encryption",
+        "Remote", "PostgresSupport", "Encryption", "PTYSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

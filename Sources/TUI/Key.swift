@@ -135,12 +135,20 @@ public struct KeyDecoder: Sendable {
             }
           }
           index = end + 1
+        } else if index + 1 < bytes.count, bytes[index + 1] == 0x0D || bytes[index + 1] == 0x0A {
+          // Alt-Enter: a new line in the notes (as Ctrl-J).
+          keys.append(.control("j"))
+          index += 2
         } else {
           keys.append(.escape)
           index += 1
         }
-      case 0x0D, 0x0A:
+      case 0x0D:
         keys.append(.enter)
+        index += 1
+      case 0x0A:
+        // Ctrl-J: Enter, but a new line in the notes (the reducer tells them apart).
+        keys.append(.control("j"))
         index += 1
       case 0x09:
         keys.append(.tab)

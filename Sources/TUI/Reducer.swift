@@ -34,6 +34,10 @@ public struct Reducer: Sendable {
 
   /// Applies `key` to `state` and says what the database must do.
   public func reduce(_ state: inout TUIState, _ key: Key) -> [Effect] {
+    // Ctrl-J (and Alt-Enter) starts a new line in the notes; anywhere else it is Enter (a
+    // terminal that sends LF for Enter).
+    var key = key
+    if key == .control("j"), !state.mode.isNotes { key = .enter }
     switch state.mode {
     case .help:
       // On a small screen the help scrolls (the renderer stops at its last entry).
@@ -52,7 +56,7 @@ public struct Reducer: Sendable {
         return []
       }
       if key == .character("y") || key == .character("Y") {
-        state.marks = []
+        state.marks.subtract(ids)
         return [.delete(ids)]
       }
       state.status = "Kept: nothing deleted."
@@ -75,20 +79,20 @@ public struct Reducer: Sendable {
       case .entered(let text):
         state.mode = .list
         let title = text.trimmingSpaces
-        if !title.isEmpty, title != state.data.todos.first(where: { $0.id == id })?.title {
+        if !title.isEmpty, title != state.listed.first(where: { $0.id == id })?.title {
           return [.editTitle(id, title)]
         }
       case .quit: state.quits = true
       }
       return []
     case .notes(let id, let text):
-      switch edit(text, key) {
+      switch edit(text, key, multiline: true) {
       case .typing(let text): state.mode = .notes(id: id, text: text)
       case .cancelled: state.mode = .list
       case .entered(let text):
         state.mode = .list
         let notes = text.trimmingSpaces
-        if notes != (state.data.todos.first(where: { $0.id == id })?.notes ?? "") {
+        if notes != (state.listed.first(where: { $0.id == id })?.notes ?? "") {
           return [.setNotes(id, notes)]
         }
       case .quit: state.quits = true
@@ -100,6 +104,8 @@ public struct Reducer: Sendable {
       case .cancelled: state.mode = .list
       case .entered(let text):
         state.mode = .list
+        // Nothing typed: the prompt closes, nothing else happens.
+        guard !text.trimmingSpaces.isEmpty else { return [] }
         do {
           let day = try DayExpression.parse(text.trimmingSpaces, today: state.today)
           guard day != state.day else { return [] }
@@ -148,16 +154,20 @@ public struct Reducer: Sendable {
 
   private func list(_ state: inout TUIState, _ key: Key) -> [Effect] {
     if key == .escape {
-      // Esc clears what is set: the filter first, then the marks.
+      // Esc clears what is set: the filter first, then the marks, then an opened project.
       if !state.filter.isEmpty {
         state.filter = ""
         state.cursor = 0
-      } else {
+      } else if !state.marks.isEmpty {
         state.marks = []
+      } else if let project = state.project {
+        state.project = nil
+        state.data.projectTodos = []
+        state.cursor = state.data.projects.firstIndex { $0.project.name == project } ?? 0
       }
       return []
     }
-    if state.tab == .projects {
+    if state.tab == .projects, state.project == nil {
       // j/k choose a project; Enter opens the Day with the project as the filter.
       switch keys.action(for: key) {
       case .down:
@@ -169,9 +179,12 @@ public struct Reducer: Sendable {
       default: break
       }
       if key == .enter, state.data.projects.indices.contains(state.cursor) {
-        state.filter = "@" + state.data.projects[state.cursor].project.name
-        state.tab = .day
+        // The project's todos of every day (and the backlog), to move in and act on.
+        state.project = state.data.projects[state.cursor].project.name
+        state.filter = ""
+        state.marks = []
         state.cursor = 0
+        state.status = ""
         return [.load]
       }
     }
@@ -205,15 +218,23 @@ public struct Reducer: Sendable {
     }
     guard let action = keys.action(for: key) else { return [] }
     state.status = ""
-    if state.tab != .day, Self.weekActions.contains(action) == false {
+    if state.project != nil, Self.projectActions.contains(action) == false {
+      state.status = "On a project's todos: the day's keys (h/l, >/<, a, c, g, b) work on the Day tab; Esc goes back."
+      return []
+    }
+    if state.tab != .day, state.project == nil, Self.weekActions.contains(action) == false {
       switch state.tab {
       case .week: state.status = "On the Week tab: h/l choose a day, Enter opens it, Tab goes on."
       case .calendar: state.status = "On the Calendar tab: h/l move a day, j/k a week, Enter opens the day, Tab goes on."
-      default: state.status = "On the Projects tab: j/k choose a project, Enter shows its todos of the day, Tab goes on."
+      default: state.status = "On the Projects tab: j/k choose a project, Enter lists its todos, Tab goes on."
       }
       return []
     }
     let targets = state.targets.map(\.id)
+    if targets.isEmpty, !state.marks.isEmpty, Self.targetActions.contains(action) {
+      state.status = "The marked todos are hidden by the filter: nothing done (Esc clears the filter)."
+      return []
+    }
     switch action {
     case .down:
       state.cursor = min(state.cursor + 1, max(0, state.visible.count - 1))
@@ -229,19 +250,19 @@ public struct Reducer: Sendable {
     case .toggleDone:
       guard !targets.isEmpty else { return [] }
       let allDone = state.targets.allSatisfy(\.isDone)
-      state.marks = []
+      state.marks.subtract(targets)
       return [.setDone(targets, done: !allDone)]
     case .high, .mid, .low:
       guard !targets.isEmpty else { return [] }
-      state.marks = []
+      state.marks.subtract(targets)
       return [.setPriority(targets, action == .high ? .high : action == .mid ? .mid : .low)]
     case .moveNext, .movePrevious:
       guard !targets.isEmpty else { return [] }
-      state.marks = []
+      state.marks.subtract(targets)
       return [.move(targets, to: state.day.adding(days: action == .moveNext ? 1 : -1))]
     case .drop:
       guard !targets.isEmpty else { return [] }
-      state.marks = []
+      state.marks.subtract(targets)
       return [.drop(targets)]
     case .delete:
       guard !targets.isEmpty else { return [] }
@@ -279,6 +300,8 @@ public struct Reducer: Sendable {
       state.tab = tabs[index % tabs.count]
       state.cursor = 0
       state.marks = []
+      state.project = nil
+      state.data.projectTodos = []
       return [.load]
     case .help:
       state.mode = .help
@@ -294,6 +317,15 @@ public struct Reducer: Sendable {
     .previousDay, .nextDay, .today, .goTo, .undo, .redo, .add, .block, .nextTab, .previousTab, .help, .quit,
   ]
 
+  /// What acts on the opened project's todos (the rest belongs to a day: the Day tab).
+  static let projectActions: Set<Action> = [
+    .down, .up, .toggleDone, .high, .mid, .low, .drop, .delete, .undo, .redo, .edit, .notes, .mark, .filter,
+    .nextTab, .previousTab, .help, .quit,
+  ]
+
+  /// What acts on the targets (the marked todos, else the one under the cursor).
+  static let targetActions: Set<Action> = [.toggleDone, .high, .mid, .low, .moveNext, .movePrevious, .drop, .delete]
+
   /// What a key does to a line being typed.
   enum LineEdit {
     case typing(String)
@@ -302,13 +334,18 @@ public struct Reducer: Sendable {
     case quit
   }
 
-  func edit(_ text: String, _ key: Key) -> LineEdit {
+  /// `multiline`: the notes, where Ctrl-J (Alt-Enter) starts a new line and a paste keeps its
+  /// newlines.
+  func edit(_ text: String, _ key: Key, multiline: Bool = false) -> LineEdit {
     switch key {
     case .character(let character): return .typing(text + String(character))
+    case .control("j") where multiline: return .typing(text + "\n")
     case .paste(let pasted):
-      // One line: newlines and tabs become spaces, other control characters go.
+      // One line: newlines and tabs become spaces (the notes keep newlines), other control
+      // characters go.
       let line = pasted.compactMap { character -> Character? in
-        if character.isNewline || character == "\t" { return " " }
+        if character.isNewline { return multiline ? "\n" : " " }
+        if character == "\t" { return " " }
         return character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) ? character : nil
       }
       return .typing(text + String(line))
@@ -324,6 +361,14 @@ public struct Reducer: Sendable {
     case .control("c"): return .quit
     default: return .typing(text)
     }
+  }
+}
+
+extension Mode {
+  /// Whether the notes are being edited (Ctrl-J starts a new line there).
+  var isNotes: Bool {
+    if case .notes = self { return true }
+    return false
   }
 }
 

@@ -50,7 +50,9 @@ public struct Renderer {
       switch state.tab {
       case .week: lines = weekGrid(state, width: width, height: height - 1)
       case .calendar: lines = calendarGrid(state, width: width, height: height - 1)
-      default: lines = projectRows(state, width: width, height: height - 1)
+      default:
+        lines = state.project == nil
+          ? projectRows(state, width: width, height: height - 1) : projectTodoRows(state, width: width, height: height - 1)
       }
       while lines.count < height - 1 { lines.append("") }
       lines.append(status(state, width: width))
@@ -252,7 +254,7 @@ public struct Renderer {
 
   /// The Projects tab: each active project's progress (its todos done of all), by name.
   func projectRows(_ state: TUIState, width: Int, height: Int) -> [String] {
-    var lines = [paint("Projects", "1") + paint("  · Enter shows its todos of the day · Tab: the Day", "2")]
+    var lines = [paint("Projects", "1") + paint("  · Enter lists its todos · Tab: the Day", "2")]
     let projects = state.data.projects
     guard !projects.isEmpty else {
       return lines + [paint("  No projects yet: 'ootd project add NAME' makes one.", "2")]
@@ -269,6 +271,37 @@ public struct Renderer {
         marker + " " + DisplayWidth.padRight(DisplayWidth.truncate(ControlCharacters.visible(progress.project.name), to: nameWidth), to: nameWidth)
           + "  " + paint(String(repeating: "█", count: filled), "32") + paint(String(repeating: "░", count: cells - filled), "2")
           + "  \(progress.done)/\(progress.total)")
+    }
+    return lines
+  }
+
+  /// An opened project's todos (Enter on the Projects tab): a heading, then its todos of every
+  /// day as `ootd list` draws them, each after its day (`11-27`, `backlog`), the cursor's `>`
+  /// and the marks' `*` as on the Day.
+  func projectTodoRows(_ state: TUIState, width: Int, height: Int) -> [String] {
+    guard let project = state.project else { return [] }
+    let todos = state.data.projectTodos
+    let done = todos.lazy.filter(\.isDone).count
+    var heading = paint("Project", "1") + " " + ControlCharacters.visible(project) + " · \(done)/\(todos.count) done"
+    if !state.filter.isEmpty { heading += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(todos.count)", "33") }
+    if !state.marks.isEmpty { heading += paint(" · \(state.marks.count) marked", "35") }
+    heading += paint("  · Esc: the projects", "2")
+    var lines = [heading]
+    let room = height - 1
+    let visible = state.visible
+    guard room > 0 else { return lines }
+    if visible.isEmpty {
+      return lines + [paint(todos.isEmpty ? "  No todos in this project." : "  No todo matches the filter (Esc clears it).", "2")]
+    }
+    let idWidth = String(todos.map(\.id).max() ?? 1).count
+    let first = max(0, state.cursor - room + 1)
+    for index in first..<min(visible.count, first + room) {
+      let todo = visible[index]
+      let day = todo.day.map { String($0.description.suffix(5)) } ?? "-----"
+      let line = rows.line(todo, idWidth: idWidth, width: max(0, width - 6), carriedAway: false, today: state.today)
+      let cursor = index == state.cursor
+      let marker = (cursor ? paint(">", "1") : " ") + (state.marks.contains(todo.id) ? paint("*", "1;35") : " ")
+      lines.append(marker + paint(day, "2") + " " + String(line.dropFirst(2)))
     }
     return lines
   }
@@ -302,14 +335,19 @@ public struct Renderer {
     if !state.filter.isEmpty {
       text += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(state.data.todos.count)", "33")
     }
-    if !state.marks.isEmpty { text += paint(" · \(state.marks.count) marked", "35") }
+    if !state.marks.isEmpty {
+      let hidden = state.hiddenMarks
+      text += paint(" · \(state.marks.count) marked" + (hidden > 0 ? " (\(hidden) hidden)" : ""), "35")
+    }
     return text
   }
 
   /// The last line: the line being typed, the question asked, the last message, or key hints.
   func status(_ state: TUIState, width: Int) -> String {
     func typing(_ prompt: String, _ text: String) -> String {
-      let shown = ControlCharacters.visible(text)
+      // The notes' new lines show as ⏎ (Enter saves, Ctrl-J or Alt-Enter starts one).
+      let shown = text.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { ControlCharacters.visible(String($0)) }.joined(separator: "⏎")
       // The end of a long line stays in view.
       var tail = shown
       while DisplayWidth.of(prompt) + DisplayWidth.of(tail) + 1 > width, !tail.isEmpty { tail.removeFirst() }
@@ -319,7 +357,7 @@ public struct Renderer {
     case .add(let text): return typing("add: ", text)
     case .edit(_, let text): return typing("title: ", text)
     case .filter: return typing("/", state.filter)
-    case .notes(_, let text): return typing("notes: ", text)
+    case .notes(_, let text): return typing("notes (ctrl-j: new line): ", text)
     case .goTo(let text): return typing("go to: ", text)
     case .pickBlock: return paint("j/k choose · Enter adds · Esc cancels", "2")
     case .confirmDelete(let ids):
@@ -341,7 +379,9 @@ public struct Renderer {
     var entries = zip(Action.allCases, names).map { action, keyNames in
       " " + DisplayWidth.padRight(keyNames, to: column) + action.help
     }
-    entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear the filter, the marks")
+    entries.append(" " + DisplayWidth.padRight("esc", to: column) + "clear filter/marks/project")
+    entries.append(" " + DisplayWidth.padRight("enter", to: column) + "open the day / the project")
+    entries.append(" " + DisplayWidth.padRight("ctrl-j", to: column) + "notes: a new line (⏎)")
     let title = paint("Keys", "1") + paint("  (Esc or ? closes this)", "2")
     let cell = (entries.map(DisplayWidth.of).max() ?? 0) + 1
     guard entries.count + 1 > height, width >= 2 * cell - 1 else { return [title] + entries }

@@ -109,19 +109,8 @@ public final class Session {
     let carried = try database.todosCarriedAway(from: DayRange(day: day)).filter {
       DayFigures.isCarriedAway($0, from: day)
     }
-    let figures = DayFigures.tally(of: day, todos: todos + carried)
-    var todayFigures = figures
-    if day != today {
-      var todays: [Todo] = []
-      try database.forEachTodo(matching: TodoFilter(days: .range(DayRange(day: today)))) {
-        todays.append($0)
-        return true
-      }
-      let carriedToday = try database.todosCarriedAway(from: DayRange(day: today)).filter {
-        DayFigures.isCarriedAway($0, from: today)
-      }
-      todayFigures = DayFigures.tally(of: today, todos: todays + carriedToday)
-    }
+    let figures = DayFigures.tally(of: day, todos: todos) + DayFigures.tally(of: day, todos: carried)
+    let todayFigures = day == today ? figures : try self.figures(of: today)
     var week: [DayColumn] = []
     if state.tab == .week {
       let start = state.weekStart
@@ -148,6 +137,15 @@ public final class Session {
       calendar = CalendarData(range: range, days: report.days.map(\.tally), commits: try host.commits(range, database))
     }
     let commits = try calendar?.commits.map { $0.count(on: day) } ?? host.commits(DayRange(day: day), database)?.total
+    var projectTodos: [Todo] = []
+    if state.tab == .projects, let project = state.project {
+      // The project's todos of every day, then its backlog (as `ootd list --all --project`).
+      try database.forEachTodo(matching: TodoFilter(days: .all, project: project)) {
+        projectTodos.append($0)
+        return true
+      }
+      projectTodos = projectTodos.filter { $0.day != nil } + projectTodos.filter { $0.day == nil }
+    }
     let overdue = try database.overdueSummary(before: today, limit: 5)
     let backlog = try database.backlogSummary(limit: 0)
     state.replace(DayData(
@@ -155,7 +153,106 @@ public final class Session {
       streak: Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: todayFigures),
       overdue: overdue.todos, overdueCount: overdue.count, backlogCount: backlog.count,
       blocks: try database.blocks(), week: week,
-      projects: state.tab == .projects ? try database.projects(.active) : [], commits: commits, calendar: calendar))
+      projects: state.tab == .projects ? try database.projects(.active) : [], commits: commits, calendar: calendar,
+      projectTodos: projectTodos, todayFigures: todayFigures))
+  }
+
+  /// A day's figures from the database's counts (as `ootd report` counts them), without
+  /// reading its todos.
+  func figures(of day: Day) throws -> Tally {
+    let range = DayRange(day: day)
+    return AchievementReport(range: range, counts: try database.achievementCounts(in: range)).days.first?.tally ?? .zero
+  }
+
+  /// After this session's own change: reads again only the todos the change touched (the
+  /// journal's latest entry names them) and puts them in place in the day shown, in list
+  /// order; the figures are counted again from the day in memory, and the small summaries
+  /// (overdue, backlog, streak, blocks) read again. The rest of the day is not read: a key
+  /// press at 100,000 todos on a day stays within a frame. Anything else (another tab, an
+  /// opened project, a change to a project or a block) reads everything again (``load()``).
+  public func reloadChanged() throws {
+    guard state.tab == .day, state.project == nil else { return try load() }
+    let touched = try database.todosOfLatestEntry()
+    if touched.others { return try load() }
+    let day = state.day
+    let today = state.today
+    let fresh = Dictionary(touched.todos.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+    let changed = Set(touched.uuids)
+    let cursorID = state.current?.id
+    // The day's array held once (not copied for a change): taken out of the state.
+    var data = state.data
+    let largestBefore = data.largestID
+    state.data.setTodos([], largestID: 0)
+    var todos = data.todos
+    data.setTodos([], largestID: 0)
+    // The figures: what the touched todos gave the day before (each one that gave anything was
+    // listed: on the day, or carried away from it) taken off, what they give now added.
+    var figures = data.figures
+    func subtract(_ todo: Todo) {
+      let gave = DayFigures.contribution(of: todo, to: day)
+      figures = Tally(total: figures.total - gave.total, done: figures.done - gave.done, carried: figures.carried - gave.carried)
+    }
+    var largestGone = false
+    let many = changed.count > 16
+    // Out: the rows of every touched todo the day listed (found by id: cheaper than a uuid).
+    var out: [Int] = []
+    if many {
+      out = todos.indices.filter { changed.contains(todos[$0].uuid) }
+    } else {
+      for uuid in changed {
+        guard let id = fresh[uuid]?.id ?? todos.first(where: { $0.uuid == uuid })?.id else { continue }
+        if let index = todos.firstIndex(where: { $0.id == id }) { out.append(index) }
+      }
+      out.sort()
+    }
+    // A todo whose place stays (same day, same priority) is replaced where it is.
+    var removed: [Int] = []
+    for index in out {
+      subtract(todos[index])
+      if todos[index].id == largestBefore { largestGone = true }
+      if let now = fresh[todos[index].uuid], now.day == day, now.priority == todos[index].priority {
+        todos[index] = now
+      } else {
+        removed.append(index)
+      }
+    }
+    if removed.count > 16 {
+      let gone = Set(removed)
+      todos = todos.indices.compactMap { gone.contains($0) ? nil : todos[$0] }
+    } else {
+      for index in removed.reversed() { todos.remove(at: index) }
+    }
+    // In: every touched todo now on the day and not listed, at its place (priority, id).
+    let listed: Set<Int64>? = many ? Set(todos.map(\.id)) : nil
+    for todo in touched.todos where todo.day == day {
+      let isListed = listed.map { $0.contains(todo.id) } ?? todos.contains(where: { $0.id == todo.id })
+      guard !isListed else { continue }
+      let key = (todo.priority.rank, todo.id)
+      var low = 0
+      var high = todos.count
+      while low < high {
+        let middle = (low + high) / 2
+        if (todos[middle].priority.rank, todos[middle].id) < key { low = middle + 1 } else { high = middle }
+      }
+      todos.insert(todo, at: low)
+    }
+    for todo in data.carriedAway where changed.contains(todo.uuid) { subtract(todo) }
+    for todo in touched.todos { figures += DayFigures.contribution(of: todo, to: day) }
+    var carried = data.carriedAway.filter { !changed.contains($0.uuid) }
+    carried += touched.todos.filter { DayFigures.isCarriedAway($0, from: day) }
+    // As the database lists them: day (the backlog first, as SQLite sorts NULL), priority, id.
+    carried.sort { ($0.day?.description ?? "", $0.priority.rank, $0.id) < ($1.day?.description ?? "", $1.priority.rank, $1.id) }
+    let largest = touched.todos.lazy.filter { $0.day == day }.map(\.id).max() ?? 0
+    data.setTodos(todos, largestID: largestGone ? DayData.largest(todos) : max(largestBefore, largest))
+    data.carriedAway = carried
+    data.figures = figures
+    data.todayFigures = day == today ? data.figures : try self.figures(of: today)
+    data.streak = Streaks.ongoing(perfectDaysBefore: try database.perfectDayStreak(before: today), today: data.todayFigures)
+    let overdue = try database.overdueSummary(before: today, limit: 5)
+    data.overdue = overdue.todos
+    data.overdueCount = overdue.count
+    data.backlogCount = try database.backlogSummary(limit: 0).count
+    state.replace(data, keeping: cursorID)
   }
 
   /// Does `effect` through the database, then reads the day again; an error goes to the
@@ -196,6 +293,10 @@ public final class Session {
         let draft = try host.addDraft(line, day, database)
         let todo = try database.recording(as: draft.command).addTodo(draft.todo, done: draft.done, now: now, timeZone: host.timeZone)
         state.status = "Added #\(todo.id) for \(todo.day?.description ?? "the backlog")"
+        // The cursor goes to the new todo's row (when it is on the day shown and not filtered out).
+        try reloadChanged()
+        state.focus(todo.id)
+        return
       case .editTitle(let id, let title):
         let todos = try database.recording(as: command("edit", [id], "--title", title))
           .editTodos(ids: [id], try TodoChanges(title: title), today: today, now: now)
@@ -211,7 +312,7 @@ public final class Session {
         let step = try database.recording(as: "redo").redo(today: today, now: now)
         state.status = ChangeSummary.redid(step.entry.command, effect: step.effect)
       }
-      try load()
+      if effect == .load { try load() } else { try reloadChanged() }
     } catch {
       state.status = "error: " + host.message(error)
     }

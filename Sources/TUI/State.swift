@@ -3,12 +3,29 @@ import Core
 /// What one day shows, as the session read it from the database.
 public struct DayData: Sendable, Equatable {
   /// The day's todos in list order (day, priority, id): a todo ticked or dropped stays put.
-  public var todos: [Todo] = [] {
-    didSet { largestID = todos.lazy.map(\.id).max() ?? 0 }
+  public var todos: [Todo] {
+    get { storage }
+    set {
+      storage = newValue
+      largestID = Self.largest(storage)
+    }
   }
+  private var storage: [Todo] = []
   /// The largest id of ``todos`` (the id column's width), counted once per reading, not per
   /// frame: a day of 100,000 todos redraws a key press without walking them.
   public private(set) var largestID: Int64 = 0
+
+  /// Puts `todos` in with their largest id known (a change to a few rows: not counted again).
+  mutating func setTodos(_ todos: [Todo], largestID: Int64) {
+    storage = todos
+    self.largestID = largestID
+  }
+
+  static func largest(_ todos: [Todo]) -> Int64 {
+    var largest: Int64 = 0
+    for index in todos.indices where todos[index].id > largest { largest = todos[index].id }
+    return largest
+  }
   /// The todos carried away from the day (they count there, as planned and not done).
   public var carriedAway: [Todo] = []
   /// The day's figures (``DayFigures``).
@@ -26,6 +43,12 @@ public struct DayData: Sendable, Equatable {
   public var week: [DayColumn] = []
   /// The active projects with their progress, read on the Projects tab only.
   public var projects: [ProjectProgress] = []
+  /// The todos of the project opened on the Projects tab (Enter), of every day and the backlog,
+  /// in list order (day, priority, id; the backlog last).
+  public var projectTodos: [Todo] = []
+  /// Today's figures (the streak counts today when it is perfect): the shown day's when it is
+  /// today.
+  public var todayFigures: Tally = .zero
   /// The shown day's commits (the dashboard's count), nil when no commit is synced.
   public var commits: Int? = nil
   /// The heatmaps of the Calendar tab, read on that tab only.
@@ -34,10 +57,13 @@ public struct DayData: Sendable, Equatable {
   public init(
     todos: [Todo] = [], carriedAway: [Todo] = [], figures: Tally = .zero, streak: Int = 0,
     overdue: [Todo] = [], overdueCount: Int = 0, backlogCount: Int = 0, blocks: [TaskBlock] = [],
-    week: [DayColumn] = [], projects: [ProjectProgress] = [], commits: Int? = nil, calendar: CalendarData? = nil
+    week: [DayColumn] = [], projects: [ProjectProgress] = [], commits: Int? = nil, calendar: CalendarData? = nil,
+    projectTodos: [Todo] = [], todayFigures: Tally? = nil
   ) {
-    self.todos = todos
-    self.largestID = todos.lazy.map(\.id).max() ?? 0
+    self.projectTodos = projectTodos
+    self.todayFigures = todayFigures ?? figures
+    self.storage = todos
+    self.largestID = Self.largest(todos)
     self.carriedAway = carriedAway
     self.figures = figures
     self.streak = streak
@@ -94,7 +120,8 @@ public enum Mode: Sendable, Equatable {
   case edit(id: Int64, text: String)
   /// The date prompt of `g`: every date word the CLI takes (`fri`, `+3d`, `2026-12-01`).
   case goTo(text: String)
-  /// The line editor of `n`: the todo's notes (empty clears them).
+  /// The line editor of `n`: the todo's notes (empty clears them); Enter saves, Ctrl-J or
+  /// Alt-Enter starts a new line (shown as ⏎).
   case notes(id: Int64, text: String)
   /// The block picker of `b`: the block under its cursor.
   case pickBlock(index: Int)
@@ -122,6 +149,8 @@ public struct TUIState: Sendable, Equatable {
   public var mode: Mode = .list
   /// The tab shown (only the Day tab so far).
   public var tab: Tab = .day
+  /// The project opened on the Projects tab (Enter): its todos are the list; Esc closes it.
+  public var project: String? = nil
   /// The first entry of the help shown (j/k scroll it when it does not fit the screen).
   public var helpTop: Int = 0
   /// The last action's message (the journal's line for undo and redo, an error).
@@ -134,11 +163,14 @@ public struct TUIState: Sendable, Equatable {
     self.data = data
   }
 
-  /// The day's todos the filter keeps, in list order.
+  /// The list the cursor moves in: the day's todos, or the opened project's.
+  public var listed: [Todo] { project == nil ? data.todos : data.projectTodos }
+
+  /// The listed todos the filter keeps, in list order.
   public var visible: [Todo] {
     let terms = filter.split(separator: " ").map(String.init)
-    guard !terms.isEmpty else { return data.todos }
-    return data.todos.filter { todo in terms.allSatisfy { Self.matches(todo, $0) } }
+    guard !terms.isEmpty else { return listed }
+    return listed.filter { todo in terms.allSatisfy { Self.matches(todo, $0) } }
   }
 
   /// Whether `todo` matches one filter word: `+tag` a tag starting with it, `@project` a
@@ -161,19 +193,36 @@ public struct TUIState: Sendable, Equatable {
     return rows.indices.contains(cursor) ? rows[cursor] : nil
   }
 
-  /// The todos an action applies to: the marked ones (in list order), else the one under the
-  /// cursor.
+  /// The todos an action applies to: the marked ones the filter shows (in list order), else
+  /// the one under the cursor. A marked todo the filter hides is never acted on: it stays
+  /// marked, and the bar counts it as hidden (none shown: no target, nothing done).
   public var targets: [Todo] {
-    if !marks.isEmpty { return data.todos.filter { marks.contains($0.id) } }
+    if !marks.isEmpty { return visible.filter { marks.contains($0.id) } }
     return current.map { [$0] } ?? []
+  }
+
+  /// How many marked todos the filter hides (they are not acted on).
+  public var hiddenMarks: Int {
+    guard !marks.isEmpty, !filter.isEmpty else { return 0 }
+    return marks.count - visible.lazy.filter { marks.contains($0.id) }.count
+  }
+
+  /// Moves the cursor to the todo `id` when it is shown.
+  public mutating func focus(_ id: Int64) {
+    if let index = visible.firstIndex(where: { $0.id == id }) { cursor = index }
   }
 
   /// Puts new data in, keeping the cursor on the same todo when it is still there (a todo whose
   /// priority changed moves in the list, the cursor with it), and marks on todos that remain.
-  public mutating func replace(_ data: DayData) {
-    let id = current?.id
+  public mutating func replace(_ data: DayData) { replace(data, keeping: current?.id) }
+
+  /// Puts new data in, the cursor on the todo `id` when it is still there.
+  public mutating func replace(_ data: DayData, keeping id: Int64?) {
     self.data = data
-    marks = marks.filter { mark in data.todos.contains { $0.id == mark } }
+    if !marks.isEmpty {
+      let listed = Set(self.listed.map(\.id))
+      marks = marks.filter { listed.contains($0) }
+    }
     let rows = visible
     if let id, let index = rows.firstIndex(where: { $0.id == id }) {
       cursor = index

@@ -1,4 +1,5 @@
 import Foundation
+import PTYSupport
 import PostgresSupport
 import TestTags
 import Testing
@@ -16,65 +17,9 @@ import Glibc
   .serialized,
   .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
 struct PassphraseEchoPTYTests {
-  /// A pseudo-terminal: the side the test reads and types on, and the side ootd gets.
-  final class Terminal {
-    let master: Int32
-    let slave: Int32
-
-    /// A libc function Swift's Glibc module leaves out (declared only under _XOPEN_SOURCE).
-    static func libc<T>(_ name: String, as type: T.Type) throws -> T {
-      let symbol = try #require(dlsym(dlopen(nil, RTLD_NOW), name), "libc has no \(name)")
-      return unsafeBitCast(symbol, to: type)
-    }
-
-    init() throws {
-      typealias Open = @convention(c) (Int32) -> Int32
-      typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-      master = try Self.libc("posix_openpt", as: Open.self)(O_RDWR | O_NOCTTY)
-      try #require(master >= 0)
-      try #require(try Self.libc("grantpt", as: Open.self)(master) == 0)
-      try #require(try Self.libc("unlockpt", as: Open.self)(master) == 0)
-      let name = try #require(try Self.libc("ptsname", as: Name.self)(master).map { String(cString: $0) })
-      slave = open(name, O_RDWR | O_NOCTTY)
-      try #require(slave >= 0)
-    }
-
-    deinit {
-      close(master)
-      close(slave)
-    }
-
-    /// The terminal's local modes (ECHO, ICANON, …).
-    var localModes: tcflag_t {
-      var modes = termios()
-      _ = tcgetattr(slave, &modes)
-      return modes.c_lflag
-    }
-
-    var echoes: Bool { localModes & tcflag_t(ECHO) != 0 }
-
-    /// What the terminal shows, as read so far.
-    var shown = ""
-
-    /// Reads what is waiting (up to `milliseconds` for the first byte).
-    func read(waiting milliseconds: Int32) {
-      var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      var wait = milliseconds
-      while poll(&descriptor, 1, wait) > 0, descriptor.revents & Int16(POLLIN) != 0 {
-        let count = Glibc.read(master, &buffer, buffer.count)
-        if count <= 0 { return }
-        shown += String(decoding: buffer[..<count], as: UTF8.self)
-        wait = 0
-      }
-    }
-
-    /// Types `text` as a user would.
-    func type(_ text: String) {
-      let bytes = Array(text.utf8)
-      _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
-    }
-  }
+  /// A pseudo-terminal: the side the test reads and types on, and the side ootd gets (the
+  /// tests' one harness, Tests/PTYSupport).
+  typealias Terminal = PseudoTerminal
 
   /// Starts the built ootd with `arguments` on `terminal`.
   static func start(_ arguments: [String], environment: [String: String], on terminal: Terminal) throws -> Process {

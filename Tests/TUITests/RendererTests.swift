@@ -106,6 +106,9 @@ import Testing
     state.mode = .help
     let lines = Self.render(state, 80, 24)
     for action in Action.allCases { #expect(lines.contains { $0.contains(action.help) }, "\(action)") }
+    for extra in ["clear filter/marks/project", "open the day / the project", "notes: a new line (⏎)"] {
+      #expect(lines.contains { $0.contains(extra) }, "\(extra)")
+    }
     for line in lines { #expect(DisplayWidth.of(line) <= 80) }
   }
 
@@ -115,7 +118,7 @@ import Testing
     #expect(state.mode == .help)
     let first = Self.render(state, 50, 15)
     #expect(first.count == 15)
-    #expect(first.last?.hasPrefix("j/k scroll · 13 of 28") == true, "\(first.last ?? "")")
+    #expect(first.last?.hasPrefix("j/k scroll · 13 of 30") == true, "\(first.last ?? "")")
     #expect(!first.contains { $0.hasSuffix(Action.quit.help) })
     var seen = Set(first)
     for _ in 0..<40 {
@@ -124,7 +127,7 @@ import Testing
     }
     // Every key was on the screen at some point, and the last page ends with the last entry.
     for action in Action.allCases { #expect(seen.contains { $0.hasSuffix(action.help) }, "\(action)") }
-    #expect(Self.render(state, 50, 15).dropLast().last?.contains("clear the filter") == true)
+    #expect(Self.render(state, 50, 15).dropLast().last?.contains("notes: a new line (⏎)") == true)
     _ = Reducer().reduce(&state, .character("k"))
     #expect(state.helpTop == Action.allCases.count - 1)
     for line in Self.render(state, 50, 15) { #expect(DisplayWidth.of(line) <= 50) }

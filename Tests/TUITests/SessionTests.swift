@@ -197,7 +197,7 @@ import Testing
     #expect(week[5].figures.total == 2)
   }
 
-  @Test func theProjectsTabShowsProgressAndOpensAProjectsTodosOfTheDay() async throws {
+  @Test func theProjectsTabShowsProgressAndOpensAProjectsTodos() async throws {
     let fixture = try Self.fixture()
     #expect(await Ootd.run(arguments: ["project", "add", "ootd"], environment: fixture.environment) == 0)
     #expect(await Ootd.run(arguments: ["add", "Ship the TUI", "--project", "ootd", "--done"], environment: fixture.environment) == 0)
@@ -212,8 +212,8 @@ import Testing
     session.handle(keys("x"))
     #expect(session.state.status.hasPrefix("On the Projects tab"))
     session.handle([.enter])
-    #expect(session.state.tab == .day)
-    #expect(session.state.filter == "@ootd")
+    #expect(session.state.tab == .projects)
+    #expect(session.state.project == "ootd")
     #expect(session.state.visible.map(\.title) == ["Ship the TUI", "Write its tests"])
   }
 

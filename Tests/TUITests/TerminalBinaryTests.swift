@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import PTYSupport
 import Storage
 import TUI
 import TestTags
@@ -26,82 +27,11 @@ import Glibc
     return "ootd-binary-not-built"
   }()
 
-  /// A child in a pseudo-terminal of `columns`×`rows`, and everything it wrote.
-  final class Pty {
-    let pid: pid_t
-    let master: Int32
-    var output: [UInt8] = []
-
-    init(_ arguments: [String], environment: [String: String], columns: UInt16 = 80, rows: UInt16 = 24) throws {
-      var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
-      // Everything the child needs is made before fork: after it, only execve.
-      let argv = ([TerminalBinaryTests.ootd] + arguments).map { strdup($0) } + [nil]
-      let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-      var master: Int32 = -1
-      let pid = forkpty(&master, nil, nil, &size)
-      if pid == 0 {
-        execve(argv[0]!, argv, envp)
-        _exit(127)
-      }
-      for pointer in argv + envp { free(pointer) }
-      guard pid > 0 else { throw POSIXError(.EAGAIN) }
-      self.pid = pid
-      self.master = master
-    }
-
-    /// Whether ``exitStatus()`` waited for the child already.
-    var reaped = false
-
-    deinit {
-      if !reaped {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-      }
-      close(master)
-    }
-
-    func send(_ text: String) {
-      let bytes = Array(text.utf8)
-      _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
-    }
-
-    var text: String { String(decoding: output, as: UTF8.self) }
-
-    /// Reads until `done` holds for what was written, or the child's output ends; a bounded
-    /// wait (poll of at most 10 s a read, no sleeps), false when it did not come.
-    @discardableResult
-    func read(until done: (String) -> Bool) -> Bool {
-      var buffer = [UInt8](repeating: 0, count: 65536)
-      while !done(text) {
-        var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&fd, 1, 10_000) > 0 else { return false }
-        let count = Glibc.read(master, &buffer, buffer.count)
-        guard count > 0 else { return done(text) }
-        output += buffer.prefix(count)
-      }
-      return true
-    }
-
-    /// The child's exit status: its output is read to the end first (a bounded wait); a child
-    /// still running then is killed (and the test fails on its status).
-    func exitStatus() -> Int32 {
-      var buffer = [UInt8](repeating: 0, count: 65536)
-      while true {
-        var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&fd, 1, 10_000) > 0 else {
-          kill(pid, SIGKILL)
-          break
-        }
-        let count = Glibc.read(master, &buffer, buffer.count)
-        guard count > 0 else { break }
-        output += buffer.prefix(count)
-      }
-      var status: Int32 = 0
-      waitpid(pid, &status, 0)
-      reaped = true
-      return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
+  /// `ootd` (the built one) with `arguments` on its own pseudo-terminal (Tests/PTYSupport).
+  static func Pty(_ arguments: [String], environment: [String: String], columns: UInt16 = 80, rows: UInt16 = 24) throws
+    -> PTYProcess
+  {
+    try PTYProcess(ootd, arguments, environment: environment, columns: columns, rows: rows)
   }
 
   @Test func jxqTicksTheSecondTodoThroughTheJournalAndGivesTheTerminalBack() throws {
@@ -109,7 +39,7 @@ import Glibc
     let fixture = try Fixture()
     try fixture.add("Solve BOJ 1753", .high)
     try fixture.add("Write the README", .mid)
-    let pty = try Pty(
+    let pty = try Self.Pty(
       ["tui"],
       environment: [
         "OOTD_DB": fixture.path, "OOTD_NOW": TUIClock.instant, "TZ": "UTC", "TERM": "xterm-256color",
@@ -134,7 +64,7 @@ import Glibc
     try #require(FileManager.default.isExecutableFile(atPath: Self.ootd), "build it first: swift build")
     let fixture = try Fixture()
     try fixture.add("Solve BOJ 1753", .high)
-    let pty = try Pty(
+    let pty = try Self.Pty(
       ["tui"],
       environment: [
         "OOTD_DB": fixture.path, "OOTD_NOW": TUIClock.instant, "TZ": "UTC", "TERM": "xterm-256color",
@@ -162,7 +92,7 @@ import Glibc
     let fixture = try Fixture()
     try fixture.add("Plan")
     let before = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
-    let pty = try Pty(
+    let pty = try Self.Pty(
       ["tui"],
       environment: [
         "OOTD_DB": fixture.path, "OOTD_NOW": TUIClock.instant, "TZ": "UTC", "TERM": "dumb",
