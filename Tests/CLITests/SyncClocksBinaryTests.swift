@@ -206,8 +206,8 @@ struct SyncClocksBinaryTests {
     let full = try m.sync("whole")
     let bytes = try #require(full["pulledBytes"] as? Int)
     #expect(bytes > 1_000_000)
-    // Killed once more than half the pages were applied (pages of about 512 KB), then run again.
-    let pages = bytes / (512 << 10)
+    // Killed once more than half the pages were applied, then run again.
+    let pages = bytes / RemoteServer.pullPageBytes
     try #require(pages >= 4, "\(bytes) bytes")
     try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(pages / 2 + 1)")
     #expect(try m.titles("cut").count > 5_000 - 1)
