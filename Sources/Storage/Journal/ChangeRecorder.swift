@@ -137,18 +137,7 @@ final class ChangeRecorder {
       written.append((applied, row.clock))
     }
     guard let entry, !written.isEmpty else { return }
-    var journal: [(operation: JournalOperation, clock: Int64)] = []
-    journal.reserveCapacity(written.count)
-    for (offset, (operation, remote)) in written.enumerated() {
-      let clock = clockValue(index: first + offset, remote: remote, entry)
-      let latest = max(self.entry?.latest ?? clock, clock)
-      self.entry?.latest = latest
-      journal.append((operation, clock))
-    }
-    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device)
-    if entry.stamps {
-      for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
-    }
+    try write(written, entry, first: first)
   }
 
   /// Records an operation as applied.
@@ -217,10 +206,35 @@ final class ChangeRecorder {
     return ChangeSummary.pulled(brought, changes: summary.isEmpty ? nil : text)
   }
 
-  /// Writes the held operations, the first ones of the change, as rows of the entry.
-  private func write(_ waiting: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry) throws {
-    for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+  /// Writes operations applied from the `first`-th on (the held ones: the first of the change)
+  /// as rows of the entry: one statement each for the few a command makes, one statement for
+  /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
+  /// bound arguments cost more than SQLite's inserts, issue 24).
+  private func write(_ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0)
+    throws
+  {
+    guard operations.count >= Self.setWiseRows else {
+      for (offset, (operation, clock)) in operations.enumerated() {
+        try write(operation, index: first + offset, clock: clock, entry)
+      }
+      return
+    }
+    var journal: [(operation: JournalOperation, clock: Int64)] = []
+    journal.reserveCapacity(operations.count)
+    for (offset, (operation, remote)) in operations.enumerated() {
+      let clock = clockValue(index: first + offset, remote: remote, entry)
+      let latest = max(self.entry?.latest ?? clock, clock)
+      self.entry?.latest = latest
+      journal.append((operation, clock))
+    }
+    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device)
+    if entry.stamps {
+      for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
+    }
   }
+
+  /// How many operations written at once take one statement (fewer: one each, as a command's).
+  static let setWiseRows = 64
 
   /// Writes the operation applied `index`-th as a row of the entry, with its clock value.
   private func write(_ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry) throws {
