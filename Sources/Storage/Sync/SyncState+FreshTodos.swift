@@ -7,9 +7,10 @@ import GRDB
 // database has never seen (a first sync of an empty machine brings nothing else) is applied
 // without reading, operation by operation, what the merge would find here: that it knows
 // nothing of the rows is asked once for the whole record, the links and numbers of its todos
-// are looked up once each, and every todo goes through the same write path (the executor's
-// insert, the journal's operation, the stamp) as in ``SyncState/applyPulled(_:today:now:clocks:)``,
-// whose per-row path it must equal row for row (`SyncBulkPullTests`).
+// are looked up once each, and the todos are written set-wise by the same write path (the
+// executor's insert, the journal's operations, the stamps, each with one statement for the
+// record) as in ``SyncState/applyPulled(_:today:now:clocks:)``, whose per-row path it must equal
+// row for row (`SyncBulkPullTests`).
 
 /// The operations of one pulled record when each creates a todo unknown here (no row, no stamp)
 /// and no row comes twice; nil otherwise (the record then takes the per-row path).
