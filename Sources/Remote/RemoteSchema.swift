@@ -52,16 +52,23 @@ public enum RemoteSchema {
     return applied
   }
 
-  /// The highest applied step, or nil when the server has no ootd schema.
-  public static func installedVersion(_ connection: PostgresConnection) throws(RemoteError) -> Int? {
-    // The catalogs, not to_regclass: a role without USAGE on the schema may still ask.
-    let exists = try connection.query(
-      """
-      SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
-        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'ootd' AND c.relname = 'schema_version')
-      """)
-    guard exists.rows.first?.first == "t" else { return nil }
+  /// Whether the version table exists, as an SQL expression. The catalogs, not to_regclass: a
+  /// role without USAGE on the schema may still ask.
+  static let versionTableExists = """
+    EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'ootd' AND c.relname = 'schema_version')
+    """
+
+  /// The highest applied step, or nil when the server has no ootd schema. `tableExists`: the
+  /// caller asked ``versionTableExists`` already, with other checks, and it was true.
+  public static func installedVersion(_ connection: PostgresConnection, tableExists: Bool = false) throws(RemoteError)
+    -> Int?
+  {
+    if !tableExists {
+      let exists = try connection.query("SELECT \(versionTableExists)")
+      guard exists.rows.first?.first == "t" else { return nil }
+    }
     let rows = try connection.query("SELECT coalesce(max(version), 0) FROM ootd.schema_version")
     return rows.rows.first?.first.flatMap { $0 }.flatMap { Int($0) }
   }

@@ -206,8 +206,8 @@ struct SyncClocksBinaryTests {
     let full = try m.sync("whole")
     let bytes = try #require(full["pulledBytes"] as? Int)
     #expect(bytes > 1_000_000)
-    // Killed once more than half the pages were applied (pages of about 512 KB), then run again.
-    let pages = bytes / (512 << 10)
+    // Killed once more than half the pages were applied, then run again.
+    let pages = bytes / RemoteServer.pullPageBytes
     try #require(pages >= 4, "\(bytes) bytes")
     try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(pages / 2 + 1)")
     #expect(try m.titles("cut").count > 5_000 - 1)
@@ -247,6 +247,11 @@ struct SyncClocksBinaryTests {
     #expect(try m.shapes("b").count == 12_000)
   }
 
+  static func membersOnServer(_ m: SyncMachines) throws -> String {
+    try m.cluster.psql(
+      "SELECT count(*) || ' ' || coalesce(max(updated_at)::text, '-') FROM ootd.members", database: m.database)
+  }
+
   static func figuresOnServer(_ m: SyncMachines) throws -> String {
     try m.cluster.psql(
       "SELECT count(*) || ' ' || coalesce(max(updated_at)::text, '-') FROM ootd.day_figures", database: m.database)
@@ -269,11 +274,14 @@ struct SyncClocksBinaryTests {
     let days = (json["members"] as? [[String: Any]])?.first?["days"] as? [[String: Any]] ?? []
     let day = try #require(days.first { $0["date"] as? String == "2024-03-05" })
     #expect(day["total"] as? Int == 2 && day["done"] as? Int == 1, "\(day)")
-    // Nothing changed: no day published, not a row of the server touched.
+    // Nothing changed: no day published, not a row of the server touched (nor the display
+    // name's row: a sync with nothing to do sends no publish at all).
     let before = try Self.figuresOnServer(m)
+    let named = try Self.membersOnServer(m)
     let idle = try m.sync("a")
     #expect(idle["publishedDays"] as? Int == 0)
     #expect(try Self.figuresOnServer(m) == before)
+    #expect(try Self.membersOnServer(m) == named)
     // One todo of one day done: that day alone.
     try m.run("a", "done", "2")
     let one = try m.sync("a")

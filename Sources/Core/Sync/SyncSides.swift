@@ -30,10 +30,14 @@ public protocol SyncJournal {
   func markPushed(_ page: SyncPushPage) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
-  /// The day figures this machine last published (``recordPublished(_:)``).
+  /// The day figures this machine last published (``recordPublished(_:displayName:)``).
   func publishedFigures() throws -> [DayFigure]
-  /// Remembers the day figures the server now has from this machine.
-  func recordPublished(_ figures: [DayFigure]) throws
+  /// The display name the figures were last published with ("" for none: the role's name),
+  /// nil before a publish recorded one.
+  func publishedDisplayName() throws -> String?
+  /// Remembers the day figures the server now has from this machine, and the display name
+  /// ("" for none) it has.
+  func recordPublished(_ figures: [DayFigure], displayName: String) throws
 }
 
 extension SyncJournal {

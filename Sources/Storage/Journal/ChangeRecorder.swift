@@ -108,6 +108,38 @@ final class ChangeRecorder {
     try record(try OperationExecutor.apply(db, operation, checked: checked, projectIDs: &projectIDs))
   }
 
+  /// Creates rows of `entity` new here, each carrying its local id (a todo its number, free
+  /// here), with their clock values from another machine (nil: this machine's), and records
+  /// them as ``apply(_:checked:)`` records each: the rows with one statement
+  /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
+  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:)``).
+  func createAll(_ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)]) throws {
+    guard !rows.isEmpty else { return }
+    try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
+    var written: [(operation: JournalOperation, clock: Int64?)] = []
+    var first = count
+    for row in rows {
+      let applied = JournalOperation(entity, row: row.row, .create(row.fields))
+      lastApplied = applied
+      if kind == .change { summary.add(applied) }
+      count += 1
+      if held != nil, count <= AppDatabase.batch {
+        held?.append((applied, row.clock))
+        first = count
+        continue
+      }
+      if let waiting = held {
+        held = nil
+        _ = try begin(summary: "")
+        written = waiting
+        first = 0
+      }
+      written.append((applied, row.clock))
+    }
+    guard let entry, !written.isEmpty else { return }
+    try write(written, entry, first: first)
+  }
+
   /// Records an operation as applied.
   private func record(_ applied: JournalOperation) throws {
     lastApplied = applied
@@ -174,18 +206,49 @@ final class ChangeRecorder {
     return ChangeSummary.pulled(brought, changes: summary.isEmpty ? nil : text)
   }
 
-  /// Writes the held operations, the first ones of the change, as rows of the entry.
-  private func write(_ waiting: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry) throws {
-    for (index, (operation, clock)) in waiting.enumerated() { try write(operation, index: index, clock: clock, entry) }
+  /// Writes operations applied from the `first`-th on (the held ones: the first of the change)
+  /// as rows of the entry: one statement each for the few a command makes, one statement for
+  /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
+  /// bound arguments cost more than SQLite's inserts, issue 24).
+  private func write(_ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0)
+    throws
+  {
+    guard operations.count >= Self.setWiseRows else {
+      for (offset, (operation, clock)) in operations.enumerated() {
+        try write(operation, index: first + offset, clock: clock, entry)
+      }
+      return
+    }
+    var journal: [(operation: JournalOperation, clock: Int64)] = []
+    journal.reserveCapacity(operations.count)
+    for (offset, (operation, remote)) in operations.enumerated() {
+      let clock = clockValue(index: first + offset, remote: remote, entry)
+      let latest = max(self.entry?.latest ?? clock, clock)
+      self.entry?.latest = latest
+      journal.append((operation, clock))
+    }
+    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device)
+    if entry.stamps {
+      for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
+    }
   }
+
+  /// How many operations written at once take one statement (fewer: one each, as a command's).
+  static let setWiseRows = 64
 
   /// Writes the operation applied `index`-th as a row of the entry, with its clock value.
   private func write(_ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry) throws {
-    let clock = remote ?? HybridClock.advanced(entry.start, by: Int64(index))
+    let clock = clockValue(index: index, remote: remote, entry)
     let latest = max(self.entry?.latest ?? clock, clock)
     self.entry?.latest = latest
     try JournalOperationRecord.insert(db, operation, changeID: entry.id, clock: clock, device: entry.device)
     if entry.stamps { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
+  }
+
+  /// The clock value of the operation applied `index`-th: its own from another machine
+  /// (`remote`), else this machine's, consecutive from the entry's start.
+  private func clockValue(index: Int, remote: Int64?, _ entry: Entry) -> Int64 {
+    remote ?? HybridClock.advanced(entry.start, by: Int64(index))
   }
 
   /// Writes the entry's `journalChange` row and reads the clock.

@@ -122,21 +122,7 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
   static func insert(
     _ db: Database, _ operation: JournalOperation, changeID: Int64, clock: Int64, device: String
   ) throws {
-    let action: String
-    var field: String? = nil
-    var old = FieldValue.null
-    var new = FieldValue.null
-    switch operation.action {
-    case .create(let fields):
-      action = "create"
-      new = .text(FieldsText.encode(fields))
-    case .delete(let fields):
-      action = "delete"
-      old = .text(FieldsText.encode(fields))
-    case .update(let name, let before, let after):
-      action = "update"
-      (field, old, new) = (name, before, after)
-    }
+    let (action, field, old, new) = columns(operation.action)
     try db.cachedStatement(
       sql: """
         INSERT INTO journalOperation
@@ -147,6 +133,51 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
       changeID, operation.entity.rawValue, operation.row, action, field, old.databaseValue,
       new.databaseValue, clock, device,
     ])
+  }
+
+  /// An action's `action`, `field`, `oldValue` and `newValue` columns: a creation's and a
+  /// deletion's fields as JSON text (``FieldsText``).
+  static func columns(_ action: JournalOperation.Action) -> (String, String?, FieldValue, FieldValue) {
+    switch action {
+    case .create(let fields): return ("create", nil, .null, .text(FieldsText.encode(fields)))
+    case .delete(let fields): return ("delete", nil, .text(FieldsText.encode(fields)), .null)
+    case .update(let name, let before, let after): return ("update", name, before, after)
+    }
+  }
+}
+
+extension JournalOperationRecord {
+  /// Inserts `operations` (each with its clock value) as rows of change `changeID`, in order,
+  /// with one statement: the same rows ``insert(_:_:changeID:clock:device:)`` writes one at a
+  /// time, read by `json_each` from a JSON array of arrays (the values as the binding gives
+  /// them: a JSON string reads back as TEXT, an integer as INTEGER, null as NULL).
+  static func insertAll(
+    _ db: Database, _ operations: some Collection<(operation: JournalOperation, clock: Int64)>, changeID: Int64,
+    device: String
+  ) throws {
+    guard !operations.isEmpty else { return }
+    var json: [UInt8] = [UInt8(ascii: "[")]
+    for (index, (operation, clock)) in operations.enumerated() {
+      json.append(contentsOf: index == 0 ? "[".utf8 : ",[".utf8)
+      JSONText.appendQuoted(operation.entity.rawValue, to: &json)
+      json.append(UInt8(ascii: ","))
+      JSONText.appendQuoted(operation.row, to: &json)
+      let (action, field, old, new) = columns(operation.action)
+      for value in [FieldValue.text(action), field.map(FieldValue.text) ?? .null, old, new] {
+        json.append(UInt8(ascii: ","))
+        OperationExecutor.appendJSON(value.databaseValue, to: &json)
+      }
+      json.append(contentsOf: ",\(clock)]".utf8)
+    }
+    json.append(UInt8(ascii: "]"))
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO journalOperation
+          (changeId, entity, row, action, field, oldValue, newValue, clock, device)
+        SELECT ?1, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, ?2
+        FROM json_each(?3) ORDER BY key
+        """
+    ).execute(arguments: [changeID, device, String(decoding: json, as: UTF8.self)])
   }
 }
 

@@ -40,7 +40,8 @@ enum PulledRecord {
       case .delete: fields = []
       }
       let allowed = OperationExecutor.allowedFields(operation.entity)
-      if let unknown = fields.sorted().first(where: { !allowed.contains($0) }) {
+      // Sorted (the first unknown by name is named) only when there is one.
+      if fields.contains(where: { !allowed.contains($0) }), let unknown = fields.sorted().first(where: { !allowed.contains($0) }) {
         throw Refused(reason: "\(subject): unknown field '\(unknown.prefix(40))'")
       }
     }

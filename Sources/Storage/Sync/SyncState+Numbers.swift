@@ -33,7 +33,26 @@ struct TodoNumbers {
   /// A number below zero no todo holds: where a pulled todo waits for its number (never seen:
   /// ``resolve(_:now:)`` moves it in the same transaction).
   static func waiting(_ db: Database) throws -> Int64 {
-    try Int64.fetchOne(db, sql: "SELECT min(0, coalesce(min(id), 0)) - 1 FROM todo") ?? -1
+    try lowest(db) - 1
+  }
+
+  /// The lowest number a todo holds here, or 0 when none is below zero: every number under it
+  /// is free to wait under (``waiting(_:)``).
+  static func lowest(_ db: Database) throws -> Int64 {
+    try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(0, coalesce(min(id), 0)) FROM todo")) ?? 0
+  }
+
+  /// The number a todo pulled with `number` (its number on the machine it comes from) is
+  /// created under here: `number` itself when no other todo holds it here (`holder`); else the
+  /// number `waiting` gives (one below zero no todo holds, ``waiting(_:)``), and its claim on
+  /// `number` is kept for ``resolve(_:now:)``. Both pull paths, the per-row one and the bulk one
+  /// (``FreshTodos``), give a pulled creation its number here.
+  mutating func arriving(
+    _ uuid: String, _ number: Int64, device: String, holder: String?, waiting: () throws -> Int64
+  ) rethrows -> Int64 {
+    guard let holder, holder != uuid else { return number }
+    claim(uuid, number, device: device)
+    return try waiting()
   }
 
   /// The number an added todo would get: past every number held or ever given (AUTOINCREMENT).

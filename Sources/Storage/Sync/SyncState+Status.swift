@@ -49,15 +49,24 @@ extension SyncState {
     try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
   }
 
-  /// The day figures last published, as ``recordPublished(_:)`` kept them (none before).
+  /// The day figures last published, as ``recordPublished(_:displayName:)`` kept them (none before).
   public func publishedFigures() throws(StorageError) -> [DayFigure] {
     try read { db in DayFigure.decode(try SyncState.text(db, "publishedFigures") ?? "") }
   }
 
-  /// Remembers the day figures the server now has from this machine: the next sync publishes
-  /// only the days whose figures differ.
-  public func recordPublished(_ figures: [DayFigure]) throws(StorageError) {
-    try write { db in try SyncState.set(db, "publishedFigures", DayFigure.encode(figures)) }
+  /// The display name last published ("" for none), nil before one was recorded.
+  public func publishedDisplayName() throws(StorageError) -> String? {
+    try read { db in try SyncState.text(db, "publishedName") }
+  }
+
+  /// Remembers the day figures and the display name the server now has from this machine:
+  /// the next sync publishes only the days whose figures differ, and nothing when none does
+  /// and the name is the same.
+  public func recordPublished(_ figures: [DayFigure], displayName: String) throws(StorageError) {
+    try write { db in
+      try SyncState.set(db, "publishedFigures", DayFigure.encode(figures))
+      try SyncState.set(db, "publishedName", displayName)
+    }
   }
 
   /// The server position pulled up to (0 before the first pull).

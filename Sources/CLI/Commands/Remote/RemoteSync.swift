@@ -69,6 +69,9 @@ extension Ootd.RemoteCommand {
 
     func run(in environment: AppEnvironment) throws {
       let database = try global.openDatabase(environment)
+      // A commit per pulled page, no fsync each: a page lost to a power cut is lost with the
+      // cursor that moved past it, and pulled again.
+      try database.preferSpeedOverDurabilityForCachedData()
       let access = try RemoteAccess.resolve(environment, database: { database })
       // The passphrase is proven (or the key file read) before anything is pulled.
       let server = try SyncKey(environment, databasePath: database.path).seal(try access.server())
