@@ -93,12 +93,16 @@ let package = Package(
     /// the CLI hands in the clock, the `add` parser, the rows of `ootd list` and its messages.
     .target(name: "TUI", dependencies: ["Core", "Zone", "Storage"]),
 
+    /// The commit `ootd --version` names: "unknown" unless scripts/build-release links its own
+    /// definition in (build_info.h).
+    .target(name: "CBuildInfo"),
+
     /// Every command, output rendering and exit code. The only place that reads the environment.
     .target(
       name: "CLI",
       dependencies: [
         "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
-        "Encryption", "TUI", "CalDAV", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Encryption", "TUI", "CalDAV", "CBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 import Core
 import Encryption
 import Foundation
@@ -9,8 +10,14 @@ import Storage
 /// The `ootd` command: configuration only. Each command lives in `Commands/`, in a file named
 /// after it (`ootd done` in `Done.swift`, `ootd block add` in `Block/BlockAdd.swift`).
 public struct Ootd: ParsableCommand {
-  /// The version `--version` prints and GitHub requests carry.
+  /// The version `--version` prints and GitHub requests carry: the one place it is written.
+  /// scripts/package reads it from the binary it packages (`ootd --version`), so the Debian
+  /// package's version is this one.
   public static let version = "0.1.0"
+
+  /// What `--version` prints: `ootd 0.1.0 (abc1234)`, with the commit the binary was built from
+  /// (`unknown` unless scripts/build-release linked it in: CBuildInfo's build_info.h).
+  public static var versionLine: String { "ootd \(version) (\(String(cString: ootd_build_commit())))" }
 
   public static let configuration = CommandConfiguration(
     commandName: "ootd",
@@ -45,7 +52,7 @@ public struct Ootd: ParsableCommand {
 
       Exit codes: 0 success, 64 invalid usage or value, 1 runtime failure.
       """,
-    version: version,
+    version: versionLine,
     subcommands: [
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Show.self, Note.self, Carry.self, Drop.self, Plan.self, Backlog.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
@@ -71,7 +78,7 @@ public struct Ootd: ParsableCommand {
     if arguments == ["--version"] {
       // What argument-parser prints for it (CommandRouterTests compares), without building the
       // root command's argument set: the whole cost of the command.
-      environment.output(version + "\n")
+      environment.output(versionLine + "\n")
       return finish(Ootd(), environment)
     }
     do {
