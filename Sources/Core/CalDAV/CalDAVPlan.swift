@@ -75,6 +75,14 @@ public enum CalDAVPlan {
     public var merged: Fields?
     /// The conflicts the merge resolved.
     public var conflicts: [SyncConflict]
+
+    public init(uuid: String, local: Action, server: Action, merged: Fields?, conflicts: [SyncConflict]) {
+      self.uuid = uuid
+      self.local = local
+      self.server = server
+      self.merged = merged
+      self.conflicts = conflicts
+    }
   }
 
   /// The stamp devices of the two sides: the server wins a tie (the same millisecond).
@@ -126,7 +134,7 @@ public enum CalDAVPlan {
   }
 
   /// Every field of ``CalDAVFields/names`` present (null when missing), no other.
-  static func normalized(_ fields: Fields) -> Fields {
+  public static func normalized(_ fields: Fields) -> Fields {
     var result = Fields(minimumCapacity: CalDAVFields.names.count)
     for name in CalDAVFields.names { result[name] = fields[name] ?? .null }
     return result

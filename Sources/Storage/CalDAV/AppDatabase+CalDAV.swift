@@ -3,33 +3,7 @@ import Foundation
 import Formats
 import GRDB
 
-/// A todo as a CalDAV sync compares it (``CalDAVFields``).
-public struct CalDAVLocalTodo: Hashable, Sendable {
-  public var uuid: String
-  public var id: Int64
-  public var fields: Fields
-  public var createdAt: Date
-}
-
-/// A change a CalDAV sync makes in ootd, in ``CalDAVFields``.
-public enum CalDAVLocalWrite: Hashable, Sendable {
-  case create(uuid: String, Fields)
-  case update(uuid: String, Fields)
-  case delete(uuid: String)
-}
-
-/// What ``AppDatabase/applyCalDAVPull(_:states:forget:syncToken:today:now:)`` did.
-public struct CalDAVPullResult: Hashable, Sendable {
-  public var created = 0
-  public var updated = 0
-  public var deleted = 0
-  /// Todos the pull left breaking a rule, mended by the fixed resolution: one sentence each.
-  public var ruleConflicts: [String] = []
-  /// The journal entry, when anything changed.
-  public var change: Int64?
-}
-
-extension AppDatabase {
+extension AppDatabase: CalDAVStore {
   /// The linked collection, or nil.
   public func calDAVLink() throws(StorageError) -> CalDAVLink? {
     try read { db in try CalDAVLinkRecord.fetchOne(db)?.link }

@@ -3,45 +3,6 @@ import Foundation
 import Formats
 import GRDB
 
-/// The CalDAV collection a database syncs with (`ootd caldav set`). Never a password.
-public struct CalDAVLink: Hashable, Sendable {
-  public var url: String
-  public var user: String?
-  public var displayName: String?
-  /// The server's sync token and ctag as of the last sync (nil before the first).
-  public var syncToken: String?
-  public var ctag: String?
-  /// When the last sync finished.
-  public var lastSync: Date?
-
-  public init(url: String, user: String?, displayName: String? = nil, syncToken: String? = nil, ctag: String? = nil, lastSync: Date? = nil) {
-    self.url = url
-    self.user = user
-    self.displayName = displayName
-    self.syncToken = syncToken
-    self.ctag = ctag
-    self.lastSync = lastSync
-  }
-}
-
-/// What the last sync left of one todo on both sides.
-public struct CalDAVTodoState: Hashable, Sendable {
-  public var uuid: String
-  /// The resource's path on the server.
-  public var href: String
-  /// Its entity tag after the last sync.
-  public var etag: String
-  /// The synced fields (``CalDAVFields``) both sides had.
-  public var base: Fields
-
-  public init(uuid: String, href: String, etag: String, base: Fields) {
-    self.uuid = uuid
-    self.href = href
-    self.etag = etag
-    self.base = base
-  }
-}
-
 /// A `caldavLink` row.
 struct CalDAVLinkRecord: Codable, FetchableRecord, PersistableRecord {
   static let databaseTableName = "caldavLink"
