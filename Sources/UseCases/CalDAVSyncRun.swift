@@ -131,7 +131,13 @@ public struct CalDAVSyncRun {
     }
 
     // 2. The plan.
-    let locals = Dictionary(try store.calDAVTodos(window: window).map { ($0.uuid, $0) }) { a, _ in a }
+    let locals = Dictionary(
+      try store.calDAVTodos(window: window).map { todo in
+        var todo = todo
+        todo.fields = CalDAVPlan.normalized(todo.fields)
+        return (todo.uuid, todo)
+      }) { a, _ in a }
+    for (uuid, state) in states { states[uuid]?.base = CalDAVPlan.normalized(state.base) }
     var uuids = Set(locals.keys).union(states.keys).union(server.keys)
     var inputs: [CalDAVPlan.Input] = []
     var bothChanged: [String] = []
@@ -140,7 +146,7 @@ public struct CalDAVSyncRun {
       let local = locals[uuid]?.fields
       let serverFields: Fields?
       if let side = server[uuid] {
-        serverFields = fields(side, base: state?.base, local: local)
+        serverFields = CalDAVPlan.normalized(fields(side, base: state?.base, local: local))
       } else if let state {
         serverFields = removed.contains(state.href) ? nil : state.base
       } else {
@@ -319,6 +325,20 @@ public struct CalDAVSyncRun {
         }
       }
     }
+  }
+
+  /// How many todos wait for the next sync: those of `window` (and the backlog) made or
+  /// changed since the last sync, and those deleted since.
+  public static func waiting(_ store: any CalDAVStore, window: DayRange) throws -> Int {
+    let states = try store.calDAVStates()
+    var seen = Set<String>()
+    var count = 0
+    for todo in try store.calDAVTodos(window: window) {
+      seen.insert(todo.uuid)
+      guard let state = states[todo.uuid] else { count += 1; continue }
+      if CalDAVPlan.normalized(todo.fields) != CalDAVPlan.normalized(state.base) { count += 1 }
+    }
+    return count + states.keys.filter { !seen.contains($0) }.count
   }
 
   /// A resource read as a VTODO, or nil (said in the notes) when it is not one ootd can read.
