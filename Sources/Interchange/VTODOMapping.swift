@@ -206,6 +206,21 @@ public enum VTODOMapping {
     let stamp = Timestamp.string(now, .compact)
     let written = (try? VTODOText.lines(ICalendar.vtodo(todo(new, uuid: uuid, createdAt: now), stamp: stamp))) ?? []
     var fresh = written.filter { replaced.contains($0.name) && $0.name != "BEGIN" && $0.name != "END" }
+    if replaced.contains("CATEGORIES") {
+      // Categories that are no tag (`Work Stuff`) stay: ootd never read them.
+      let names = Set([new[todo: .project]?.text, new[todo: .block]?.text].compactMap { $0 })
+      let others = VTODOText.ownProperties(lines, in: range).filter { lines[$0].name == "CATEGORIES" }
+        .flatMap { VTODOText.unescapeList(lines[$0].value) }
+        .filter { !$0.isEmpty && !names.contains($0) && (try? Tag.validate($0)) == nil }
+      if !others.isEmpty {
+        let extra = others.map(ICalendar.escape).joined(separator: ",")
+        if let index = fresh.firstIndex(where: { $0.name == "CATEGORIES" }) {
+          fresh[index] = ContentLine(name: "CATEGORIES", value: fresh[index].value + "," + extra)
+        } else {
+          fresh.append(ContentLine(name: "CATEGORIES", value: extra))
+        }
+      }
+    }
     fresh.append(ContentLine(name: "LAST-MODIFIED", value: stamp))
     let own = Set(VTODOText.ownProperties(lines, in: range))
     let gone = Set(lines.indices.filter { own.contains($0) && replaced.contains(lines[$0].name) })
