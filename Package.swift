@@ -46,8 +46,17 @@ let package = Package(
     /// How both shims load their library with dlopen and report a missing one: written once.
     .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
+    /// HTTP for the network clients (GitHub, CalDAV): request/response values, the transport
+    /// seam, libcurl through CCurlShim (loaded on first use) and where a credential may go.
+    .target(name: "HTTP", dependencies: ["CCurlShim"]),
+
     /// The GitHub REST API, mapped into Core values. Knows URLs, JSON shapes and tokens.
-    .target(name: "GitHubClient", dependencies: ["Core", "CCurlShim"]),
+    .target(name: "GitHubClient", dependencies: ["Core", "HTTP"]),
+
+    /// A CalDAV calendar collection (`Core.CalendarCollection`) over HTTP: WebDAV PROPFIND,
+    /// `sync-collection` and `calendar-multiget` REPORTs, conditional PUT and DELETE, and a
+    /// small bounded reader of DAV multistatus XML (no FoundationXML, no libxml2).
+    .target(name: "CalDAV", dependencies: ["Core", "HTTP"]),
 
     /// The commit sync service: repository discovery and the listing protocol, run through
     /// GitHubClient into a `Core.CommitStore` (which the CLI hands over: Storage's database).
@@ -88,8 +97,8 @@ let package = Package(
     .target(
       name: "CLI",
       dependencies: [
-        "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
-        "Encryption", "TUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "Remote", "UseCases",
+        "Encryption", "TUI", "CalDAV", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -112,10 +121,21 @@ let package = Package(
     /// need a real server.
     .target(name: "PostgresSupport", path: "Tests/PostgresSupport", exclude: ["README.md"]),
 
+    /// Starts real CalDAV servers (Radicale; Xandikos behind an authenticating proxy) on
+    /// 127.0.0.1 and runs the phone script (Python scripts beside it) for the CalDAV tests.
+    .target(
+      name: "CalDAVSupport",
+      path: "Tests/CalDAVSupport",
+      exclude: ["caldav_server.py", "auth_proxy.py", "phone.py", "README.md"]
+    ),
+
     /// The Swift Testing tags (.binary, .postgres, .network, .slow) that `scripts/test --fast`
     /// skips; every test target depends on it (below).
     .target(name: "TestTags", path: "Tests/TestTags"),
 
+    /// The CalDAV client: its XML reader and URL rules as tables, and the client against real
+    /// Radicale and Xandikos servers (tagged .network).
+    .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "HTTP", "Core", "CalDAVSupport"]),
     .testTarget(name: "CoreTests", dependencies: ["Core", "Zone", "Formats"]),
     .testTarget(name: "ZoneTests", dependencies: ["Zone", "Core", "Formats"]),
     .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -128,7 +148,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GitHubClientTests",
-      dependencies: ["GitHubClient", "Core", "FakeGitHubSupport"],
+      dependencies: ["GitHubClient", "HTTP", "Core", "FakeGitHubSupport"],
       resources: [.copy("Fixtures")]
     ),
     /// The TUI without a terminal (reducer, renderer, screen writer, key file, the session on a
@@ -141,7 +161,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLI", "Core", "Zone", "Formats", "Storage", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
+        "CLI", "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
         "Remote", "PostgresSupport", "Encryption",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -1,3 +1,4 @@
+import HTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -100,49 +101,15 @@ public struct GitHubConfiguration: Sendable, Hashable {
     return cleaned
   }
 
-  /// True for `localhost`, `::1` and IPv4 addresses in 127.0.0.0/8.
-  static func isLoopback(host rawHost: String) -> Bool {
-    var host = rawHost.lowercased()
-    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host == "localhost" || host == "localhost." || host == "::1" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4, octets[0] == "127" else { return false }
-    return octets.allSatisfy { part in
-      !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && Int(part)! <= 255
-    }
-  }
+  /// True for `localhost`, `::1` and IPv4 addresses in 127.0.0.0/8 (`HTTP.Origin`'s rule).
+  static func isLoopback(host: String) -> Bool { Origin.isLoopback(host: host) }
 
   /// True when `url` has the same scheme, host and port as the base URL, so it may receive
   /// the token.
-  func isSameOrigin(_ url: URL) -> Bool {
-    guard let a = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-      let b = URLComponents(url: url, resolvingAgainstBaseURL: false)
-    else { return false }
-    return a.scheme?.lowercased() == b.scheme?.lowercased()
-      && a.host?.lowercased() == b.host?.lowercased()
-      && Self.effectivePort(a) == Self.effectivePort(b)
-  }
+  func isSameOrigin(_ url: URL) -> Bool { Origin.isSameOrigin(baseURL, url) }
 
   /// True when the client may send any request to `url`: https, or http to a loopback host.
-  func isAllowedTarget(_ url: URL) -> Bool {
-    guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-      let host = components.host, let scheme = components.scheme?.lowercased()
-    else { return false }
-    return scheme == "https" || (scheme == "http" && Self.isLoopback(host: host))
-  }
-
-  private static func effectivePort(_ components: URLComponents) -> Int? {
-    if let port = components.port { return port }
-    switch components.scheme?.lowercased() {
-    case "https": return 443
-    case "http": return 80
-    default: return nil
-    }
-  }
-}
-
-extension Character {
-  var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+  func isAllowedTarget(_ url: URL) -> Bool { Origin.isAllowedTarget(url) }
 }
 
 // MARK: - Printing without the token

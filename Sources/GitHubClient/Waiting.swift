@@ -1,3 +1,4 @@
+import HTTP
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,4 @@
+import HTTP
 import FakeGitHubSupport
 import Foundation
 import GitHubClient

@@ -1,3 +1,4 @@
+import HTTP
 import Core
 import Foundation
 import Testing

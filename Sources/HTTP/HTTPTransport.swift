@@ -9,9 +9,9 @@ import Foundation
 // These values stay hand-written rather than apple/swift-http-types' `HTTPRequest`/`HTTPResponse`
 // (evaluated, 1.8.0): see the commit that added this note.
 
-/// One HTTP request as GitHubClient sends it: a method, an absolute URL, headers and a body.
+/// One HTTP request as a client (GitHubClient, CalDAV) sends it: a method, an absolute URL, headers and a body.
 public struct HTTPRequest: Hashable, Sendable {
-  /// The HTTP method: `GET` for every read, `PATCH` for the one write (closing an issue).
+  /// The HTTP method, e.g. `GET`, `PATCH` (GitHub), `PROPFIND`, `REPORT`, `PUT` (CalDAV).
   public var method: String
   /// The absolute URL, query included.
   public var url: URL
@@ -33,7 +33,7 @@ public struct HTTPRequest: Hashable, Sendable {
   /// Whether sending this request twice has the effect of sending it once (RFC 9110 §9.2.2):
   /// only such a request may be resent after a timeout or a lost connection.
   public var isIdempotent: Bool {
-    ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
+    ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PROPFIND", "REPORT"].contains(method)
   }
 }
 
@@ -139,14 +139,14 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, S
 
 extension StringProtocol {
   /// Without leading and trailing whitespace and line breaks (any Unicode whitespace).
-  func trimmingWhitespace() -> String {
+  package func trimmingWhitespace() -> String {
     guard let first = firstIndex(where: { !$0.isWhitespace }),
       let last = lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(self[first...last])
   }
 
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     var slice = Substring(self)
     while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
     while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
@@ -158,7 +158,7 @@ extension StringProtocol {
 
 /// Sends one HTTP request and returns the response, without following redirects.
 ///
-/// GitHubClient's only way to reach the network; tests hand it a stub. Implementations must
+/// The clients' only way to reach the network (GitHubClient, CalDAV); tests hand it a stub. Implementations must
 /// return 3xx responses as they are (the client follows redirects itself) and throw
 /// `HTTPTransportError` for failures where no response arrived.
 public protocol HTTPTransport: Sendable {

@@ -65,8 +65,9 @@ public struct CurlTransport: HTTPTransport {
     }
   }
 
-  /// The methods this transport sends: GET for reads; PATCH and POST with a body.
-  public static let methods: Set<String> = ["GET", "PATCH", "POST"]
+  /// The methods this transport sends (an allow-list): GET for reads; PATCH and POST with a
+  /// body (GitHub); WebDAV's PROPFIND and REPORT (with an XML body), PUT and DELETE (CalDAV).
+  public static let methods: Set<String> = ["GET", "PATCH", "POST", "PROPFIND", "REPORT", "PUT", "DELETE"]
 
   /// Performs a request with libcurl, once: a failed transfer is never resent here (for a write
   /// it may have been applied). Throws `HTTPTransportError.unavailable` when libcurl cannot be
@@ -100,7 +101,10 @@ public struct CurlTransport: HTTPTransport {
       throw HTTPTransportError.unsupported(
         "refusing to send the \(field.name) header: it holds a control character")
     }
-    let lines = request.headers.map { "\($0.name): \($0.value)" }
+    var lines = request.headers.map { "\($0.name): \($0.value)" }
+    // libcurl would add `Expect: 100-continue` to a large body and wait for a server that may
+    // never answer it (a second lost per request); an empty `Expect:` turns that off.
+    if request.body != nil, request.headers["expect"] == nil { lines.append("Expect:") }
     var cLines = lines.map { strdup($0) }
     defer { cLines.forEach { free($0) } }
     var response = ootd_curl_response()
