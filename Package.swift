@@ -162,7 +162,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
-        "Remote", "PostgresSupport", "Encryption",
+        "Remote", "PostgresSupport", "Encryption", "CalDAVSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),
