@@ -53,6 +53,9 @@ public struct CalDAVSyncRun {
     try! DayRange(from: today.adding(days: -30), to: today.adding(days: 60))
   }
 
+  /// How many pushed todos' states one transaction records.
+  public static let recordBatch = 200
+
   /// How many times one push meets a 412 before the sync gives up on it (until the next sync).
   public static let attempts = 3
 
@@ -225,12 +228,25 @@ public struct CalDAVSyncRun {
         server[uuid] = side
       }
     }
+    // The states are recorded a batch at a time (one transaction each): a sync stopped before a
+    // batch is recorded finds those resources equal to their todos next time and only records
+    // them (their UID is the todo's uuid), pushing nothing again.
     let createdAt = Dictionary(locals.values.map { ($0.uuid, $0.createdAt) }) { a, _ in a }
+    var recorded: [CalDAVStateChange] = []
     for decision in pushes {
-      try await push(decision, state: states[decision.uuid], server: server[decision.uuid],
+      if let change = try await push(
+        decision, state: states[decision.uuid], server: server[decision.uuid],
         createdAt: createdAt[decision.uuid] ?? now, syncToken: changes.syncToken, &summary)
+      {
+        recorded.append(change)
+      }
       reached("caldav-pushed")
+      if recorded.count >= Self.recordBatch {
+        try store.recordCalDAVStates(recorded)
+        recorded = []
+      }
     }
+    try store.recordCalDAVStates(recorded)
 
     // The token: past this sync's own pushes when nothing else came in between.
     var token = changes.syncToken
@@ -246,11 +262,12 @@ public struct CalDAVSyncRun {
     return summary
   }
 
-  /// Pushes one decision, answering a 412 by fetching, merging again and retrying.
+  /// Pushes one decision, answering a 412 by fetching, merging again and retrying. Returns the
+  /// todo's state to record (nil: gone from both sides), or nothing when the retries ran out.
   func push(
     _ first: CalDAVPlan.Decision, state: CalDAVTodoState?, server: ServerSide?, createdAt: Date,
     syncToken: String?, _ summary: inout Summary
-  ) async throws {
+  ) async throws -> CalDAVStateChange? {
     var decision = first
     var server = server
     for attempt in 1...Self.attempts {
@@ -258,19 +275,20 @@ public struct CalDAVSyncRun {
         switch decision.server {
         case .keep:
           if let merged = decision.merged, let server {
-            try store.recordCalDAVState(
-              CalDAVTodoState(uuid: decision.uuid, href: server.object.href, etag: server.object.etag, base: merged),
-              uuid: decision.uuid)
+            return CalDAVStateChange(
+              uuid: decision.uuid,
+              state: CalDAVTodoState(uuid: decision.uuid, href: server.object.href, etag: server.object.etag, base: merged))
           } else if decision.merged == nil {
-            try store.recordCalDAVState(nil, uuid: decision.uuid)
+            return CalDAVStateChange(uuid: decision.uuid, state: nil)
           }
+          return nil
         case .create(let fields):
           let ics = VTODOMapping.render(fields, uuid: decision.uuid, createdAt: createdAt, now: now, productVersion: productVersion)
           let resource = try await collection.create(name: decision.uuid + ".ics", ics: ics)
-          try store.recordCalDAVState(
-            CalDAVTodoState(uuid: decision.uuid, href: resource.href, etag: resource.etag, base: fields), uuid: decision.uuid)
           summary.pushed += 1
           summary.createdOnServer += 1
+          return CalDAVStateChange(
+            uuid: decision.uuid, state: CalDAVTodoState(uuid: decision.uuid, href: resource.href, etag: resource.etag, base: fields))
         case .update(let fields):
           guard let side = server else {
             // Gone from the server meanwhile: made again.
@@ -280,10 +298,10 @@ public struct CalDAVSyncRun {
           let old = self.fields(side, base: state?.base, local: fields)
           let ics = try VTODOMapping.patch(side.object.ics, uuid: decision.uuid, old: old, new: fields, now: now)
           let resource = try await collection.update(href: side.object.href, ifMatch: side.object.etag, ics: ics)
-          try store.recordCalDAVState(
-            CalDAVTodoState(uuid: decision.uuid, href: resource.href, etag: resource.etag, base: fields), uuid: decision.uuid)
           summary.pushed += 1
           summary.updatedOnServer += 1
+          return CalDAVStateChange(
+            uuid: decision.uuid, state: CalDAVTodoState(uuid: decision.uuid, href: resource.href, etag: resource.etag, base: fields))
         case .delete:
           let href = server?.object.href ?? state?.href
           let etag = server?.object.etag ?? state?.etag
@@ -292,11 +310,16 @@ public struct CalDAVSyncRun {
             summary.pushed += 1
             summary.deletedOnServer += 1
           }
-          try store.recordCalDAVState(nil, uuid: decision.uuid)
+          return CalDAVStateChange(uuid: decision.uuid, state: nil)
         }
-        return
-      } catch CalendarCollectionError.preconditionFailed(let href) where attempt < Self.attempts {
-        // Changed (or, for a create, made) on the server since it was read: read it, merge again.
+      } catch let error as CalendarCollectionError where attempt < Self.attempts && Self.isStale(error) {
+        // Changed (or, for a create, made; or deleted) on the server since it was read: read it,
+        // merge again.
+        let href: String
+        switch error {
+        case .preconditionFailed(let path), .notFound(let path): href = path
+        default: href = ""
+        }
         let target = server?.object.href ?? state?.href ?? href
         let objects = try await collection.fetch([target])
         server = objects.first.flatMap { read($0, &summary) }
@@ -325,6 +348,7 @@ public struct CalDAVSyncRun {
         }
       }
     }
+    return nil
   }
 
   /// How many todos wait for the next sync: those of `window` (and the backlog) made or
@@ -339,6 +363,14 @@ public struct CalDAVSyncRun {
       if CalDAVPlan.normalized(todo.fields) != CalDAVPlan.normalized(state.base) { count += 1 }
     }
     return count + states.keys.filter { !seen.contains($0) }.count
+  }
+
+  /// Whether a push failed because the server's resource is not the one read: a 412, or a 404.
+  static func isStale(_ error: CalendarCollectionError) -> Bool {
+    switch error {
+    case .preconditionFailed, .notFound: return true
+    default: return false
+    }
   }
 
   /// A resource read as a VTODO, or nil (said in the notes) when it is not one ootd can read.

@@ -81,6 +81,17 @@ public struct CalDAVPullResult: Hashable, Sendable {
   public init() {}
 }
 
+/// A todo's state after a push: recorded, or (nil) forgotten, the todo gone from both sides.
+public struct CalDAVStateChange: Hashable, Sendable {
+  public var uuid: String
+  public var state: CalDAVTodoState?
+
+  public init(uuid: String, state: CalDAVTodoState?) {
+    self.uuid = uuid
+    self.state = state
+  }
+}
+
 /// The local side of a CalDAV sync: the link, the per-todo states and the todos (Storage's
 /// `AppDatabase`).
 public protocol CalDAVStore: Sendable {
@@ -93,6 +104,6 @@ public protocol CalDAVStore: Sendable {
     _ writes: [CalDAVLocalWrite], states: [CalDAVTodoState], forget: [String], syncToken: String?,
     today: Day, now: Date
   ) throws -> CalDAVPullResult
-  func recordCalDAVState(_ state: CalDAVTodoState?, uuid: String) throws
+  func recordCalDAVStates(_ changes: [CalDAVStateChange]) throws
   func finishCalDAVSync(syncToken: String?, ctag: String?, now: Date) throws
 }

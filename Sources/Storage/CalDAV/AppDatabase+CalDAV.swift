@@ -123,15 +123,19 @@ extension AppDatabase: CalDAVStore {
     }
   }
 
-  /// Records one todo's state after a push (nil `state`: the todo is gone from both sides).
-  public func recordCalDAVState(_ state: CalDAVTodoState?, uuid: String) throws(StorageError) {
+  /// Records the todos' states after pushes, in one transaction.
+  public func recordCalDAVStates(_ changes: [CalDAVStateChange]) throws(StorageError) {
+    guard !changes.isEmpty else { return }
     try write { db in
-      if let state {
-        // A resource renamed by the server: its old path is no one's now.
-        try CalDAVTodoRecord.filter(CalDAVTodoRecord.Columns.href == state.href && CalDAVTodoRecord.Columns.uuid != uuid).deleteAll(db)
-        try CalDAVTodoRecord(state).save(db)
-      } else {
-        try CalDAVTodoRecord.deleteOne(db, key: uuid)
+      for change in changes {
+        if let state = change.state {
+          // A resource renamed by the server: its old path is no one's now.
+          try CalDAVTodoRecord.filter(CalDAVTodoRecord.Columns.href == state.href && CalDAVTodoRecord.Columns.uuid != change.uuid)
+            .deleteAll(db)
+          try CalDAVTodoRecord(state).save(db)
+        } else {
+          try CalDAVTodoRecord.deleteOne(db, key: change.uuid)
+        }
       }
     }
   }
