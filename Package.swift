@@ -56,7 +56,7 @@ let package = Package(
     /// A CalDAV calendar collection (`Core.CalendarCollection`) over HTTP: WebDAV PROPFIND,
     /// `sync-collection` and `calendar-multiget` REPORTs, conditional PUT and DELETE, and a
     /// small bounded reader of DAV multistatus XML (no FoundationXML, no libxml2).
-    .target(name: "CalDAV", dependencies: ["Core", "HTTP"]),
+    .target(name: "CalDAV", dependencies: ["Core", "Formats", "HTTP"]),
 
     /// The commit sync service: repository discovery and the listing protocol, run through
     /// GitHubClient into a `Core.CommitStore` (which the CLI hands over: Storage's database).

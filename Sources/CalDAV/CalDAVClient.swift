@@ -9,9 +9,17 @@
 // `https://dav.example.com/alice/tasks/`; `https://` for any host, plain `http://` only for
 // loopback hosts; no user-info, query or fragment. `user`/`password`: HTTP Basic, sent only to
 // the collection's scheme+host+port (both nil: no Authorization header). `transport`: nil for
-// `CurlTransport()` (system CAs); the CLI hands in a `CurlTransport(caBundle: CURL_CA_BUNDLE)`.
+// `CurlTransport()` (system CAs); the CLI hands in `LiveTransport.curl(environment,
+// timeoutVariable: "OOTD_CALDAV_TIMEOUT")` (Sources/CLI/Environment/LiveTransport.swift:
+// OOTD_LIBCURL and CURL_CA_BUNDLE honoured, libcurl loaded only then).
+//
+// Also public: `collectionPath` (the collection's path as every returned href spells it),
+// `memberPath(_:)` (an href's one spelling, or nil when it is not a member of the collection),
+// `multigetBatch` (hrefs per calendar-multiget, 100). Errors are `CalendarCollectionError`;
+// none holds the password (server text in `.refused` is not sanitised yet).
 
 import Core
+import Formats
 import HTTP
 
 #if canImport(FoundationEssentials)
@@ -39,6 +47,9 @@ public enum CalDAVURLError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct CalDAVClient: CalendarCollection {
   /// The collection's URL, always ending in `/`.
   public let collectionURL: URL
+  /// The collection's path, percent-encoded as ``resolvedPath(_:)`` spells every href, ending
+  /// in `/` (e.g. `/alice/tasks/`).
+  public let collectionPath: String
   let user: String?
   let password: String?
   let transport: any HTTPTransport
@@ -48,6 +59,10 @@ public struct CalDAVClient: CalendarCollection {
     transport: (any HTTPTransport)? = nil
   ) throws(CalDAVURLError) {
     self.collectionURL = try Self.checked(collectionURL)
+    guard let path = URLComponents(url: self.collectionURL, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+      path.hasPrefix("/"), let canonical = Self.canonicalPath(path)
+    else { throw .invalid(collectionURL.absoluteString) }
+    collectionPath = canonical
     self.user = user
     self.password = password
     self.transport = transport ?? CurlTransport()
@@ -95,7 +110,7 @@ public struct CalDAVClient: CalendarCollection {
     for _ in 0..<Self.maxSyncRounds {
       let body = """
         <?xml version="1.0" encoding="utf-8"?>
-        <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(xmlEscaped(current ?? ""))</D:sync-token>\
+        <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(XMLText.escaped(current ?? ""))</D:sync-token>\
         <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
         """
       let response = try await send("REPORT", collectionURL, depth: "0", body: body)
@@ -148,7 +163,7 @@ public struct CalDAVClient: CalendarCollection {
         <?xml version="1.0" encoding="utf-8"?>
         <C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">\
         <D:prop><D:getetag/><C:calendar-data/></D:prop>\
-        \(batch.map { "<D:href>\(xmlEscaped($0))</D:href>" }.joined())</C:calendar-multiget>
+        \(batch.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</C:calendar-multiget>
         """
       let response = try await send("REPORT", collectionURL, depth: "1", body: body)
       let multistatus = try expectMultistatus(response, href: collectionPath)
@@ -327,25 +342,36 @@ public struct CalDAVClient: CalendarCollection {
 
   // MARK: - Hrefs
 
-  /// The collection's path, percent-encoded, ending in `/` (e.g. `/alice/tasks/`).
-  public var collectionPath: String {
-    URLComponents(url: collectionURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-  }
+
 
   /// `href` (relative, absolute-path or absolute URL) resolved against the collection URL: its
-  /// percent-encoded path, or nil when it is on another origin or has a `.`/`..` segment.
+  /// path with one spelling of percent-encoding (each segment decoded, then encoded as
+  /// ``encodedName(_:)`` does), so that `a%20b+c.ics` and `a%20b%2Bc.ics` from two answers are
+  /// the same resource; nil when it is on another origin or has a `.`/`..` segment.
   func resolvedPath(_ href: String) -> String? {
     guard let url = URL(string: href, relativeTo: collectionURL)?.absoluteURL,
       Origin.isSameOrigin(url, collectionURL),
       let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
       path.hasPrefix("/")
     else { return nil }
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-    let dotted = segments.contains { segment in
-      let decoded = segment.removingPercentEncoding ?? String(segment)
-      return decoded == "." || decoded == ".."
+    return Self.canonicalPath(path)
+  }
+
+  /// `path` (percent-encoded) with each segment decoded and encoded again as
+  /// ``encodedName(_:)`` does; nil for a `.` or `..` segment or one holding an encoded `/`.
+  static func canonicalPath(_ path: String) -> String? {
+    var segments: [String] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+      guard let decoded = segment.removingPercentEncoding, decoded != ".", decoded != ".." else { return nil }
+      guard !decoded.isEmpty else {
+        segments.append("")
+        continue
+      }
+      // A decoded `/` would change the path's shape: such a segment is no member of ours.
+      guard let encoded = Self.encodedName(decoded) else { return nil }
+      segments.append(encoded)
     }
-    return dotted ? nil : path
+    return segments.joined(separator: "/")
   }
 
   /// The path of `href` when it names a direct member of the collection (not the collection, not
@@ -411,5 +437,20 @@ private func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 extension String {
   fileprivate func leftPadded(to width: Int) -> String {
     count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
+
+// MARK: - Printing without the password
+
+extension CalDAVClient: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The collection and the user; the password is never shown (only whether there is one).
+  public var description: String {
+    "CalDAVClient(\(collectionURL.absoluteString), user: \(user ?? "none"), password: \(password == nil ? "none" : "[redacted]"))"
+  }
+
+  public var debugDescription: String { description }
+
+  public var customMirror: Mirror {
+    Mirror(self, children: ["collectionURL": collectionURL, "user": user as Any, "password": password == nil ? "none" : "[redacted]"])
   }
 }

@@ -67,19 +67,3 @@ struct CalendarCollectionErrorText: Error {
   let text: String
   init(_ text: String) { self.text = text }
 }
-
-/// XML text for a request body: the five characters that would end or change it, escaped.
-func xmlEscaped(_ text: String) -> String {
-  var out = ""
-  for character in text {
-    switch character {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
-    default: out.append(character)
-    }
-  }
-  return out
-}

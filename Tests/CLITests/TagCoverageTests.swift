@@ -1,4 +1,3 @@
-import HTTP
 import Foundation
 import Testing
 
@@ -17,7 +16,7 @@ import Testing
     // BinaryTests.run / .binary; inside BinaryTests, `binary` and `Self.run`.
     "binary": [#"\bBinaryTests\.\w"#, #"\bbinary\b"#],
     "postgres": [#"\bPostgresCluster(\.shared)?\("#],
-    "network": [#"\bFakeGitHub\w*\("#, #"\bCurlTransport\b"#],
+    "network": [#"\bFakeGitHub\w*\("#, #"\bCurlTransport\b"#, #"\bCalDAVServer\("#],
   ]
 
   struct Declaration {

@@ -27,6 +27,9 @@ public final class CalDAVServer: @unchecked Sendable {
   public let port: Int
   public let user: String
   public let password: String
+  /// With `tls: true`, the self-signed certificate to trust (a `CURL_CA_BUNDLE` file); nil
+  /// for plain HTTP.
+  public let caBundle: String?
 
   private let process = Process()
   private let input = Pipe()
@@ -59,9 +62,11 @@ public final class CalDAVServer: @unchecked Sendable {
 
   /// Starts a server of `kind` with one user. `refuseSyncCollection` (Xandikos only): the proxy
   /// answers every `sync-collection` REPORT with 501, as a server without RFC 6578 does.
+  /// `tls` (Xandikos only): the proxy speaks HTTPS with a self-signed certificate for 127.0.0.1
+  /// (``caBundle``).
   public init(
     _ kind: Kind, user: String = "alice", password: String = "phone-secret-8d2f",
-    refuseSyncCollection: Bool = false
+    refuseSyncCollection: Bool = false, tls: Bool = false
   ) throws {
     self.kind = kind
     self.user = user
@@ -69,6 +74,7 @@ public final class CalDAVServer: @unchecked Sendable {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     var arguments = ["python3", Self.serverScript.path, kind.rawValue, "--user", user, "--password", password]
     if refuseSyncCollection { arguments.append("--refuse-sync-collection") }
+    if tls { arguments.append("--tls") }
     process.arguments = arguments
     process.standardInput = input
     process.standardOutput = output
@@ -84,6 +90,7 @@ public final class CalDAVServer: @unchecked Sendable {
     struct Started: Decodable {
       let url: String
       let port: Int
+      let ca: String?
     }
     guard let first = line.split(separator: UInt8(ascii: "\n")).first,
       let started = try? JSONDecoder().decode(Started.self, from: Data(first)),
@@ -96,6 +103,7 @@ public final class CalDAVServer: @unchecked Sendable {
     }
     collectionURL = url
     port = started.port
+    caBundle = started.ca
   }
 
   deinit { stop() }
@@ -107,11 +115,6 @@ public final class CalDAVServer: @unchecked Sendable {
     guard process.isRunning else { return }
     try? input.fileHandleForWriting.close()
     process.waitUntilExit()
-  }
-
-  /// The collection URL with another user-visible path, e.g. a resource's absolute URL.
-  public func url(_ path: String) -> URL {
-    URL(string: "http://127.0.0.1:\(port)\(path)")!
   }
 
   /// What the phone script printed and said, when it failed.
@@ -137,6 +140,7 @@ public final class CalDAVServer: @unchecked Sendable {
       + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["CALDAV_PASSWORD"] = password
+    if let caBundle { environment["SSL_CERT_FILE"] = caBundle }
     phone.environment = environment
     let out = Pipe()
     let err = Pipe()

@@ -2,7 +2,7 @@
 """A small authenticating reverse proxy for Xandikos (which has no login of its own).
 
     auth_proxy.py --port PORT --backend http://127.0.0.1:BACKEND --user NAME --password-file FILE
-                  [--refuse-sync-collection]
+                  [--refuse-sync-collection] [--tls CERT KEY]
 
 Checks HTTP Basic against one user and password (compared in constant time), answers 401 with a
 WWW-Authenticate challenge otherwise, and forwards every other request to the backend with its
@@ -31,6 +31,7 @@ def main():
     parser.add_argument("--user", required=True)
     parser.add_argument("--password-file", required=True)
     parser.add_argument("--refuse-sync-collection", action="store_true")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     args = parser.parse_args()
     with open(args.password_file, encoding="utf-8") as handle:
         expected = base64.b64encode(f"{args.user}:{handle.read()}".encode()).decode()
@@ -81,6 +82,11 @@ def main():
 
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
+    if args.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server.serve_forever()
 

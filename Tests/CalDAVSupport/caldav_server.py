@@ -2,14 +2,18 @@
 """Starts a real CalDAV server on 127.0.0.1 for the tests, in a temporary folder.
 
     caldav_server.py radicale|xandikos --user NAME --password SECRET [--refuse-sync-collection]
+                     [--tls]
 
 Radicale runs with an htpasswd file (plain entries) and its storage in the folder. Xandikos has
 no login of its own: it listens on a loopback port of its own, behind `auth_proxy.py` (beside this
 file), which checks HTTP Basic and forwards, as Xandikos' documentation advises for a reverse
 proxy. In both, a calendar collection for VTODOs is made with MKCALENDAR.
 
+With --tls (Xandikos only), the proxy speaks HTTPS with a self-signed certificate for 127.0.0.1
+made by openssl in the folder; "ca" names it.
+
 When the server answers, one JSON line goes to stdout:
-    {"url": "http://127.0.0.1:PORT/alice/tasks/", "port": PORT, "folder": "/tmp/..."}
+    {"url": "http://127.0.0.1:PORT/alice/tasks/", "port": PORT, "folder": "/tmp/...", "ca": null}
 The servers stop and the folder is removed when stdin closes (the test process ended or called
 stop) or on SIGTERM. Only the standard library: the servers come from Debian's packages.
 """
@@ -21,6 +25,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -37,6 +42,9 @@ def free_port():
         return s.getsockname()[1]
 
 
+CONTEXT = None  # the SSL context trusting the test certificate, with --tls
+
+
 def request(method, url, user, password, body=None, headers=None):
     req = urllib.request.Request(url, data=body, method=method)
     token = base64.b64encode(f"{user}:{password}".encode()).decode()
@@ -44,7 +52,7 @@ def request(method, url, user, password, body=None, headers=None):
     for name, value in (headers or {}).items():
         req.add_header(name, value)
     try:
-        with urllib.request.urlopen(req, timeout=10) as response:
+        with urllib.request.urlopen(req, timeout=10, context=CONTEXT) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
@@ -60,7 +68,7 @@ def wait_until_answering(url, user, password, processes, log):
         try:
             request("PROPFIND", url, user, password, headers={"Depth": "0"})
             return
-        except (urllib.error.URLError, ConnectionError, OSError):
+        except (urllib.error.URLError, ConnectionError, OSError, ssl.SSLError):
             time.sleep(0.05)
     raise SystemExit("the server did not answer within 60 s; log:\n" + read(log))
 
@@ -116,7 +124,17 @@ level = warning
     return [process], port, base, f"{base}/{user}/tasks/"
 
 
-def start_xandikos(folder, user, password, log, refuse_sync):
+def make_certificate(folder):
+    certificate = os.path.join(folder, "cert.pem")
+    key = os.path.join(folder, "key.pem")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+         "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return certificate, key
+
+
+def start_xandikos(folder, user, password, log, refuse_sync, tls):
     backend_port = free_port()
     data = os.path.join(folder, "data")
     xandikos = subprocess.Popen(
@@ -137,11 +155,13 @@ def start_xandikos(folder, user, password, log, refuse_sync):
         handle.write(password)
     if refuse_sync:
         proxy_args.append("--refuse-sync-collection")
+    if tls:
+        proxy_args += ["--tls", *tls]
     proxy = subprocess.Popen(
         proxy_args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=folder,
         start_new_session=True,
     )
-    base = f"http://127.0.0.1:{port}"
+    base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
     return [xandikos, proxy], port, base, f"{base}/{user}/calendars/tasks/"
 
 
@@ -152,6 +172,8 @@ def main():
     parser.add_argument("--password", required=True)
     parser.add_argument("--refuse-sync-collection", action="store_true",
                         help="xandikos only: the proxy answers sync-collection REPORTs with 501")
+    parser.add_argument("--tls", action="store_true",
+                        help="xandikos only: the proxy speaks HTTPS with a self-signed certificate")
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix=f"ootd-caldav-{args.kind}-")
@@ -177,12 +199,19 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    global CONTEXT
+    ca = None
     try:
+        tls = None
+        if args.tls:
+            tls = make_certificate(folder)
+            ca = tls[0]
+            CONTEXT = ssl.create_default_context(cafile=ca)
         if args.kind == "radicale":
             started, port, base, url = start_radicale(folder, args.user, args.password, log)
         else:
             started, port, base, url = start_xandikos(
-                folder, args.user, args.password, log, args.refuse_sync_collection)
+                folder, args.user, args.password, log, args.refuse_sync_collection, tls)
         processes.extend(started)
         wait_until_answering(f"{base}/{args.user}/", args.user, args.password, processes, log_path)
         status, body = request("MKCALENDAR", url, args.user, args.password, MKCALENDAR,
@@ -194,7 +223,7 @@ def main():
         sys.stderr.flush()
         stop()
 
-    sys.stdout.write(json.dumps({"url": url, "port": port, "folder": folder}) + "\n")
+    sys.stdout.write(json.dumps({"url": url, "port": port, "folder": folder, "ca": ca}) + "\n")
     sys.stdout.flush()
     # Until the test process closes our stdin (or ends).
     while sys.stdin.buffer.read(65536):

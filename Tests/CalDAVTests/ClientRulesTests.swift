@@ -51,8 +51,13 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
   @Test(arguments: [
     ("/alice/tasks/a.ics", "/alice/tasks/a.ics"),
     ("a.ics", "/alice/tasks/a.ics"),
-    ("https://dav.example.com/alice/tasks/a%40b.ics", "/alice/tasks/a%40b.ics"),
+    ("https://dav.example.com/alice/tasks/a%40b.ics", "/alice/tasks/a@b.ics"),
     ("https://DAV.example.com:443/alice/tasks/x.ics", "/alice/tasks/x.ics"),
+    ("/alice/tasks/a b+c.ics", "/alice/tasks/a%20b%2Bc.ics"),
+    ("/alice/tasks/a%20b+c.ics", "/alice/tasks/a%20b%2Bc.ics"),
+    ("/alice/tasks/a%20b%2bc.ics", "/alice/tasks/a%20b%2Bc.ics"),
+    ("/%61lice/tasks/%7Ex.ics", "/alice/tasks/~x.ics"),
+    ("/alice/tasks/a%2Fb.ics", nil),
     ("/alice/tasks/", nil),
     ("/alice/tasks", nil),
     ("/alice/tasks/sub/x.ics", nil),
@@ -158,5 +163,105 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     #expect(made == CalendarResource(href: "/a/t/a%20b%2B%C3%A9.ics", etag: "\"e1\""))
     #expect(transport.requests.first?.headers["If-None-Match"] == "*")
     #expect(transport.requests.first?.headers["Authorization"] == nil, "no user: no Authorization")
+  }
+
+  @Test func putWithoutETag_asksForTheEtag() async throws {
+    let transport = RecordingTransport { request in
+      if request.method == "PUT" { return HTTPResponse(status: 201) }
+      return HTTPResponse(status: 207, body: Data("""
+        <multistatus xmlns="DAV:"><response><href>/a/t/x.ics</href><propstat><prop>\
+        <getetag>"fetched"</getetag></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+        """.utf8))
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: transport)
+    let made = try await client.create(name: "x.ics", ics: "x")
+    #expect(made == CalendarResource(href: "/a/t/x.ics", etag: "\"fetched\""))
+    #expect(transport.requests.map(\.method) == ["PUT", "PROPFIND"])
+    #expect(transport.requests.last?.headers["Depth"] == "0")
+    #expect(transport.requests.last?.url.absoluteString == "http://127.0.0.1:9/a/t/x.ics")
+  }
+
+  @Test func truncatedSyncCollection_isFollowed_andRemovalsKept() async throws {
+    let transport = RecordingTransport { request in
+      let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+      let first = body.contains("<D:sync-token>t1</D:sync-token>")
+      let text = first
+        ? """
+          <d:multistatus xmlns:d="DAV:"><d:response><d:href>/a/t/x.ics</d:href><d:propstat><d:prop>\
+          <d:getetag>"x1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\
+          <d:response><d:href>/a/t/</d:href><d:status>HTTP/1.1 507 Insufficient Storage</d:status></d:response>\
+          <d:sync-token>t2</d:sync-token></d:multistatus>
+          """
+        : """
+          <d:multistatus xmlns:d="DAV:"><d:response><d:href>http://127.0.0.1:9/a/t/y.ics</d:href>\
+          <d:status>HTTP/1.1 404 Not Found</d:status></d:response>\
+          <d:response><d:href>/elsewhere/z.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>\
+          <d:sync-token>t3</d:sync-token></d:multistatus>
+          """
+      return HTTPResponse(status: 207, body: Data(text.utf8))
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: transport)
+    let changes = try await client.changes(since: "t1")
+    #expect(changes == CollectionChanges(
+      syncToken: "t3", changed: [CalendarResource(href: "/a/t/x.ics", etag: "\"x1\"")],
+      removed: ["/a/t/y.ics"], isFullListing: false))
+    #expect(transport.requests.count == 2)
+    #expect(transport.requests.allSatisfy { $0.method == "REPORT" && $0.headers["Depth"] == "0" })
+  }
+
+  @Test func notACalendar_isRefused() async throws {
+    let transport = RecordingTransport { _ in
+      HTTPResponse(status: 207, body: Data("""
+        <multistatus xmlns="DAV:"><response><href>/a/t/</href><propstat><prop>\
+        <resourcetype><collection/></resourcetype></prop><status>HTTP/1.1 200 OK</status></propstat>\
+        </response></multistatus>
+        """.utf8))
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: transport)
+    await #expect(throws: CalendarCollectionError.invalidResponse("/a/t/ is not a calendar collection")) {
+      _ = try await client.describe()
+    }
+  }
+
+  @Test func aDOCTYPEFromTheServer_isRefused_notExpanded() async throws {
+    let transport = RecordingTransport { _ in
+      HTTPResponse(status: 207, body: Data("""
+        <?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>\
+        <multistatus xmlns="DAV:"><response><href>&x;</href></response></multistatus>
+        """.utf8))
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: transport)
+    await #expect {
+      _ = try await client.changes(since: nil)
+    } throws: { error in
+      guard case CalendarCollectionError.invalidResponse(let reason) = error else { return false }
+      return reason.contains("DOCTYPE")
+    }
+  }
+
+  @Test func thePassword_isNeverPrinted() throws {
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "https://dav.example.com/a/t/")!, user: "alice", password: "hunter2-secret")
+    var dumped = ""
+    dump(client, to: &dumped)
+    for text in ["\(client)", String(reflecting: client), dumped] {
+      #expect(!text.contains("hunter2-secret"), "\(text)")
+      #expect(text.contains("alice"))
+    }
+  }
+
+  @Test func anAnswerPastTheTransportCap_isTooLarge() async throws {
+    struct Capped: HTTPTransport {
+      func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw HTTPTransportError.tooLarge("the response body is larger than 32 MiB")
+      }
+    }
+    let client = try CalDAVClient(
+      collectionURL: URL(string: "http://127.0.0.1:9/a/t/")!, user: "u", password: "p", transport: Capped())
+    await #expect(throws: CalendarCollectionError.tooLarge) { _ = try await client.changes(since: nil) }
   }
 }

@@ -115,7 +115,7 @@ struct RealServerTests {
   }
 
   @Test(arguments: kinds)
-  func invalidToken_fallsBackToAFullListing_withAUsableToken(_ kind: CalDAVServer.Kind) async throws {
+  func invalidToken_fallsBackToAFullListing_andOddNamesHaveOneSpelling(_ kind: CalDAVServer.Kind) async throws {
     let server = try CalDAVServer(kind)
     defer { server.stop() }
     let client = try Self.client(server)
@@ -130,6 +130,18 @@ struct RealServerTests {
       let next = try await client.changes(since: token)
       #expect(!next.isFullListing && next.changed.isEmpty, "the fallback's token is a real one")
     }
+
+    // An odd name has one spelling in every answer (the same server, to start fewer).
+    let token = try #require(try await client.describe().syncToken)
+    let made = try await client.create(name: "a b+é@x.ics", ics: Self.vtodo("uid-odd", "Odd"))
+    #expect(made.href == client.collectionPath + "a%20b%2B%C3%A9@x.ics")
+    #expect(try await client.changes(since: token).changed == [made])
+    #expect(try await client.changes(since: nil).changed.contains(made))
+    #expect(try await client.changes(since: "bogus-token").changed.contains(made))
+    #expect(try await client.fetch([made.href]).map(\.href) == [made.href])
+    let updated = try await client.update(href: made.href, ifMatch: made.etag, ics: Self.vtodo("uid-odd", "Odder"))
+    try await client.delete(href: updated.href, ifMatch: updated.etag)
+    #expect(try server.phoneList().map(\.uid).contains("uid-odd") == false)
   }
 
   @Test func serverWithoutSyncCollection_fallsBackToAFullListing() async throws {
@@ -144,5 +156,27 @@ struct RealServerTests {
       #expect(listing.changed == [a])
       #expect(listing.syncToken == nil, "no token from a server that refuses sync-collection")
     }
+  }
+
+  @Test func https_verifiesTheCertificate_andHonoursTheCABundle() async throws {
+    guard CalDAVServer.available(.xandikos) else { return }
+    let server = try CalDAVServer(.xandikos, tls: true)
+    defer { server.stop() }
+    #expect(server.collectionURL.scheme == "https")
+    let ca = try #require(server.caBundle)
+    let trusting = try CalDAVClient(
+      collectionURL: server.collectionURL, user: server.user, password: server.password,
+      transport: CurlTransport(connectTimeout: 5, totalTimeout: 30, caBundle: ca))
+    #expect(try await trusting.describe().displayName == "Tasks")
+    let made = try await trusting.create(name: "uid-tls.ics", ics: Self.vtodo("uid-tls", "Over TLS"))
+    // Without the bundle, the self-signed certificate is refused before anything is sent.
+    let untrusting = try Self.client(server)
+    await #expect {
+      _ = try await untrusting.describe()
+    } throws: { error in
+      guard case CalendarCollectionError.transport(let reason) = error else { return false }
+      return !reason.contains(server.password)
+    }
+    #expect(try server.phoneList().map(\.href) == [made.href])
   }
 }

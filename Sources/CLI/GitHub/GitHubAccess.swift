@@ -96,23 +96,14 @@ struct GitHubAccess {
       sleeper: environment.gitHubSleeper ?? TaskSleeper(), now: environment.clock, onEvent: onEvent)
   }
 
-  /// libcurl (`OOTD_LIBCURL` names another library file; `CURL_CA_BUNDLE` a file of CA
-  /// certificates to trust instead of the system's, as for curl and git), loaded at once so that
-  /// a missing library is one clear error before any work starts.
+  /// libcurl as `LiveTransport` makes it (`OOTD_GITHUB_TIMEOUT`: the seconds one request may
+  /// take, default 60); a missing library is `GitHubError.curlUnavailable`.
   static func liveTransport(_ environment: AppEnvironment) throws -> CurlTransport {
-    func variable(_ name: String) -> String? {
-      environment.variables[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-    // OOTD_GITHUB_TIMEOUT: the seconds one request may take (default 60).
-    let timeout = variable("OOTD_GITHUB_TIMEOUT").flatMap(Int.init).map { max(1, $0) } ?? 60
-    let transport = CurlTransport(
-      totalTimeout: timeout, library: variable("OOTD_LIBCURL"), caBundle: variable("CURL_CA_BUNDLE"))
     do {
-      try transport.load()
+      return try LiveTransport.curl(environment, timeoutVariable: "OOTD_GITHUB_TIMEOUT")
     } catch HTTPTransportError.unavailable(let reason) {
       throw GitHubError.curlUnavailable(reason)
     }
-    return transport
   }
 
   /// The API host and path for display, e.g. `api.github.com` or `ghe.example.com/api/v3`.

@@ -1,4 +1,5 @@
 import Core
+import Formats
 
 /// Draws a heatmap as a standalone SVG image (for a README or a blog post): one `<rect>` per
 /// day with a `<title>` tooltip, month labels on top, weekday labels on the side, a caption and
@@ -143,22 +144,6 @@ struct HeatmapSVG {
     Int((Double(text.count) * Self.labelCharacterWidth).rounded(.up))
   }
 
-  /// Escapes text for XML content and attribute values; characters XML 1.0 cannot carry (C0
-  /// controls other than tab, line feed and carriage return) become U+FFFD.
-  func escape(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
+  /// Escapes text for XML content and attribute values (`Formats.XMLText`).
+  func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
