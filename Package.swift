@@ -85,7 +85,7 @@ let package = Package(
     /// publishes through `DayFigureSource`), the issue import (GitHub through `IssueSource`,
     /// the todos through `IssueStore`) and the local git sync (`LocalCommitStore`; git itself is
     /// handed in by the CLI). No SQL, no network code, no environment.
-    .target(name: "UseCases", dependencies: ["Core", "Zone"]),
+    .target(name: "UseCases", dependencies: ["Core", "Zone", "Interchange"]),
 
     /// `ootd tui`: the full-screen day planner. A pure reducer (state + key -> state and the
     /// changes to make), a pure renderer (state -> lines of a size), a line-diff screen writer and
@@ -170,7 +170,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
-        "Remote", "PostgresSupport", "Encryption", "PTYSupport",
+        "Remote", "PostgresSupport", "Encryption", "PTYSupport", "CalDAVSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

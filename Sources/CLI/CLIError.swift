@@ -23,6 +23,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
   case cannotRead(path: String, reason: String)
   /// A GitHub step failed after the local change was kept (e.g. `done --close-on-github`) (exit 1).
   case gitHubFailed(String)
+  /// A CalDAV server refused or failed (one line, server text sanitised by the reporter).
+  case calDAVFailed(String)
 
   var description: String {
     switch self {
@@ -41,7 +43,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
       return "cannot write '\(path)': \(reason)"
     case .cannotRead(let path, let reason):
       return "cannot read '\(path)': \(reason)"
-    case .gitHubFailed(let message):
+    case .gitHubFailed(let message), .calDAVFailed(let message):
       return message
     }
   }
@@ -60,7 +62,7 @@ enum ExitStatus {
     case let error as CLIError:
       switch error {
       case .invalidValue, .confirmationRequired, .noGitHubLogin: return usage
-      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite, .cannotRead, .gitHubFailed:
+      case .cancelled, .noDatabasePath, .syncStopped, .cannotWrite, .cannotRead, .gitHubFailed, .calDAVFailed:
         return failure
       }
     case let error as StorageError:

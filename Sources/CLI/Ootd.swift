@@ -57,7 +57,7 @@ public struct Ootd: ParsableCommand {
       Today.self, Add.self, List.self, Search.self, Done.self, Undone.self, Edit.self, Remove.self,
       Show.self, Note.self, Carry.self, Drop.self, Plan.self, Backlog.self, Undo.self, Redo.self, Log.self, Block.self, ProjectCommand.self,
       Report.self, Review.self, Sync.self, Graph.self, GitHubCommand.self, Demo.self, Completions.self,
-      Import.self, Export.self, RemoteCommand.self, Team.self, Tui.self,
+      Import.self, Export.self, RemoteCommand.self, CalDAVCommand.self, Team.self, Tui.self,
     ],
     defaultSubcommand: Today.self
   )

@@ -131,6 +131,7 @@ extension AppDatabase {
     migrator.registerMigration("v16-plain-checks", migrate: AppDatabase.plainChecksMigration)
 
     migrator.registerMigration("v17-device-names", migrate: AppDatabase.deviceNameMigration)
+    migrator.registerMigration("v18-caldav", migrate: AppDatabase.calDAVMigration)
 
     return migrator
   }

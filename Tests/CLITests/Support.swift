@@ -77,6 +77,8 @@ struct Harness {
   var sleeper: any Sleeper = InstantSleeper()
   /// What `gh auth token --hostname HOST` answers.
   var ghAuthToken: @Sendable (String) -> String? = { _ in nil }
+  /// The CalDAV collection `caldav` commands reach (nil: the real client).
+  var calDAVCollection: (any CalendarCollection)? = nil
 
   init(now: String = "2026-11-22T09:00:00+09:00") throws {
     folder = try TemporaryFolder()
@@ -111,6 +113,7 @@ struct Harness {
     configured.runGit = runGit
     configured.stderrIsTerminal = terminal
     configured.gitHubSleeper = sleeper
+    configured.calDAVCollection = calDAVCollection
     // Not this machine's host name: the default device name is the same on every machine.
     configured.hostName = { "test-host.example" }
     return (configured, captured)

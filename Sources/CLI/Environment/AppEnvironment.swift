@@ -44,6 +44,8 @@ struct AppEnvironment {
   var runGit: (_ arguments: [String]) -> String? = { _ in nil }
   /// This machine's host name, the default of its device name (``DeviceNaming``). Tests replace it.
   var hostName: () -> String? = { AppEnvironment.systemHostName() }
+  /// The CalDAV collection a test hands in (nil: the real client, `CalDAVAccess.collection`).
+  var calDAVCollection: (any CalendarCollection)? = nil
   /// How GitHub requests are sent: nil for libcurl; tests pass a stub.
   var gitHubTransport: (any HTTPTransport)? = nil
   /// How the GitHub client waits for retries and rate limits: nil for real sleeping.

@@ -30,7 +30,7 @@ extension Ootd {
         else the URL saved with 'ootd github url', else https://api.github.com.
 
         --local reads projects with a --path from their own git log instead, with no GitHub \
-        at all; a commit seen both ways counts once.
+        at all; a commit seen both ways counts once. --caldav runs 'ootd caldav sync' instead.
 
         Examples:
           ootd sync
@@ -86,9 +86,21 @@ extension Ootd {
     @Flag(name: .long, help: "Then bring your open GitHub issues in as todos ('ootd github issues').")
     var issues = false
 
+    @Flag(
+      name: .customLong("caldav"),
+      help: "Sync the linked CalDAV task list instead ('ootd caldav sync'; --json prints its JSON).")
+    var calDAV = false
+
+    @Flag(name: .long, help: "With --caldav, print JSON for scripts.")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+      if calDAV && (local || issues || !repo.isEmpty || user != nil) {
+        throw ValidationError("--caldav syncs the CalDAV task list only: drop the GitHub options")
+      }
+      if json && !calDAV { throw ValidationError("--json goes with --caldav") }
       if local && !repo.isEmpty { throw ValidationError("--local reads projects; drop --repo") }
       if !email.isEmpty && !local { throw ValidationError("--email goes with --local") }
       for name in repositories where RepositoryName(name) == nil {
@@ -108,6 +120,10 @@ extension Ootd {
     }
 
     func run(in environment: AppEnvironment) async throws {
+      if calDAV {
+        try await Ootd.CalDAVCommand.SyncCommand.sync(environment, global: global, from: nil, to: nil, json: json)
+        return
+      }
       let database = try global.openDatabase(environment)
       try database.preferSpeedOverDurabilityForCachedData()  // a commit per page, no fsync each
       let sinceDay = try parseDay(since, environment)

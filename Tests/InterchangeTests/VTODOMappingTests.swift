@@ -1,0 +1,215 @@
+import Core
+import Foundation
+import Interchange
+import Testing
+import Zone
+
+/// CalDAV's VTODO mapping (issue 27): reading a server's VTODO (hostile input), writing a new
+/// one with the export's rule, and patching a server's object keeping what ootd does not know.
+@Suite struct VTODOMappingTests {
+  static let now = Timestamp.date("20261122T120000Z", .compact)!
+  static let today = Day(iso: "2026-11-22")!
+  static let seoul = TimeZone(identifier: "Asia/Seoul")!
+  static let uuid = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+  static func object(_ properties: [String], inner: [String] = []) -> String {
+    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//phone//EN", "BEGIN:VTODO", "UID:\(uuid)"] + properties
+      + inner + ["END:VTODO", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+  }
+
+  static func parse(_ properties: [String], zone: any ZoneRules = seoul) throws -> VTODOMapping.ServerTodo {
+    try VTODOMapping.parse(object(properties), timeZone: zone, today: today, now: now)
+  }
+
+  @Test(arguments: [
+    ("PRIORITY:1", Priority.high), ("PRIORITY:4", .high), ("PRIORITY:5", .mid), ("PRIORITY:6", .low),
+    ("PRIORITY:9", .low), ("PRIORITY:0", .mid), ("PRIORITY:x", .mid), ("X-NONE:1", .mid),
+  ])
+  func priority(line: String, expected: Priority) throws {
+    let todo = try Self.parse(["SUMMARY:t", line])
+    #expect(todo.fields[todo: .priority] == .integer(Int64(expected.rank)))
+  }
+
+  @Test(arguments: [
+    // A DATE is the day; a UTC time is converted to the user's zone (Seoul, +9); a floating
+    // time or one with a TZID is the wall clock's date; no DTSTART: the day before a DATE DUE.
+    (["DTSTART;VALUE=DATE:20261120"], "2026-11-20"),
+    (["DTSTART:20261120T200000Z"], "2026-11-21"),
+    (["DTSTART:20261120T100000Z"], "2026-11-20"),
+    (["DTSTART;TZID=Europe/Paris:20261120T233000"], "2026-11-20"),
+    (["DTSTART:20261120T233000"], "2026-11-20"),
+    (["DUE;VALUE=DATE:20261125"], "2026-11-24"),
+    (["DUE:20261125T100000Z"], "2026-11-25"),
+    ([], nil),
+    (["DTSTART;VALUE=DATE:2026113"], nil),
+  ] as [([String], String?)])
+  func day(lines: [String], expected: String?) throws {
+    let todo = try Self.parse(["SUMMARY:t"] + lines)
+    #expect(todo.fields[todo: .day] == .optional(expected))
+  }
+
+  @Test(arguments: [
+    (["STATUS:NEEDS-ACTION"], false, false, nil),
+    (["STATUS:COMPLETED", "COMPLETED:20261121T083000Z"], true, false, "20261121T083000Z"),
+    (["STATUS:COMPLETED"], true, false, "20261122T120000Z"),
+    (["COMPLETED:20261121T083000Z"], true, false, "20261121T083000Z"),
+    (["STATUS:CANCELLED"], false, true, nil),
+    (["STATUS:IN-PROCESS"], false, false, nil),
+  ] as [([String], Bool, Bool, String?)])
+  func status(lines: [String], done: Bool, dropped: Bool, doneAt: String?) throws {
+    let todo = try Self.parse(["SUMMARY:t"] + lines)
+    #expect(todo.fields[todo: .done] == .bool(done))
+    #expect(todo.fields[todo: .dropped] == .bool(dropped))
+    #expect(todo.fields[todo: .doneAt] == .optional(doneAt))
+  }
+
+  @Test func unfoldsAndUnescapes() throws {
+    let text = Self.object([
+      "SUMMARY:Buy milk\\, eggs\\; and \\\\ bread", "DESCRIPTION:line one\\nline", "  two\\N三",
+      "CATEGORIES:Errand,home\\,garden", "CATEGORIES:work",
+    ])
+    let todo = try VTODOMapping.parse(text.replacingOccurrences(of: "\r\n ", with: "\r\n "), timeZone: Self.seoul, today: Self.today, now: Self.now)
+    #expect(todo.fields[todo: .title] == .text("Buy milk, eggs; and \\ bread"))
+    #expect(todo.fields[todo: .notes] == .text("line one\nline two\n三"))
+    #expect(todo.categories == ["Errand", "home,garden", "work"])
+    // Categories that are tags become tags (lowercased); the project's name and others are not.
+    let fields = VTODOMapping.fields(todo, known: ["work", nil])
+    #expect(fields[todo: .tags] == .text("errand"))
+  }
+
+  @Test func hostileInput() throws {
+    // Over the size cap, no VTODO, no UID, a line without a colon: one error each.
+    #expect(throws: InterchangeError.self) {
+      try VTODOMapping.parse(String(repeating: "X", count: VTODOText.maximumBytes + 1), timeZone: Self.seoul, today: Self.today, now: Self.now)
+    }
+    #expect(throws: InterchangeError.self) {
+      try VTODOMapping.parse("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", timeZone: Self.seoul, today: Self.today, now: Self.now)
+    }
+    #expect(throws: InterchangeError.self) {
+      try VTODOMapping.parse("BEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\n", timeZone: Self.seoul, today: Self.today, now: Self.now)
+    }
+    #expect(throws: InterchangeError.self) { try Self.parse(["SUMMARY:x", "garbage line"]) }
+    let lines = (0..<VTODOText.maximumLines).map { "X-L\($0):1" }
+    #expect(throws: InterchangeError.self) { try Self.parse(lines) }
+    // A title over the CLI's cap is cut to it; a blank one gets a title; NUL is replaced.
+    let long = try Self.parse(["SUMMARY:" + String(repeating: "a", count: Title.maximumLength + 50)])
+    #expect(long.fields[todo: .title]?.text?.count == Title.maximumLength)
+    #expect(!long.adjustments.isEmpty)
+    #expect(try Self.parse(["SUMMARY:   "]).fields[todo: .title] == .text("(no title)"))
+    #expect(try Self.parse(["SUMMARY:a\u{0}b"]).fields[todo: .title] == .text("a\u{FFFD}b"))
+  }
+
+  @Test(arguments: [
+    ("FREQ=DAILY", "2026-11-01", "2026-11-22"),
+    ("FREQ=DAILY;INTERVAL=3", "2026-11-01", "2026-11-22"),
+    ("FREQ=DAILY;INTERVAL=5", "2026-11-01", "2026-11-26"),
+    ("FREQ=WEEKLY", "2026-11-02", "2026-11-23"),
+    ("FREQ=MONTHLY", "2026-01-31", "2026-11-30"),
+    ("FREQ=YEARLY", "2020-02-29", "2027-02-28"),
+    ("FREQ=DAILY;COUNT=3", "2026-11-01", "2026-11-03"),
+    ("FREQ=WEEKLY;UNTIL=20261115T000000Z", "2026-10-01", "2026-11-12"),
+    ("FREQ=DAILY", "2026-12-01", "2026-12-01"),
+  ])
+  func nextInstance(rule: String, start: String, expected: String) {
+    #expect(VTODOMapping.nextInstance(rule, start: Day(iso: start)!, today: Self.today).description == expected)
+  }
+
+  @Test func repeatingTodoIsItsNextInstance() throws {
+    let todo = try Self.parse(["SUMMARY:Water plants", "DTSTART;VALUE=DATE:20261101", "RRULE:FREQ=WEEKLY"])
+    #expect(todo.fields[todo: .day] == .text("2026-11-22"))
+    #expect(todo.recurrence == "FREQ=WEEKLY")
+  }
+
+  static let fields: Fields = [
+    "title": .text("Write, the report"), "priority": .integer(0), "day": .text("2026-11-22"), "done": .bool(false),
+    "doneAt": .null, "dropped": .bool(false), "notes": .text("a\nb"), "tags": .text("bug work"),
+    "project": .text("ootd"), "block": .null,
+  ]
+
+  @Test func renderedObjectReadsBack() throws {
+    let text = VTODOMapping.render(Self.fields, uuid: Self.uuid, createdAt: Self.now, now: Self.now, productVersion: "0.1.0")
+    #expect(text.contains("UID:\(Self.uuid)\r\n"))
+    #expect(text.contains("DTSTART;VALUE=DATE:20261122\r\nDUE;VALUE=DATE:20261123\r\n"))
+    #expect(text.contains("PRIORITY:1\r\n"))
+    #expect(text.contains("CATEGORIES:ootd,bug,work\r\n"))
+    let back = try VTODOMapping.parse(text, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    var read = VTODOMapping.fields(back, known: ["ootd", nil])
+    read["project"] = .text("ootd")
+    read["block"] = .null
+    #expect(read == Self.fields)
+    // Done: STATUS and COMPLETED; dropped: CANCELLED; the backlog: no DTSTART nor DUE.
+    var done = Self.fields
+    done["done"] = .bool(true)
+    done["doneAt"] = .text("20261121T083000Z")
+    done["day"] = .null
+    let doneText = VTODOMapping.render(done, uuid: Self.uuid, createdAt: Self.now, now: Self.now, productVersion: "0.1.0")
+    #expect(doneText.contains("STATUS:COMPLETED\r\n") && doneText.contains("COMPLETED:20261121T083000Z\r\n"))
+    #expect(!doneText.contains("DTSTART") && !doneText.contains("DUE"))
+  }
+
+  @Test func patchKeepsWhatOotdDoesNotKnow() throws {
+    let server = Self.object(
+      [
+        "SUMMARY:Old title", "DTSTART;TZID=Asia/Seoul:20261122T090000", "PRIORITY:1", "STATUS:NEEDS-ACTION",
+        "X-APPLE-SORT-ORDER:12", "GEO:37.5;127.0", "RELATED-TO;RELTYPE=PARENT:abc",
+        "X-LONG:" + String(repeating: "é", count: 60),
+      ],
+      inner: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Alarm text", "TRIGGER:-PT15M", "END:VALARM"])
+    let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    var old = VTODOMapping.fields(parsed, known: [])
+    old["project"] = .null
+    old["block"] = .null
+    var new = old
+    new["title"] = .text("New title")
+    new["done"] = .bool(true)
+    new["doneAt"] = .text("20261122T110000Z")
+    let patched = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)
+    let unfolded = patched.replacingOccurrences(of: "\r\n ", with: "")
+    for kept in [
+      "X-APPLE-SORT-ORDER:12", "GEO:37.5;127.0", "RELATED-TO;RELTYPE=PARENT:abc", "X-LONG:" + String(repeating: "é", count: 60),
+      "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Alarm text\r\nTRIGGER:-PT15M\r\nEND:VALARM",
+      // The day did not change: its time and zone stay as the phone wrote them.
+      "DTSTART;TZID=Asia/Seoul:20261122T090000", "PRIORITY:1", "UID:\(Self.uuid)",
+    ] {
+      #expect(unfolded.contains(kept), "\(kept)")
+    }
+    #expect(unfolded.contains("SUMMARY:New title\r\n"))
+    #expect(unfolded.contains("STATUS:COMPLETED\r\n") && unfolded.contains("COMPLETED:20261122T110000Z\r\n"))
+    #expect(!unfolded.contains("Old title") && !unfolded.contains("NEEDS-ACTION"))
+    #expect(unfolded.contains("LAST-MODIFIED:20261122T120000Z"))
+    // Every line is at most 75 octets.
+    #expect(patched.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+    let reread = try VTODOMapping.parse(patched, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    #expect(reread.fields[todo: .title] == .text("New title"))
+    // The VALARM's DESCRIPTION is not the todo's notes.
+    #expect(reread.fields[todo: .notes] == .null)
+  }
+
+  @Test func categoriesThatAreNoTagsStay() throws {
+    let server = Self.object(["SUMMARY:t", "CATEGORIES:Work Stuff,errand"])
+    let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    var old = VTODOMapping.fields(parsed, known: [])
+    old["project"] = .null
+    old["block"] = .null
+    #expect(old["tags"] == .text("errand"))
+    var new = old
+    new["tags"] = .text("errand home")
+    let patched = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)
+    #expect(patched.contains("CATEGORIES:errand,home,Work Stuff\r\n"))
+  }
+
+  @Test func patchOfTheDayReplacesDTSTARTAndDUE() throws {
+    let server = Self.object(["SUMMARY:t", "DTSTART;VALUE=DATE:20261120", "DUE;VALUE=DATE:20261121", "RRULE:FREQ=DAILY", "X-KEEP:1"])
+    let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Day(iso: "2026-11-20")!, now: Self.now)
+    let old = VTODOMapping.fields(parsed, known: [])
+    var new = old
+    new["day"] = .text("2026-11-25")
+    let patched = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)
+    #expect(patched.contains("DTSTART;VALUE=DATE:20261125\r\nDUE;VALUE=DATE:20261126\r\n"))
+    #expect(!patched.contains("20261120") && !patched.contains("RRULE") && patched.contains("X-KEEP:1"))
+    // To the backlog: neither DTSTART nor DUE.
+    new["day"] = .null
+    let backlog = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)
+    #expect(!backlog.contains("DTSTART") && !backlog.contains("DUE"))
+  }
+}
