@@ -14,7 +14,9 @@ extension ReviewPage {
     var body = ""
     var y = 40
     body += "<text class=\"h1\" x=\"\(pad)\" y=\"\(y)\">\(HeatmapSVG.escape(Self.heading(report.range)))</text>\n"
-    body += "<text class=\"brand\" x=\"\(width - pad)\" y=\"\(y)\" text-anchor=\"end\">ootd</text>\n"
+    if let brand = review.brand {
+      body += "<text class=\"brand\" x=\"\(width - pad)\" y=\"\(y)\" text-anchor=\"end\">\(brand)</text>\n"
+    }
     y += 22
     body += "<text class=\"muted\" x=\"\(pad)\" y=\"\(y)\">\(report.range.from) → \(report.range.to) · "
     body += "days counted in \(HeatmapSVG.escape(Self.clipped(review.zone, 40)))</text>\n"
@@ -68,7 +70,7 @@ extension ReviewPage {
     body += "<text class=\"muted\" x=\"\(pad)\" y=\"\(y)\">\(facts.joined(separator: " · "))</text>\n"
     let height = y + pad - 4
 
-    let title = "\(Self.heading(report.range)) · ootd"
+    let title = Self.heading(report.range) + (review.brand.map { " · \($0)" } ?? "")
     return """
       <?xml version="1.0" encoding="UTF-8"?>
       <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \

@@ -164,15 +164,14 @@ struct ReviewPage {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="color-scheme" content="light dark">
-      <meta name="generator" content="ootd review">
-      <title>\(escape(heading)) · ootd</title>
+      \(review.brand.map { "<meta name=\"generator\" content=\"\($0) review\">\n" } ?? "")<title>\(escape(heading))\(review.brand.map { " · \($0)" } ?? "")</title>
       <style>
       \(Self.pageStyle)</style>
       </head>
       <body>
       <main>
       <header>
-      <p class="eyebrow">ootd · year in review</p>
+      <p class="eyebrow">\(review.brand.map { "\($0) · " } ?? "")year in review</p>
       <h1>\(escape(heading))</h1>
       <p class="sub">\(report.range.from) → \(report.range.to) · \(report.range.count) days · days counted in \(escape(review.zone))</p>
       </header>
@@ -206,8 +205,11 @@ struct ReviewPage {
       }
       out += "</section>\n"
     } else {
-      out += "<section class=\"card muted-card\"><h2>Commits</h2><p class=\"note\">No commits synced: "
-      out += "<code>ootd sync</code> brings them, and the page draws them under the achievement.</p></section>\n"
+      out += "<section class=\"card muted-card\"><h2>Commits</h2><p class=\"note\">No commits synced"
+      if let brand = review.brand {
+        out += ": <code>\(brand) sync</code> brings them, and the page draws them under the achievement"
+      }
+      out += ".</p></section>\n"
     }
 
     out += "<div class=\"columns\">\n"
@@ -238,7 +240,7 @@ struct ReviewPage {
 
     out += """
       <footer>
-      <p>Counted by ootd on this machine: the figures are those of <code>ootd report --from \(report.range.from) \
+      <p>Counted on this machine: the figures are those of <code>\(review.brand.map { "\($0) " } ?? "")report --from \(report.range.from) \
       --to \(report.range.to) --json</code>. A perfect day has todos, all done; days without todos \
       neither extend nor break a streak.</p>
       </footer>

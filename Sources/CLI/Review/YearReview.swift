@@ -53,6 +53,9 @@ struct YearReview {
   let zone: String
   /// What user text the page carries.
   let privacy: Privacy
+  /// The product's name on the page and the card, nil with `--redact`: a redacted page names
+  /// nothing, not even the tool (a project may be called `ootd`).
+  var brand: String? { privacy == .redacted ? nil : "ootd" }
   /// Projects by done todos, most first (ties by name), at most ``rankLimit``.
   let projects: [Ranked]
   /// Blocks by done todos, most first (ties by name), at most ``rankLimit``.
