@@ -84,8 +84,10 @@ let package = Package(
     /// machine's journal through `SyncJournal`, the server through `SyncServer`, the figures it
     /// publishes through `DayFigureSource`), the issue import (GitHub through `IssueSource`,
     /// the todos through `IssueStore`) and the local git sync (`LocalCommitStore`; git itself is
-    /// handed in by the CLI). No SQL, no network code, no environment.
-    .target(name: "UseCases", dependencies: ["Core", "Zone", "Interchange"]),
+    /// handed in by the CLI) and the CalDAV sync run (the server through `CalendarCollection`,
+    /// VTODO text through `CalendarObjectMapping`, the database through `CalDAVStore`).
+    /// No SQL, no network code, no environment, no file format.
+    .target(name: "UseCases", dependencies: ["Core", "Zone"]),
 
     /// `ootd tui`: the full-screen day planner. A pure reducer (state + key -> state and the
     /// changes to make), a pure renderer (state -> lines of a size), a line-diff screen writer and
@@ -170,7 +172,7 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "CLI", "Core", "Zone", "Formats", "Storage", "HTTP", "GitHubClient", "GitHubSync", "Interchange", "UseCases", "FakeGitHubSupport",
-        "Remote", "PostgresSupport", "Encryption", "PTYSupport", "CalDAVSupport",
+        "Remote", "PostgresSupport", "Encryption", "PTYSupport", "CalDAVSupport", "CalDAV",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Golden"]),

@@ -11,20 +11,7 @@ import Zone
 /// Both directions speak ``CalDAVFields``: the fields a sync compares.
 public enum VTODOMapping {
   /// A VTODO as read from a server.
-  public struct ServerTodo: Hashable, Sendable {
-    /// Its `UID` (the todo's uuid when ootd made it).
-    public var uid: String
-    /// Its fields (``CalDAVFields``), but `project`, `block` and `tags`: see ``categories``.
-    public var fields: Fields
-    /// Its `CATEGORIES`, in order.
-    public var categories: [String]
-    /// `LAST-MODIFIED` (else `DTSTAMP`), when readable.
-    public var lastModified: Date?
-    /// Set when the VTODO repeats (`RRULE`): its day is the next instance on or after today.
-    public var recurrence: String?
-    /// What was changed to make it fit (a title cut to the cap): one phrase each.
-    public var adjustments: [String]
-  }
+  public typealias ServerTodo = CalDAVServerTodo
 
   /// Reads the first VTODO of `ics`. Throws when there is none, or no `UID`.
   public static func parse(_ ics: String, timeZone: any ZoneRules, today: Day, now: Date)
@@ -66,11 +53,15 @@ public enum VTODOMapping {
       let dueDay = VTODOText.day(due.value, timeZone: timeZone)
       day = due.value.contains("T") ? dueDay : dueDay?.adding(days: -1)
     }
-    var recurrence: String?
+    // A repeating VTODO: its next instance (Core's rule), or its start for a rule not followed.
+    var repetition: ServerTodo.Repetition?
     if let rule = properties["RRULE"]?.value, let start = day {
-      let next = nextInstance(rule, start: start, today: today)
-      recurrence = rule
-      day = next
+      let next = RecurrenceRule.next(rule, start: start, today: today)
+      repetition = ServerTodo.Repetition(rule: rule, next: next)
+      switch next {
+      case .instance(let instance), .ended(let instance): day = instance
+      case .unsupported: break
+      }
     }
     fields[todo: .day] = .optional(day?.description)
 
@@ -92,7 +83,7 @@ public enum VTODOMapping {
     }
     return ServerTodo(
       uid: uid, fields: fields, categories: Array(categories.prefix(Caps.tagsPerTodo + 2)),
-      lastModified: modified, recurrence: recurrence, adjustments: adjustments)
+      lastModified: modified, repetition: repetition, adjustments: adjustments)
   }
 
   /// The rank of a `PRIORITY` value (RFC 5545 §3.8.1.9): 1–4 high, 5 mid, 6–9 low; 0, none or
@@ -104,54 +95,6 @@ public enum VTODOMapping {
     case 6...9: return .low
     default: return .mid
     }
-  }
-
-  /// The day of the next instance of a repetition `rule` (`FREQ=DAILY;INTERVAL=2`…) starting
-  /// on `start`, on or after `today`: the start itself when it is not past, the last instance
-  /// when `UNTIL` or `COUNT` ended it. `BYDAY` and the other BY rules are not followed (the
-  /// step is the frequency's).
-  public static func nextInstance(_ rule: String, start: Day, today: Day) -> Day {
-    guard start < today else { return start }
-    var parts: [String: String] = [:]
-    for part in rule.uppercased().split(separator: ";") {
-      let pair = part.split(separator: "=", maxSplits: 1)
-      if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
-    }
-    let interval = max(1, min(Int(parts["INTERVAL"] ?? "1") ?? 1, 1000))
-    let until = parts["UNTIL"].flatMap { VTODOText.day($0, timeZone: ZoneInfo.utc) }
-    let count = parts["COUNT"].flatMap { Int($0) }
-    func step(_ day: Day, _ n: Int) -> Day {
-      switch parts["FREQ"] {
-      case "WEEKLY": return day.adding(days: 7 * interval * n)
-      case "MONTHLY", "YEARLY":
-        let months = (parts["FREQ"] == "YEARLY" ? 12 : 1) * interval * n
-        let (year, month, dayOfMonth) = start.components
-        let total = year * 12 + (month - 1) + months
-        let newYear = total / 12
-        let newMonth = total % 12 + 1
-        let last = CivilCalendar.daysIn(month: newMonth, year: newYear)
-        return Day(year: newYear, month: newMonth, day: min(dayOfMonth, last)) ?? day
-      default: return day.adding(days: interval * n)
-      }
-    }
-    var n = 0
-    var day = start
-    // Bounded: a daily rule from year 1 reaches today in under 4 million steps, and the
-    // weekly/daily cases jump there at once.
-    if parts["FREQ"] != "MONTHLY" && parts["FREQ"] != "YEARLY" {
-      let days = (parts["FREQ"] == "WEEKLY" ? 7 : 1) * interval
-      n = (start.distance(to: today) + days - 1) / days
-      day = step(start, n)
-    } else {
-      while day < today && n < 200_000 { n += 1; day = step(start, n) }
-    }
-    if let count, count >= 1, n > count - 1 { return step(start, count - 1) }
-    if let until, day > until {
-      var last = n
-      while last > 0 && step(start, last) > until { last -= 1 }
-      return step(start, last)
-    }
-    return day
   }
 
   /// The todo value ``ICalendar`` writes for `fields` (``CalDAVFields``) of the todo `uuid`.
@@ -207,11 +150,10 @@ public enum VTODOMapping {
     let written = (try? VTODOText.lines(ICalendar.vtodo(todo(new, uuid: uuid, createdAt: now), stamp: stamp))) ?? []
     var fresh = written.filter { replaced.contains($0.name) && $0.name != "BEGIN" && $0.name != "END" }
     if replaced.contains("CATEGORIES") {
-      // Categories that are no tag (`Work Stuff`) stay: ootd never read them.
-      let names = Set([new[todo: .project]?.text, new[todo: .block]?.text].compactMap { $0 })
-      let others = VTODOText.ownProperties(lines, in: range).filter { lines[$0].name == "CATEGORIES" }
-        .flatMap { VTODOText.unescapeList(lines[$0].value) }
-        .filter { !$0.isEmpty && !names.contains($0) && (try? Tag.validate($0)) == nil }
+      // Categories ootd does not read (`Work Stuff`) stay.
+      let others = CalDAVCategories.unread(
+        VTODOText.ownProperties(lines, in: range).filter { lines[$0].name == "CATEGORIES" }
+          .flatMap { VTODOText.unescapeList(lines[$0].value) }, fields: [old, new])
       if !others.isEmpty {
         let extra = others.map(ICalendar.escape).joined(separator: ",")
         if let index = fresh.firstIndex(where: { $0.name == "CATEGORIES" }) {
@@ -240,16 +182,19 @@ public enum VTODOMapping {
   }
 }
 
-extension VTODOMapping {
-  /// A server todo's fields (``CalDAVFields``), its `CATEGORIES` read as tags but for the
-  /// names of `known` (the todo's project and block), which ootd wrote there itself;
-  /// categories that are no tag (`Work Stuff`) are left out. No `project` and `block`: the
-  /// server cannot say them apart from tags (``CalDAVFields/localOnly``).
-  public static func fields(_ todo: ServerTodo, known: [String?]) -> Fields {
-    var fields = todo.fields
-    let names = Set(known.compactMap { $0 })
-    let tags = todo.categories.filter { !names.contains($0) }.compactMap { try? Tag.validate($0) }
-    fields[todo: .tags] = .optional(Tag.text(Array(Tag.normalized(tags).prefix(Caps.tagsPerTodo))))
-    return fields
+/// ``VTODOMapping`` as the CalDAV sync's ``CalendarObjectMapping``: the CLI hands it to the run.
+public struct VTODOObjectMapping: CalendarObjectMapping {
+  public init() {}
+
+  public func read(_ ics: String, timeZone: any ZoneRules, today: Day, now: Date) throws -> CalDAVServerTodo {
+    try VTODOMapping.parse(ics, timeZone: timeZone, today: today, now: now)
+  }
+
+  public func render(_ fields: Fields, uuid: String, createdAt: Date, now: Date, productVersion: String) -> String {
+    VTODOMapping.render(fields, uuid: uuid, createdAt: createdAt, now: now, productVersion: productVersion)
+  }
+
+  public func patch(_ ics: String, uuid: String, old: Fields, new: Fields, now: Date) throws -> String {
+    try VTODOMapping.patch(ics, uuid: uuid, old: old, new: new, now: now)
   }
 }

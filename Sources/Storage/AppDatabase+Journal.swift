@@ -23,6 +23,32 @@ extension AppDatabase {
     }
   }
 
+  /// As ``change(now:_:)``, but adding to this machine's change `id` when it is still its latest
+  /// entry and not undone (else beginning one, as ``change(now:_:)`` does). Returns `body`'s
+  /// result and the entry the operations are in (nil when there is none).
+  func change<T>(now: Date, continuing id: Int64?, _ body: (ChangeRecorder) throws -> T) throws(StorageError)
+    -> (T, Int64?)
+  {
+    try write { db in
+      if let routineDay { _ = try Self.planDueRoutine(db, on: routineDay, now: now) }
+      let recorder = ChangeRecorder(db, command: command, now: now)
+      var resumed: Int64?
+      if let id,
+        try Bool.fetchOne(
+          db,
+          sql: """
+            SELECT id = (SELECT MAX(id) FROM journalChange) AND kind = 'change' AND undone = 0 AND remote = 0
+            FROM journalChange WHERE id = ?
+            """, arguments: [id]) == true
+      {
+        try recorder.resume(id)
+        resumed = id
+      }
+      let result = try body(recorder)
+      return (result, try recorder.finish() ?? resumed)
+    }
+  }
+
   /// Applies operations made on another machine as one journal entry of that machine's
   /// `device`, keeping their clock values (`clocks`, one per operation, or consecutive values
   /// after this machine's clock when nil) and moving this machine's clock past them. Such
@@ -169,7 +195,7 @@ extension AppDatabase {
   /// Calls `body` with each operation of change `id` (and the operation's id), in the order they were applied (or the
   /// reverse), reading them a thousand at a time (the first thousand being `first`, when they
   /// were read already); `body` may write to the journal meanwhile.
-  private static func forEachOperation(
+  static func forEachOperation(
     _ db: Database, of id: Int64, backwards: Bool,
     startingWith first: [(id: Int64, operation: JournalOperation)]? = nil,
     _ body: (_ id: Int64, JournalOperation) throws -> Void

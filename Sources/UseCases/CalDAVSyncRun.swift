@@ -1,12 +1,12 @@
 import Core
 import Foundation
-import Interchange
 import Zone
 
 /// One `ootd caldav sync` (issue 27): makes ootd's todos in a window and the VTODOs of a CalDAV
 /// collection equal. It knows the two sides through Core's ``CalDAVStore`` and
-/// ``CalendarCollection`` only; the CLI hands it the database, the client, the clock and where
-/// its test fault points are (`reached`).
+/// ``CalendarCollection`` only, and reads and writes VTODOs through ``CalendarObjectMapping``;
+/// the CLI hands it the database, the client, the mapping, the clock and where its test fault
+/// points are (`reached`).
 ///
 /// The steps, each safe to stop at (a killed process, a server gone mid-sync):
 /// 1. what changed on the server since the last sync's token (or a full listing), and the
@@ -19,10 +19,13 @@ import Zone
 ///    state recorded right after the server took it. Stopped between the two, the next sync
 ///    finds the resource (its `UID` is the todo's uuid) equal to the todo and only records it:
 ///    nothing is pushed twice. A 412 fetches the resource, merges again and retries, a bounded
-///    number of times.
+///    number of times; what that merge takes from the server joins step 3's journal change (one
+///    sync is one change to undo).
 public struct CalDAVSyncRun {
   public let store: any CalDAVStore
   public let collection: any CalendarCollection
+  /// VTODO text to fields and back (Interchange's, handed in by the CLI).
+  public let mapping: any CalendarObjectMapping
   /// The days whose todos are pushed (the backlog too); what the server holds is pulled
   /// whatever its day.
   public let window: DayRange
@@ -35,11 +38,12 @@ public struct CalDAVSyncRun {
   public let reached: (String) -> Void
 
   public init(
-    store: any CalDAVStore, collection: any CalendarCollection, window: DayRange, now: Date, today: Day,
-    timeZone: any ZoneRules, productVersion: String, reached: @escaping (String) -> Void = { _ in }
+    store: any CalDAVStore, collection: any CalendarCollection, mapping: any CalendarObjectMapping, window: DayRange,
+    now: Date, today: Day, timeZone: any ZoneRules, productVersion: String, reached: @escaping (String) -> Void = { _ in }
   ) {
     self.store = store
     self.collection = collection
+    self.mapping = mapping
     self.window = window
     self.now = now
     self.today = today
@@ -86,7 +90,7 @@ public struct CalDAVSyncRun {
   /// A server resource read and mapped.
   struct ServerSide {
     var object: CalendarObject
-    var todo: VTODOMapping.ServerTodo
+    var todo: CalDAVServerTodo
   }
 
   /// Why a sync stopped.
@@ -98,6 +102,7 @@ public struct CalDAVSyncRun {
     var summary = Summary()
     guard let link = try store.calDAVLink() else { throw Failure.notLinked }
     var states = try store.calDAVStates()
+    let names = try store.calDAVCategoryNames()
     var uuidByHref: [String: String] = [:]
     for state in states.values { uuidByHref[state.href] = state.uuid }
 
@@ -149,7 +154,7 @@ public struct CalDAVSyncRun {
       let local = locals[uuid]?.fields
       let serverFields: Fields?
       if let side = server[uuid] {
-        serverFields = CalDAVPlan.normalized(fields(side, base: state?.base, local: local))
+        serverFields = CalDAVPlan.normalized(fields(side, base: state?.base, local: local, names: names))
       } else if let state {
         serverFields = removed.contains(state.href) ? nil : state.base
       } else {
@@ -196,7 +201,7 @@ public struct CalDAVSyncRun {
       }
     }
     let pulled = try store.applyCalDAVPull(
-      writes, states: settled, forget: forget, syncToken: changes.syncToken, today: today, now: now)
+      writes, states: settled, forget: forget, syncToken: changes.syncToken, joining: nil, today: today, now: now)
     reached("caldav-pulled")
     summary.pulled += pulled.created + pulled.updated
     summary.deleted += pulled.deleted
@@ -236,7 +241,7 @@ public struct CalDAVSyncRun {
     for decision in pushes {
       if let change = try await push(
         decision, state: states[decision.uuid], server: server[decision.uuid],
-        createdAt: createdAt[decision.uuid] ?? now, syncToken: changes.syncToken, &summary)
+        createdAt: createdAt[decision.uuid] ?? now, syncToken: changes.syncToken, names: names, &summary)
       {
         recorded.append(change)
       }
@@ -266,7 +271,7 @@ public struct CalDAVSyncRun {
   /// todo's state to record (nil: gone from both sides), or nothing when the retries ran out.
   func push(
     _ first: CalDAVPlan.Decision, state: CalDAVTodoState?, server: ServerSide?, createdAt: Date,
-    syncToken: String?, _ summary: inout Summary
+    syncToken: String?, names: CalDAVCategories.Names, _ summary: inout Summary
   ) async throws -> CalDAVStateChange? {
     var decision = first
     var server = server
@@ -283,7 +288,7 @@ public struct CalDAVSyncRun {
           }
           return nil
         case .create(let fields):
-          let ics = VTODOMapping.render(fields, uuid: decision.uuid, createdAt: createdAt, now: now, productVersion: productVersion)
+          let ics = mapping.render(fields, uuid: decision.uuid, createdAt: createdAt, now: now, productVersion: productVersion)
           let resource = try await collection.create(name: decision.uuid + ".ics", ics: ics)
           summary.pushed += 1
           summary.createdOnServer += 1
@@ -295,8 +300,8 @@ public struct CalDAVSyncRun {
             decision.server = .create(fields)
             continue
           }
-          let old = self.fields(side, base: state?.base, local: fields)
-          let ics = try VTODOMapping.patch(side.object.ics, uuid: decision.uuid, old: old, new: fields, now: now)
+          let old = self.fields(side, base: state?.base, local: fields, names: names)
+          let ics = try mapping.patch(side.object.ics, uuid: decision.uuid, old: old, new: fields, now: now)
           let resource = try await collection.update(href: side.object.href, ifMatch: side.object.etag, ics: ics)
           summary.pushed += 1
           summary.updatedOnServer += 1
@@ -327,7 +332,7 @@ public struct CalDAVSyncRun {
         let input = CalDAVPlan.Input(
           uuid: decision.uuid, base: state?.base, local: local?.fields,
           localChanged: try store.calDAVLastChanges(uuids: [decision.uuid])[decision.uuid] ?? now,
-          server: server.map { fields($0, base: state?.base, local: local?.fields) },
+          server: server.map { fields($0, base: state?.base, local: local?.fields, names: names) },
           serverChanged: server?.todo.lastModified ?? now)
         decision = CalDAVPlan.decide(input)
         summary.conflicts += decision.conflicts.map {
@@ -340,8 +345,10 @@ public struct CalDAVSyncRun {
           case .update(let fields): write = .update(uuid: decision.uuid, fields)
           default: write = .delete(uuid: decision.uuid)
           }
+          // Joined to the sync's pull: one sync is one change to undo.
           let result = try store.applyCalDAVPull(
-            [write], states: [], forget: [], syncToken: syncToken, today: today, now: now)
+            [write], states: [], forget: [], syncToken: syncToken, joining: summary.change, today: today, now: now)
+          summary.change = result.change ?? summary.change
           summary.pulled += result.created + result.updated
           summary.deleted += result.deleted
           summary.ruleConflicts += result.ruleConflicts
@@ -376,10 +383,17 @@ public struct CalDAVSyncRun {
   /// A resource read as a VTODO, or nil (said in the notes) when it is not one ootd can read.
   func read(_ object: CalendarObject, _ summary: inout Summary) -> ServerSide? {
     do {
-      let todo = try VTODOMapping.parse(object.ics, timeZone: timeZone, today: today, now: now)
-      if let rule = todo.recurrence {
-        summary.notes.append(
-          "'\(todo.fields[todo: .title]?.text ?? "")' repeats (\(rule.prefix(80))): taken as its instance of \(todo.fields[todo: .day]?.text ?? "today")")
+      let todo = try mapping.read(object.ics, timeZone: timeZone, today: today, now: now)
+      if let repetition = todo.repetition {
+        let title = todo.fields[todo: .title]?.text ?? ""
+        let rule = repetition.rule.prefix(80)
+        let day = todo.fields[todo: .day]?.text ?? "today"
+        switch repetition.next {
+        case .instance: summary.notes.append("'\(title)' repeats (\(rule)): taken as its instance of \(day)")
+        case .ended: summary.notes.append("'\(title)' repeats (\(rule)) and has ended: taken as its last instance, \(day)")
+        case .unsupported(let why):
+          summary.notes.append("'\(title)' repeats (\(rule)) by a rule ootd cannot follow (\(why)): taken on its DTSTART, \(day)")
+        }
       }
       for adjustment in todo.adjustments { summary.notes.append("\(object.href): \(adjustment)") }
       return ServerSide(object: object, todo: todo)
@@ -389,12 +403,10 @@ public struct CalDAVSyncRun {
     }
   }
 
-  /// The server side's fields, its categories read against the project and block names ootd
-  /// wrote there.
-  func fields(_ side: ServerSide, base: Fields?, local: Fields?) -> Fields {
-    VTODOMapping.fields(
-      side.todo,
-      known: [base?[todo: .project]?.text, base?[todo: .block]?.text, local?[todo: .project]?.text, local?[todo: .block]?.text])
+  /// The server side's fields, its categories read as project, block and tags against what
+  /// ootd wrote there last (the base, else the todo's) and this database's names.
+  func fields(_ side: ServerSide, base: Fields?, local: Fields?, names: CalDAVCategories.Names) -> Fields {
+    side.todo.fields(reference: base ?? local, names: names)
   }
 
   /// The todo uuid of a VTODO `UID` made elsewhere: the uid itself when it is a uuid (any

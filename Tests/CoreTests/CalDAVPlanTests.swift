@@ -12,10 +12,8 @@ import Testing
   ]
 
   static func with(_ changes: Fields, _ fields: Fields = base) -> Fields { fields.merging(changes) { $1 } }
-  /// The server's view: no project nor block (CATEGORIES cannot say them apart).
-  static func server(_ changes: Fields = [:]) -> Fields {
-    with(changes).filter { !CalDAVFields.localOnly.contains($0.key) }
-  }
+  /// The server's view: its project, block and tags read from CATEGORIES (CalDAVCategories).
+  static func server(_ changes: Fields = [:]) -> Fields { with(changes) }
 
   static let earlier = Date(timeIntervalSince1970: 1_000_000)
   static let later = Date(timeIntervalSince1970: 2_000_000)
@@ -39,7 +37,7 @@ import Testing
     Row(name: "new in ootd", base: nil, local: base, server: nil, localAction: .keep, serverAction: .create(base), merged: base),
     Row(
       name: "new on the server", base: nil, local: nil, server: server(),
-      localAction: .create(with(["project": .null])), serverAction: .keep, merged: with(["project": .null])),
+      localAction: .create(base), serverAction: .keep, merged: base),
     Row(
       name: "ticked on the phone", base: base, local: base,
       server: server(["done": .bool(true), "doneAt": .text("20261122T083000Z")]),
@@ -52,6 +50,21 @@ import Testing
     Row(
       name: "project changed in ootd (CATEGORIES)", base: base, local: with(["project": .text("home")]), server: server(),
       localAction: .keep, serverAction: .update(with(["project": .text("home")])), merged: with(["project": .text("home")])),
+    Row(
+      name: "project changed on the phone (CATEGORIES)", base: base, local: base, server: server(["project": .text("home")]),
+      localAction: .update(with(["project": .text("home")])), serverAction: .keep, merged: with(["project": .text("home")])),
+    Row(
+      name: "project and a tag taken off on the phone, a block added",
+      base: with(["tags": .text("bug work")]), local: with(["tags": .text("bug work")]),
+      server: server(["project": .null, "tags": .text("work"), "block": .text("blog")]),
+      localAction: .update(with(["project": .null, "tags": .text("work"), "block": .text("blog")])), serverAction: .keep,
+      merged: with(["project": .null, "tags": .text("work"), "block": .text("blog")])),
+    Row(
+      name: "project moved in ootd, tag added on the phone", base: base, local: with(["project": .text("home")]),
+      server: server(["tags": .text("errand")]),
+      localAction: .update(with(["project": .text("home"), "tags": .text("errand")])),
+      serverAction: .update(with(["project": .text("home"), "tags": .text("errand")])),
+      merged: with(["project": .text("home"), "tags": .text("errand")])),
     Row(
       name: "different fields on each side", base: base, local: with(["title": .text("Read SICP")]),
       server: server(["day": .text("2026-11-24")]),

@@ -72,9 +72,11 @@ import Zone
     #expect(todo.fields[todo: .title] == .text("Buy milk, eggs; and \\ bread"))
     #expect(todo.fields[todo: .notes] == .text("line one\nline two\n三"))
     #expect(todo.categories == ["Errand", "home,garden", "work"])
-    // Categories that are tags become tags (lowercased); the project's name and others are not.
-    let fields = VTODOMapping.fields(todo, known: ["work", nil])
+    // Categories that are tags become tags (lowercased); a project's name is the project, and
+    // one that can be no tag is not read.
+    let fields = todo.fields(reference: nil, names: CalDAVCategories.Names(projects: ["work"], blocks: []))
     #expect(fields[todo: .tags] == .text("errand"))
+    #expect(fields[todo: .project] == .text("work"))
   }
 
   @Test func hostileInput() throws {
@@ -99,25 +101,14 @@ import Zone
     #expect(try Self.parse(["SUMMARY:a\u{0}b"]).fields[todo: .title] == .text("a\u{FFFD}b"))
   }
 
-  @Test(arguments: [
-    ("FREQ=DAILY", "2026-11-01", "2026-11-22"),
-    ("FREQ=DAILY;INTERVAL=3", "2026-11-01", "2026-11-22"),
-    ("FREQ=DAILY;INTERVAL=5", "2026-11-01", "2026-11-26"),
-    ("FREQ=WEEKLY", "2026-11-02", "2026-11-23"),
-    ("FREQ=MONTHLY", "2026-01-31", "2026-11-30"),
-    ("FREQ=YEARLY", "2020-02-29", "2027-02-28"),
-    ("FREQ=DAILY;COUNT=3", "2026-11-01", "2026-11-03"),
-    ("FREQ=WEEKLY;UNTIL=20261115T000000Z", "2026-10-01", "2026-11-12"),
-    ("FREQ=DAILY", "2026-12-01", "2026-12-01"),
-  ])
-  func nextInstance(rule: String, start: String, expected: String) {
-    #expect(VTODOMapping.nextInstance(rule, start: Day(iso: start)!, today: Self.today).description == expected)
-  }
-
   @Test func repeatingTodoIsItsNextInstance() throws {
     let todo = try Self.parse(["SUMMARY:Water plants", "DTSTART;VALUE=DATE:20261101", "RRULE:FREQ=WEEKLY"])
     #expect(todo.fields[todo: .day] == .text("2026-11-22"))
-    #expect(todo.recurrence == "FREQ=WEEKLY")
+    #expect(todo.repetition == .init(rule: "FREQ=WEEKLY", next: .instance(Day(iso: "2026-11-22")!)))
+    // A rule ootd cannot follow: the todo stays on its DTSTART.
+    let hourly = try Self.parse(["SUMMARY:Stretch", "DTSTART;VALUE=DATE:20261101", "RRULE:FREQ=HOURLY"])
+    #expect(hourly.fields[todo: .day] == .text("2026-11-01"))
+    #expect(hourly.repetition?.next == .unsupported("FREQ=HOURLY is not followed"))
   }
 
   static let fields: Fields = [
@@ -133,9 +124,7 @@ import Zone
     #expect(text.contains("PRIORITY:1\r\n"))
     #expect(text.contains("CATEGORIES:ootd,bug,work\r\n"))
     let back = try VTODOMapping.parse(text, timeZone: Self.seoul, today: Self.today, now: Self.now)
-    var read = VTODOMapping.fields(back, known: ["ootd", nil])
-    read["project"] = .text("ootd")
-    read["block"] = .null
+    let read = back.fields(reference: nil, names: CalDAVCategories.Names(projects: ["ootd"], blocks: []))
     #expect(read == Self.fields)
     // Done: STATUS and COMPLETED; dropped: CANCELLED; the backlog: no DTSTART nor DUE.
     var done = Self.fields
@@ -156,9 +145,7 @@ import Zone
       ],
       inner: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Alarm text", "TRIGGER:-PT15M", "END:VALARM"])
     let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)
-    var old = VTODOMapping.fields(parsed, known: [])
-    old["project"] = .null
-    old["block"] = .null
+    let old = parsed.fields(reference: nil, names: .none)
     var new = old
     new["title"] = .text("New title")
     new["done"] = .bool(true)
@@ -188,20 +175,27 @@ import Zone
   @Test func categoriesThatAreNoTagsStay() throws {
     let server = Self.object(["SUMMARY:t", "CATEGORIES:Work Stuff,errand"])
     let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)
-    var old = VTODOMapping.fields(parsed, known: [])
-    old["project"] = .null
-    old["block"] = .null
+    let old = parsed.fields(reference: nil, names: .none)
     #expect(old["tags"] == .text("errand"))
     var new = old
     new["tags"] = .text("errand home")
     let patched = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)
     #expect(patched.contains("CATEGORIES:errand,home,Work Stuff\r\n"))
+    // A project ootd took away goes, even one that can be no tag; the others stay.
+    let withProject = Self.object(["SUMMARY:t", "CATEGORIES:Side Project,errand,Work Stuff"])
+    let read = try VTODOMapping.parse(withProject, timeZone: Self.seoul, today: Self.today, now: Self.now)
+      .fields(reference: nil, names: CalDAVCategories.Names(projects: ["Side Project"], blocks: []))
+    #expect(read["project"] == .text("Side Project"))
+    var moved = read
+    moved["project"] = .null
+    let unlinked = try VTODOMapping.patch(withProject, uuid: Self.uuid, old: read, new: moved, now: Self.now)
+    #expect(unlinked.contains("CATEGORIES:errand,Work Stuff\r\n"), "\(unlinked)")
   }
 
   @Test func patchOfTheDayReplacesDTSTARTAndDUE() throws {
     let server = Self.object(["SUMMARY:t", "DTSTART;VALUE=DATE:20261120", "DUE;VALUE=DATE:20261121", "RRULE:FREQ=DAILY", "X-KEEP:1"])
     let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Day(iso: "2026-11-20")!, now: Self.now)
-    let old = VTODOMapping.fields(parsed, known: [])
+    let old = parsed.fields(reference: nil, names: .none)
     var new = old
     new["day"] = .text("2026-11-25")
     let patched = try VTODOMapping.patch(server, uuid: Self.uuid, old: old, new: new, now: Self.now)

@@ -12,10 +12,6 @@ public enum CalDAVFields {
   public static let names: [String] = [
     TodoField.title, .priority, .day, .done, .doneAt, .dropped, .notes, .tags, .project, .block,
   ].map(\.rawValue)
-
-  /// The fields a server cannot say apart from the tags (all three are `CATEGORIES`): a
-  /// server's VTODO leaves them as they were.
-  public static let localOnly: Set<String> = [TodoField.project.rawValue, TodoField.block.rawValue]
 }
 
 /// What a CalDAV sync does with one todo: the three-way merge of the values both sides agreed
@@ -38,8 +34,8 @@ public enum CalDAVPlan {
     public var local: Fields?
     /// When ootd last changed it (its latest journal entry), for a conflict.
     public var localChanged: Date
-    /// The VTODO on the server now (nil: not there): ``CalDAVFields`` but the
-    /// ``CalDAVFields/localOnly`` ones, which are taken from the base (or ootd's).
+    /// The VTODO on the server now (nil: not there), its project, block and tags read from its
+    /// `CATEGORIES` (``CalDAVCategories``).
     public var server: Fields?
     /// Its `LAST-MODIFIED`, for a conflict.
     public var serverChanged: Date
@@ -91,14 +87,8 @@ public enum CalDAVPlan {
 
   /// Decides what to do with one todo.
   public static func decide(_ input: Input) -> Decision {
-    var server = input.server
-    if server != nil {
-      for field in CalDAVFields.localOnly {
-        server![field] = input.base?[field] ?? input.local?[field] ?? .null
-      }
-    }
     let local = input.local.map(normalized)
-    server = server.map(normalized)
+    let server = input.server.map(normalized)
     let base = input.base.map(normalized)
     let localStamp = Stamp(clock: SyncClocks.milliseconds(input.localChanged), device: localDevice)
     let serverStamp = Stamp(clock: SyncClocks.milliseconds(input.serverChanged), device: serverDevice)

@@ -68,7 +68,7 @@ public enum CalDAVLocalWrite: Hashable, Sendable {
   case delete(uuid: String)
 }
 
-/// What ``CalDAVStore/applyCalDAVPull(_:states:forget:syncToken:today:now:)`` did.
+/// What ``CalDAVStore/applyCalDAVPull(_:states:forget:syncToken:joining:today:now:)`` did.
 public struct CalDAVPullResult: Hashable, Sendable {
   public var created = 0
   public var updated = 0
@@ -100,9 +100,13 @@ public protocol CalDAVStore: Sendable {
   func calDAVTodos(window: DayRange) throws -> [CalDAVLocalTodo]
   func calDAVTodos(uuids: [String]) throws -> [CalDAVLocalTodo]
   func calDAVLastChanges(uuids: [String]) throws -> [String: Date]
+  /// The project and task block names a VTODO's `CATEGORIES` may name.
+  func calDAVCategoryNames() throws -> CalDAVCategories.Names
+  /// Applies a pull as one journal change, joining the change `joining` (the one an earlier
+  /// pull of the same sync made) when it is still the latest: one sync, one change to undo.
   func applyCalDAVPull(
     _ writes: [CalDAVLocalWrite], states: [CalDAVTodoState], forget: [String], syncToken: String?,
-    today: Day, now: Date
+    joining change: Int64?, today: Day, now: Date
   ) throws -> CalDAVPullResult
   func recordCalDAVStates(_ changes: [CalDAVStateChange]) throws
   func finishCalDAVSync(syncToken: String?, ctag: String?, now: Date) throws

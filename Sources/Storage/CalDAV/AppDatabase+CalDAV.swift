@@ -77,15 +77,26 @@ extension AppDatabase: CalDAVStore {
     }
   }
 
+  /// The names of the projects and task blocks: what a VTODO's `CATEGORIES` may name.
+  public func calDAVCategoryNames() throws(StorageError) -> CalDAVCategories.Names {
+    try read { db in
+      CalDAVCategories.Names(
+        projects: Set(try String.fetchAll(db, sql: "SELECT name FROM project")),
+        blocks: Set(try String.fetchAll(db, sql: "SELECT name FROM block")))
+    }
+  }
+
   /// Applies what a sync pulled as ONE journal change (one `ootd undo` takes it back), mends
   /// any todo it leaves breaking a rule, and records `states` (and forgets the links of
   /// `forget`) and the server's `syncToken`, all in one transaction: a sync killed before it
-  /// commits has changed nothing here.
+  /// commits has changed nothing here. With `change` (the entry an earlier call of the same
+  /// sync returned, still this machine's latest), the writes join that entry: a sync whose
+  /// retried push pulls again is still one change.
   public func applyCalDAVPull(
     _ writes: [CalDAVLocalWrite], states: [CalDAVTodoState], forget: [String], syncToken: String?,
-    today: Day, now: Date
+    joining change: Int64?, today: Day, now: Date
   ) throws(StorageError) -> CalDAVPullResult {
-    try change(now: now) { recorder in
+    let (pulled, entry) = try self.change(now: now, continuing: change) { recorder in
       let db = recorder.db
       var result = CalDAVPullResult()
       var touched: [String] = []
@@ -118,9 +129,11 @@ extension AppDatabase: CalDAVStore {
       for state in states { try CalDAVTodoRecord(state).save(db) }
       for uuid in forget { try CalDAVTodoRecord.deleteOne(db, key: uuid) }
       try db.execute(sql: "UPDATE caldavLink SET syncToken = ?", arguments: [syncToken])
-      result.change = recorder.count > 0 ? try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM journalChange") : nil
       return result
     }
+    var result = pulled
+    result.change = entry
+    return result
   }
 
   /// Records the todos' states after pushes, in one transaction.

@@ -251,8 +251,20 @@ final class ChangeRecorder {
     remote ?? HybridClock.advanced(entry.start, by: Int64(index))
   }
 
-  /// Writes the entry's `journalChange` row and reads the clock.
-  private func begin(summary: String) throws -> Entry {
+  /// Continues this machine's change `id` (its latest) instead of beginning an entry: the
+  /// operations applied next are added after the change's own, with clock values past this
+  /// machine's clock, and the summary line ``finish(summary:always:)`` writes describes them all.
+  /// For a command that writes in steps but is one change to undo: a CalDAV sync's pull and the
+  /// pulls of its retried pushes (issue 27).
+  func resume(_ id: Int64) throws {
+    let (device, last, stamps) = try settings()
+    entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
+    held = nil
+    try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in summary.add(operation) }
+  }
+
+  /// This machine's device id, its clock, and whether its operations are stamped (syncing).
+  private func settings() throws -> (device: String, clock: Int64, stamps: Bool) {
     // One statement reads all the entry needs: this machine's device id, the clock, and whether
     // syncing (three statements before: two more for every write to prepare).
     let settings = try Row.fetchOne(
@@ -262,6 +274,17 @@ final class ChangeRecorder {
             \(SyncState.syncingCondition)
           """))
     guard let device = remoteDevice ?? settings?[0] as String? else { throw AppDatabase.noDevice }
+    return (device, settings?[1] as Int64? ?? 0, remoteDevice == nil && (settings?[2] as Bool?) == true)
+  }
+
+  /// The clock value of an entry's first operation, after `last`.
+  private func tick(_ last: Int64) -> Int64 {
+    HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+  }
+
+  /// Writes the entry's `journalChange` row and reads the clock.
+  private func begin(summary: String) throws -> Entry {
+    let (device, last, stamps) = try settings()
     try db.cachedStatement(
       sql: """
         INSERT INTO journalChange (uuid, at, device, kind, command, summary, target, remote)
@@ -271,10 +294,7 @@ final class ChangeRecorder {
       RowID.random(), Timestamp.string(now, .sqlite), device, kind.rawValue, command, summary, target, remoteDevice != nil,
     ])
     let id = db.lastInsertedRowID
-    let last = settings?[1] as Int64? ?? 0
-    let start = HybridClock.tick(last: last, milliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
-    let stamps = remoteDevice == nil && (settings?[2] as Bool?) == true
-    let entry = Entry(id: id, device: device, start: start, latest: last, stamps: stamps)
+    let entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
     self.entry = entry
     return entry
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Core
 import Foundation
+import Interchange
 import Storage
 import UseCases
 
@@ -62,7 +63,7 @@ extension Ootd.CalDAVCommand {
       let (user, password) = try CalDAVAccess.credentials(environment, url: url, user: link.user)
       let collection = try CalDAVAccess.collection(environment, url: url, user: user, password: password)
       let run = CalDAVSyncRun(
-        store: database, collection: collection, window: window, now: environment.now, today: environment.today,
+        store: database, collection: collection, mapping: VTODOObjectMapping(), window: window, now: environment.now, today: environment.today,
         timeZone: environment.timeZone, productVersion: Ootd.version, reached: DebugFault.reached)
       let summary = try await CalDAVAccess.reporting(url: link.url) { try await run.run() }
       for sentence in summary.ruleConflicts {
