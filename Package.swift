@@ -116,9 +116,14 @@ let package = Package(
 
     // MARK: - Tests
 
+    /// How the test servers written in Python (fake GitHub, CalDAV) are started and say they
+    /// are ready: written once for both launchers below.
+    .target(name: "ScriptSupport", path: "Tests/ScriptSupport"),
+
     /// Starts the fake GitHub server (a Python script beside it) for the tests that need one.
     .target(
       name: "FakeGitHubSupport",
+      dependencies: ["ScriptSupport"],
       path: "Tests/FakeGitHub",
       exclude: ["fake_github.py", "README.md"]
     ),
@@ -131,6 +136,7 @@ let package = Package(
     /// 127.0.0.1 and runs the phone script (Python scripts beside it) for the CalDAV tests.
     .target(
       name: "CalDAVSupport",
+      dependencies: ["ScriptSupport"],
       path: "Tests/CalDAVSupport",
       exclude: ["caldav_server.py", "auth_proxy.py", "phone.py", "README.md"]
     ),

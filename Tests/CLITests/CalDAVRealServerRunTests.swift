@@ -148,4 +148,76 @@ struct CalDAVRealServerRunTests {
     #expect(undone.contains("SUMMARY:Write report\r\n") && undone.contains("PRIORITY:1\r\n"), "\(undone)")
     #expect(try await setup.sync() == [0, 0, 0, 0])
   }
+
+  /// A category added, removed or renamed on the phone changes the todo's project, block and
+  /// tags in ootd: a name of a project or block of this database is that, any other category a
+  /// tag (one that can be no tag stays on the server, unread); ootd's next write keeps it.
+  @Test(arguments: kinds)
+  func categoriesFromThePhone(_ kind: CalDAVServer.Kind) async throws {
+    let setup = try await Setup(kind)
+    defer { setup.server.stop() }
+    await setup.run(["project", "add", "work"])
+    await setup.run(["project", "add", "home"])
+    let post = try await setup.add("Write post", ["--project", "work", "--tag", "draft"])
+    let week = try await setup.add("Plan week")
+    #expect(try await setup.sync() == [2, 0, 0, 0])
+    #expect(try setup.ics(post.uuid).contains("CATEGORIES:work,draft\r\n"))
+
+    // Renamed to another project, a tag added; a block named on a todo without one, and a
+    // category that can be no tag.
+    try setup.server.phone("set", post.uuid, "CATEGORIES", "home,draft,Errand")
+    try setup.server.phone("set", week.uuid, "CATEGORIES", "blog,Side Thing")
+    #expect(try await setup.sync() == [0, 2, 0, 0])
+    let renamed = try #require(try await setup.todo(post.uuid))
+    #expect(renamed["project"] as? String == "home")
+    #expect(renamed["tags"] as? [String] == ["draft", "errand"])
+    let blocked = try #require(try await setup.todo(week.uuid))
+    #expect(blocked["block"] as? String == "blog")
+    #expect(blocked["tags"] as? [String] == [])
+    #expect(try await setup.sync() == [0, 0, 0, 0])
+
+    // The project taken off and a name that is no project: a tag, never a new project.
+    try setup.server.phone("set", post.uuid, "CATEGORIES", "draft,office")
+    #expect(try await setup.sync() == [0, 1, 0, 0])
+    let unlinked = try #require(try await setup.todo(post.uuid))
+    #expect(unlinked["project"] is NSNull)
+    #expect(unlinked["tags"] as? [String] == ["draft", "office"])
+    let projects = await setup.harness.run(["project", "list", "--all", "--json"])
+    #expect(!projects.stdout.contains("\"office\""))
+
+    // ootd's own changes go back; the category it does not read stays.
+    await setup.run(["edit", "\(post.id)", "--project", "work"])
+    await setup.run(["edit", "\(week.id)", "--tag", "focus"])
+    #expect(try await setup.sync() == [2, 0, 0, 0])
+    #expect(try setup.ics(post.uuid).contains("CATEGORIES:work,draft,office\r\n"))
+    let weekICS = try setup.ics(week.uuid)
+    #expect(weekICS.contains("CATEGORIES:blog,focus,Side Thing\r\n"), "\(weekICS)")
+    #expect(try await setup.sync() == [0, 0, 0, 0])
+  }
+
+  /// A repeating VTODO made on the phone comes in as its next instance by its rule (here the
+  /// last Friday of the month); one ootd cannot follow stays on its DTSTART. Both are said.
+  @Test(arguments: kinds)
+  func repeatingFromThePhone(_ kind: CalDAVServer.Kind) async throws {
+    let setup = try await Setup(kind)
+    defer { setup.server.stop() }
+    try setup.server.phone("add", "phone-rent", "Pay rent", "20260130")
+    try setup.server.phone("set", "phone-rent", "RRULE", "FREQ=MONTHLY;BYDAY=-1FR")
+    try setup.server.phone("add", "phone-close", "Close the books", "20261102")
+    try setup.server.phone("set", "phone-close", "RRULE", "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,TU,WE,TH,FR")
+    let result = await setup.harness.run(["caldav", "sync", "--json"])
+    #expect(result.code == 0, "\(result.stderr)")
+    // The rule as the server keeps it (Xandikos writes its parts in an order of its own).
+    let notes = result.stderr.split(separator: "\n").map(String.init)
+    #expect(notes.contains { $0.hasPrefix("ootd: note: 'Pay rent' repeats (") && $0.hasSuffix("): taken as its instance of 2026-11-27") }, "\(notes)")
+    #expect(
+      notes.contains {
+        $0.hasPrefix("ootd: note: 'Close the books' repeats (")
+          && $0.hasSuffix(") by a rule ootd cannot follow (BYSETPOS is not followed): taken on its DTSTART, 2026-11-02")
+      }, "\(notes)")
+    let todos = try await setup.harness.allTodos()
+    #expect(todos.first { $0["title"] as? String == "Pay rent" }?["date"] as? String == "2026-11-27")
+    #expect(todos.first { $0["title"] as? String == "Close the books" }?["date"] as? String == "2026-11-02")
+    #expect(try await setup.sync() == [0, 0, 0, 0])
+  }
 }

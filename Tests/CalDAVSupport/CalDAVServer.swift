@@ -1,4 +1,5 @@
 import Foundation
+import ScriptSupport
 
 /// A real CalDAV server on 127.0.0.1 for one test (or one suite), in a temporary folder:
 /// Radicale (htpasswd login) or Xandikos (behind `auth_proxy.py`, a small authenticating proxy),
@@ -71,29 +72,18 @@ public final class CalDAVServer: @unchecked Sendable {
     self.kind = kind
     self.user = user
     self.password = password
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    var arguments = ["python3", Self.serverScript.path, kind.rawValue, "--user", user, "--password", password]
+    var arguments = [kind.rawValue, "--user", user, "--password", password]
     if refuseSyncCollection { arguments.append("--refuse-sync-collection") }
     if tls { arguments.append("--tls") }
-    process.arguments = arguments
-    process.standardInput = input
-    process.standardOutput = output
     let errors = Pipe()
     process.standardError = errors
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      guard !chunk.isEmpty else { break }
-      line.append(chunk)
-    }
+    let line = try ScriptProcess.start(process, script: Self.serverScript, arguments: arguments, input: input, output: output)
     struct Started: Decodable {
       let url: String
       let port: Int
       let ca: String?
     }
-    guard let first = line.split(separator: UInt8(ascii: "\n")).first,
-      let started = try? JSONDecoder().decode(Started.self, from: Data(first)),
+    guard let started = try? JSONDecoder().decode(Started.self, from: line),
       let url = URL(string: started.url)
     else {
       try? input.fileHandleForWriting.close()

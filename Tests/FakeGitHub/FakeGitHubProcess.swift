@@ -1,4 +1,5 @@
 import Foundation
+import ScriptSupport
 
 /// Runs `fake_github.py` (beside this file) on 127.0.0.1 for one test. The server stops when its
 /// standard input closes: when ``stop()`` runs or this value goes away.
@@ -25,20 +26,9 @@ public final class FakeGitHubProcess {
   public init(_ arguments: [String]) throws {
     logURL = FileManager.default.temporaryDirectory
       .appendingPathComponent("ootd-fake-github-\(UUID().uuidString).log")
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.script.path, "--log", logURL.path] + arguments
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      guard !chunk.isEmpty else { break }
-      line.append(chunk)
-    }
-    guard let text = String(data: line, encoding: .utf8)?.split(separator: "\n").first,
-      let port = Int(text.trimmingCharacters(in: .whitespaces))
-    else {
+    let line = try ScriptProcess.start(
+      process, script: Self.script, arguments: ["--log", logURL.path] + arguments, input: input, output: output)
+    guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)) else {
       process.terminate()
       throw ServerDidNotStart()
     }
