@@ -97,7 +97,7 @@ struct HotPathTests {
     ]
     // Each word alone, and after each of a few that most lines carry (argument-parser's parse of
     // an accepted line costs tens of milliseconds in a debug build: thousands, not 300,000).
-    let seconds: [[String]] = [[], ["x"], ["--json"], ["--db", "/tmp/x.sqlite"], ["--no-color"], ["-"], ["--all"]]
+    let seconds: [[String]] = [[], ["x"], ["--json"], ["-"]]
     var lines: [[String]] = []
     for name in names {
       for first in offWords {
@@ -127,7 +127,8 @@ struct HotPathTests {
                  "project show", "project edit", "project archive", "project rm", "project list"]
     {
       let taken = accepted.filter { $0.key == name || $0.key.hasPrefix(name + " ") }.values.reduce(0, +)
-      #expect(taken > 3, "\(name)")
+      // `block edit` needs a name and `--done-when`: only a word pair followed by a name gives both.
+      #expect(taken > (name == "block edit" ? 1 : 3), "\(name)")
     }
     #expect(HotPath.parse(["graph", "--weeks", "4", "--json"]) is Ootd.Graph)
     #expect(HotPath.parse(["export", "--format", "json"]) is Ootd.Export)
