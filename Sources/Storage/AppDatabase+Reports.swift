@@ -57,7 +57,9 @@ extension AppDatabase {
   public func todosCarriedAway(
     from range: DayRange?, project: String?
   ) throws(StorageError) -> [Todo] {
-    try read { db in
+    // One statement without a project (one snapshot by itself: no read transaction to begin
+    // and end, issue 25); the project's lookup and it, in one transaction.
+    let body = { (db: Database) throws -> [Todo] in
       var todos: [Todo] = []
       var clause = "todo.carriedFrom IS NOT NULL"
       var arguments: StatementArguments = []
@@ -83,6 +85,7 @@ extension AppDatabase {
       }
       return todos
     }
+    return try project == nil ? readStatement(body) : read(body)
   }
 
   /// The run of perfect days that goes on outside a range, by Core's rule (``RunCounter``):

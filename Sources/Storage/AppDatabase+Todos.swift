@@ -72,11 +72,14 @@ extension AppDatabase {
   /// The largest id among the todos that match `filter` (nil when none does): the width of the
   /// id column of a streamed list.
   public func largestTodoID(matching filter: TodoFilter) throws(StorageError) -> Int64? {
-    try read { db in
+    let body = { (db: Database) throws -> Int64? in
       let (clause, arguments) = try Self.condition(db, filter)
       return try Int64.fetchOne(
         db, sql: "SELECT max(todo.id) FROM \(TodoRecord.source) WHERE \(clause)", arguments: arguments)
     }
+    // One statement without a project (whose name ``condition(_:_:)`` looks up first): no read
+    // transaction to begin and end (issue 25).
+    return try filter.project == nil ? readStatement(body) : read(body)
   }
 
   /// The SQL condition selecting `filter`'s todos; throws when its project is unknown.
@@ -177,12 +180,23 @@ extension AppDatabase {
   /// How many backlog todos wait to be planned (open, not dropped), and the first `limit` of
   /// them in backlog order: what the dashboard shows.
   public func backlogSummary(limit: Int) throws(StorageError) -> (todos: [Todo], count: Int) {
-    try read { db in
-      let waiting = "todo.day IS NULL AND todo.done = 0 AND todo.dropped = 0"
-      let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM todo WHERE \(waiting)") ?? 0
-      guard count > 0, limit > 0 else { return ([], count) }
-      let todos = try TodoRecord.fetchAll(db, where: waiting, limit: limit, order: TodoRecord.backlogOrderSQL)
-      return (try todos.map { try $0.todo() }, count)
+    let waiting = "todo.day IS NULL AND todo.done = 0 AND todo.dropped = 0"
+    let countSQL = "SELECT count(*) FROM todo WHERE \(waiting)"
+    guard limit > 0 else { return ([], try readStatement { db in try Int.fetchOne(db, sql: countSQL) ?? 0 }) }
+    // One statement, each row carrying the count (as ``overdueSummary(before:limit:countLimit:)``).
+    return try readStatement { db in
+      var todos: [Todo] = []
+      var count = 0
+      try TodoRecord.forEachTodo(
+        db,
+        where: "todo.id IN (SELECT id FROM todo WHERE \(waiting) ORDER BY \(TodoRecord.backlogOrderSQL) LIMIT ?)",
+        [limit], extra: "(\(countSQL))", order: TodoRecord.backlogOrderSQL
+      ) { todo, extra in
+        todos.append(todo)
+        count = Int(extra)
+        return true
+      }
+      return (todos, count)
     }
   }
 
@@ -192,28 +206,43 @@ extension AppDatabase {
   public func overdueSummary(before day: Day, limit: Int, countLimit: Int)
     throws(StorageError) -> (todos: [Todo], count: Int)
   {
-    try read { db in
-      let count = try Int.fetchOne(
-        db,
-        sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ? LIMIT ?)",
-        arguments: [day.description, countLimit]) ?? 0
-      guard count > 0, limit > 0 else { return ([], count) }
-      // The day of the limit-th most recent overdue todo, read from the partial index alone;
-      // then only the todos from that day on are ranked, and only `limit` of them loaded (a
-      // day of a 100,000-line import is not).
-      let boundary = try String.fetchOne(
-        db,
-        sql: "SELECT day FROM todo WHERE done = 0 AND dropped = 0 AND day < ? ORDER BY day DESC LIMIT 1 OFFSET ?",
-        arguments: [day.description, min(limit, count) - 1]) ?? day.description
-      let recent = try TodoRecord.todos(
+    // One statement (one snapshot by itself, no transaction to begin and end): every listing
+    // of today and the dashboard ask this, and its three statements and the read transaction
+    // around them were a fifth of `ootd list` (issue 25). Each row carries the count. The day
+    // of the limit-th most recent overdue todo is read from the partial index alone; only the
+    // todos from that day on are ranked, and only `limit` of them loaded (a day of a
+    // 100,000-line import is not). With fewer than `limit` overdue todos there is no such day:
+    // every overdue todo is ranked.
+    guard limit > 0 else {
+      return (
+        [],
+        try readStatement { db in
+          try Int.fetchOne(
+            db.makeStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 LIMIT ?2)"),
+            arguments: [day.description, countLimit]) ?? 0
+        }
+      )
+    }
+    return try readStatement { db in
+      var todos: [Todo] = []
+      var count = 0
+      try TodoRecord.forEachTodo(
         db,
         where: """
           todo.id IN (
-            SELECT id FROM todo WHERE done = 0 AND dropped = 0 AND day >= ? AND day < ?
-            ORDER BY day DESC, priority, id LIMIT ?)
+            SELECT id FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 AND day >= coalesce(
+              (SELECT day FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT 1 OFFSET ?3 - 1),
+              '')
+            ORDER BY day DESC, priority, id LIMIT ?3)
           """,
-        [boundary, day.description, limit])
-      return (recent, count)
+        [day.description, countLimit, limit],
+        extra: "(SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 LIMIT ?2))"
+      ) { todo, extra in
+        todos.append(todo)
+        count = Int(extra)
+        return true
+      }
+      return (todos, count)
     }
   }
 

@@ -38,7 +38,8 @@ struct HotPathDeclarationTests {
   /// argument-parser's description of the command `name`.
   static func declaration(_ name: String) throws -> Description.Command {
     do {
-      _ = try Ootd.parseAsRoot([name, "--experimental-dump-help"])
+      // A nested command's name is its path: `block add`.
+      _ = try Ootd.parseAsRoot(name.split(separator: " ").map(String.init) + ["--experimental-dump-help"])
     } catch {
       let json = Ootd.fullMessage(for: error)
       return try JSONDecoder().decode(Description.self, from: Data(json.utf8)).command
@@ -85,6 +86,7 @@ struct HotPathDeclarationTests {
       switch positionals.count {
       case 0: HotPath.Table.Positionals.none
       case 1: positionals[0].isRepeating ? .many : .one
+      case 2 where !positionals.contains(where: \.isRepeating): .two
       default: nil
       }
     if declaredPositionals != table.positionals {
@@ -99,7 +101,7 @@ struct HotPathDeclarationTests {
   func tableMatchesDeclaration(name: String) throws {
     let table = try #require(HotPath.table(name))
     let declared = try Self.declaration(name)
-    #expect(declared.commandName == (name == "ls" ? "list" : name))
+    #expect(declared.commandName == (name == "ls" ? "list" : String(name.split(separator: " ").last ?? "")))
     #expect(Self.mismatches(table, declared) == [], "\(name)")
   }
 

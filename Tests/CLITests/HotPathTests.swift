@@ -72,6 +72,79 @@ struct HotPathTests {
     return lines
   }()
 
+  /// The commands off the hot path that issue 25 gave tables too (`plan`, `carry`, `graph`,
+  /// `export`, `import …`, `block …`, `project …`), over the shared words and their own.
+  static let offPathCommandLines: [[String]] = {
+    let offWords = words + [
+      ["--to", "fri"], ["--on", "mon"], ["--weeks", "4"], ["--weeks", "0"], ["--weeks", "x"], ["--weeks", "4", "--from", "mon"],
+      ["--user", "octo"], ["--repo", "apple/swift"], ["--repo", "nope"], ["--tz", "Asia/Seoul"], ["--tz", "Nowhere/Zone"],
+      ["--csv"], ["--csv", "--json"], ["--include-forks"], ["--svg", "g.svg"], ["--svg", "-"], ["--svg", "-", "--csv"],
+      ["--format", "json"], ["--format", "ical"], ["--format", "taskwarrior"], ["--format", "xml"], ["--format"],
+      ["--output", "out.txt"], ["--dry-run"], ["-"], ["tasks.json"], ["a", "b"], ["algo", "Solve one"],
+      ["--routine"], ["-p", "high", "--routine"], ["--done-when", "commits"], ["--done-when", "none"],
+      ["--done-when", "bogus"], ["--done-when", "none", "--repo", "a/b"], ["--every", "2d"], ["--off"],
+      ["--off", "--on", "mon"], ["--archived"], ["--all"], ["--archived", "--all"], ["--rename", "new"],
+      ["--desc", "A thing"], ["--tech", "swift,sqlite"], ["--start", "2026-01-01"], ["--memo", ""], ["--path", "/tmp"],
+      ["-y"], ["--yes"], ["-y", "--yes"],
+    ]
+    let names: [[String]] = [
+      ["plan"], ["carry"], ["graph"], ["export"], ["import", "taskwarrior"], ["import", "todotxt"], ["import"],
+      ["import", "csv"], ["block"], ["block", "list"], ["block", "ls"], ["block", "add"], ["block", "edit"],
+      ["block", "routine"], ["block", "rm"], ["block", "remove"], ["block", "restore"], ["block", "bogus"],
+      ["project"], ["projects"], ["project", "list"], ["project", "ls"], ["project", "add"], ["project", "show"],
+      ["project", "edit"], ["project", "archive"], ["project", "unarchive"], ["project", "rm"],
+      ["project", "remove"], ["project", "bogus"],
+    ]
+    // Each word alone, and after each of a few that most lines carry (argument-parser's parse of
+    // an accepted line costs tens of milliseconds in a debug build: thousands, not 300,000).
+    let seconds: [[String]] = [[], ["x"], ["--json"], ["-"]]
+    var lines: [[String]] = []
+    for name in names {
+      for first in offWords {
+        for second in seconds { lines.append(name + first + second) }
+      }
+    }
+    return lines
+  }()
+
+  @Test("plan, carry, graph, export, import, block and project: the hot path agrees with argument-parser", .tags(.slow))
+  func offPathCommandsAgree() throws {
+    var accepted: [String: Int] = [:]
+    for line in Self.offPathCommandLines {
+      guard let hot = HotPath.parse(line) else { continue }
+      let name = line.prefix(2).joined(separator: " ")
+      accepted[name, default: 0] += 1
+      switch Result(catching: { try Ootd.parseAsRoot(line) }) {
+      case .success(let command):
+        #expect(CommandRouterTests.describe(hot) == CommandRouterTests.describe(command), "\(line)")
+      case .failure(let error):
+        Issue.record("hot path accepted \(line), argument-parser refused: \(error)")
+      }
+    }
+    // Each command's plain shapes are taken, not only refused.
+    for name in ["plan", "carry", "graph", "export", "import taskwarrior", "import todotxt", "block add",
+                 "block edit", "block routine", "block rm", "block restore", "block list", "project add",
+                 "project show", "project edit", "project archive", "project rm", "project list"]
+    {
+      let taken = accepted.filter { $0.key == name || $0.key.hasPrefix(name + " ") }.values.reduce(0, +)
+      // More than one line each (`block edit` needs a name and `--done-when`: only a word pair
+      // followed by a name gives both).
+      #expect(taken > 1, "\(name)")
+    }
+    #expect(HotPath.parse(["graph", "--weeks", "4", "--json"]) is Ootd.Graph)
+    #expect(HotPath.parse(["export", "--format", "json"]) is Ootd.Export)
+    #expect(HotPath.parse(["import", "taskwarrior", "-"]) is Ootd.Import.TaskwarriorImport)
+    #expect(HotPath.parse(["block"]) is Ootd.Block.ListBlocks)
+    #expect(HotPath.parse(["projects", "--all"]) is Ootd.ListProjects)
+    #expect(HotPath.parse(["project", "rm", "x", "-y"]) is Ootd.RemoveProject)
+    // What argument-parser refuses or answers itself, the hot path leaves to it.
+    for refused in [["export"], ["export", "--format", "xml"], ["import"], ["import", "csv"], ["block", "bogus"],
+                    ["block", "add", "x"], ["block", "edit", "x"], ["graph", "--weeks", "0"], ["project", "show"],
+                    ["project", "--help"], ["block", "add", "--help"], ["plan", "x!"], ["project", "rm", "x", "-y", "--yes"]] {
+      #expect(HotPath.parse(refused) == nil, "\(refused)")
+    }
+  }
+
   @Test("the hot path agrees with argument-parser on every command line it accepts", .tags(.slow))
   func agrees() throws {
     #expect(Self.commandLines.count > 1_000)

@@ -48,5 +48,14 @@ struct TimestampAndOverdueTests {
     #expect(summary.todos.map(\.title) == ["high 2", "high 1", "low 1"])
     #expect(capped.count == 10)
     #expect(try database.overdueSummary(before: today, limit: 0).todos.isEmpty)
+    #expect(try database.overdueSummary(before: today, limit: 0).count == 30)
+    // Fewer overdue todos than the limit: every one, in list order (one statement, issue 25)
+    let all = try database.overdueSummary(before: today, limit: 50)
+    #expect(all.count == 30)
+    #expect(all.todos.count == 30)
+    #expect(all.todos.first?.title == "high 15" && all.todos.last?.title == "low 1")
+    // Nothing before the first day: no todos, a count of 0
+    let none = try database.overdueSummary(before: today.adding(days: -15), limit: 3)
+    #expect(none.count == 0 && none.todos.isEmpty)
   }
 }

@@ -311,6 +311,23 @@ struct TodoRecord: FetchableRecord, TableRecord {
     }
   }
 
+  /// As ``forEachTodo(_:where:_:order:_:)``, with one more integer column, `extra` (an SQL
+  /// expression, the same for every row: a count asked in the same statement), handed to `body`
+  /// with each todo.
+  static func forEachTodo(
+    _ db: Database, where clause: String, _ arguments: StatementArguments, extra: String,
+    order: String = listOrderSQL, _ body: (Todo, Int64) throws -> Bool
+  ) throws {
+    let sql = "SELECT \(selection), \(extra) AS ootdExtra FROM \(source) WHERE \(clause) ORDER BY \(order)"
+    let statement = try db.makeStatement(sql: sql)
+    let columns = StatementColumns(statement.sqliteStatement, layout: try Layout(statement))
+    let extraIndex = CInt(statement.columnCount - 1)
+    let rows = try Row.fetchCursor(statement, arguments: arguments)
+    while try rows.next() != nil {
+      guard try body(todo(columns), sqlite3_column_int64(statement.sqliteStatement, extraIndex)) else { return }
+    }
+  }
+
   /// The fields (``fields``) of the todo with this uuid as it is now, or nil when there is none:
   /// one row, read by a statement lighter to prepare than ``fetchAll(_:where:_:cached:limit:)``'s
   /// (no join, no order, no project name): what undo and redo check before each operation.
