@@ -76,10 +76,13 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     guard (0...9999).contains(y) else { return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2) }
     // Ten ASCII bytes written in place: this runs for every todo of a listing or an export.
     return String(unsafeUninitializedCapacity: 10) { buffer in
-      func put(_ value: Int, _ width: Int, at offset: Int) {
+      let base = buffer.baseAddress!
+      @inline(__always) func put(_ value: Int, _ width: Int, at offset: Int) {
         var value = value
-        for index in stride(from: offset + width - 1, through: offset, by: -1) {
-          buffer[index] = UInt8(48 + value % 10)
+        var index = offset + width
+        while index > offset {
+          index -= 1
+          base[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
           value /= 10
         }
       }

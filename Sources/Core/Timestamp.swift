@@ -43,7 +43,7 @@ public enum Timestamp {
   /// Appends ``string(_:_:)`` to `bytes`, without a `String` (an export writes three a task).
   public static func append(_ date: Date, _ style: Style, to bytes: inout [UInt8]) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-      bytes.append(contentsOf: buffer[..<write(date, style, into: buffer)])
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<write(date, style, into: buffer)]))
     }
   }
 
@@ -66,6 +66,14 @@ public enum Timestamp {
     String(unsafeUninitializedCapacity: 48) { write(day, style, time: nil, perSecond: 1, into: $0) }
   }
 
+  /// Appends ``string(_:_:)-(Day,_)`` to `bytes`, without a `String`.
+  public static func append(_ day: Day, _ style: Style, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+      bytes.append(
+        contentsOf: UnsafeBufferPointer(rebasing: buffer[..<write(day, style, time: nil, perSecond: 1, into: buffer)]))
+    }
+  }
+
   /// The date, then the time of day (`time` units of `perSecond` since midnight) when given,
   /// written at the start of `buffer` (48 bytes); returns the length.
   private static func write(
@@ -73,15 +81,21 @@ public enum Timestamp {
   ) -> Int {
     let dashed = style != .compact
     let (year, month, dayOfMonth) = day.components
+    // (Through the base pointer, unchecked: at most 24 of the buffer's 48 bytes are written.
+    // The digit writer was a tenth of an iCalendar export while it was a nested function with
+    // a stride and checked stores.)
+    let base = buffer.baseAddress!
     var at = 0
-    func put(_ byte: UInt8) {
-      buffer[at] = byte
+    @inline(__always) func put(_ byte: UInt8) {
+      base[at] = byte
       at += 1
     }
-    func put(_ value: Int, _ width: Int) {
+    @inline(__always) func put(_ value: Int, _ width: Int) {
       var value = value
-      for index in stride(from: at + width - 1, through: at, by: -1) {
-        buffer[index] = UInt8(48 + value % 10)
+      var index = at + width
+      while index > at {
+        index -= 1
+        base[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
         value /= 10
       }
       at += width

@@ -41,50 +41,105 @@ public enum ICalendar {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends ``vtodo(_:stamp:)`` to `bytes`, building each content line in `line` (a buffer
-  /// the caller keeps from one todo to the next: an export writes a million of these).
+  /// Appends ``vtodo(_:stamp:)`` to `bytes`. `line` is a buffer the caller keeps from one todo
+  /// to the next (an export writes a million of these), used only to fold a line longer than 75
+  /// octets.
   public static func appendVTODO(_ todo: Todo, stamp: String, to bytes: inout [UInt8], line: inout [UInt8]) {
-    // Built as bytes, each line folded as it is ended: an array of Strings joined twice cost
-    // more than reading the todos.
-    line.removeAll(keepingCapacity: true)
+    // Each content line is written straight into `bytes`, and folded there in the rare case it
+    // is longer than 75 octets: an array of Strings joined twice cost more than reading the
+    // todos, and then a line buffer emptied and copied for every line a tenth of the export.
+    var lineStart = 0
+    @inline(__always) func begin(_ name: StaticString) {
+      lineStart = bytes.count
+      bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+    @inline(__always) func text(_ value: String) {
+      var value = value
+      value.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+    func end() {
+      if bytes.count - lineStart > 75 {
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: bytes[lineStart...])
+        bytes.removeSubrange(lineStart...)
+        appendFolded(line, to: &bytes)
+      } else {
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+      }
+    }
     func add(_ name: StaticString, _ value: String) {
-      line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-      line.append(contentsOf: value.utf8)
-      appendFolded(line, to: &bytes)
-      line.removeAll(keepingCapacity: true)
+      begin(name)
+      text(value)
+      end()
+    }
+    func add(_ name: StaticString, _ instant: Date) {
+      begin(name)
+      Timestamp.append(instant, .compact, to: &bytes)
+      end()
+    }
+    func add(_ name: StaticString, _ day: Day) {
+      begin(name)
+      Timestamp.append(day, .compact, to: &bytes)
+      end()
     }
     add("BEGIN:VTODO", "")
     add("UID:", todo.uuid)
     add("DTSTAMP:", stamp)
-    add("CREATED:", Timestamp.string(todo.createdAt, .compact))
-    add("SUMMARY:", escape(todo.title))
+    add("CREATED:", todo.createdAt)
+    begin("SUMMARY:")
+    appendEscaped(todo.title, to: &bytes)
+    end()
     add("STATUS:", todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION")
-    add("PRIORITY:", ["1", "5", "9"][todo.priority.rank])
+    switch todo.priority {
+    case .high: add("PRIORITY:1", "")
+    case .mid: add("PRIORITY:5", "")
+    case .low: add("PRIORITY:9", "")
+    }
     // A backlog todo has no day: neither DTSTART nor DUE.
     if let day = todo.day {
-      add("DTSTART;VALUE=DATE:", Timestamp.string(day, .compact))
-      add("DUE;VALUE=DATE:", Timestamp.string(day.adding(days: 1), .compact))
+      add("DTSTART;VALUE=DATE:", day)
+      add("DUE;VALUE=DATE:", day.adding(days: 1))
     }
     if todo.isDone, let doneAt = todo.doneAt {
-      add("COMPLETED:", Timestamp.string(doneAt, .compact))
+      add("COMPLETED:", doneAt)
     }
     // Project, block, then the tags, each escaped, separated by commas.
     if todo.project != nil || todo.block != nil || !todo.tags.isEmpty {
-      line.append(contentsOf: "CATEGORIES:".utf8)
+      begin("CATEGORIES:")
       var first = true
       func category(_ text: String) {
-        if !first { line.append(UInt8(ascii: ",")) }
+        if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        line.append(contentsOf: escape(text).utf8)
+        appendEscaped(text, to: &bytes)
       }
       if let project = todo.project { category(project) }
       if let block = todo.block { category(block) }
       for tag in todo.tags { category(tag) }
-      appendFolded(line, to: &bytes)
-      line.removeAll(keepingCapacity: true)
+      end()
     }
-    if let notes = todo.notes { add("DESCRIPTION:", escape(notes)) }
+    if let notes = todo.notes {
+      begin("DESCRIPTION:")
+      appendEscaped(notes, to: &bytes)
+      end()
+    }
     add("END:VTODO", "")
+  }
+
+  /// Appends ``escape(_:)`` of `text` to `bytes`: its bytes as they are when there is nothing
+  /// to escape (no `\`, `;`, `,` or control byte), without a `String`.
+  static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    let plain = text.withUTF8 { utf8 in
+      for byte in utf8 where byte < 0x20 || byte == 0x5C || byte == 0x3B || byte == 0x2C || byte == 0x7F || byte == 0xC2 {
+        return false
+      }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    guard !plain else { return }
+    var escaped = escape(text)
+    escaped.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// Appends a content line, folded (``fold(_:)``), and its CR LF.

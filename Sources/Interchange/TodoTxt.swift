@@ -297,12 +297,14 @@ public enum TodoTxt {
   public static func appendLine(_ todo: Todo, timeZone: any ZoneRules, to bytes: inout [UInt8]) {
     let letter = UInt8(ascii: "A") + UInt8(todo.priority.rank)
     func space() { bytes.append(UInt8(ascii: " ")) }
-    func day(_ day: Day) { bytes.append(contentsOf: day.description.utf8) }
+    func day(_ day: Day) { Timestamp.append(day, .iso8601, to: &bytes) }
     if todo.isDone {
-      bytes.append(contentsOf: "x ".utf8)
+      bytes.appendUTF8("x ")
       day(todo.doneAt.map { Day($0, in: timeZone) } ?? todo.day ?? Day(todo.createdAt, in: timeZone))
     } else {
-      bytes.append(contentsOf: [UInt8(ascii: "("), letter, UInt8(ascii: ")")])
+      bytes.append(UInt8(ascii: "("))
+      bytes.append(letter)
+      bytes.append(UInt8(ascii: ")"))
     }
     space()
     day(Day(todo.createdAt, in: timeZone))
@@ -313,40 +315,41 @@ public enum TodoTxt {
     // (Bytes first: a title without C0, DEL, C1 or U+2028/U+2029, whose lead bytes are 0xC2
     // and 0xE2, is written as it is, without walking its characters.)
     if ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8(where: { $0 == 0xE2 }) {
-      bytes.append(
-        contentsOf: ControlCharacters.visible(
-          todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true
-        ).utf8)
+      bytes.appendUTF8(
+        ControlCharacters.visible(todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true))
     } else {
-      bytes.append(contentsOf: todo.title.utf8)
+      bytes.appendUTF8(todo.title)
     }
     if let project = todo.project {
-      bytes.append(contentsOf: " +".utf8)
-      bytes.append(contentsOf: project.utf8)
+      bytes.appendUTF8(" +")
+      bytes.appendUTF8(project)
     }
     // Tags as `@contexts`: a `+tag` on a todo without a project would come back as its project.
     for tag in todo.tags {
-      bytes.append(contentsOf: " @".utf8)
-      bytes.append(contentsOf: tag.utf8)
+      bytes.appendUTF8(" @")
+      bytes.appendUTF8(tag)
     }
     // A backlog todo has no day: no `due:`.
     if let due = todo.day {
-      bytes.append(contentsOf: " due:".utf8)
+      bytes.appendUTF8(" due:")
       day(due)
     }
-    if todo.isDone { bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "r"), UInt8(ascii: "i"), UInt8(ascii: ":"), letter]) }
+    if todo.isDone {
+      bytes.appendUTF8(" pri:")
+      bytes.append(letter)
+    }
     if !todo.attributes.isEmpty {
       for key in todo.attributes.keys.sorted() {
         guard let value = todo.attributes[key], attributeCarrier.carries(key, value) else { continue }
         space()
-        bytes.append(contentsOf: key.utf8)
+        bytes.appendUTF8(key)
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: value.utf8)
+        bytes.appendUTF8(value)
       }
     }
-    if todo.isDropped && !todo.isDone { bytes.append(contentsOf: " dropped:yes".utf8) }
-    bytes.append(contentsOf: " ootd:".utf8)
-    bytes.append(contentsOf: todo.uuid.utf8)
+    if todo.isDropped && !todo.isDone { bytes.appendUTF8(" dropped:yes") }
+    bytes.appendUTF8(" ootd:")
+    bytes.appendUTF8(todo.uuid)
     bytes.append(UInt8(ascii: "\n"))
   }
 }

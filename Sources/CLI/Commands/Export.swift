@@ -143,9 +143,11 @@ extension Ootd {
           var failed = false
           var writer = JSONStreamWriter(
             chunkSize: Self.chunkSize, bytes: { chunk in if !failed { failed = !emit(chunk) } })
+          let today = environment.today
+          let timeZone = environment.timeZone
           writer.beginArray()
           try database.forEachTodo(matching: filter) { todo in
-            JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+            JSONOutput.TodoJSON.write(todo, today: today, timeZone: timeZone, to: &writer)
             return !failed
           }
           writer.endArray()

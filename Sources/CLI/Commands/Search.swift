@@ -45,17 +45,31 @@ extension Ootd {
       // Streamed as list does (issue 11: constant memory for any number of matches).
       let renderer = TodoRenderer(environment, noColor: global.noColor)
       let idWidth = try database.largestTodoID(matching: filter).map { String($0).count } ?? 1
-      var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: false) {
-        environment.output($0.map { $0 + "\n" }.joined())
+      // The lines go out in chunks of about 64 KB (not one write a todo): still constant memory.
+      let chunk = TextChunk()
+      var list = TodoRenderer.DayList(renderer: renderer, idWidth: idWidth, showProgress: false) { lines in
+        for line in lines {
+          chunk.text += line
+          chunk.text += "\n"
+        }
       }
       try database.forEachTodo(matching: filter) { todo in
         list.add(todo)
+        guard chunk.text.utf8.count >= 65_536 else { return true }
+        environment.output(chunk.text)
+        chunk.text.removeAll(keepingCapacity: true)
         return environment.outputFailed() == nil
       }
       list.finish()
+      if !chunk.text.isEmpty { environment.output(chunk.text) }
       if list.isEmpty {
         environment.output(renderer.style.dim("No todos match '\(TerminalText.printable(text))'.") + "\n")
       }
     }
   }
+}
+
+/// Text gathered for standard output until it is long enough to write (a search's lines).
+private final class TextChunk {
+  var text = ""
 }

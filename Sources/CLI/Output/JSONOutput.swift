@@ -53,6 +53,15 @@ enum JSONOutput {
 
     /// Writes the todo; with `history` (`show --json`), its journal entries as `history`.
     func write(to writer: inout JSONStreamWriter, history: [JournalEntry]?) {
+      Self.write(todo, today: today, timeZone: timeZone, to: &writer, history: history)
+    }
+
+    /// Writes `todo` as ``write(to:history:)`` does, without a ``TodoJSON`` holding a copy of
+    /// it: what a listing of a million todos calls.
+    static func write(
+      _ todo: Todo, today: Day, timeZone: any ZoneRules, to writer: inout JSONStreamWriter,
+      history: [JournalEntry]? = nil
+    ) {
       writer.beginObject()
       writer.key("annotations")
       writer.beginArray()

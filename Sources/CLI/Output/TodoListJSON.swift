@@ -26,9 +26,12 @@ func printTodosJSON(
   _ environment: AppEnvironment, reading read: (_ body: (Todo) -> Bool) throws -> Void
 ) throws {
   var writer = JSONStreamWriter(environment)
+  // (Today and the zone read once, not once a todo.)
+  let today = environment.today
+  let timeZone = environment.timeZone
   writer.beginArray()
   try read { todo in
-    JSONOutput.TodoJSON(todo, environment).write(to: &writer)
+    JSONOutput.TodoJSON.write(todo, today: today, timeZone: timeZone, to: &writer)
     return environment.outputFailed() == nil
   }
   writer.endArray()

@@ -31,39 +31,45 @@ struct TodoRenderer {
   /// `carriedAway` draws a todo carried away from the day being shown, which counts there as
   /// planned and not done: `[>]`, and the day it went to (`→ 2026-12-02`).
   func line(_ todo: Todo, idWidth: Int, showDay: Bool = false, carriedAway: Bool = false) -> String {
+    // Appended piece by piece to one string (a search lists thousands of these: an array of
+    // tag pairs joined and an interpolation cost more than reading the todos).
     let box =
       carriedAway ? style.dim("[>]")
       : todo.isDone ? style.green("[x]") : todo.isDropped ? style.dim("[-]") : "[ ]"
-    let id = DisplayWidth.padLeft(String(todo.id), to: idWidth)
+    let digits = String(todo.id)
+    let id = digits.utf8.count >= idWidth ? digits : DisplayWidth.padLeft(digits, to: idWidth)
     let priority = priorityLabel(todo.priority)
-    var tags: [(plain: String, styled: String)] = []
-    if let project = todo.project {
-      let text = "@" + TerminalText.printable(project)
-      tags.append((text, style.cyan(text)))
+    // The `@project #block +tag date` part: as written (`styledTags`, with its leading two
+    // spaces), and plain (`plainTags`, only with a width, to measure and cut it).
+    var styledTags = ""
+    var plainTags = ""
+    var tagCount = 0
+    func tag(_ mark: String, _ text: String, _ color: (String) -> String) {
+      var plain = mark
+      plain += text
+      styledTags += tagCount == 0 ? "  " : " "
+      styledTags += color(plain)
+      if width != nil {
+        if tagCount > 0 { plainTags += " " }
+        plainTags += plain
+      }
+      tagCount += 1
     }
-    if let block = todo.block {
-      let text = "#" + TerminalText.printable(block)
-      tags.append((text, style.magenta(text)))
-    }
-    for tag in todo.tags {
-      let text = "+" + TerminalText.printable(tag)
-      tags.append((text, style.yellow(text)))
-    }
+    if let project = todo.project { tag("@", TerminalText.printable(project), style.cyan) }
+    if let block = todo.block { tag("#", TerminalText.printable(block), style.magenta) }
+    for name in todo.tags { tag("+", TerminalText.printable(name), style.yellow) }
     if carriedAway {
-      let text = "→ \(todo.day?.description ?? Placement.backlogWord)"
-      tags.append((text, style.dim(text)))
+      tag("→ ", todo.day?.description ?? Placement.backlogWord, style.dim)
     } else if showDay || todo.isOverdue(today: today) {
-      let text = todo.day?.description ?? Placement.backlogWord
-      tags.append((text, todo.isOverdue(today: today) ? style.red(text) : style.dim(text)))
+      tag("", todo.day?.description ?? Placement.backlogWord, todo.isOverdue(today: today) ? style.red : style.dim)
     }
     let fixed = 2 + 3 + 1 + idWidth + 2 + 4 + 2 + (showsUUID ? 10 : 0)
     let title = TerminalText.printable(todo.title)
-    var rest = tags.isEmpty ? "" : "  " + tags.map(\.styled).joined(separator: " ")
+    var rest = styledTags
     var cut = title
     if let width {
       let available = width - fixed
-      let plainTags = tags.map(\.plain).joined(separator: " ")
-      let tagsWidth = tags.isEmpty ? 0 : 2 + DisplayWidth.of(plainTags)
+      let tagsWidth = tagCount == 0 ? 0 : 2 + DisplayWidth.of(plainTags)
       let titleWidth = DisplayWidth.of(title)
       if titleWidth + tagsWidth > available {
         let minimumTitle = min(titleWidth, 16)
@@ -84,8 +90,21 @@ struct TodoRenderer {
       }
     }
     let shown = todo.isDone && !carriedAway ? style.strike(cut) : cut
-    let uuid = showsUUID ? "  " + style.dim(TodoReference.shortUUID(todo.uuid)) : ""
-    return "  \(box) \(style.dim(id))\(uuid)  \(priority)  \(shown)\(rest)"
+    var line = "  "
+    line.reserveCapacity(fixed + 16 + shown.utf8.count + rest.utf8.count + (style.colored ? 48 : 0))
+    line += box
+    line += " "
+    line += style.dim(id)
+    if showsUUID {
+      line += "  "
+      line += style.dim(TodoReference.shortUUID(todo.uuid))
+    }
+    line += "  "
+    line += priority
+    line += "  "
+    line += shown
+    line += rest
+    return line
   }
 
   /// `lines` with every line wider than the line width wrapped between words (todo lines

@@ -167,31 +167,62 @@ struct TodoRecord: FetchableRecord, TableRecord {
 
   /// The Core value of a row's columns, wherever they are held (a ``TodoRecord``, or the
   /// statement a listing steps through, ``StatementColumns``): the one mapping of a row to a
-  /// ``Core/Todo``.
+  /// ``Core/Todo`` (``Reading/read(_:)``).
   @inline(__always)
   static func todo(_ row: some TodoColumns) throws -> Todo {
-    let parsedDay: Day?? = row.withText(.day) { bytes in bytes.map(Day.init(isoUTF8:)) }
-    guard let priority = Priority(rank: row.priority), parsedDay != .some(nil) else {
-      throw StorageError.sqlite("corrupt todo row \(row.id)")
+    var reading = Reading()
+    try reading.read(row)
+    return reading.todo
+  }
+
+  /// One ``Core/Todo`` read from row after row into the same value: each field is assigned
+  /// only what changed, and a text equal to the previous row's (a project, a block, the tags)
+  /// keeps the `String` (and the tags array) it has. A listing of a million todos then builds
+  /// no whole `Todo` per row, nor copies and destroys one (a tenth of an export's instructions).
+  struct Reading {
+    var todo = Todo(id: 0, title: "", priority: .mid, day: nil, createdAt: Date(timeIntervalSince1970: 0))
+    /// The tags, annotations and attributes columns of the previous row, as they were parsed.
+    private var tags: String?
+    private var annotations: String?
+    private var attributes: String?
+
+    /// Reads `row` into ``todo``.
+    @inline(__always)
+    mutating func read(_ row: some TodoColumns) throws {
+      let parsedDay: Day?? = row.withText(.day) { bytes in bytes.map(Day.init(isoUTF8:)) }
+      guard let priority = Priority(rank: row.priority), parsedDay != .some(nil) else {
+        throw StorageError.sqlite("corrupt todo row \(row.id)")
+      }
+      let done = row.done
+      todo.id = row.id
+      row.update(&todo.title, .title)
+      todo.priority = priority
+      todo.day = parsedDay ?? nil
+      todo.isDone = done
+      todo.doneAt = row.withText(.doneAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } }
+      row.update(&todo.project, .projectName)
+      row.update(&todo.block, .block)
+      todo.createdAt =
+        row.withText(.createdAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } }
+        ?? Date(timeIntervalSince1970: 0)
+      row.update(&todo.uuid, .uuid)
+      todo.isDropped = row.dropped
+      if let carriedFrom = row.carriedFrom {
+        todo.carriedFrom = CarryRecord.days(carriedFrom)
+      } else if !todo.carriedFrom.isEmpty {
+        todo.carriedFrom = []
+      }
+      row.update(&todo.notes, .notes)
+      if let githubURL = row.githubURL {
+        todo.github = GitHubLink(url: githubURL, isOpen: row.githubState != "closed")
+      } else if todo.github != nil {
+        todo.github = nil
+      }
+      todo.doneBy = done ? row.doneBy.flatMap(DoneBy.init(rawValue:)) : nil
+      if row.update(&tags, .tags) { todo.tags = tags.map(Tag.tags) ?? [] }
+      if row.update(&annotations, .annotations) { todo.annotations = annotations.map(Annotation.annotations) ?? [] }
+      if row.update(&attributes, .attributes) { todo.attributes = attributes.map(Attributes.attributes) ?? [:] }
     }
-    let day = parsedDay ?? nil
-    let done = row.done
-    var todo = Todo(
-      id: row.id, title: row.title, priority: priority, day: day, isDone: done,
-      doneAt: row.withText(.doneAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } },
-      project: row.projectName, block: row.block,
-      createdAt: row.withText(.createdAt) { bytes in bytes.flatMap { Timestamp.date(utf8: $0, .sqlite) } }
-        ?? Date(timeIntervalSince1970: 0),
-      uuid: row.uuid)
-    todo.isDropped = row.dropped
-    if let carriedFrom = row.carriedFrom { todo.carriedFrom = CarryRecord.days(carriedFrom) }
-    todo.notes = row.notes
-    if let githubURL = row.githubURL { todo.github = GitHubLink(url: githubURL, isOpen: row.githubState != "closed") }
-    todo.doneBy = done ? row.doneBy.flatMap(DoneBy.init(rawValue:)) : nil
-    if let tags = row.tags { todo.tags = Tag.tags(tags) }
-    if let annotations = row.annotations { todo.annotations = Annotation.annotations(annotations) }
-    if let attributes = row.attributes { todo.attributes = Attributes.attributes(attributes) }
-    return todo
   }
 
   /// The row a journal creation made: `fields` as it recorded them (with the id the row got),
@@ -306,8 +337,10 @@ struct TodoRecord: FetchableRecord, TableRecord {
     let statement = try db.makeStatement(sql: sql)
     let columns = StatementColumns(statement.sqliteStatement, layout: try Layout(statement))
     let rows = try Row.fetchCursor(statement, arguments: arguments)
+    var reading = Reading()
     while try rows.next() != nil {
-      guard try body(todo(columns)) else { return }
+      try reading.read(columns)
+      guard try body(reading.todo) else { return }
     }
   }
 
@@ -358,21 +391,16 @@ struct TodoRecord: FetchableRecord, TableRecord {
 /// The columns of a todo row that the mapping to ``Core/Todo`` (``TodoRecord/todo(_:)``) reads.
 protocol TodoColumns {
   var id: Int64 { get }
-  var uuid: String { get }
-  var title: String { get }
   var priority: Int { get }
   var done: Bool { get }
   var dropped: Bool { get }
-  var block: String? { get }
   var carriedFrom: String? { get }
-  var notes: String? { get }
   var githubURL: String? { get }
   var githubState: String? { get }
   var doneBy: String? { get }
-  var tags: String? { get }
-  var annotations: String? { get }
-  var attributes: String? { get }
-  var projectName: String? { get }
+  /// Sets `text` to a text column's value (nil when NULL), unless it holds that text already;
+  /// returns whether it changed.
+  @discardableResult func update(_ text: inout String?, _ column: TodoTextColumn) -> Bool
   /// Hands `body` the UTF-8 bytes of a day or timestamp column, nil when it is NULL.
   func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result
 }
@@ -382,7 +410,43 @@ enum TodoTimeColumn {
   case day, doneAt, createdAt
 }
 
+/// The text columns of a todo row read into a `String` that may be kept from the previous row.
+enum TodoTextColumn {
+  case uuid, title, block, notes, projectName, tags, annotations, attributes
+}
+
+extension TodoColumns {
+  /// ``update(_:_:)-(String?,_)`` for a column that is never NULL (NULL reads as "").
+  @inline(__always)
+  func update(_ text: inout String, _ column: TodoTextColumn) {
+    var value: String? = text
+    text = ""  // (`value` is then the only reference: an unchanged text is not copied.)
+    update(&value, column)
+    text = value ?? ""
+  }
+}
+
 extension TodoRecord: TodoColumns {
+  @discardableResult
+  func update(_ text: inout String?, _ column: TodoTextColumn) -> Bool {
+    let value: String?
+    switch column {
+    case .uuid: value = uuid
+    case .title: value = title
+    case .block: value = block
+    case .notes: value = notes
+    case .projectName: value = projectName
+    case .tags: value = tags
+    case .annotations: value = annotations
+    case .attributes: value = attributes
+    }
+    // (Equal bytes, not Unicode equality: a text is kept only when it is the same text.)
+    if let value, let current = text, value.utf8.elementsEqual(current.utf8) { return false }
+    if value == nil, text == nil { return false }
+    text = value
+    return true
+  }
+
   func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
     let text: String?
     switch column {
@@ -413,21 +477,49 @@ struct StatementColumns: TodoColumns {
   }
 
   var id: Int64 { integer(layout.id) }
-  var uuid: String { text(layout.uuid) ?? "" }
-  var title: String { text(layout.title) ?? "" }
   var priority: Int { Int(integer(layout.priority)) }
   var done: Bool { integer(layout.done) != 0 }
   var dropped: Bool { integer(layout.dropped) != 0 }
-  var block: String? { text(layout.block) }
   var carriedFrom: String? { text(layout.carriedFrom) }
-  var notes: String? { text(layout.notes) }
   var githubURL: String? { text(layout.githubURL) }
   var githubState: String? { text(layout.githubState) }
   var doneBy: String? { text(layout.doneBy) }
-  var tags: String? { text(layout.tags) }
-  var annotations: String? { text(layout.annotations) }
-  var attributes: String? { text(layout.attributes) }
-  var projectName: String? { text(layout.projectName) }
+
+  @discardableResult
+  func update(_ text: inout String?, _ column: TodoTextColumn) -> Bool {
+    let index: Int
+    switch column {
+    case .uuid: index = layout.uuid
+    case .title: index = layout.title
+    case .block: index = layout.block
+    case .notes: index = layout.notes
+    case .projectName: index = layout.projectName
+    case .tags: index = layout.tags
+    case .annotations: index = layout.annotations
+    case .attributes: index = layout.attributes
+    }
+    // (sqlite3_column_text before sqlite3_column_bytes, as SQLite's documentation asks.)
+    guard let start = sqlite3_column_text(statement, CInt(index)) else {
+      guard text != nil else { return false }
+      text = nil
+      return true
+    }
+    // The text up to its first NUL, as GRDB's `String(cString:)` reads it (invalid UTF-8
+    // repaired the same way).
+    let all = Int(sqlite3_column_bytes(statement, CInt(index)))
+    let count = memchr(start, 0, all).map { UnsafeRawPointer($0) - UnsafeRawPointer(start) } ?? all
+    let bytes = UnsafeBufferPointer(start: start, count: count)
+    if let current = text,
+      current.utf8.withContiguousStorageIfAvailable({ stored in
+        stored.count == count && (count == 0 || memcmp(stored.baseAddress!, start, count) == 0)
+      })
+        == true
+    {
+      return false
+    }
+    text = String(decoding: bytes, as: UTF8.self)
+    return true
+  }
 
   func withText<Result>(_ column: TodoTimeColumn, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
     let index: Int
