@@ -52,6 +52,11 @@ public struct RemoteSyncRun {
 
   /// How many records one pull asks for.
   public static let pullPage = 500
+  /// The bytes of pulled records applied here in one local transaction (with the pull cursor):
+  /// a few of the server's pages. A pull stopped part-way keeps what it committed (a first pull
+  /// of 20,000 todos is ~11 MB: three commits), and each commit writes again the pages of the
+  /// indexes its rows fell into (twelve commits of 1 MB wrote 38,000 pages for 11 MB of records).
+  public static let pullCommitBytes = 4 << 20
   /// The recent days whose figures a sync keeps published even without todos (a zero there is
   /// a true zero, and says commits were counted); before them, every day with todos or commits.
   public static let figureDays = 35
@@ -107,12 +112,30 @@ public struct RemoteSyncRun {
     }
     try server.registerDevice(summary.device, name: nil)
     let clocks = try measureClocks(&summary)
-    while true {
-      let page = try server.pull(after: try journal.pullCursor(), limit: Self.pullPage)
-      if page.isEmpty { break }
-      summary.pulledBytes += page.reduce(0) { $0 + $1.record.bytes }
-      reached("remote-pull-fetched")
-      let result = try journal.applyPulled(page, today: today, now: now, clocks: clocks)
+    var cursor = try journal.pullCursor()
+    var drained = false
+    while !drained {
+      // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
+      // end, then applied and committed with the cursor at once (issue 24: each commit of a
+      // first pull wrote again every page of the uuid indexes its random rows fell into).
+      var pages: [(seq: Int64, record: SyncRecord)] = []
+      var bytes = 0
+      while bytes < Self.pullCommitBytes {
+        let page = try server.pull(after: cursor, limit: Self.pullPage)
+        guard let last = page.last else {
+          drained = true
+          break
+        }
+        cursor = last.seq
+        let read = page.reduce(0) { $0 + $1.record.bytes }
+        bytes += read
+        summary.pulledBytes += read
+        reached("remote-pull-fetched")
+        pages += page
+      }
+      // A page may be short for its bytes (the server caps a page's size): read on until empty.
+      if pages.isEmpty { break }
+      let result = try journal.applyPulled(pages, today: today, now: now, clocks: clocks)
       reached("remote-pull-applied")
       summary.pulled += result.operations
       summary.pulledRecords += result.records
@@ -121,7 +144,6 @@ public struct RemoteSyncRun {
       summary.ruleConflicts += result.ruleConflicts
       summary.setAside += result.setAside
       summary.renumbered += result.renumbered
-      // A page may be short for its bytes (the server caps a page's size): read on until empty.
     }
     reached("remote-pulled")
     if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds && !ignoreClockSkew {
@@ -129,14 +151,22 @@ public struct RemoteSyncRun {
       summary.pushRefused = true
       return summary
     }
-    while let page = try journal.pushPage() {
-      _ = try server.push(page.records)
+    var next = try journal.pushPage()
+    while let page = next {
+      // The server stores this page (sealed on the way, on a thread of its own) while the next
+      // one is read and encoded here (issue 24: a first push of 20,000 todos did each in turn).
+      // The next page is read as if this one were marked pushed; it is marked once the server
+      // took it, as before.
+      let sending = Concurrently { [server] in try server.push(page.records) }
+      let following = Result { try journal.pushPage(after: page) }
+      _ = try sending.wait()
       reached("remote-push-sent")
       try journal.markPushed(page)
       reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
       summary.pushedChanges += page.changes
+      next = try following.get()
     }
     summary.publishedDays = try publishFigures()
     reached("remote-figures")
@@ -219,5 +249,28 @@ public struct RemoteSyncRun {
       let tally = tallies[day] ?? .zero
       return DayFigure(date: day, total: tally.total, done: tally.done, commits: commits?.count(on: day))
     }
+  }
+}
+
+/// `body` run on a thread of its own, its result waited for with ``wait()``: the sync's push
+/// sends a page while this thread reads the next. Whoever made it must call ``wait()`` before
+/// touching what `body` uses.
+final class Concurrently<Value>: @unchecked Sendable {
+  private let body: () throws -> Value
+  private var result: Result<Value, any Error>?
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(_ body: @escaping () throws -> Value) {
+    self.body = body
+    Thread { [self] in
+      result = Result { try self.body() }
+      finished.signal()
+    }.start()
+  }
+
+  /// Waits for `body` to return and gives what it returned or threw.
+  func wait() throws -> Value {
+    finished.wait()
+    return try result!.get()
   }
 }

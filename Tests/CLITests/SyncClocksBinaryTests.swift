@@ -4,6 +4,7 @@ import PostgresSupport
 import Remote
 import TestTags
 import Testing
+import UseCases
 
 #if canImport(Glibc)
 import Glibc
@@ -206,10 +207,12 @@ struct SyncClocksBinaryTests {
     let full = try m.sync("whole")
     let bytes = try #require(full["pulledBytes"] as? Int)
     #expect(bytes > 1_000_000)
-    // Killed once more than half the pages were applied, then run again.
-    let pages = bytes / RemoteServer.pullPageBytes
-    try #require(pages >= 4, "\(bytes) bytes")
-    try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(pages / 2 + 1)")
+    // Killed once more than half the records were applied (each commit applies the pages read
+    // since the last, RemoteSyncRun.pullCommitBytes of them), then run again.
+    let commits = bytes / RemoteSyncRun.pullCommitBytes
+    try #require(commits >= 1 && bytes % RemoteSyncRun.pullCommitBytes > 0, "\(bytes) bytes")
+    try #require((commits / 2 + 1) * RemoteSyncRun.pullCommitBytes > bytes / 2, "\(bytes) bytes")
+    try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(commits / 2 + 1)")
     #expect(try m.titles("cut").count > 5_000 - 1)
     let rerun = try m.sync("cut")
     let reread = try #require(rerun["pulledBytes"] as? Int)

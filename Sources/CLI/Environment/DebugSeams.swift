@@ -30,7 +30,8 @@ import Glibc
 // Fault points (see ``DebugFault/reached(_:)``):
 //   remote-pulled        `remote sync`: the pull loop ended (N = 1)
 //   remote-pull-fetched  `remote sync`: page N was fetched from the server, not yet applied
-//   remote-pull-applied  `remote sync`: page N was applied here (cursor moved)
+//   remote-pull-applied  `remote sync`: the pages fetched since the last were applied here, the
+//                        Nth time (cursor moved; every RemoteSyncRun.pullCommitBytes)
 //   remote-push-sent     `remote sync`: the server took page N, not yet marked pushed here
 //   remote-push-marked   `remote sync`: page N was marked pushed here
 //   remote-figures       `remote sync`: the day figures were published, the sync not finished

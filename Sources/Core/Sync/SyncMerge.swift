@@ -171,9 +171,19 @@ public enum SyncMerge {
   public static func merge(
     _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
   ) -> Outcome {
+    let stamp = operation.stamp
+    if row == nil, case .create(let fields) = operation.kind {
+      // A row never seen (a first pull's thousands): it appears with every field that travels,
+      // each stamped as the creation, which is what the general case below gives, without
+      // inserting the fields one by one into a new dictionary and copying them out again.
+      let kept = fields.keys.contains { isLocal(operation.entity, $0) }
+        ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
+      return Outcome(
+        row: SyncRow(existence: Stamped(true, stamp), fields: kept.mapValues { Stamped($0, stamp) }),
+        effect: .create(kept), conflicts: [])
+    }
     var state = row ?? SyncRow()
     let before = state
-    let stamp = operation.stamp
     var conflicts: [SyncConflict] = []
     switch operation.kind {
     case .create(let fields):

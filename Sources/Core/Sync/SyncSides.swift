@@ -24,8 +24,10 @@ public protocol SyncJournal {
   func applyPulled(
     _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
   ) throws -> SyncPullResult
-  /// The next records to push, nil when everything is pushed.
-  func pushPage(maxOperations: Int) throws -> SyncPushPage?
+  /// The next records to push, nil when everything is pushed; with `after`, the records after
+  /// that page, as if the server had taken it and ``markPushed(_:)`` recorded it (so the next
+  /// page is read while the server stores the one before it).
+  func pushPage(maxOperations: Int, after: SyncPushPage?) throws -> SyncPushPage?
   /// Records that the server took `page`.
   func markPushed(_ page: SyncPushPage) throws
   /// Records that a sync completed at `now`.
@@ -49,7 +51,9 @@ extension SyncJournal {
   }
 
   /// The next records to push, whole journal entries up to about 20,000 row-level operations.
-  public func pushPage() throws -> SyncPushPage? { try pushPage(maxOperations: 20_000) }
+  public func pushPage(after page: SyncPushPage? = nil) throws -> SyncPushPage? {
+    try pushPage(maxOperations: 20_000, after: page)
+  }
 }
 
 /// The server's side of a sync.

@@ -147,37 +147,34 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 }
 
 extension JournalOperationRecord {
-  /// Inserts `operations` (each with its clock value) as rows of change `changeID`, in order,
-  /// with one statement: the same rows ``insert(_:_:changeID:clock:device:)`` writes one at a
-  /// time, read by `json_each` from a JSON array of arrays (the values as the binding gives
-  /// them: a JSON string reads back as TEXT, an integer as INTEGER, null as NULL).
+  /// Inserts `operations` (each with its clock value) as rows of change `changeID`, in order:
+  /// the same rows ``insert(_:_:changeID:clock:device:)`` writes, through one prepared statement
+  /// whose values are bound straight for each row (``RowStatement``, no arguments array a row).
   static func insertAll(
     _ db: Database, _ operations: some Collection<(operation: JournalOperation, clock: Int64)>, changeID: Int64,
     device: String
   ) throws {
     guard !operations.isEmpty else { return }
-    var json: [UInt8] = [UInt8(ascii: "[")]
-    for (index, (operation, clock)) in operations.enumerated() {
-      json.append(contentsOf: index == 0 ? "[".utf8 : ",[".utf8)
-      JSONText.appendQuoted(operation.entity.rawValue, to: &json)
-      json.append(UInt8(ascii: ","))
-      JSONText.appendQuoted(operation.row, to: &json)
-      let (action, field, old, new) = columns(operation.action)
-      for value in [FieldValue.text(action), field.map(FieldValue.text) ?? .null, old, new] {
-        json.append(UInt8(ascii: ","))
-        OperationExecutor.appendJSON(value.databaseValue, to: &json)
-      }
-      json.append(contentsOf: ",\(clock)]".utf8)
-    }
-    json.append(UInt8(ascii: "]"))
-    try db.cachedStatement(
+    var statement = try RowStatement(
+      db,
       sql: """
         INSERT INTO journalOperation
           (changeId, entity, row, action, field, oldValue, newValue, clock, device)
-        SELECT ?1, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, ?2
-        FROM json_each(?3) ORDER BY key
-        """
-    ).execute(arguments: [changeID, device, String(decoding: json, as: UTF8.self)])
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+    for (operation, clock) in operations {
+      let (action, field, old, new) = columns(operation.action)
+      statement.bind(changeID)
+      statement.bind(operation.entity.rawValue)
+      statement.bind(operation.row)
+      statement.bind(action)
+      statement.bind(field)
+      statement.bind(old.databaseValue)
+      statement.bind(new.databaseValue)
+      statement.bind(clock)
+      statement.bind(device)
+      try statement.run()
+    }
   }
 }
 

@@ -12,23 +12,28 @@ extension SyncState {
   /// (``markPushed(_:)`` moves it); then this machine's journal entries not yet pushed, whole
   /// entries up to about `maxOperations` operations, in order. Record ids derive from the entry's uuid (or the first sync's
   /// clock), so pushing the same page again is deduplicated by the server.
-  public func pushPage(maxOperations: Int) throws(StorageError) -> SyncPushPage? {
+  ///
+  /// With `after` (a page this method returned, not marked pushed yet), the page after it: read
+  /// from where ``markPushed(_:)`` of `after` would take the cursor (``PushCursor``).
+  public func pushPage(maxOperations: Int, after: SyncPushPage? = nil) throws(StorageError) -> SyncPushPage? {
     try read { db in
       guard let floor = try SyncState.integer(db, "floor"),
         let floorDevice = try SyncState.text(db, "floorDevice")
       else { throw StorageError.sqlite("the database has not started syncing") }
-      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
-      let pushedClock = try SyncState.integer(db, "pushedClock") ?? floor
+      var position = try PushCursor(db, floor: floor)
+      if let after { position.advance(past: after) }
+      let pushed = position.operation
+      let pushedClock = position.clock
       let links = LinkTranslation(db)
       // This machine's name travels in every record, sealed with it (issue 24 §3).
       let name = try KeyValueTable.remoteSettings.value(db, RemoteSetting.deviceName.rawValue, as: String.self)
-      if try SyncState.integer(db, "snapshotPending") == 1 {
+      if position.snapshotPending {
         // The first sync's rows, a page of at most ``snapshotPageOperations`` at a time in
         // (entity, uuid) order from the snapshot cursor, so that a first push stopped part-way
         // keeps the pages the server took (issue 24).
         let stamp = Stamp(clock: floor, device: floorDevice)
         let limit = max(1, min(maxOperations, Self.snapshotPageOperations))
-        let cursor = try SyncState.text(db, "snapshotThrough").flatMap(SnapshotCursor.init)
+        let cursor = position.snapshotThrough.flatMap(SnapshotCursor.init)
         var records: [SyncRecord] = []
         var count = 0
         var last = cursor
@@ -139,16 +144,55 @@ extension SyncState {
   /// again after a crash before this is deduplicated by the server).
   public func markPushed(_ page: SyncPushPage) throws(StorageError) {
     try write { db in
-      let pushed = try SyncState.integer(db, "pushedOperation") ?? 0
-      let clock = try SyncState.integer(db, "pushedClock") ?? 0
-      try SyncState.set(db, "pushedOperation", max(pushed, page.throughOperation))
-      try SyncState.set(db, "pushedClock", max(clock, page.throughClock))
-      if page.snapshot, page.snapshotDone {
-        try SyncState.set(db, "snapshotPending", 0)
-        try db.execute(sql: "DELETE FROM syncState WHERE key = 'snapshotThrough'")
-      } else if page.snapshot, let through = page.snapshotThrough {
-        try SyncState.set(db, "snapshotThrough", through)
-      }
+      var position = try PushCursor(db, floor: nil)
+      position.advance(past: page)
+      try position.write(db)
+    }
+  }
+}
+
+/// Where pushing stands (the `syncState` keys ``SyncState/markPushed(_:)`` moves): the last
+/// journal operation pushed and its clock, and of a first sync's rows whether some are still to
+/// push and the last one pushed. One rule for the cursor a page moves, whether it is written
+/// (``SyncState/markPushed(_:)``) or only read on (``SyncState/pushPage(maxOperations:after:)``).
+struct PushCursor {
+  var operation: Int64
+  var clock: Int64
+  var snapshotPending: Bool
+  var snapshotThrough: String?
+
+  /// The cursor as stored; the clock is `floor` when none was stored (nil: 0).
+  init(_ db: Database, floor: Int64?) throws {
+    operation = try SyncState.integer(db, "pushedOperation") ?? 0
+    clock = try SyncState.integer(db, "pushedClock") ?? floor ?? 0
+    snapshotPending = try SyncState.integer(db, "snapshotPending") == 1
+    snapshotThrough = try SyncState.text(db, "snapshotThrough")
+  }
+
+  /// Moves past `page`, which the server took (a page of journal entries comes only once the
+  /// first sync's rows are all pushed).
+  mutating func advance(past page: SyncPushPage) {
+    operation = max(operation, page.throughOperation)
+    clock = max(clock, page.throughClock)
+    if !page.snapshot || page.snapshotDone {
+      snapshotPending = false
+      snapshotThrough = nil
+    } else if page.snapshot, let through = page.snapshotThrough {
+      snapshotThrough = through
+    }
+  }
+
+  /// Stores the cursor.
+  func write(_ db: Database) throws {
+    try SyncState.set(db, "pushedOperation", operation)
+    try SyncState.set(db, "pushedClock", clock)
+    if !snapshotPending, try SyncState.integer(db, "snapshotPending") == 1 {
+      try SyncState.set(db, "snapshotPending", 0)
+    }
+    if let snapshotThrough {
+      try SyncState.set(db, "snapshotThrough", snapshotThrough)
+    } else {
+      try db.execute(sql: "DELETE FROM syncState WHERE key = 'snapshotThrough'")
     }
   }
 }

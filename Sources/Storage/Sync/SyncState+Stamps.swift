@@ -78,27 +78,24 @@ extension SyncState {
 
   /// Writes the stamps of rows new here whose merge left every field stamped as the row's
   /// creation (a first sync's rows): their existence stamps alone, as ``writeStamps(_:_:before:after:)``
-  /// writes them for such a row, with one statement.
+  /// writes them for such a row, with one prepared statement.
   static func writeCreationStamps(_ db: Database, _ rows: [(row: String, stamp: Stamp)]) throws {
     guard !rows.isEmpty else { return }
-    var json: [UInt8] = [UInt8(ascii: "[")]
-    for (index, (row, stamp)) in rows.enumerated() {
-      json.append(contentsOf: index == 0 ? "[".utf8 : ",[".utf8)
-      JSONText.appendQuoted(row, to: &json)
-      json.append(contentsOf: ",\(stamp.clock),".utf8)
-      JSONText.appendQuoted(stamp.device, to: &json)
-      json.append(UInt8(ascii: "]"))
-    }
-    json.append(UInt8(ascii: "]"))
-    // `WHERE true`: an upsert's SELECT needs a clause before ON CONFLICT (SQLite's parser).
-    try db.cachedStatement(
+    // One prepared statement, each row's values bound straight (``RowStatement``): the same
+    // upsert as ``upsert(_:_:_:_:_:)``.
+    var statement = try RowStatement(
+      db,
       sql: """
-        INSERT INTO syncStamp (row, field, clock, device, value)
-        SELECT value->>0, '', value->>1, value->>2, 1 FROM json_each(?) WHERE true
+        INSERT INTO syncStamp (row, field, clock, device, value) VALUES (?, '', ?, ?, 1)
         ON CONFLICT (row, field) DO UPDATE SET clock = excluded.clock, device = excluded.device,
           value = excluded.value
-        """
-    ).execute(arguments: [String(decoding: json, as: UTF8.self)])
+        """)
+    for (row, stamp) in rows {
+      statement.bind(row)
+      statement.bind(stamp.clock)
+      statement.bind(stamp.device)
+      try statement.run()
+    }
   }
 }
 
