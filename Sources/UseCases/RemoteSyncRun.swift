@@ -105,10 +105,14 @@ public struct RemoteSyncRun {
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
     }
-    try server.registerDevice(summary.device, name: nil)
-    let clocks = try measureClocks(&summary)
+    // One round trip: the device registered, the server's clock and the first page.
+    let opening = try server.openSync(
+      device: summary.device, after: try journal.pullCursor(), limit: Self.pullPage, clock: physicalClock)
+    let clocks = measureClocks(opening, &summary)
+    var next: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     while true {
-      let page = try server.pull(after: try journal.pullCursor(), limit: Self.pullPage)
+      let page = try next ?? server.pull(after: try journal.pullCursor(), limit: Self.pullPage)
+      next = nil
       if page.isEmpty { break }
       summary.pulledBytes += page.reduce(0) { $0 + $1.record.bytes }
       reached("remote-pull-fetched")
@@ -144,16 +148,13 @@ public struct RemoteSyncRun {
     return summary
   }
 
-  /// Reads the server's clock between two readings of this machine's and records the skew in
-  /// `summary` (positive: this machine is ahead): the server's instant is taken as the middle
-  /// of the round trip. Returns the clocks the pull caps and judges with.
-  func measureClocks(_ summary: inout Summary) throws -> SyncClocks {
-    guard let physicalClock else {
+  /// Records in `summary` the skew the opening measured (positive: this machine is ahead):
+  /// the server's instant is taken as the middle of the round trip that read it. Returns the
+  /// clocks the pull caps and judges with.
+  func measureClocks(_ opening: SyncOpening, _ summary: inout Summary) -> SyncClocks {
+    guard let before = opening.sentAt, let after = opening.answeredAt, let serverTime = opening.serverTime else {
       return SyncClocks(local: SyncClocks.milliseconds(now), server: nil)
     }
-    let before = physicalClock()
-    let serverTime = try server.serverTime()
-    let after = physicalClock()
     let middle = before.addingTimeInterval(after.timeIntervalSince(before) / 2)
     let skew = middle.timeIntervalSince(serverTime)
     summary.clockSkewSeconds = skew
