@@ -166,7 +166,9 @@ public final class PostgresConnection {
   /// one round trip: every statement is sent, then every answer read. For a few small
   /// statements only: nothing is read until everything is sent. `answered` is called with each
   /// statement's index as its answer arrives.
-  public func pipeline(_ statements: [PostgresStatement], answered: (Int) -> Void = { _ in }) -> [Result<PostgresRows, RemoteError>] {
+  public func pipeline(
+    _ statements: [PostgresStatement], answered: (Int) -> Void = { _ in }
+  ) -> [Result<PostgresRows, RemoteError>] {
     guard statements.count > 1, !statements.contains(where: { Self.holdsNUL($0.params) }),
       ootd_pq_has_pipeline() == 1, ootd_pq_enter_pipeline(handle) == 1
     else {
