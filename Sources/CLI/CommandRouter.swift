@@ -26,6 +26,13 @@ enum CommandRouter {
     "tui": Ootd.Tui.self,
   ]
 
+  /// Subcommands of a group routed the same way, by the group's name and theirs: `remote sync`
+  /// (a device may sync after each command: its parse through `parseAsRoot` was 17 M of a
+  /// sync-with-nothing-to-do's 38 M instructions). `CommandRouterTests` checks it against the tree.
+  static let nested: [String: [String: any OotdCommand.Type]] = [
+    "remote": ["sync": Ootd.RemoteCommand.SyncCommand.self]
+  ]
+
   /// Arguments that make argument-parser print something instead of running a command.
   static let rootOnly: Set<String> = [
     "-h", "--help", "-help", "--version", "--experimental-dump-help",
@@ -54,9 +61,14 @@ enum CommandRouter {
     let type: any OotdCommand.Type
     var rest = arguments[...]
     if let first = arguments.first, !first.hasPrefix("-") {
-      guard let leaf = leaves[first] else { return nil }
-      type = leaf
-      rest = rest.dropFirst()
+      if let group = nested[first], arguments.count > 1, let leaf = group[arguments[1]] {
+        type = leaf
+        rest = rest.dropFirst(2)
+      } else {
+        guard let leaf = leaves[first] else { return nil }
+        type = leaf
+        rest = rest.dropFirst()
+      }
     } else {
       type = Ootd.Today.self  // the default subcommand: `ootd`, `ootd --json`
     }

@@ -62,5 +62,14 @@ typedef void (*ootd_PQconninfoFree_fn)(ootd_PQconninfoOption *options);
 typedef void (*ootd_PQfreemem_fn)(void *ptr);
 typedef int (*ootd_PQsslInUse_fn)(const ootd_PGconn *conn);
 typedef char *(*ootd_PQhost_fn)(const ootd_PGconn *conn);
+// Pipeline mode (libpq 14 and later; looked up optionally, see shim.c).
+typedef int (*ootd_PQenterPipelineMode_fn)(ootd_PGconn *conn);
+typedef int (*ootd_PQexitPipelineMode_fn)(ootd_PGconn *conn);
+typedef int (*ootd_PQpipelineSync_fn)(ootd_PGconn *conn);
+typedef int (*ootd_PQsendQueryParams_fn)(ootd_PGconn *conn, const char *command, int nParams,
+                                         const ootd_Oid *paramTypes,
+                                         const char *const *paramValues, const int *paramLengths,
+                                         const int *paramFormats, int resultFormat);
+typedef ootd_PGresult *(*ootd_PQgetResult_fn)(ootd_PGconn *conn);
 
 #endif

@@ -7,6 +7,7 @@
 #include "pq_abi.h"
 #include "dynamic_library.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,12 @@ static struct {
   ootd_PQfreemem_fn freemem;
   ootd_PQsslInUse_fn ssl_in_use;
   ootd_PQhost_fn host;
+  // Optional: NULL with a libpq older than 14.
+  ootd_PQenterPipelineMode_fn enter_pipeline;
+  ootd_PQexitPipelineMode_fn exit_pipeline;
+  ootd_PQpipelineSync_fn pipeline_sync;
+  ootd_PQsendQueryParams_fn send_query_params;
+  ootd_PQgetResult_fn get_result;
 } pq;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -76,6 +83,14 @@ int ootd_pq_load(const char *library, char *error, size_t error_size) {
     LOAD(freemem, ootd_PQfreemem_fn, "PQfreemem");
     LOAD(ssl_in_use, ootd_PQsslInUse_fn, "PQsslInUse");
     LOAD(host, ootd_PQhost_fn, "PQhost");
+    // Pipeline mode is optional (libpq 14, 2021): an older libpq runs statements one at a time.
+    if (message[0] == '\0') {
+      pq.enter_pipeline = (ootd_PQenterPipelineMode_fn)dlsym(handle, "PQenterPipelineMode");
+      pq.exit_pipeline = (ootd_PQexitPipelineMode_fn)dlsym(handle, "PQexitPipelineMode");
+      pq.pipeline_sync = (ootd_PQpipelineSync_fn)dlsym(handle, "PQpipelineSync");
+      pq.send_query_params = (ootd_PQsendQueryParams_fn)dlsym(handle, "PQsendQueryParams");
+      pq.get_result = (ootd_PQgetResult_fn)dlsym(handle, "PQgetResult");
+    }
   }
   return ootd_dl_end_load(handle, message, &load_ok, &load_lock, error, error_size);
 }
@@ -128,6 +143,32 @@ const char *ootd_pq_host(void *conn) {
 void *ootd_pq_exec(void *conn, const char *sql, int count, const char *const *values) {
   if (count == 0 && values == NULL) return pq.exec(conn, sql);
   return pq.exec_params(conn, sql, count, NULL, values, NULL, NULL, 0);
+}
+
+int ootd_pq_has_pipeline(void) {
+  return pq.enter_pipeline != NULL && pq.exit_pipeline != NULL && pq.pipeline_sync != NULL &&
+         pq.send_query_params != NULL && pq.get_result != NULL;
+}
+
+int ootd_pq_enter_pipeline(void *conn) {
+  return ootd_pq_has_pipeline() ? pq.enter_pipeline(conn) : 0;
+}
+
+int ootd_pq_exit_pipeline(void *conn) {
+  return ootd_pq_has_pipeline() ? pq.exit_pipeline(conn) : 0;
+}
+
+int ootd_pq_pipeline_sync(void *conn) {
+  return ootd_pq_has_pipeline() ? pq.pipeline_sync(conn) : 0;
+}
+
+int ootd_pq_send(void *conn, const char *sql, int count, const char *const *values) {
+  if (!ootd_pq_has_pipeline()) return 0;
+  return pq.send_query_params(conn, sql, count, NULL, values, NULL, NULL, 0);
+}
+
+void *ootd_pq_get_result(void *conn) {
+  return ootd_pq_has_pipeline() ? pq.get_result(conn) : NULL;
 }
 
 int ootd_pq_result_status(void *result) { return pq.result_status(result); }

@@ -20,6 +20,18 @@ public struct PostgresRows: Sendable, Equatable {
   }
 }
 
+/// One statement of a ``PostgresConnection/pipeline(_:)``: SQL with its parameters ($1, $2, … in
+/// text format; nil is NULL).
+public struct PostgresStatement: Sendable, Hashable {
+  public var sql: String
+  public var params: [String?]
+
+  public init(_ sql: String, _ params: [String?] = []) {
+    self.sql = sql
+    self.params = params
+  }
+}
+
 /// One connection to a PostgreSQL server through libpq, loaded with dlopen on first use.
 ///
 /// The password is never ootd's business: libpq reads it from the URI, `PGPASSWORD`, `~/.pgpass`
@@ -39,8 +51,11 @@ public final class PostgresConnection {
   /// The URI without its password, for messages.
   public let displayURI: String
 
-  /// Connects to the server `uri` names (a libpq URI or conninfo string).
-  public init(uri: String) throws(RemoteError) {
+  /// Connects to the server `uri` names (a libpq URI or conninfo string). `prefetching`:
+  /// statements sent in the same round trip as the connection's own set-up, their answers kept
+  /// for ``answers(to:)`` (a short command such as a sync with nothing to do is mostly round
+  /// trips).
+  public init(uri: String, prefetching: [PostgresStatement] = []) throws(RemoteError) {
     let parsed = try ConnectionURI(uri)
     displayURI = parsed.description
     var error = [CChar](repeating: 0, count: 1024)
@@ -68,13 +83,30 @@ public final class PostgresConnection {
     isEncrypted = ootd_pq_ssl_in_use(connection) == 1
     // Every statement is bounded: another session's lock (or a stuck server) fails it with
     // ``RemoteError/lockTimeout(_:)`` or ``RemoteError/statementTimeout(_:)`` instead of an
-    // endless silent wait. One round trip with the role.
-    role = try query(
+    // endless silent wait. One round trip with the role, and with the statements prefetched
+    // (each in its own transaction: one failing leaves the settings in place).
+    let setUp = PostgresStatement(
       """
       SELECT current_user, pg_catalog.set_config('lock_timeout', $1, false),
         pg_catalog.set_config('statement_timeout', $2, false)
-      """, ["\(Self.lockTimeout)s", "\(Self.statementTimeout)s"]
-    ).rows.first?.first.flatMap { $0 } ?? ""
+      """, ["\(Self.lockTimeout)s", "\(Self.statementTimeout)s"])
+    var answers = pipeline([setUp] + prefetching)
+    role = try answers.removeFirst().get().rows.first?.first.flatMap { $0 } ?? ""
+    if !prefetching.isEmpty { prefetched = (prefetching, answers) }
+  }
+
+  /// Statements sent with the connection's set-up, and their answers, until ``answers(to:)``
+  /// takes them.
+  private var prefetched: (statements: [PostgresStatement], answers: [Result<PostgresRows, RemoteError>])?
+
+  /// The answers to `statements`: those prefetched when the connection was made (once), when
+  /// they are these statements, else run now in one round trip (``pipeline(_:)``).
+  public func answers(to statements: [PostgresStatement]) -> [Result<PostgresRows, RemoteError>] {
+    if let prefetched, prefetched.statements == statements {
+      self.prefetched = nil
+      return prefetched.answers
+    }
+    return pipeline(statements)
   }
 
   /// The seconds a statement waits for another session's lock before failing (SQLSTATE 55P03).
@@ -128,6 +160,50 @@ public final class PostgresConnection {
     _ = try rows(of: result, sql: sql)
   }
 
+  /// Runs `statements` as ``query(_:_:)`` runs each, in order, each on its own (outside a
+  /// transaction, each in its own: one failing does not undo or stop the others), and returns
+  /// each one's rows or error. With a libpq that has pipeline mode (14 and later) they travel in
+  /// one round trip: every statement is sent, then every answer read. For a few small
+  /// statements only: nothing is read until everything is sent. `answered` is called with each
+  /// statement's index as its answer arrives.
+  public func pipeline(
+    _ statements: [PostgresStatement], answered: (Int) -> Void = { _ in }
+  ) -> [Result<PostgresRows, RemoteError>] {
+    guard statements.count > 1, !statements.contains(where: { Self.holdsNUL($0.params) }),
+      ootd_pq_has_pipeline() == 1, ootd_pq_enter_pipeline(handle) == 1
+    else {
+      return statements.indices.map { index in
+        defer { answered(index) }
+        return Result { () throws(RemoteError) in try query(statements[index].sql, statements[index].params) }
+      }
+    }
+    // Each statement is followed by a sync: its own implicit transaction, as PQexec runs it.
+    var sent = 0
+    for statement in statements {
+      let queued = withOptionalCStrings(statement.params) { pointers in
+        ootd_pq_send(handle, statement.sql, Int32(statement.params.count), pointers)
+      }
+      guard queued == 1, ootd_pq_pipeline_sync(handle) == 1 else { break }
+      sent += 1
+    }
+    var answers: [Result<PostgresRows, RemoteError>] = []
+    for (index, statement) in statements[..<sent].enumerated() {
+      let result = ootd_pq_get_result(handle)
+      answered(index)
+      answers.append(Result { () throws(RemoteError) in try rows(of: result, sql: statement.sql) })
+      // The end of the statement's results (NULL), then its sync point.
+      if result != nil {
+        while let extra = ootd_pq_get_result(handle) { ootd_pq_clear(extra) }
+      }
+      if let sync = ootd_pq_get_result(handle) { ootd_pq_clear(sync) }
+    }
+    while let extra = ootd_pq_get_result(handle) { ootd_pq_clear(extra) }
+    _ = ootd_pq_exit_pipeline(handle)
+    let lost = RemoteError.connectionLost(
+      Redaction.statementMessage(String(cString: ootd_pq_error_message(handle)), secrets: secrets))
+    return answers + statements[sent...].map { _ in .failure(lost) }
+  }
+
   /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
   public func transaction<T>(_ body: () throws -> T) throws -> T {
     try execute("BEGIN")
@@ -149,14 +225,18 @@ public final class PostgresConnection {
 
   /// PostgreSQL text cannot hold NUL, and a C string would silently end there: refuse it.
   private static func checkNoNUL(_ params: [String?]) throws(RemoteError) {
+    if holdsNUL(params) { throw nulRefused }
+  }
+
+  private static let nulRefused = RemoteError.refused("a value holds a NUL character, which PostgreSQL text cannot store")
+
+  private static func holdsNUL(_ params: [String?]) -> Bool {
     // Scanned as contiguous bytes (memchr): a push's parameters are megabytes of payloads.
     func holdsNUL(_ text: String) -> Bool {
       var text = text
       return text.withUTF8 { bytes in bytes.count > 0 && memchr(bytes.baseAddress!, 0, bytes.count) != nil }
     }
-    if params.contains(where: { $0.map(holdsNUL) == true }) {
-      throw .refused("a value holds a NUL character, which PostgreSQL text cannot store")
-    }
+    return params.contains { $0.map(holdsNUL) == true }
   }
 
   // MARK: - Results

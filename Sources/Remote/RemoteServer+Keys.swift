@@ -6,21 +6,30 @@ import Core
 
 extension RemoteServer {
   /// The connecting role's key record, nil when it has none yet.
+  /// The first call after the server was opened answers what the opening statements read
+  /// (``openingStatements``), without a round trip.
   public func keyRecord() throws(RemoteError) -> ServerKeyRecord? {
+    if let opened = openingKeyRecord {
+      openingKeyRecord = nil
+      return opened
+    }
     let rows = try connection.query(
-      """
-      SELECT key_id::text, salt, ops_limit::text, mem_limit::text, wrapped_key FROM ootd.keys
-      WHERE owner = current_user
-      """)
-    guard let row = rows.rows.first else { return nil }
+      "SELECT \(Self.keyColumns) FROM ootd.keys k WHERE k.owner = current_user")
+    return rows.rows.first.flatMap(Self.keyRecord)
+  }
+
+  /// The record in `row` (``keyColumns``), nil when its key id is NULL (an outer join's nothing).
+  static func keyRecord(_ row: [String?]) -> ServerKeyRecord? {
+    guard row.count >= 5, let keyID = row[0] else { return nil }
     return ServerKeyRecord(
-      keyID: row[0] ?? "", salt: row[1] ?? "", opsLimit: Int64(row[2] ?? "") ?? -1,
+      keyID: keyID, salt: row[1] ?? "", opsLimit: Int64(row[2] ?? "") ?? -1,
       memLimit: Int64(row[3] ?? "") ?? -1, wrappedKey: row[4] ?? "")
   }
 
   /// Stores `record` as the role's key unless it has one already; returns the record the server
   /// keeps (the other one when another machine stored its key first).
   public func createKeyRecord(_ record: ServerKeyRecord) throws(RemoteError) -> ServerKeyRecord {
+    openingKeyRecord = nil
     try connection.execute(
       """
       INSERT INTO ootd.keys (key_id, salt, ops_limit, mem_limit, wrapped_key)
@@ -33,6 +42,7 @@ extension RemoteServer {
   /// Replaces the role's wrapped key by `record` (the same key id, wrapped anew) when the server
   /// still holds `previous`; false when it changed since (another machine rekeyed first).
   public func replaceKeyRecord(_ previous: ServerKeyRecord, with record: ServerKeyRecord) throws(RemoteError) -> Bool {
+    openingKeyRecord = nil
     let rows = try connection.query(
       """
       UPDATE ootd.keys SET salt = $2, ops_limit = $3::bigint, mem_limit = $4::bigint, wrapped_key = $5,

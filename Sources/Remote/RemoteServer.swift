@@ -50,27 +50,52 @@ public final class RemoteServer {
     return String(decoding: literal, as: UTF8.self)
   }
 
+  /// What a connection asks first, in one round trip (``PostgresConnection/answers(to:)``:
+  /// `RemoteAccess` sends them with the connection's own set-up): the group role, the
+  /// membership (asked only when the group exists: pg_has_role fails on a role that does not)
+  /// and whether the version table exists; then the schema's version with the role's key
+  /// record (``keyRecord()``), which fails on a server without the schema or the keys table (the
+  /// first answer then says why, or the version is asked alone).
+  public static let openingStatements = [
+    PostgresStatement(
+      """
+      SELECT g.found, CASE WHEN g.found THEN pg_catalog.pg_has_role(current_user, 'ootd_member', 'MEMBER') END,
+        \(RemoteSchema.versionTableExists)
+      FROM (SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'ootd_member') AS found) g
+      """),
+    PostgresStatement(
+      """
+      SELECT (SELECT coalesce(max(version), 0) FROM ootd.schema_version)::text, \(keyColumns)
+      FROM (VALUES (1)) AS one (x) LEFT JOIN ootd.keys k ON k.owner = current_user
+      """),
+  ]
+
+  /// The key record's columns, as ``keyRecord(_:)`` reads them.
+  static let keyColumns = "k.key_id::text, k.salt, k.ops_limit::text, k.mem_limit::text, k.wrapped_key"
+
+  /// The role's key record read with the opening statements, until ``keyRecord()`` takes it
+  /// (nil: not read; .some(nil): the role has none).
+  var openingKeyRecord: ServerKeyRecord??
+
   /// Checks that the server has the current ootd schema and that the connection's role is a
   /// member of `ootd_member`.
   public init(connection: PostgresConnection) throws(RemoteError) {
     self.connection = connection
     let role = connection.role
-    // One round trip for the three checks (a sync with nothing to do is mostly round trips):
-    // the group role, the membership (asked only when the group exists: pg_has_role fails on
-    // a role that does not), and whether the version table exists.
-    let checks = try connection.query(
-      """
-      SELECT g.found, CASE WHEN g.found THEN pg_catalog.pg_has_role(current_user, 'ootd_member', 'MEMBER') END,
-        \(RemoteSchema.versionTableExists)
-      FROM (SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'ootd_member') AS found) g
-      """
-    ).rows.first
+    let answers = connection.answers(to: Self.openingStatements)
+    let checks = try answers[0].get().rows.first
     guard checks?[0] == "t" else { throw .noSchema }
     guard checks?[1] == "t" else { throw .notMember(role: role) }
-    guard checks?[2] == "t", let version = try RemoteSchema.installedVersion(connection, tableExists: true), version > 0
-    else {
-      throw .noSchema
+    guard checks?[2] == "t" else { throw .noSchema }
+    let version: Int?
+    if case .success(let rows) = answers[1], let row = rows.rows.first {
+      version = row[0].flatMap { Int($0) }
+      openingKeyRecord = .some(Self.keyRecord(Array(row.dropFirst())))
+    } else {
+      // No keys table (a schema before version 5) or another failure: the version alone.
+      version = try RemoteSchema.installedVersion(connection, tableExists: true)
     }
+    guard let version, version > 0 else { throw .noSchema }
     if version < RemoteSchema.currentVersion {
       throw .schemaOutdated(server: version, known: RemoteSchema.currentVersion)
     }
@@ -160,7 +185,13 @@ public final class RemoteServer {
   /// ``SyncRecord/withheldBytes``), a device id longer than ``deviceBytes`` comes back empty and
   /// a clock is cut to 40 characters; the caller sets such rows aside.
   public func pull(after seq: Int64, limit: Int) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
-    let rows = try connection.query(
+    let statement = Self.pullStatement(after: seq, limit: limit)
+    return try page(try connection.query(statement.sql, statement.params), after: seq)
+  }
+
+  /// The statement of ``pull(after:limit:)``.
+  static func pullStatement(after seq: Int64, limit: Int) -> PostgresStatement {
+    PostgresStatement(
       """
       SELECT p.seq, p.op_id, p.device, p.clock, CASE WHEN p.size <= $3 THEN o.payload END, p.size
       FROM (
@@ -178,6 +209,10 @@ public final class RemoteServer {
         String(seq), String(max(0, limit)), String(Caps.payloadBytes), String(Self.pullPageBytes),
         String(Self.deviceBytes),
       ])
+  }
+
+  /// The page ``pullStatement(after:limit:)`` answered with `rows`, checked and opened.
+  func page(_ rows: PostgresRows, after seq: Int64) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
     let page = rows.rows.map { row in
       let size = Int(row[5] ?? "") ?? 0
       return (
@@ -196,6 +231,26 @@ public final class RemoteServer {
     return try opened(page)
   }
 
+  /// A sync's first round trip (issue 24: a sync with nothing to do is mostly round trips):
+  /// registers `device` (``registerDevice(_:name:)``), reads the server's clock and the first
+  /// page of the pull (``pull(after:limit:)``), sent together. `clock` is read just before and
+  /// after, to place the server's instant.
+  public func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws(RemoteError)
+    -> SyncOpening
+  {
+    let sentAt = clock?()
+    var answeredAt: Date?
+    // The clock's answer is placed when it arrives, before the page's rows are read.
+    let answers = connection.pipeline([
+      PostgresStatement(Self.registration, [device, nil]), Self.pullStatement(after: seq, limit: limit),
+    ]) { index in
+      if index == 0 { answeredAt = clock?() }
+    }
+    let time = try Self.serverInstant(try answers[0].get())
+    return SyncOpening(
+      serverTime: time, sentAt: sentAt, answeredAt: answeredAt, firstPage: try page(try answers[1].get(), after: seq))
+  }
+
   /// The first of `seqs` (a pulled page's) that is not past `cursor` and past the one before
   /// it, nil when the page reads on in order.
   public static func firstOutOfOrder(_ seqs: [Int64], after cursor: Int64) -> Int64? {
@@ -210,9 +265,12 @@ public final class RemoteServer {
   /// The server's clock now (`clock_timestamp()`: the instant of the statement, not of its
   /// transaction), to measure this machine's skew against.
   public func serverTime() throws(RemoteError) -> Date {
-    let text = try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8::text")
-      .rows.first?.first.flatMap { $0 }
-    guard let text, let seconds = Self.serverSeconds(text) else {
+    try Self.serverInstant(try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8::text"))
+  }
+
+  /// The instant the first value of `rows` says (seconds since 1970 as text).
+  static func serverInstant(_ rows: PostgresRows) throws(RemoteError) -> Date {
+    guard let text = rows.rows.first?.first.flatMap({ $0 }), let seconds = Self.serverSeconds(text) else {
       throw .refused("the server did not say a usable time")
     }
     return Date(timeIntervalSince1970: seconds)
@@ -237,13 +295,17 @@ public final class RemoteServer {
 
   /// Records that `device` synced now (creating it on first use), with a readable name.
   public func registerDevice(_ device: String, name: String?) throws(RemoteError) {
-    try connection.execute(
-      """
-      INSERT INTO ootd.devices (device, name, last_sync) VALUES ($1, $2, now())
-      ON CONFLICT (owner, device) DO UPDATE
-      SET name = coalesce(excluded.name, ootd.devices.name), last_sync = excluded.last_sync
-      """, [device, name])
+    _ = try connection.query(Self.registration, [device, name])
   }
+
+  /// ``registerDevice(_:name:)``'s statement ($1 the device, $2 its name), answering the
+  /// server's clock (`clock_timestamp()`, as ``serverTime()``) for ``openSync(device:after:limit:clock:)``.
+  static let registration = """
+    INSERT INTO ootd.devices (device, name, last_sync) VALUES ($1, $2, now())
+    ON CONFLICT (owner, device) DO UPDATE
+    SET name = coalesce(excluded.name, ootd.devices.name), last_sync = excluded.last_sync
+    RETURNING extract(epoch FROM clock_timestamp())::float8::text
+    """
 
   /// When `device` last synced, or nil when it never did.
   public func lastSync(device: String) throws(RemoteError) -> Date? {

@@ -110,9 +110,12 @@ public struct RemoteSyncRun {
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
     }
-    try server.registerDevice(summary.device, name: nil)
-    let clocks = try measureClocks(&summary)
+    // One round trip: the device registered, the server's clock and the first page.
+    let opening = try server.openSync(
+      device: summary.device, after: try journal.pullCursor(), limit: Self.pullPage, clock: physicalClock)
+    let clocks = measureClocks(opening, &summary)
     var cursor = try journal.pullCursor()
+    var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
@@ -121,7 +124,8 @@ public struct RemoteSyncRun {
       var pages: [(seq: Int64, record: SyncRecord)] = []
       var bytes = 0
       while bytes < Self.pullCommitBytes {
-        let page = try server.pull(after: cursor, limit: Self.pullPage)
+        let page = try first ?? server.pull(after: cursor, limit: Self.pullPage)
+        first = nil
         guard let last = page.last else {
           drained = true
           break
@@ -174,16 +178,13 @@ public struct RemoteSyncRun {
     return summary
   }
 
-  /// Reads the server's clock between two readings of this machine's and records the skew in
-  /// `summary` (positive: this machine is ahead): the server's instant is taken as the middle
-  /// of the round trip. Returns the clocks the pull caps and judges with.
-  func measureClocks(_ summary: inout Summary) throws -> SyncClocks {
-    guard let physicalClock else {
+  /// Records in `summary` the skew the opening measured (positive: this machine is ahead):
+  /// the server's instant is taken as the middle of the round trip that read it. Returns the
+  /// clocks the pull caps and judges with.
+  func measureClocks(_ opening: SyncOpening, _ summary: inout Summary) -> SyncClocks {
+    guard let before = opening.sentAt, let after = opening.answeredAt, let serverTime = opening.serverTime else {
       return SyncClocks(local: SyncClocks.milliseconds(now), server: nil)
     }
-    let before = physicalClock()
-    let serverTime = try server.serverTime()
-    let after = physicalClock()
     let middle = before.addingTimeInterval(after.timeIntervalSince(before) / 2)
     let skew = middle.timeIntervalSince(serverTime)
     summary.clockSkewSeconds = skew

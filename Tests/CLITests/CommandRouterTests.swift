@@ -20,6 +20,17 @@ struct CommandRouterTests {
     #expect(routed == expected)
   }
 
+  @Test("every routed subcommand of a group is that group's subcommand of that name")
+  func nestedTableMatchesTheTree() throws {
+    for (group, leaves) in CommandRouter.nested {
+      let groupType = try #require(Ootd.configuration.subcommands.first { $0.configuration.commandName == group })
+      for (name, type) in leaves {
+        let inTree = try #require(groupType.configuration.subcommands.first { $0.configuration.commandName == name })
+        #expect(String(describing: inTree) == String(describing: type))
+      }
+    }
+  }
+
   /// Words each command may see, mixed into hundreds of command lines below.
   static let words: [[String]] = [
     [], ["x"], ["Write", "the", "README"], ["--priority", "high"], ["-p", "low"], ["--priority", "urgent"],
@@ -37,6 +48,14 @@ struct CommandRouterTests {
       for (first, second) in zip(words, words.dropFirst(5)).prefix(8) {
         lines.append([name] + first + second)
       }
+    }
+    for (group, leaves) in CommandRouter.nested {
+      for name in leaves.keys.sorted() + ["nope"] {
+        for first in words + [["--ignore-clock-skew"], ["--ignore-clock-skew", "--json"]] {
+          lines.append([group, name] + first)
+        }
+      }
+      lines.append([group])
     }
     return lines + words.map { $0 }
   }()

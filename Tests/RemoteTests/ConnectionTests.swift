@@ -126,6 +126,64 @@ struct ConnectionTests {
       return false
     }
   }
+
+  @Test("a pipeline runs each statement on its own, in order, and answers each: a failing one stops and undoes nothing else")
+  func pipeline() throws {
+    let cluster = try PostgresCluster.shared()
+    let database = try cluster.createDatabase()
+    let connection = try PostgresConnection(uri: cluster.uri(database: database))
+    try connection.execute("CREATE TABLE t (x int)")
+    var answered: [Int] = []
+    let answers = connection.pipeline(
+      [
+        PostgresStatement("INSERT INTO t VALUES ($1::int) RETURNING x", ["1"]),
+        PostgresStatement("INSERT INTO t VALUES ($1::int)", ["not a number"]),
+        PostgresStatement("INSERT INTO t VALUES (3) RETURNING x, NULL::text AS nothing"),
+        PostgresStatement("SELECT count(*) FROM t"),
+      ], answered: { answered.append($0) })
+    #expect(answered == [0, 1, 2, 3])
+    #expect(try answers[0].get().rows == [["1"]])
+    #expect {
+      try answers[1].get()
+    } throws: { error in
+      guard case .server(let state, _) = error as? RemoteError else { return false }
+      return state == "22P02"
+    }
+    #expect(try answers[2].get().rows == [["3", nil]])
+    #expect(try answers[3].get().rows == [["2"]])
+    // Each in its own transaction: the failure undid neither insert, and the connection goes on.
+    #expect(try connection.query("SELECT x FROM t ORDER BY x").rows == [["1"], ["3"]])
+    // A parameter holding NUL is refused for its statement only (run one at a time then).
+    let refused = connection.pipeline([PostgresStatement("SELECT $1", ["a\u{0}b"]), PostgresStatement("SELECT 2")])
+    #expect(throws: RemoteError.self) { try refused[0].get() }
+    #expect(try refused[1].get().rows == [["2"]])
+  }
+
+  @Test("statements prefetched with the connection's set-up run in its round trip and are answered once; a failing one leaves the timeouts set")
+  func prefetching() throws {
+    let cluster = try PostgresCluster.shared()
+    let database = try cluster.createDatabase()
+    let admin = try PostgresConnection(uri: cluster.uri(database: database))
+    try admin.execute("CREATE TABLE t (x int)")
+    let insert = PostgresStatement("INSERT INTO t VALUES (1) RETURNING x")
+    let failing = PostgresStatement("SELECT 1 / 0")
+    let connection = try PostgresConnection(uri: cluster.uri(database: database), prefetching: [insert, failing])
+    // Ran while connecting.
+    #expect(try admin.query("SELECT count(*) FROM t").rows == [["1"]])
+    #expect(try connection.query("SELECT current_setting('lock_timeout'), current_setting('statement_timeout')").rows
+      == [["\(PostgresConnection.lockTimeout)s", "\(PostgresConnection.statementTimeout)s"]])
+    let answers = connection.answers(to: [insert, failing])
+    #expect(try answers[0].get().rows == [["1"]])
+    #expect(throws: RemoteError.self) { try answers[1].get() }
+    #expect(try admin.query("SELECT count(*) FROM t").rows == [["1"]])
+    // Taken once: asked again, they run again.
+    _ = connection.answers(to: [insert, failing])
+    #expect(try admin.query("SELECT count(*) FROM t").rows == [["2"]])
+    // Other statements are not answered from the prefetched ones.
+    let other = try PostgresConnection(uri: cluster.uri(database: database), prefetching: [insert])
+    #expect(try other.answers(to: [PostgresStatement("SELECT count(*) FROM t")]).map { try $0.get().rows } == [[["3"]]])
+  }
+
 }
 
 /// A port on 127.0.0.1 with nobody listening (bound and released).

@@ -299,6 +299,46 @@ struct ServerTests {
     _ = try fixture.server(fixture.alice)
   }
 
+  @Test("a sync's opening registers the device, reads the server's clock and the first page, as the separate calls do")
+  func openSync() throws {
+    let fixture = try ServerFixture()
+    let alice = try fixture.server(fixture.alice)
+    try alice.push((1...5).map { record($0) })
+    var readings: [Date] = []
+    let opening = try alice.openSync(device: "d1", after: 0, limit: 3) {
+      readings.append(Date())
+      return readings.last!
+    }
+    #expect(opening.firstPage.map(\.record) == (1...3).map { record($0) })
+    #expect(opening.firstPage.map(\.seq) == (try alice.pull(after: 0, limit: 3)).map(\.seq))
+    #expect(readings.count == 2 && opening.sentAt == readings[0] && opening.answeredAt == readings[1])
+    let serverTime = try #require(opening.serverTime)
+    #expect(abs(serverTime.timeIntervalSinceNow) < 3600)  // real clock: PostgreSQL's against this machine's
+    let device = try #require(try alice.devices().first)
+    #expect(device.device == "d1" && device.lastSync != nil)
+    // Past the last record: an empty page; again for the same device: still one device.
+    let last = opening.firstPage.last!.seq
+    #expect(try alice.openSync(device: "d1", after: last + 2, limit: 3, clock: nil).firstPage.isEmpty)
+    #expect(try alice.devices().map(\.device) == ["d1"])
+  }
+
+  @Test("the key record read with the server's opening checks is the stored one, and a write reads it again")
+  func openingKeyRecord() throws {
+    let fixture = try ServerFixture()
+    let record = ServerKeyRecord(
+      keyID: UUID().uuidString.lowercased(), salt: "salt", opsLimit: 2, memLimit: 8192, wrappedKey: "wrapped")
+    let first = try fixture.server(fixture.alice)
+    #expect(try first.keyRecord() == nil)
+    #expect(try first.createKeyRecord(record) == record)
+    // A connection made as `remote sync` makes it: the checks and the key in its set-up's round trip.
+    let connection = try PostgresConnection(
+      uri: fixture.cluster.uri(role: fixture.alice, database: fixture.database), prefetching: RemoteServer.openingStatements)
+    let second = try RemoteServer(connection: connection)
+    #expect(try second.keyRecord() == record)
+    #expect(try second.keyRecord() == record)
+    #expect(try fixture.server(fixture.bob).keyRecord() == nil)
+  }
+
   @Test("init is idempotent and migrates a version 1 schema, keeping its data")
   func migration() throws {
     let fixture = try ServerFixture(initialise: false)

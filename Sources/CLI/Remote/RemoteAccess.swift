@@ -43,8 +43,9 @@ struct RemoteAccess {
   /// A connection to the server. A connection that is not encrypted (libpq's default
   /// `sslmode=prefer` falls back to plaintext when the server offers no TLS) to a host other than
   /// this machine is used, with a one-line warning.
-  func connect() throws(RemoteError) -> PostgresConnection {
-    let connection = try PostgresConnection(uri: uri.text)
+  /// `prefetching`: statements sent in the connection's own round trip.
+  func connect(prefetching: [PostgresStatement] = []) throws(RemoteError) -> PostgresConnection {
+    let connection = try PostgresConnection(uri: uri.text, prefetching: prefetching)
     if !connection.isEncrypted && !connection.isLoopback {
       environment.printError(
         TerminalText.printable(
@@ -55,7 +56,8 @@ struct RemoteAccess {
 
   /// A connection checked for the ootd schema and the role's membership.
   func server() throws(RemoteError) -> RemoteServer {
-    try RemoteServer(connection: connect())
+    // Its checks travel with the connection's set-up: one round trip.
+    try RemoteServer(connection: connect(prefetching: RemoteServer.openingStatements))
   }
 
   /// Gives the server the display name `remote set --name` saved, so that a team shows it at

@@ -12,6 +12,8 @@ extern "C" {
 #define OOTD_PGRES_COMMAND_OK 1
 #define OOTD_PGRES_TUPLES_OK 2
 #define OOTD_PGRES_FATAL_ERROR 7
+#define OOTD_PGRES_PIPELINE_SYNC 10
+#define OOTD_PGRES_PIPELINE_ABORTED 11
 
 // PGTransactionStatusType values.
 #define OOTD_PQTRANS_IDLE 0
@@ -49,6 +51,18 @@ const char *ootd_pq_host(void *conn);
 /// PQexecParams in text format (`values[i]` NULL is SQL NULL); `count` 0 with `values` NULL
 /// runs `sql` through PQexec instead, which accepts several statements.
 void *ootd_pq_exec(void *conn, const char *sql, int count, const char *const *values);
+
+/// Whether the loaded libpq has pipeline mode (libpq 14 and later): without it, the functions
+/// below fail (return 0 or NULL) and callers run their statements one at a time.
+int ootd_pq_has_pipeline(void);
+/// PQenterPipelineMode, PQexitPipelineMode and PQpipelineSync (1 on success, else 0).
+int ootd_pq_enter_pipeline(void *conn);
+int ootd_pq_exit_pipeline(void *conn);
+int ootd_pq_pipeline_sync(void *conn);
+/// PQsendQueryParams in text format (queued in pipeline mode; 1 on success, else 0).
+int ootd_pq_send(void *conn, const char *sql, int count, const char *const *values);
+/// PQgetResult: the next result, NULL at the end of a statement's results.
+void *ootd_pq_get_result(void *conn);
 int ootd_pq_result_status(void *result);
 const char *ootd_pq_result_error(void *result);
 /// The SQLSTATE of a failed result ("" when none).

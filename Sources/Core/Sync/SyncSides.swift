@@ -68,6 +68,42 @@ public protocol SyncServer {
   func publishDayFigures(_ days: [DayFigure], displayName: String?) throws
   /// The server's clock, now.
   func serverTime() throws -> Date
+  /// A sync's first exchange: makes `device` known, reads the server's clock between two
+  /// readings of `clock` (when given) and the first page of the pull after `seq`. A server may
+  /// send it all in one round trip (issue 24: a sync with nothing to do is mostly round trips).
+  func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws -> SyncOpening
+}
+
+extension SyncServer {
+  /// The three calls one after another.
+  public func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws -> SyncOpening {
+    try registerDevice(device, name: nil)
+    var opening = SyncOpening(serverTime: nil, sentAt: nil, answeredAt: nil, firstPage: [])
+    if let clock {
+      opening.sentAt = clock()
+      opening.serverTime = try serverTime()
+      opening.answeredAt = clock()
+    }
+    opening.firstPage = try pull(after: seq, limit: limit)
+    return opening
+  }
+}
+
+/// What ``SyncServer/openSync(device:after:limit:clock:)`` learnt.
+public struct SyncOpening: Sendable {
+  /// The server's clock, read between ``sentAt`` and ``answeredAt`` (this machine's clock).
+  public var serverTime: Date?
+  public var sentAt: Date?
+  public var answeredAt: Date?
+  /// The first page of the pull.
+  public var firstPage: [(seq: Int64, record: SyncRecord)]
+
+  public init(serverTime: Date?, sentAt: Date?, answeredAt: Date?, firstPage: [(seq: Int64, record: SyncRecord)]) {
+    self.serverTime = serverTime
+    self.sentAt = sentAt
+    self.answeredAt = answeredAt
+    self.firstPage = firstPage
+  }
 }
 
 /// Where a machine's day figures come from: per day, the todos planned and done as the report
