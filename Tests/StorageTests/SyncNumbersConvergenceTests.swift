@@ -13,9 +13,17 @@ struct SyncNumbersConvergenceTests {
   /// Three machines adding todos (so numbers clash), deleting and undoing, syncing in any
   /// interleaving: a machine pulls, others sync, then it pushes (as `scripts/bench-remote
   /// --load` does). Then every machine syncs twice, one at a time: every machine shows the same
-  /// number for every todo, each number once, above zero (issue 24 §1).
-  @Test("concurrent syncs with clashing numbers: the same number for each todo at quiescence", arguments: Array(UInt64(1)...UInt64(120)))
+  /// number for every todo, each number once, above zero (issue 24 §1). Seed 919 (found by
+  /// running seeds 1...1000): a todo created, deleted and its deletion undone on one machine,
+  /// all three pulled in one page elsewhere, took the number of its first creation there.
+  @Test("concurrent syncs with clashing numbers: the same number for each todo at quiescence", arguments: Array(UInt64(1)...UInt64(120)) + [919])
   func numbersConverge(seed: UInt64) throws {
+    // The uuids too come from the seed (a second generator, so the steps stay those of the
+    // seed): the todo keeping a clashing number is chosen by uuid, so a seed replays exactly.
+    try RowID.$source.withValue(RowIDSource(SeededGenerator(seed: ~seed))) { try run(seed: seed) }
+  }
+
+  private func run(seed: UInt64) throws {
     var random = SeededGenerator(seed: seed)
     let server = FakeSyncServer()
     let m = try SyncStoreTests.machines(3)

@@ -3,8 +3,14 @@ import Foundation
 
 /// Stable row identities: lowercase RFC 4122 uuids, assigned once and never reused.
 public enum RowID {
-  /// A new random (version 4) uuid.
-  public static func random() -> String { UUID().uuidString.lowercased() }
+  /// A new random (version 4) uuid: from ``source`` when one is set, else the system's.
+  public static func random() -> String { source?.next() ?? UUID().uuidString.lowercased() }
+
+  /// Where ``random()`` takes its uuids in this task, when set: a test gives a seeded one
+  /// (`RowID.$source.withValue(RowIDSource(generator)) { … }`) so that a seed replays the
+  /// same uuids, and with them every choice ordered by uuid (issue 24: which of two todos
+  /// keeps a number). Never set outside tests.
+  @TaskLocal public static var source: RowIDSource?
 
   /// The uuid of a built-in task block: a name-based (version 5, SHA-1) uuid of its name in
   /// ootd's namespace, so every machine gives the same built-in block the same uuid.
@@ -90,5 +96,25 @@ public enum RowID {
       count += 1
     }
     return count == 36 ? value : nil
+  }
+}
+
+/// Version 4 uuids drawn from a given generator (``RowID/source``).
+public final class RowIDSource: @unchecked Sendable {
+  private let lock = NSLock()
+  private var generator: any RandomNumberGenerator
+
+  public init(_ generator: some RandomNumberGenerator) { self.generator = generator }
+
+  /// The next uuid: 16 bytes of the generator, version and variant bits set (RFC 4122 §4.4).
+  public func next() -> String {
+    lock.withLock {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(16)
+      for _ in 0..<2 { withUnsafeBytes(of: generator.next().littleEndian) { bytes += $0 } }
+      bytes[6] = (bytes[6] & 0x0F) | 0x40
+      bytes[8] = (bytes[8] & 0x3F) | 0x80
+      return RowID.format(bytes)
+    }
   }
 }

@@ -193,10 +193,15 @@ extension SyncState {
       if operation.entity == .todo, let number = fields[todo: .id]?.integer {
         // Its number when free here; else it waits under one no todo shows (below zero),
         // taking no number another pulled todo may have, until the clash is resolved.
-        fields[todo: .id] = .integer(
-          try numbers.arriving(
-            operation.row, number, device: operation.stamp.device, holder: try TodoNumbers.holder(db, number),
-            waiting: { try TodoNumbers.waiting(db) }))
+        let id = try numbers.arriving(
+          operation.row, number, device: operation.stamp.device, holder: try TodoNumbers.holder(db, number),
+          waiting: { try TodoNumbers.waiting(db) })
+        // Given its number: it stands over a claim of an earlier creation of the todo pulled
+        // in this sync (created, deleted, its deletion undone elsewhere), as an update's does.
+        // (Left standing, the old claim moved it here to the number its machine no longer gave
+        // it, as a move of that machine's, never pushed: the machines disagreed for good.)
+        if id == number { numbers.claim(operation.row, number, device: operation.stamp.device) }
+        fields[todo: .id] = .integer(id)
       }
       try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
     case .update(let changes):
