@@ -15,8 +15,11 @@ struct SyncNumbersConvergenceTests {
   /// --load` does). Then every machine syncs twice, one at a time: every machine shows the same
   /// number for every todo, each number once, above zero (issue 24 §1). Seed 919 (found by
   /// running seeds 1...1000): a todo created, deleted and its deletion undone on one machine,
-  /// all three pulled in one page elsewhere, took the number of its first creation there.
-  @Test("concurrent syncs with clashing numbers: the same number for each todo at quiescence", arguments: Array(UInt64(1)...UInt64(120)) + [919])
+  /// all three pulled in one page elsewhere, took the number of its first creation there. Seed
+  /// 1072 (found over 1001...1400; 1001...3000 pass since): a todo renumbered on two machines,
+  /// the earlier renumbering waiting in a pull for a number held here, then the later one
+  /// setting the number it still showed: the earlier, which lost, moved it here alone.
+  @Test("concurrent syncs with clashing numbers: the same number for each todo at quiescence", arguments: Array(UInt64(1)...UInt64(120)) + [919, 1072])
   func numbersConverge(seed: UInt64) throws {
     // The uuids too come from the seed (a second generator, so the steps stay those of the
     // seed): the todo keeping a clashing number is chosen by uuid, so a seed replays exactly.

@@ -18,6 +18,30 @@ struct TodoNumbers {
 
   mutating func claim(_ uuid: String, _ number: Int64, device: String) { claims.append((uuid, number, device)) }
 
+  /// Records the claim a pulled operation leaves on its todo once merged (``claimed(by:merged:)``),
+  /// if any: it stands over every earlier claim of the todo in this pull.
+  mutating func merged(_ operation: SyncOperation, into row: SyncRow) {
+    guard let claimed = Self.claimed(by: operation, merged: row) else { return }
+    claim(operation.row, claimed.number, device: claimed.device)
+  }
+
+  /// The number a todo claims after `operation` merged into it (`row`, the merge's state), with
+  /// the device of the change that set that number: the number the merge holds, whenever the
+  /// operation made the todo appear or set its number, whether or not the number shown here
+  /// changes. A todo's latest claim is the number its merge holds, never one the merge has put
+  /// aside since: an update of the number that loses claims nothing, and one that wins claims
+  /// even when the todo already shows that number here (it still showed it, an earlier claim of
+  /// the same pull not being given yet; left standing, that claim, which lost, moved the todo
+  /// here alone: seed 1072). Nil when the operation is not a todo's, leaves it deleted, or
+  /// decided neither its existence nor its number.
+  static func claimed(by operation: SyncOperation, merged row: SyncRow) -> (number: Int64, device: String)? {
+    guard operation.entity == .todo, row.isAlive, let number = row.fields[TodoField.id.rawValue],
+      let value = number.value.integer
+    else { return nil }
+    guard row.existence?.stamp == operation.stamp || number.stamp == operation.stamp else { return nil }
+    return (value, number.stamp.device)
+  }
+
   mutating func changed(_ uuid: String, from: Int64, to: Int64) { changes.append((uuid, from, to)) }
 
   mutating func formUnion(_ other: TodoNumbers) {

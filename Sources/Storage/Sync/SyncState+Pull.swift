@@ -110,6 +110,8 @@ extension SyncState {
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers)
+              // The todo's number as its merge now holds it, when this operation decided it.
+              applied.numbers.merged(operation, into: outcome.row)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
               try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
               for var conflict in outcome.conflicts {
@@ -164,8 +166,8 @@ extension SyncState {
 
   /// Applies what a merge changes in the visible row through the recorder. A project or block
   /// whose name is taken here by another row is not created (reported as a conflict). A todo
-  /// whose number another todo holds here gets the next free one, and claims its number in
-  /// `numbers`.
+  /// whose number another todo holds here waits for it below zero (``TodoNumbers``), until
+  /// `numbers` resolves the claims (recorded from the merge, ``TodoNumbers/merged(_:into:)``).
   private static func apply(
     _ effect: SyncEffect, of operation: SyncOperation, recorder: ChangeRecorder,
     outcome: inout SyncMerge.Outcome, numbers: inout TodoNumbers
@@ -193,15 +195,12 @@ extension SyncState {
       if operation.entity == .todo, let number = fields[todo: .id]?.integer {
         // Its number when free here; else it waits under one no todo shows (below zero),
         // taking no number another pulled todo may have, until the clash is resolved.
-        let id = try numbers.arriving(
-          operation.row, number, device: operation.stamp.device, holder: try TodoNumbers.holder(db, number),
-          waiting: { try TodoNumbers.waiting(db) })
-        // Given its number: it stands over a claim of an earlier creation of the todo pulled
-        // in this sync (created, deleted, its deletion undone elsewhere), as an update's does.
-        // (Left standing, the old claim moved it here to the number its machine no longer gave
-        // it, as a move of that machine's, never pushed: the machines disagreed for good.)
-        if id == number { numbers.claim(operation.row, number, device: operation.stamp.device) }
-        fields[todo: .id] = .integer(id)
+        // (Its claim, given or not, stands over any earlier one of the todo in this pull, a
+        // creation's deleted and undone elsewhere: ``TodoNumbers/merged(_:into:)``.)
+        fields[todo: .id] = .integer(
+          try numbers.arriving(
+            operation.row, number, device: operation.stamp.device, holder: try TodoNumbers.holder(db, number),
+            waiting: { try TodoNumbers.waiting(db) }))
       }
       try recorder.apply(JournalOperation(operation.entity, row: operation.row, .create(fields)))
     case .update(let changes):
@@ -215,12 +214,9 @@ extension SyncState {
           continue
         }
         if operation.entity == .todo, change.field == TodoField.id.rawValue, let number = change.new.integer {
-          if let holder = try TodoNumbers.holder(db, number), holder != operation.row {
-            numbers.claim(operation.row, number, device: operation.stamp.device)
-            continue
-          }
-          // Applied now; the claim is settled, and stands over any earlier one of the todo.
-          numbers.claim(operation.row, number, device: operation.stamp.device)
+          // Held here by another todo: it waits for ``TodoNumbers/resolve(_:now:)`` (its claim
+          // is the merge's, ``TodoNumbers/merged(_:into:)``); else applied now.
+          if let holder = try TodoNumbers.holder(db, number), holder != operation.row { continue }
           // (A todo waiting for its number was never shown under the one it had.)
           if let old = current[todo: .id]?.integer, old > 0 { numbers.changed(operation.row, from: old, to: number) }
         }
