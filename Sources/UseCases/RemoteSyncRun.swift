@@ -110,11 +110,12 @@ public struct RemoteSyncRun {
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
     }
-    // One round trip: the device registered, the server's clock and the first page.
-    let opening = try server.openSync(
-      device: summary.device, after: try journal.pullCursor(), limit: Self.pullPage, clock: physicalClock)
-    let clocks = measureClocks(opening, &summary)
+    // One round trip: the device registered, the server's clock and the first page after
+    // where the last pull stopped (read once: the pull goes on from it).
     var cursor = try journal.pullCursor()
+    let opening = try server.openSync(
+      device: summary.device, after: cursor, limit: Self.pullPage, clock: physicalClock)
+    let clocks = measureClocks(opening, &summary)
     var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
     while !drained {

@@ -35,7 +35,7 @@ extension JSONText {
 
   /// The fields of a parsed object, or nil when a member is not a field value.
   public static func fields(_ object: JSONObject) -> Fields? {
-    var fields: Fields = [:]
+    var fields = Fields(minimumCapacity: object.members.count)
     for (name, value) in object.members {
       guard let value = fieldValue(value) else { return nil }
       fields[name] = value

@@ -90,7 +90,11 @@ struct FreshTodos {
       holders[id] = operation.row
       lowest = min(lowest, id)
       rows.append((operation.row, fields, remote.stamp.clock))
-      applied.touched.insert(operation.row)
+      // Only a done todo can break a rule (``AppDatabase/keepTodoRules(_:uuids:today:)`` reads
+      // those alone): one created not done is not looked at again (a first pull's 20,000 were
+      // read back in 40 statements, 6% of it). A later operation of the page that marks it
+      // done sets a field the rules look at, and touches it then.
+      if fields[todo: .done] != .integer(0) { applied.touched.insert(operation.row) }
       if let existence = outcome.row.existence, existence.value,
         outcome.row.fields.values.allSatisfy({ $0.stamp == existence.stamp })
       {
