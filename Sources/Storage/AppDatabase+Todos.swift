@@ -41,11 +41,17 @@ extension AppDatabase {
   public func forEachTodo(
     matching filter: TodoFilter, withDayCounts body: (Todo, any DayCounts) throws -> Bool
   ) throws(StorageError) {
-    try read { db in
+    let listing = { (db: Database) throws in
       let (clause, arguments) = try Self.condition(db, filter)
       let counter = DayCounter(db: db, clause: clause, arguments: arguments)
       try TodoRecord.forEachTodo(db, where: clause, arguments) { todo in try body(todo, counter) }
     }
+    // Without a project, outside a transaction (its `BEGIN` and `COMMIT`, issue 25): the
+    // counter runs only while the listing's statement is being stepped, and SQLite keeps the
+    // snapshot that statement began for every statement of the connection until it is reset,
+    // so a count reads what the listing reads. A project's name is looked up first: then one
+    // transaction holds both.
+    try filter.project == nil ? readStatement(listing) : read(listing)
   }
 
   /// Counts the todos of a listing (``forEachTodo(matching:withDayCounts:)``) on one day, only
@@ -74,8 +80,11 @@ extension AppDatabase {
   public func largestTodoID(matching filter: TodoFilter) throws(StorageError) -> Int64? {
     let body = { (db: Database) throws -> Int64? in
       let (clause, arguments) = try Self.condition(db, filter)
+      // The project's table only when the condition names it (a project filter): a join is
+      // dearer to prepare.
+      let source = filter.project == nil ? "todo" : TodoRecord.source
       return try Int64.fetchOne(
-        db, sql: "SELECT max(todo.id) FROM \(TodoRecord.source) WHERE \(clause)", arguments: arguments)
+        db, sql: "SELECT max(todo.id) FROM \(source) WHERE \(clause)", arguments: arguments)
     }
     // One statement without a project (whose name ``condition(_:_:)`` looks up first): no read
     // transaction to begin and end (issue 25).

@@ -53,6 +53,57 @@ import Testing
     }
   }
 
+  /// `runOutside` steps one statement day by day (issue 25): it must find what walking every
+  /// day of a wide report finds, with carried days among them, in both directions, with and
+  /// without a project and an open today.
+  @Test func runOutside_matchesAWalkOverEveryDay() throws {
+    let database = try Scratch().freshDatabase()
+    try database.addProject(try Project(name: "p"), now: fixedNow)
+    var random = SplitMix64(seed: 11)
+    var drafts: [(todo: NewTodo, done: Bool)] = []
+    for index in 0..<300 {
+      let offset = Int(random.next() % 80) - 40
+      // Rest days, and mostly done todos: runs of several perfect days.
+      guard offset % 5 != 2 else { continue }
+      let draft = try NewTodo(
+        title: "todo \(index)", priority: .mid, day: day("2026-11-01").adding(days: offset),
+        project: random.next() % 2 == 0 ? "p" : nil)
+      drafts.append((draft, random.next() % 20 != 0))
+    }
+    try database.addTodos(drafts, now: fixedNow)
+    // Days todos were carried away from: never perfect, whatever else they hold.
+    try database.write { db in
+      try db.execute(sql: "UPDATE todo SET carriedFrom = '2026-10-05' WHERE id = 3")
+      try db.execute(sql: "UPDATE todo SET carriedFrom = '2026-10-28,2026-11-20' WHERE id = 7")
+      try db.execute(sql: "UPDATE todo SET carriedFrom = '2026-09-02' WHERE id = 9")
+    }
+    let span = try DayRange(from: day("2026-08-01"), to: day("2027-01-31"))
+    var longest = 0
+    for project in [nil, "p"] as [String?] {
+      let days = AchievementReport(
+        range: span, counts: try database.achievementCounts(in: span, project: project)
+      ).days
+      for (from, to) in [
+        ("2026-10-10", "2026-10-20"), ("2026-11-01", "2026-11-07"), ("2026-10-29", "2026-11-25"),
+        ("2026-09-01", "2026-09-05"), ("2026-12-01", "2026-12-05"), ("2026-10-06", "2026-10-06"),
+      ] {
+        let range = try DayRange(from: day(from), to: day(to))
+        for today in [nil, day("2026-11-03"), day("2026-10-08")] as [Day?] {
+          var before = RunCounter(today: today)
+          for entry in days.reversed() where entry.day < range.from { guard before.take(entry) else { break } }
+          var after = RunCounter(today: today)
+          for entry in days where entry.day > range.to { guard after.take(entry) else { break } }
+          let label = "\(from)…\(to), today \(today?.description ?? "none"), project \(project ?? "none")"
+          #expect(try database.runOutside(range, forward: false, today: today, project: project) == before.run, "\(label)")
+          #expect(try database.runOutside(range, forward: true, today: today, project: project) == after.run, "\(label)")
+          longest = max(longest, before.run, after.run)
+        }
+      }
+    }
+    // The data has runs worth walking.
+    #expect(longest >= 3)
+  }
+
   @Test func achievementCounts_forAnUnknownProject_throws() throws {
     let database = try Scratch().freshDatabase()
     #expect(throws: StorageError.projectNotFound("nope")) {
