@@ -121,6 +121,7 @@ enum OperationExecutor {
     // The statement of each set of field names (a first sync's rows all have the same one).
     var statements: [[String]: (statement: RowStatement, folds: Bool)] = [:]
     var current: (names: [String], statement: RowStatement, folds: Bool)?
+    var folder = TodoFilter.Folder()
     for (uuid, fields) in rows {
       // Most often the previous row's names: checked by looking each up, not sorted again.
       if current.map({ fields.count == $0.names.count && $0.names.allSatisfy { fields[$0] != nil } }) != true {
@@ -146,7 +147,7 @@ enum OperationExecutor {
       for name in prepared.names {
         let value = fields[name]!
         statement.bind(try databaseValue(db, operation, field: name, value, projectIDs: &projectIDs))
-        if let folded = titleFold(entity, name, value) { fold = folded }
+        if let folded = titleFold(entity, name, value, folder: &folder) { fold = folded }
       }
       if prepared.folds { statement.bind(fold ?? .null) }
       try statement.run()
@@ -192,6 +193,14 @@ enum OperationExecutor {
   private static func titleFold(_ entity: Entity, _ field: String, _ value: FieldValue) -> DatabaseValue? {
     guard entity == .todo, field == TodoField.title.rawValue else { return nil }
     return value.text.map(TodoFilter.fold)?.databaseValue ?? .null
+  }
+
+  /// ``titleFold(_:_:_:)`` of one of many rows, through `folder` (``TodoFilter/Folder``).
+  private static func titleFold(
+    _ entity: Entity, _ field: String, _ value: FieldValue, folder: inout TodoFilter.Folder
+  ) -> DatabaseValue? {
+    guard entity == .todo, field == TodoField.title.rawValue else { return nil }
+    return value.text.map { folder.fold($0) }?.databaseValue ?? .null
   }
 
   /// The column a field is stored in; a field outside the closed list is refused, so journal
