@@ -195,11 +195,14 @@ public struct ImportWriter: ImportSink {
         result.projects.append(name)
       }
     }
-    var fields: Fields = [
-      "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
-      "day": .optional(todo.day?.description), "done": .bool(todo.isDone),
-      "project": .optional(projectUUID), "tags": .optional(Tag.text(todo.tags)),
-    ]
+    // Room for every field a creation sets, so that the dictionary never grows.
+    var fields = Fields(minimumCapacity: 16)
+    fields["title"] = .text(todo.title)
+    fields["priority"] = .integer(Int64(todo.priority.rank))
+    fields["day"] = .optional(todo.day?.description)
+    fields["done"] = .bool(todo.isDone)
+    fields["project"] = .optional(projectUUID)
+    fields["tags"] = .optional(Tag.text(todo.tags))
     // What the format does not carry (todo.txt: notes, annotations, attributes with a space)
     // stays as the todo has it: a round trip through it changes nothing.
     if todo.replacesNotes || todo.notes != nil { fields["notes"] = .optional(todo.notes) }
