@@ -17,6 +17,15 @@ public enum Tag {
 
   /// The lowercased tag, or nil when `name` (without `+`) is not one.
   static func parse(_ name: String) -> String? {
+    // ASCII (most tags): the same rule on bytes, without Unicode properties or grapheme counts.
+    if name.utf8.allSatisfy({ $0 < 0x80 }) {
+      func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+      let bytes = name.utf8
+      guard let first = bytes.first, isLetter(first), bytes.count <= maximumLength,
+        bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
+      else { return nil }
+      return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
     guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
       (1...maximumLength).contains(name.count),
       name.unicodeScalars.allSatisfy({

@@ -16,6 +16,9 @@ public enum JSONText {
     $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2
   }
 
+  /// The digits of a `\u` escape (built once: a title with a quote took an array a call).
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
   /// `text` as a JSON string literal, appended to `bytes`; copied whole when nothing needs an
   /// escape. `shortEscapes` writes backspace and form feed as `\b` and `\f` (as Foundation's
   /// `JSONEncoder` does, which other trackers' files were once written with), else as `\u0008`
@@ -37,7 +40,7 @@ public enum JSONText {
         bytes.append(contentsOf: utf8)
         return
       }
-      let hex = Array("0123456789abcdef".utf8)
+      let hex = hexDigits
       func unicode(_ value: UInt8) {
         bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(value >> 4)], hex[Int(value & 0xF)]])
       }

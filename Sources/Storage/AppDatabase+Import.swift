@@ -116,6 +116,12 @@ public struct ImportWriter: ImportSink {
   private let lastIDBefore: Int64
   /// A dry run creates nothing: the uuids it counted as added (16 bytes each).
   private var countedAsAdded: Set<UInt128> = []
+  /// The todos of the batch to create, each with the number it takes, written together at the
+  /// end of the batch (``ChangeRecorder/createAll(_:_:)``: one prepared statement for the rows
+  /// and one for their journal rows, each row's values bound straight).
+  private var creations: [(row: String, fields: Fields, clock: Int64?)] = []
+  /// The number the next created todo takes: the one SQLite's AUTOINCREMENT would give it.
+  private var nextID: Int64
 
   init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date) throws {
     self.db = db
@@ -127,6 +133,8 @@ public struct ImportWriter: ImportSink {
       projects[(row["name"] as String).lowercased()] = row["uuid"]
     }
     lastIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM todo") ?? 0
+    let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'todo'") ?? 0
+    nextID = max(lastIDBefore, sequence) + 1
   }
 
   /// Takes the next todo of the file. A uuid met again keeps the place of the first todo of
@@ -154,6 +162,8 @@ public struct ImportWriter: ImportSink {
       existing[record.uuid] = record
     }
     for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
+    try recorder?.createAll(.todo, creations)
+    creations.removeAll(keepingCapacity: true)
     batch.removeAll(keepingCapacity: true)
     batchPlaces.removeAll(keepingCapacity: true)
   }
@@ -185,11 +195,14 @@ public struct ImportWriter: ImportSink {
         result.projects.append(name)
       }
     }
-    var fields: Fields = [
-      "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
-      "day": .optional(todo.day?.description), "done": .bool(todo.isDone),
-      "project": .optional(projectUUID), "tags": .optional(Tag.text(todo.tags)),
-    ]
+    // Room for every field a creation sets, so that the dictionary never grows.
+    var fields = Fields(minimumCapacity: 16)
+    fields["title"] = .text(todo.title)
+    fields["priority"] = .integer(Int64(todo.priority.rank))
+    fields["day"] = .optional(todo.day?.description)
+    fields["done"] = .bool(todo.isDone)
+    fields["project"] = .optional(projectUUID)
+    fields["tags"] = .optional(Tag.text(todo.tags))
     // What the format does not carry (todo.txt: notes, annotations, attributes with a space)
     // stays as the todo has it: a round trip through it changes nothing.
     if todo.replacesNotes || todo.notes != nil { fields["notes"] = .optional(todo.notes) }
@@ -233,7 +246,12 @@ public struct ImportWriter: ImportSink {
         return
       }
       if !counted { result.added += 1 }
-      try recorder?.create(.todo, fields, uuid: todo.uuid)
+      guard recorder != nil else { return }
+      // Created at the end of the batch, under the number AUTOINCREMENT would give it now
+      // (the journal records it, as for any creation).
+      fields[todo: .id] = .integer(nextID)
+      nextID += 1
+      creations.append((todo.uuid, fields, nil))
     }
   }
 

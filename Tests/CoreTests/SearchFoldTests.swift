@@ -37,4 +37,30 @@ import Testing
     #expect(TodoFilter.fold("알고리즘") == TodoFilter.fold("\u{110B}\u{1161}\u{11AF}\u{1100}\u{1169}\u{1105}\u{1175}\u{110C}\u{1173}\u{11B7}"))
     #expect(TodoFilter.fold("Enable WAL") == "enable wal")
   }
+
+  /// ``TodoFilter/Folder``, the fold of many titles scalar by scalar, gives the bytes of
+  /// ``TodoFilter/fold(_:)`` for every title: Hangul (composed and not), accents composed and
+  /// combining, final and capital sigma, dotted I, Kelvin, ligatures, emoji with modifiers,
+  /// Greek, Cyrillic, CJK, control characters, and every scalar of the BMP's letter blocks.
+  @Test func folderFoldsAsFoldDoes() {
+    var titles = [
+      "Enable WAL mode", "Σίσυφος", "ΣΊΣΥΦΟΣ", "ΑΣ ΣΑ Σ", "Привет мир", "Ärger mit ÖL", "A\u{308}rger",
+      "알고리즘 공부", "\u{110B}\u{1161}\u{11AF}\u{1100}\u{1169}", "Ship it 🚀 today", "👍🏽 review",
+      "café", "cafe\u{301}", "İstanbul", "ǅungla", "Straße", "Kelvin \u{212A}", "커밋 정리 0 — \"커밋 정리\"",
+      "テスト 1684 — \"ドキュメント\"", "🚀 ship 6796 — \"Plan\"", "ﬁle ﬂow", "a\u{0}b\tc\u{7F}", "",
+      "\u{301}leading mark", "e\u{301}\u{327} marks out of order", "ΐ ΰ ǰ ẖ", "Å Å Ω Ω",
+    ]
+    var scalars: [Unicode.Scalar] = []
+    for range in [0x80...0x24F, 0x370...0x52F, 0x1E00...0x1FFF, 0x2000...0x214F, 0x3040...0x30FF, 0xAC00...0xAC40, 0xFB00...0xFB4F] {
+      for value in range { if let scalar = Unicode.Scalar(value) { scalars.append(scalar) } }
+    }
+    for (index, scalar) in scalars.enumerated() {
+      titles.append("x\(scalar)Y")
+      titles.append(String(scalar) + String(scalars[(index * 7 + 3) % scalars.count]) + "Q")
+    }
+    var folder = TodoFilter.Folder()
+    for title in titles + titles {
+      #expect(Array(folder.fold(title).utf8) == Array(TodoFilter.fold(title).utf8), "\(title.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+  }
 }

@@ -122,6 +122,7 @@ enum OperationExecutor {
     var statements: [[String]: (statement: RowStatement, folds: Bool)] = [:]
     var current: (names: [String], statement: RowStatement, folds: Bool)?
     var values: [FieldValue] = []
+    var folder = TodoFilter.Folder()
     for (uuid, fields) in rows {
       // Most often the previous row's names: checked by looking each up, not sorted again, and
       // each value kept for its binding (looked up twice, a quarter of the rows' cost).
@@ -161,7 +162,7 @@ enum OperationExecutor {
       var fold: DatabaseValue?
       for (name, value) in zip(prepared.names, values) {
         statement.bind(try databaseValue(db, operation, field: name, value, projectIDs: &projectIDs))
-        if let folded = titleFold(entity, name, value) { fold = folded }
+        if let folded = titleFold(entity, name, value, folder: &folder) { fold = folded }
       }
       if prepared.folds { statement.bind(fold ?? .null) }
       try statement.run()
@@ -207,6 +208,14 @@ enum OperationExecutor {
   private static func titleFold(_ entity: Entity, _ field: String, _ value: FieldValue) -> DatabaseValue? {
     guard entity == .todo, field == TodoField.title.rawValue else { return nil }
     return value.text.map(TodoFilter.fold)?.databaseValue ?? .null
+  }
+
+  /// ``titleFold(_:_:_:)`` of one of many rows, through `folder` (``TodoFilter/Folder``).
+  private static func titleFold(
+    _ entity: Entity, _ field: String, _ value: FieldValue, folder: inout TodoFilter.Folder
+  ) -> DatabaseValue? {
+    guard entity == .todo, field == TodoField.title.rawValue else { return nil }
+    return value.text.map { folder.fold($0) }?.databaseValue ?? .null
   }
 
   /// The column a field is stored in; a field outside the closed list is refused, so journal
