@@ -82,7 +82,7 @@ extension AppDatabase {
       // 0.40 M in `ootd list` at 10,000 todos, issue 25), and the row's is prepared only when
       // one does.
       guard
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE \(clause))", arguments: arguments)
+        try Bool.fetchOne(db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE \(clause))"), arguments: arguments)
           ?? false
       else { return todos }
       // `+todo.day`: the same order, but not one the day index can give, so SQLite reads the

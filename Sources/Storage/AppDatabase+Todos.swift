@@ -66,11 +66,11 @@ extension AppDatabase {
       var arguments = self.arguments
       arguments += [day.description]
       let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT count(*), coalesce(sum(todo.done), 0) FROM \(TodoRecord.source)
-          WHERE (\(clause)) AND todo.day = ?
-          """, arguments: arguments)
+        db.makeStatement(
+          sql: """
+            SELECT count(*), coalesce(sum(todo.done), 0) FROM \(TodoRecord.source)
+            WHERE (\(clause)) AND todo.day = ?
+            """), arguments: arguments)
       return (done: row?[1] ?? 0, total: row?[0] ?? 0)
     }
   }
@@ -84,7 +84,7 @@ extension AppDatabase {
       // dearer to prepare.
       let source = filter.project == nil ? "todo" : TodoRecord.source
       return try Int64.fetchOne(
-        db, sql: "SELECT max(todo.id) FROM \(source) WHERE \(clause)", arguments: arguments)
+        db.makeStatement(sql: "SELECT max(todo.id) FROM \(source) WHERE \(clause)"), arguments: arguments)
     }
     // One statement without a project (whose name ``condition(_:_:)`` looks up first): no read
     // transaction to begin and end (issue 25).
@@ -144,7 +144,7 @@ extension AppDatabase {
         """)
       arguments += [text, fold, text]
     }
-    return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
+    return (clauses.isEmpty ? "1" : clauses.concatenated(separator: " AND "), arguments)
   }
 
 
@@ -227,7 +227,7 @@ extension AppDatabase {
         [],
         try readStatement { db in
           try Int.fetchOne(
-            db.makeStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 LIMIT ?2)"),
+            db.makeStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT ?2)"),
             arguments: [day.description, countLimit]) ?? 0
         }
       )
@@ -245,7 +245,7 @@ extension AppDatabase {
             ORDER BY day DESC, priority, id LIMIT ?3)
           """,
         [day.description, countLimit, limit],
-        extra: "(SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 LIMIT ?2))"
+        extra: "(SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT ?2))"
       ) { todo, extra in
         todos.append(todo)
         count = Int(extra)

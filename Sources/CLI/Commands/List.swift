@@ -78,7 +78,7 @@ extension Ootd {
       {
         lines += try renderer.overdueSection(database, before: today, limit: 10)
       }
-      environment.output(renderer.fitting(lines).map { $0 + "\n" }.joined())
+      environment.output(renderer.fitting(lines).map { $0 + "\n" }.concatenated())
     }
 
     private func emptyMessage(_ days: TodoFilter.Days, today: Day, renderer: TodoRenderer) -> String {

@@ -1,3 +1,5 @@
+import Core
+
 /// The command line as the change journal records it: without the program name and the global
 /// options (`--db`, `--no-color`), each argument quoted as a shell would need it
 /// (`add 'Write the README' --priority high`).
@@ -19,7 +21,7 @@ enum CommandText {
       }
       words.append(quoted(argument))
     }
-    return words.joined(separator: " ")
+    return words.concatenated(separator: " ")
   }
 
   /// `word` as typed in a POSIX shell: bare when it is safe, else in single quotes.

@@ -396,7 +396,7 @@ extension TodoRenderer {
     let largest = max(try reader.largestTodoID(matching: filter) ?? 0, carried.map(\.id).max() ?? 0)
     let idWidth = String(max(largest, 1)).count
     var list = DayList(renderer: self, idWidth: idWidth, showProgress: showProgress) { lines in
-      environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.joined())
+      environment.output((fitted ? fitting(lines) : lines).map { $0 + "\n" }.concatenated())
     }
     list.carry(carried, in: listed)
     try reader.forEachTodo(matching: filter, withDayCounts: { todo, counter in
