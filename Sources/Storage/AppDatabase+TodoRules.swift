@@ -62,8 +62,10 @@ extension AppDatabase {
     for start in stride(from: 0, to: all.count, by: 500) {
       let chunk = Array(all[start..<min(start + 500, all.count)])
       let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-      // Only rows that can break a rule are read whole.
-      let clause = "todo.uuid IN (\(marks)) AND todo.done = 1 AND (todo.dropped = 1 OR todo.day > ?)"
+      // Only rows that can break a rule are read whole: done and dropped, done on a day after
+      // today, or done in the backlog (no day: `day > ?` is NULL there, never true).
+      let clause =
+        "todo.uuid IN (\(marks)) AND todo.done = 1 AND (todo.dropped = 1 OR todo.day IS NULL OR todo.day > ?)"
       for record in try TodoRecord.fetchAll(db, where: clause, StatementArguments(chunk + [today.description])) {
         guard let state = record.ruleState, !TodoRules.broken(state, today: today).isEmpty else { continue }
         found.append((record, state))
