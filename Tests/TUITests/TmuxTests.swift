@@ -313,7 +313,10 @@ struct TmuxTests {
     try tmux.wait { lines in lines.contains("$ ootd tui") && lines.last { !$0.isEmpty } == "$" }
     try tmux.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo")
     try tmux.keys("Enter")
-    let modes = try tmux.wait { $0.contains("icanon") || $0.contains("-icanon") }
+    // Both of stty's lines printed (the pane can be read between the two).
+    let modes = try tmux.wait { lines in
+      (lines.contains("icanon") || lines.contains("-icanon")) && (lines.contains("echo") || lines.contains("-echo"))
+    }
     #expect(modes.contains("icanon") && modes.contains("echo"), "\(modes)")
     #expect(!modes.contains("-icanon") && !modes.contains("-echo"))
     // fg: the TUI's screen again, whole, and raw mode (j moves the cursor, nothing echoes).
