@@ -489,17 +489,29 @@ public enum CarryRecord {
     return days.sorted()
   }
 
-  /// Refuses moving a done todo to a day after today (work cannot be done in the future) or
-  /// into the backlog (done work was done on a day).
+  /// Refuses moving a done todo off its day (work cannot be done in the future, and a day's
+  /// record keeps the work done on it: moved to another day it would leave its own day and count
+  /// where it was not done) or into the backlog (done work was done on a day), and moving a
+  /// dropped todo (given up on its day: `ootd undone` takes it back up first). Moving a todo onto
+  /// the day it has is no move.
   public static func checkMove(_ todo: Todo, to target: Day?, today: Day) throws(CoreError) {
-    guard todo.isDone else { return }
-    guard let target else {
+    if todo.isDone {
+      guard let target else {
+        throw .refusedMove(
+          "todo \(todo.id) is done: it cannot go to the backlog, done work keeps its day (ootd undone \(todo.id) first)")
+      }
+      if target > today {
+        throw .refusedMove(
+          "todo \(todo.id) is done: it cannot move to \(target), a day after today (ootd undone \(todo.id) first)")
+      }
+      if target != todo.day {
+        throw .refusedMove(
+          "todo \(todo.id) is done: it cannot move to \(target), done work keeps its day (ootd undone \(todo.id) first)")
+      }
+    } else if todo.isDropped, target != todo.day {
+      let to = target.map { "move to \($0)" } ?? "go to the backlog"
       throw .refusedMove(
-        "todo \(todo.id) is done: it cannot go to the backlog, done work keeps its day (ootd undone \(todo.id) first)")
-    }
-    if target > today {
-      throw .refusedMove(
-        "todo \(todo.id) is done: it cannot move to \(target), a day after today (ootd undone \(todo.id) first)")
+        "todo \(todo.id) was dropped: it cannot \(to) (ootd undone \(todo.id) takes it back up first)")
     }
   }
 

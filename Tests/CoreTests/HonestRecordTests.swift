@@ -73,14 +73,26 @@ import Testing
 
   @Test(arguments: [
     (true, "2026-11-23", false),  // done into the future: refused
-    (true, "2026-11-22", true),
-    (true, "2026-11-01", true),
+    (true, "2026-11-22", false),  // off its past day onto today: the 20th would lose it
+    (true, "2026-11-01", false),  // onto an earlier day, where it was not done
+    (true, "2026-11-20", true),  // onto its own day: no move
     (false, "2026-12-01", true),
+    (false, "2026-11-22", true),
   ])
-  func move_aDoneTodoNeverGoesIntoTheFuture(done: Bool, target: String, allowed: Bool) {
+  func move_aDoneTodoKeepsItsDay(done: Bool, target: String, allowed: Bool) {
     let todo = Self.todo(day: "2026-11-20", done: done)
     let refused = (try? CarryRecord.checkMove(todo, to: d(target), today: d("2026-11-22"))) == nil
     #expect(refused == !allowed)
+  }
+
+  @Test(arguments: [("2026-11-22", false), ("2026-11-30", false), (nil, false), ("2026-11-20", true)] as [(String?, Bool)])
+  func move_aDroppedTodoIsTakenBackUpFirst(target: String?, allowed: Bool) {
+    var todo = Self.todo(day: "2026-11-20")
+    todo.isDropped = true
+    let refused = (try? CarryRecord.checkMove(todo, to: target.map(d), today: d("2026-11-22"))) == nil
+    #expect(refused == !allowed)
+    todo.isDropped = false
+    #expect((try? CarryRecord.checkMove(todo, to: target.map(d), today: d("2026-11-22"))) != nil)
   }
 
   @Test(arguments: [("2026-11-21", false), ("2026-11-22", true), ("2026-11-30", true)])
