@@ -4,7 +4,9 @@
 /// The rule, written once: a word of digits only is always a number (`1234` is todo #1234, never
 /// a uuid prefix); otherwise it is a uuid prefix when it has at least ``minimumPrefix`` hex
 /// digits, at least one of them a letter a–f, in either case (dashes where the uuid has them
-/// are allowed, so a whole uuid pasted works). Anything else names no todo.
+/// are allowed, so a whole uuid pasted works; a word with such a dash is no number, so it needs
+/// no letter: `12345678-0000-4000-8000-000000000003` names the todo of that uuid). Anything else
+/// names no todo.
 public enum TodoReference: Hashable, Sendable, CustomStringConvertible {
   /// The todo's number, as `ootd list` shows it.
   case id(Int64)
@@ -28,6 +30,7 @@ public enum TodoReference: Hashable, Sendable, CustomStringConvertible {
     }
     var digits: [UInt8] = []
     var hasLetter = false
+    var hasDash = false
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): digits.append(byte)
@@ -40,10 +43,11 @@ public enum TodoReference: Hashable, Sendable, CustomStringConvertible {
       case UInt8(ascii: "-"):
         // Only where a uuid has its dashes: after 8, 12, 16 and 20 digits.
         guard [8, 12, 16, 20].contains(digits.count) else { return nil }
+        hasDash = true
       default: return nil
       }
     }
-    guard hasLetter, digits.count >= Self.minimumPrefix, digits.count <= 32 else { return nil }
+    guard hasLetter || hasDash, digits.count >= Self.minimumPrefix, digits.count <= 32 else { return nil }
     var prefix: [UInt8] = []
     for (index, digit) in digits.enumerated() {
       if [8, 12, 16, 20].contains(index) { prefix.append(UInt8(ascii: "-")) }

@@ -64,6 +64,26 @@ import Testing
     #expect(todos.compactMap { $0["title"] as? String } == expected)
   }
 
+  /// An empty day or range other than today says what it shows, not "No todos match." with
+  /// no filter given.
+  @Test func list_ofAnEmptyDayOrRange_saysNothingIsPlannedThere() async throws {
+    let h = try Harness()
+    #expect(await h.run(["add", "today's"]).code == 0)
+    let cases: [([String], String)] = [
+      (["list", "tomorrow"], "Nothing planned for Mon 2026-11-23.\n"),
+      (["list", "--on", "2026-11-30"], "Nothing planned for Mon 2026-11-30.\n"),
+      (["list", "--from", "2026-11-23", "--to", "2026-11-29"], "Nothing planned from 2026-11-23 to 2026-11-29.\n"),
+      (["list", "tomorrow", "--open"], "No todos match the filter.\n"),
+    ]
+    for (arguments, expected) in cases {
+      let result = await h.run(arguments)
+      #expect(result.code == 0, "\(arguments)")
+      #expect(result.stdout == expected, "\(arguments)")
+    }
+    let empty = try Harness()
+    #expect(await empty.run(["list", "--all"]).stdout == "No todos yet. Try: ootd add \"...\" or ootd add --block algorithm\n")
+  }
+
   @Test func doneAndUndone_tickAndUntick() async throws {
     let h = try Harness()
     await h.run(["add", "one"])

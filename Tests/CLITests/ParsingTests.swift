@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Foundation
 import Testing
 
 @testable import CLI
@@ -67,6 +68,26 @@ import Testing
     #expect(before.global.db == "/tmp/b.sqlite")
     #expect(GlobalOptions.movingLeadingGlobals(["--db"]) == ["--db"])
     #expect(try Ootd.parseAsRoot(GlobalOptions.movingLeadingGlobals(["--db", "/x.sqlite"])) is Ootd.Today)
+  }
+
+  /// `ootd --db X import` (a group with no command of its own, named with a global option
+  /// before it) shows the group's help as `ootd import` does, not "unknown option '--db'".
+  @Test func globalOptionsBeforeAGroupAlone_showItsHelp() async throws {
+    let h = try Harness()
+    for group in ["import", "remote", "team", "caldav"] {
+      let plain = await h.run([group])
+      #expect(plain.code == 0, "\(group)")
+      for globals in [["--db", h.databasePath], ["--no-color"], ["--db=\(h.databasePath)", "--no-color"]] {
+        let result = await h.run(globals + [group])
+        #expect(result.code == 0, "\(globals) \(group): \(result.stderr)")
+        #expect(result.stderr == "", "\(globals) \(group)")
+        #expect(result.stdout == plain.stdout, "\(globals) \(group)")
+      }
+    }
+    // The globals still reach a subcommand named after the group.
+    let moved = GlobalOptions.movingLeadingGlobals(["--db", "/tmp/b.sqlite", "import", "todotxt", "f"])
+    #expect(moved == ["import", "todotxt", "f", "--db", "/tmp/b.sqlite"])
+    #expect(!FileManager.default.fileExists(atPath: h.databasePath))
   }
 
   @Test func projectAdd_parsesEveryField() throws {

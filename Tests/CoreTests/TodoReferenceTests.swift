@@ -22,6 +22,11 @@ struct TodoReferenceTests {
     ("4fc7664d-", .uuidPrefix("4fc7664d")),
     ("f46e4a5a-9be9-4cf4-90cb-12fd13f50c46", .uuidPrefix("f46e4a5a-9be9-4cf4-90cb-12fd13f50c46")),
     ("F46E4A5A9BE94CF490CB12FD13F50C46", .uuidPrefix("f46e4a5a-9be9-4cf4-90cb-12fd13f50c46")),
+    // A uuid with no letter a-f (Taskwarrior's, imported), pasted whole as `show` prints it, or
+    // its digits with a dash: the dash makes it no number.
+    ("12345678-0000-4000-8000-000000000003", .uuidPrefix("12345678-0000-4000-8000-000000000003")),
+    ("12345678-", .uuidPrefix("12345678")),
+    ("12345678-0", .uuidPrefix("12345678-0")),
   ])
   func namesATodo(text: String, expected: TodoReference) throws {
     #expect(TodoReference(text) == expected)

@@ -83,11 +83,19 @@ extension Ootd {
 
     private func emptyMessage(_ days: TodoFilter.Days, today: Day, renderer: TodoRenderer) -> String {
       let style = renderer.style
-      if days == .backlog { return renderer.emptyBacklog }
       if case .range(let range) = days, range == DayRange(day: today) {
         return style.dim("Nothing planned for today. Try: ootd add \"...\" or ootd add --block algorithm")
       }
-      return style.dim("No todos match.")
+      switch days {
+      case .range(let range) where range.count == 1:
+        return style.dim("Nothing planned for \(range.from.weekday.shortName) \(range.from).")
+      case .range(let range):
+        return style.dim("Nothing planned from \(range.from) to \(range.to).")
+      case .backlog:
+        return renderer.emptyBacklog
+      case .all:
+        return style.dim("No todos yet. Try: ootd add \"...\" or ootd add --block algorithm")
+      }
     }
   }
 }

@@ -35,10 +35,28 @@ struct GlobalOptions: ParsableArguments {
       rest = rest.dropFirst(span)
     }
     guard !leading.isEmpty else { return arguments }
+    // A group with no command of its own, named alone (`ootd --db X import`), shows its help as
+    // `ootd import` does: it takes no option, and the globals change nothing in a help text.
+    // (A leaf such as `list`, the common case, is known without reading the command tree.)
+    if rest.count == 1, let group = rest.first, CommandRouter.leaves[group] == nil,
+      isGroupWithoutDefault(group)
+    {
+      return [group]
+    }
     var moved = Array(rest)
     let end = moved.firstIndex(of: "--") ?? moved.endIndex
     moved.insert(contentsOf: leading, at: end)
     return moved
+  }
+
+  /// Whether `name` names a top-level command that only groups subcommands (`import`, `remote`),
+  /// with no default one to run.
+  private static func isGroupWithoutDefault(_ name: String) -> Bool {
+    Ootd.configuration.subcommands.contains {
+      let configuration = $0.configuration
+      return (configuration.commandName == name || configuration.aliases.contains(name))
+        && !configuration.subcommands.isEmpty && configuration.defaultSubcommand == nil
+    }
   }
 
   /// Opens the database this invocation names.
