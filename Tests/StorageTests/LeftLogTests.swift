@@ -123,23 +123,6 @@ struct LeftLogTests {
     #expect(try StaleLog.check(path) == .checked)
   }
 
-  /// Runs `body` while another program's WAL database at `path` has committed rows in its
-  /// `-wal`, not yet checkpointed (as StaleLogTests plants one).
-  private func withLiveLog(_ path: String, _ body: () throws -> Void) throws {
-    let queue = try DatabaseQueue(path: path)
-    try queue.writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
-    }
-    try queue.write { db in
-      try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
-      for index in 0..<500 {
-        try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: [String(repeating: "n\(index)", count: 40)])
-      }
-    }
-    try body()
-    try queue.close()
-  }
-
   @Test(
     "a foreign log planted beside a left one is refused, whatever marker is beside it",
     arguments: ["stale marker", "marker carried with the foreign log", "marker rewritten for the file"])
@@ -149,7 +132,7 @@ struct LeftLogTests {
     try firstDashboard(path)
     let markerPath = LeftLog.markerPath(path)
     let other = scratch.path("other.sqlite")
-    try withLiveLog(other) {
+    try StaleLogTests.withLiveLog(other) {
       // The foreign database's own marker, as if ootd had left its log.
       LeftLog.mark(other)
       #expect(LeftLog.isMarked(other))
