@@ -120,16 +120,16 @@ public final class AppDatabase: DatabaseStore {
     if claim != nil { LeftLog.forget(path) }
   }
 
-  /// The rows this connection had changed right after its last ``writeDerived(_:)`` (nil: none).
-  private let changesAfterDerived = Mutex<Int?>(nil)
+  /// The rows this connection changed through ``writeDerived(_:)``, in all (nil: it never ran).
+  private let derivedChanges = Mutex<Int?>(nil)
 
   /// Whether closing leaves the write-ahead log behind: nothing but derived rows written (or
   /// nothing at all on a trusted log), on a file, with a log small enough (``LeftLog/largestLeft``).
   private var leavesLog: Bool {
     guard claim != nil else { return false }
-    let derived = changesAfterDerived.withLock { $0 }
+    let derived = derivedChanges.withLock { $0 }
     guard derived != nil || logTrusted else { return false }
-    guard changesSoFar == derived ?? changesWhenHandedOver.withLock({ $0 }) else { return false }
+    guard changesSoFar - changesWhenHandedOver.withLock({ $0 }) == derived ?? 0 else { return false }
     return LeftLog.isSmall(path)
   }
 
@@ -139,6 +139,7 @@ public final class AppDatabase: DatabaseStore {
   /// remembered, so that ``close()`` leaves the log behind when nothing else was written.
   func writeDerived<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
     guard claim != nil else { return try write(body) }
+    let before = changesSoFar
     do {
       let value = try writer.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -150,7 +151,8 @@ public final class AppDatabase: DatabaseStore {
         }
         return value!
       }
-      changesAfterDerived.withLock { $0 = changesSoFar }
+      let changed = changesSoFar - before
+      derivedChanges.withLock { $0 = ($0 ?? 0) + changed }
       return value
     } catch {
       throw Self.map(error, path: path)

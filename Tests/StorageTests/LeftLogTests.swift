@@ -189,4 +189,18 @@ struct LeftLogTests {
     database.close()
     #expect(!exists(path + "-wal") && !exists(LeftLog.markerPath(path)))
   }
+
+  @Test("a change between two of the routine's own writes makes the close checkpoint")
+  func changeBetweenDerivedWrites_checkpoints() throws {
+    let scratch = Scratch()
+    let path = try routineFile(scratch)
+    do {
+      let database = try AppDatabase.open(path: path)
+      #expect(try database.planDueRoutineCount(on: today, now: fixedNow) == 1)
+      try database.addTodo(try draft("Read", on: "2026-11-23"), now: fixedNow)
+      #expect(try database.planDueRoutineCount(on: today.adding(days: 1), now: fixedNow) == 1)
+      database.close()
+    }
+    #expect(!exists(path + "-wal") && !exists(LeftLog.markerPath(path)))
+  }
 }
