@@ -37,8 +37,14 @@ enum LeftLog {
   /// log to describe. Call it only while holding the file alone (no other ootd process open).
   static func mark(_ path: String) {
     let marker = markerPath(path)
+    guard let description = describe(path) else {
+      unlink(marker)
+      return
+    }
+    // A command that only read leaves both files as it found them: the marker stays as it is
+    // (no file made or removed, which waits on a busy file system's journal).
+    if readMarker(marker) == description { return }
     unlink(marker)
-    guard let description = describe(path) else { return }
     let descriptor = Glibc.open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return }
     let written = description.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
