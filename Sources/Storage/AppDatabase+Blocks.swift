@@ -143,7 +143,7 @@ extension AppDatabase {
     on day: Day, now: Date, _ result: (Database, [String]) throws -> T
   ) throws(StorageError) -> T? {
     guard try readStatement({ db in try Self.hasDueRoutine(db, on: day) }) else { return nil }
-    return try write { db in try result(db, try Self.planDueRoutine(db, on: day, now: now)) }
+    return try writeDerived { db in try result(db, try Self.planDueRoutine(db, on: day, now: now)) }
   }
 
   // MARK: - The routine rule

@@ -31,6 +31,9 @@ public final class AppDatabase: DatabaseStore {
   /// The user's today, when changes through this database plan the day's routine first (see
   /// ``planDueRoutine(on:now:)``); nil never plans by itself.
   public let routineDay: Day?
+  /// The `-wal` found at open was one ootd left on purpose, trusted by its marker (see
+  /// ``LeftLog``): closing leaves it again when this database wrote nothing.
+  let logTrusted: Bool
   /// The folders this process made for a new database file, deepest first (empty when the
   /// file or its folder existed).
   public var madeFolders: [String] { claim?.found == .nothing ? claim?.madeFolders ?? [] : [] }
@@ -64,8 +67,9 @@ public final class AppDatabase: DatabaseStore {
 
   init(
     writer: any DatabaseWriter, path: String, command: String, claim: FileClaim? = nil,
-    unusedMark: WriteMark? = nil, routineDay: Day? = nil
+    unusedMark: WriteMark? = nil, routineDay: Day? = nil, logTrusted: Bool = false
   ) {
+    self.logTrusted = logTrusted
     self.writer = writer
     self.path = path
     self.command = command
@@ -93,10 +97,66 @@ public final class AppDatabase: DatabaseStore {
   /// file this database created (see ``open(path:command:givesBackUnused:routineDay:)``), and
   /// closes the connection (which folds the write-ahead log into the file). Once closed, the
   /// database must not be used. Closing twice does nothing.
+  ///
+  /// When the database wrote nothing but the routine's derived rows (``writeDerived(_:)``), or
+  /// nothing at all on a log it trusted at open, the connection closes without the checkpoint,
+  /// and the log stays with a marker beside it that the next open trusts (see ``LeftLog`` and
+  /// docs/decisions/routine-durability.md): neither pays the checkpoint's syncs. The next
+  /// command that writes anything else checkpoints on close as before.
   public func close() {
     guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+    if leavesLog, let claim, let queue = writer as? DatabaseQueue {
+      let left = queue.writeWithoutTransaction { db in
+        ootd_sqlite_no_checkpoint_on_close(db.sqliteConnection) == SQLITE_OK
+      }
+      try? queue.close()
+      // Marked only when no other ootd process has the file: then the log is exactly what the
+      // connections that wrote it left. Else the last one to close checkpoints it.
+      if !(left && claim.whileExclusive(path, { LeftLog.mark(path) })) { LeftLog.forget(path) }
+      return
+    }
     giveBackIfUnused()
     try? (writer as? DatabaseQueue)?.close()
+    if claim != nil { LeftLog.forget(path) }
+  }
+
+  /// The rows this connection changed through ``writeDerived(_:)``, in all (nil: it never ran).
+  private let derivedChanges = Mutex<Int?>(nil)
+
+  /// Whether closing leaves the write-ahead log behind: nothing but derived rows written (or
+  /// nothing at all on a trusted log), on a file, with a log small enough (``LeftLog/largestLeft``).
+  private var leavesLog: Bool {
+    guard claim != nil else { return false }
+    let derived = derivedChanges.withLock { $0 }
+    guard derived != nil || logTrusted else { return false }
+    guard changesSoFar - changesWhenHandedOver.withLock({ $0 }) == derived ?? 0 else { return false }
+    return LeftLog.isSmall(path)
+  }
+
+  /// Runs `body` in one write transaction of rows derived from others, which the next command
+  /// derives again when a power cut loses them (the routine's todos, planned by themselves):
+  /// committed without the log's `fsync` (`synchronous = NORMAL`; WAL keeps it atomic), and
+  /// remembered, so that ``close()`` leaves the log behind when nothing else was written.
+  func writeDerived<T>(_ body: (Database) throws -> T) throws(StorageError) -> T {
+    guard claim != nil else { return try write(body) }
+    let before = changesSoFar
+    do {
+      let value = try writer.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+        var value: T?
+        try db.inTransaction {
+          value = try body(db)
+          return .commit
+        }
+        return value!
+      }
+      let changed = changesSoFar - before
+      derivedChanges.withLock { $0 = ($0 ?? 0) + changed }
+      return value
+    } catch {
+      throw Self.map(error, path: path)
+    }
   }
 
   /// SQLite's process-wide settings, made once before the first connection: its memory
@@ -135,8 +195,9 @@ public final class AppDatabase: DatabaseStore {
     let claim = try FileClaim.take(path) { () throws(StorageError) in
       try prepareFile(at: path)
     }
+    let found: StaleLog.Outcome?
     do {
-      try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
+      found = try claim?.whileAlone { () throws(StorageError) in try StaleLog.check(path) }
     } catch {
       claim?.removeMade(path)
       throw error
@@ -163,7 +224,7 @@ public final class AppDatabase: DatabaseStore {
     }
     let database = AppDatabase(
       writer: queue, path: path, command: command, claim: claim, unusedMark: unusedMark,
-      routineDay: routineDay)
+      routineDay: routineDay, logTrusted: found == .trusted)
     database.markHandedOver()
     return database
   }

@@ -196,10 +196,21 @@ final class FileClaim: Sendable {
   /// Runs `body` when no other ootd process held the file as this process took it (the claim
   /// then holds it exclusively), and shares the file from then on. Call it once, right after
   /// ``take(_:prepare:)``. Without `body`, another process's write-ahead log is live, not stale.
-  func whileAlone(_ body: () throws(StorageError) -> Void) throws(StorageError) {
-    guard alone else { return }
+  @discardableResult
+  func whileAlone<T>(_ body: () throws(StorageError) -> T) throws(StorageError) -> T? {
+    guard alone else { return nil }
     defer { flock(descriptor, LOCK_SH) }
-    try body()
+    return try body()
+  }
+
+  /// Runs `body` when no other ootd process holds the file now, holding it exclusively for the
+  /// while (shared again after); false, without running it, when another one does.
+  func whileExclusive(_ path: String, _ body: () -> Void) -> Bool {
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+    defer { flock(descriptor, LOCK_SH) }
+    guard Self.sameFile(descriptor, path) else { return false }
+    body()
+    return true
   }
 
   /// Removes the file and folders this process made, when it made them: for an open refused
@@ -218,7 +229,7 @@ final class FileClaim: Sendable {
     // open of it (a change taken back when its output failed) waiting for ever.
     defer { flock(descriptor, LOCK_SH) }
     guard Self.sameFile(descriptor, path), (try? unused()) == true else { return }
-    for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+    for suffix in ["-wal", "-shm", "-wal.ootd"] { unlink(path + suffix) }
     switch found {
     case .nothing:
       unlink(path)

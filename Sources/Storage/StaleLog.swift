@@ -22,14 +22,31 @@ import Glibc
 /// disk is full too), the log is read in place by a read-only connection, which never writes
 /// the database or the log.
 enum StaleLog {
+  /// What ``check(_:)`` found beside the file.
+  enum Outcome: Equatable, Sendable {
+    /// No `-wal` (or an empty one).
+    case noLog
+    /// A log ootd left on purpose, its marker matching: trusted without the copy.
+    case trusted
+    /// A log checked by replaying it into a copy, and found to be this database's.
+    case checked
+  }
+
   /// Throws ``StorageError/foreignLog(_:)`` when replaying the `-wal` beside `path` would damage
   /// the database, or ``StorageError/foreignDatabase(_:)`` when the file is another program's.
-  static func check(_ path: String) throws(StorageError) {
+  ///
+  /// A log ootd left behind on purpose, with a marker that still describes it and the file
+  /// (see ``LeftLog``), is trusted without the copy.
+  @discardableResult
+  static func check(_ path: String) throws(StorageError) -> Outcome {
     let log = path + "-wal"
     var status = stat()
     guard lstat(log, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
-      return
+      LeftLog.forget(path)
+      return .noLog
     }
+    if LeftLog.isMarked(path) { return .trusted }
+    LeftLog.forget(path)
     var template = Array((NSTemporaryDirectory() + "/ootd-log-check-XXXXXX").utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw .cannotOpen(path: path, reason: "cannot check its -wal file: \(String(cString: strerror(errno)))")
@@ -46,7 +63,7 @@ enum StaleLog {
       } catch {
         // No room for a copy: read the log in place, without writing anything.
         try judge(alone: nil, replayed: DatabaseQueue(path: path, configuration: readOnly), path)
-        return
+        return .checked
       }
       let alone: AppDatabase.Identity?
       do {
@@ -62,6 +79,7 @@ enum StaleLog {
       for suffix in ["-wal", "-shm"] { unlink(copy + suffix) }
       guard rename(copy + ".log", copy + "-wal") == 0 else { throw StorageError.foreignLog(path) }
       try judge(alone: alone, replayed: DatabaseQueue(path: copy), path)
+      return .checked
     } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB && !isSQLite(path) {
       throw .notADatabase(path)
     } catch let error as StorageError {

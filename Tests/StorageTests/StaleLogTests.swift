@@ -23,8 +23,8 @@ struct StaleLogTests {
   }
 
   /// Runs `body` while another program's WAL database at `path` has committed rows in its
-  /// `-wal`, not yet checkpointed.
-  private func withLiveLog(_ path: String, _ body: () throws -> Void) throws {
+  /// `-wal`, not yet checkpointed (LeftLogTests plants it too).
+  static func withLiveLog(_ path: String, _ body: () throws -> Void) throws {
     let queue = try DatabaseQueue(path: path)
     try queue.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
@@ -43,7 +43,7 @@ struct StaleLogTests {
   func foreignLog_isRefused() throws {
     let scratch = Scratch()
     let path = try ootdDatabase(scratch)
-    try withLiveLog(scratch.path("other.sqlite")) {
+    try Self.withLiveLog(scratch.path("other.sqlite")) {
       try FileManager.default.copyItem(atPath: scratch.path("other.sqlite-wal"), toPath: path + "-wal")
     }
     let before = try [FileSnapshot(path), FileSnapshot(path + "-wal")]
