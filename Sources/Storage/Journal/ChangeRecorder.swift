@@ -136,7 +136,7 @@ final class ChangeRecorder {
   /// here), with their clock values from another machine (nil: this machine's), and records
   /// them as ``apply(_:checked:)`` records each: the rows with one statement
   /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
-  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:)``).
+  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:texts:)``).
   func createAll(_ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)]) throws {
     guard !rows.isEmpty else { return }
     let texts = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
