@@ -160,7 +160,11 @@ enum OperationExecutor {
         values.removeAll(keepingCapacity: true)
         for name in current?.names ?? [] { values.append(fields[name]!) }
       }
-      guard let prepared = current else { continue }
+      guard let prepared = current else {
+        // (Never: a statement is prepared for every set of names.) A text for each row all the same.
+        texts.append(JSONText.object(fields))
+        continue
+      }
       var statement = prepared.statement
       let operation = JournalOperation(entity, row: uuid, .create(fields))
       statement.bind(uuid)
