@@ -119,6 +119,13 @@ import Testing
     let twice = tasks + [Self.task(7, "task 7 twice")]
     #expect(try counts(twice, "twice.json") == Array(repeating: ["added": 0, "updated": 1, "unchanged": 1199], count: 2))
     #expect(try title(7) == "task 7 twice")
+
+    // Every task retitled (1,200 updates: past the first 1,000 the change's operations are in
+    // the journal, not held), task 7 back to its title at the end: unchanged.
+    let retitled = (1...1200).map { Self.task($0, "task \($0) again") } + [Self.task(7, "task 7 twice")]
+    #expect(
+      try counts(retitled, "retitled.json") == Array(repeating: ["added": 0, "updated": 1199, "unchanged": 1], count: 2))
+    #expect(try title(7) == "task 7 twice")
   }
 
   /// A broken object after 1,500 good ones (three batches applied): exit 64, one line, the
