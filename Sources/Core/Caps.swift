@@ -101,6 +101,12 @@ public enum Caps {
     if attributes.count > attributesPerTodo {
       throw .overCap("\(attributes.count) attributes are more than the \(attributesPerTodo) a todo may have")
     }
+    // The longest text they can make first (each byte escaped as six, each annotation's time and
+    // keys): most todos are far under the cap, and their texts are not built twice.
+    let longest =
+      annotations.reduce(2) { $0 + 64 + 6 * $1.text.utf8.count }
+      + attributes.reduce(2) { $0 + 6 + 6 * ($1.key.utf8.count + $1.value.utf8.count) }
+    guard longest > notesCharacters else { return }
     for (what, text) in [("annotations", Annotation.text(annotations)), ("attributes", Attributes.text(attributes))] {
       guard let text, text.utf8.count > notesCharacters, text.count > notesCharacters else { continue }
       throw .overCap("the \(what) are longer than \(notesCharacters) characters")

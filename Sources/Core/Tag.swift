@@ -24,6 +24,8 @@ public enum Tag {
       guard let first = bytes.first, isLetter(first), bytes.count <= maximumLength,
         bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
       else { return nil }
+      // Already lowercase (most tags): the name itself, not a copy.
+      guard bytes.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
       return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
     guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
@@ -55,7 +57,10 @@ public enum Tag {
 
   /// Tags sorted, without repeats.
   public static func normalized(_ tags: some Sequence<String>) -> [String] {
-    Array(Set(tags)).sorted()
+    let tags = Array(tags)
+    // Already sorted without repeats (a todo's own tags, normalized before): kept, not rebuilt.
+    if zip(tags, tags.dropFirst()).allSatisfy({ $0 < $1 }) { return tags }
+    return Array(Set(tags)).sorted()
   }
 
   /// The stored form: tags sorted and separated by single spaces; nil when there are none.

@@ -208,7 +208,10 @@ public enum Title {
   public static func validate(_ text: String) throws(CoreError) -> String {
     let trimmed = trimmingWhiteSpace(StoredText.replacingNUL(text))
     guard !trimmed.isEmpty else { throw .emptyTitle }
-    guard trimmed.count <= maximumLength else { throw .titleTooLong(limit: maximumLength) }
+    // The UTF-8 length first: no more characters than bytes (a grapheme count walks the text).
+    guard trimmed.utf8.count <= maximumLength || trimmed.count <= maximumLength else {
+      throw .titleTooLong(limit: maximumLength)
+    }
     return trimmed
   }
 }
@@ -218,12 +221,17 @@ public enum Title {
 /// Foundation costs 0.85 M instructions, a twentieth of an `ootd add`.
 public func trimmingWhiteSpace(_ text: String) -> String {
   // Foundation's set also holds U+200B ZERO WIDTH SPACE (CoreFoundation's historic choice).
+  // (ASCII's white space is tab to carriage return and the space.)
   func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.isWhitespace || scalar.value == 0x200B
+    scalar.value < 0x80
+      ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)
+      : scalar.properties.isWhitespace || scalar.value == 0x200B
   }
   let scalars = text.unicodeScalars
   guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
   let last = scalars.lastIndex(where: { !isSpace($0) })!
+  // Nothing to trim (most text): the text itself, not a copy.
+  if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return text }
   return String(scalars[first...last])
 }
 
@@ -232,11 +240,17 @@ public enum Name {
   /// Validates a block or project name: 1–40 characters of letters, digits, `-`, `_`, `.`,
   /// starting with a letter or digit. Letters may be any script (a Korean project name is fine).
   public static func validate(_ text: String, kind: String) throws(CoreError) -> String {
+    // An ASCII scalar is alphabetic when it is a letter: decided without Unicode's tables.
+    func isAlphabetic(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.value < 0x80
+        ? (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value)
+        : scalar.properties.isAlphabetic
+    }
     guard let first = text.unicodeScalars.first,
-      first.properties.isAlphabetic || ("0"..."9").contains(first),
-      text.count <= Caps.nameCharacters,
+      isAlphabetic(first) || ("0"..."9").contains(first),
+      text.utf8.count <= Caps.nameCharacters || text.count <= Caps.nameCharacters,
       text.unicodeScalars.allSatisfy({
-        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+        isAlphabetic($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
       })
     else { throw .invalidName(kind: kind, name: text) }
     return text

@@ -48,8 +48,12 @@ extension AppDatabase {
     }
   }
 
-  /// The page cache of an import, in KiB (SQLite's default is 2,000).
-  static let importCacheKiB = 8_192
+  /// The page cache of an import, in KiB (SQLite's default is 2,000). 24 MiB: at 1,000,000
+  /// tasks the indexes written in random order (the uuids of `todo` and of the journal, the
+  /// days) are far larger than any cache, and each page missed is read back from the WAL or
+  /// spilled to it; SQLite's part of such an import took a quarter less CPU than with 8 MiB,
+  /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c).
+  static let importCacheKiB = 24_576
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
   /// ``importTodos(_:dryRun:today:now:)`` does, a batch of 500 todos at a time: a file of any
@@ -122,6 +126,11 @@ public struct ImportWriter: ImportSink {
   private var creations: [(row: String, fields: Fields, clock: Int64?)] = []
   /// The number the next created todo takes: the one SQLite's AUTOINCREMENT would give it.
   private var nextID: Int64
+  /// The todos there before the import that an object of the file met so far, and of those
+  /// the ones counted as updated, by id (a bit each, 64 to a word): a uuid met again in a later
+  /// batch is counted once, by what its last object makes of the todo as it was before.
+  private var met = RowIDBits()
+  private var countedAsUpdated = RowIDBits()
 
   init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date) throws {
     self.db = db
@@ -229,12 +238,8 @@ public struct ImportWriter: ImportSink {
     if let record {
       let current = record.fields
       let differs = fields.contains { current[$0.key] ?? .null != $0.value }
-      if differs {
-        result.updated += 1
-        try recorder?.update(.todo, row: record.uuid, current: current, to: fields)
-      } else {
-        result.unchanged += 1
-      }
+      if differs { try recorder?.update(.todo, row: record.uuid, current: current, to: fields) }
+      try count(record, current: current, setting: fields, differs: differs)
     } else {
       fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
       fields["createdAt"] = .text(Timestamp.string(todo.createdAt ?? now, .sqlite))
@@ -255,6 +260,36 @@ public struct ImportWriter: ImportSink {
     }
   }
 
+  /// Counts a todo that was there before the import as updated or unchanged by an object of the
+  /// file setting `fields` (`differs`: some differ from `current`, its fields as they are now).
+  /// A todo met again (an object of its uuid in an earlier batch) was counted then: that count
+  /// is taken back, and the todo counted by what it is now beside what it was before the import
+  /// (the earlier object's update, if any, is in the change's journal; a dry run wrote nothing).
+  private mutating func count(_ record: TodoRecord, current: Fields, setting fields: Fields, differs: Bool) throws {
+    var updated = differs
+    if !met.insert(record.id) {
+      if countedAsUpdated.contains(record.id) {
+        result.updated -= 1
+        if let recorder {
+          let before = try recorder.fieldsBefore(.todo, row: record.uuid, current: current)
+          var after = current
+          after.merge(fields) { $1 }
+          updated = after.contains { before[$0.key] ?? .null != $0.value }
+            || before.contains { after[$0.key] ?? .null != $0.value }
+        }
+      } else {
+        result.unchanged -= 1
+      }
+    }
+    if updated {
+      result.updated += 1
+      countedAsUpdated.insert(record.id)
+    } else {
+      result.unchanged += 1
+      countedAsUpdated.remove(record.id)
+    }
+  }
+
   /// Mends `fields`, what the import sets, when the todo would break a rule
   /// (``TodoRules/resolve(_:today:)``), and reports each fix.
   private mutating func keepRules(_ fields: inout Fields, of todo: ImportedTodo, existing record: TodoRecord?) {
@@ -271,5 +306,30 @@ public struct ImportWriter: ImportSink {
     if let current = record?.fields, resolved.fields.allSatisfy({ current[$0.key] == $0.value }) { return }
     let subject = record?.ruleSubject ?? "'\(todo.title)'"
     result.conflicts += fixes.map { $0.sentence(subject) }
+  }
+}
+
+/// A set of row ids, a bit each in words of 64 ids (a dense run of ids costs a bit an id; a
+/// sparse one a word an id).
+struct RowIDBits {
+  private var words: [Int64: UInt64] = [:]
+
+  func contains(_ id: Int64) -> Bool {
+    (words[id >> 6] ?? 0) & (1 << UInt64(id & 63)) != 0
+  }
+
+  /// Adds `id`; false when it was in already.
+  @discardableResult
+  mutating func insert(_ id: Int64) -> Bool {
+    let bit: UInt64 = 1 << UInt64(id & 63)
+    let word = words[id >> 6, default: 0]
+    guard word & bit == 0 else { return false }
+    words[id >> 6] = word | bit
+    return true
+  }
+
+  mutating func remove(_ id: Int64) {
+    guard let word = words[id >> 6], word & (1 << UInt64(id & 63)) != 0 else { return }
+    words[id >> 6] = word & ~(1 << UInt64(id & 63))
   }
 }

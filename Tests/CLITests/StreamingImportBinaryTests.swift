@@ -66,8 +66,8 @@ import Testing
     #expect(seventhID == sixth + 1, "\(ids.prefix(12))")
 
     // The file as it reads (each uuid once, with its last fields) changes nothing. (The same
-    // file again would update task 7 twice, to its first fields and back: a todo that was there
-    // before the import is updated by each object of its uuid that comes in another batch.)
+    // file again updates task 7 twice, to its first fields and back, counted once, as unchanged:
+    // ``aTodoMetInTwoBatches_isCountedOnce``.)
     var deduplicated = (1...1200).map { Self.task($0, "task \($0)") }
     deduplicated[6] = Self.task(7, "task 7 last", status: "completed")
     deduplicated[7] = Self.task(8, "task 8 again")
@@ -80,6 +80,52 @@ import Testing
     // One undo takes the whole import back.
     #expect(try run(["undo"]).code == 0)
     #expect(try snapshot() == before)
+  }
+
+  /// A todo that was there before the import, met in two batches of the file, is counted once,
+  /// by what the last object makes of it beside what it was: in a dry run as in the import.
+  @Test func aTodoMetInTwoBatches_isCountedOnce() throws {
+    let tasks = (1...1200).map { Self.task($0, "task \($0)") }
+    func counts(_ objects: [String], _ name: String) throws -> [[String: Int]] {
+      let file = folder.file(name)
+      try ("[" + objects.joined(separator: ",\n") + "]").write(toFile: file, atomically: true, encoding: .utf8)
+      return try [["--dry-run"], []].map { extra in
+        let result = try run(["import", "taskwarrior", file, "--json"] + extra)
+        #expect(result.code == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return ["added", "updated", "unchanged"].reduce(into: [:]) { $0[$1] = object[$1] as? Int }
+      }
+    }
+    func title(_ index: Int) throws -> String? {
+      let todos = try #require(
+        try JSONSerialization.jsonObject(with: Data(run(["list", "--all", "--json"]).stdout.utf8)) as? [[String: Any]])
+      return todos.first { ($0["uuid"] as? String)?.hasSuffix(String(format: "%012d", index)) == true }?["title"] as? String
+    }
+    #expect(try counts(tasks, "all.json") == Array(repeating: ["added": 1200, "updated": 0, "unchanged": 0], count: 2))
+
+    // Task 7 changed in the first batch and back in the third: unchanged.
+    var back = tasks
+    back[6] = Self.task(7, "task 7 changed")
+    back.append(Self.task(7, "task 7"))
+    #expect(try counts(back, "back.json") == Array(repeating: ["added": 0, "updated": 0, "unchanged": 1200], count: 2))
+    #expect(try title(7) == "task 7")
+
+    // Unchanged in the first batch, changed in the third: updated once.
+    let later = tasks + [Self.task(7, "task 7 done", status: "completed")]
+    #expect(try counts(later, "later.json") == Array(repeating: ["added": 0, "updated": 1, "unchanged": 1199], count: 2))
+    #expect(try title(7) == "task 7 done")
+
+    // Changed in the first batch and again in the third: updated once.
+    let twice = tasks + [Self.task(7, "task 7 twice")]
+    #expect(try counts(twice, "twice.json") == Array(repeating: ["added": 0, "updated": 1, "unchanged": 1199], count: 2))
+    #expect(try title(7) == "task 7 twice")
+
+    // Every task retitled (1,200 updates: past the first 1,000 the change's operations are in
+    // the journal, not held), task 7 back to its title at the end: unchanged.
+    let retitled = (1...1200).map { Self.task($0, "task \($0) again") } + [Self.task(7, "task 7 twice")]
+    #expect(
+      try counts(retitled, "retitled.json") == Array(repeating: ["added": 0, "updated": 1199, "unchanged": 1], count: 2))
+    #expect(try title(7) == "task 7 twice")
   }
 
   /// A broken object after 1,500 good ones (three batches applied): exit 64, one line, the

@@ -30,6 +30,18 @@ import Testing
     #expect(object["notes"] is NSNull)
   }
 
+  /// An import's journal rows: the text of fields given as sorted names and values is
+  /// ``JSONText/object(_:)``'s, byte for byte.
+  @Test(arguments: tricky)
+  func object_ofSortedNamesAndValues_isTheObjectOfTheFields(_ text: String) {
+    let fields: Fields = [
+      "title": .text(text), "id": .integer(-9_223_372_036_854_775_808), "notes": .null, "done": .integer(1),
+      "createdAt": .text("2026-01-01 00:00:00.000"), "tags": .text("a b"),
+    ]
+    let names = fields.keys.sorted()
+    #expect(JSONText.object(sortedNames: names, values: names.map { fields[$0]! }) == JSONText.object(fields))
+  }
+
   @Test(arguments: tricky)
   func fields_readBackWhatObjectWrote(_ text: String) throws {
     let fields: Fields = [text: .text(text), "n": .integer(-9_223_372_036_854_775_808), "z": .null, "one": .integer(1)]

@@ -97,6 +97,30 @@ final class ChangeRecorder {
     for operation in operations { try record(operation) }
   }
 
+  /// The fields of `row` as they were before this change, given them as they are now
+  /// (`current`): each field an update of the change set, as the change's first update of it
+  /// found it. (Creations and deletions of the row are not looked at.)
+  func fieldsBefore(_ entity: Entity, row: String, current: Fields) throws -> Fields {
+    var before = current
+    var seen: Set<String> = []
+    func take(_ operation: JournalOperation) {
+      guard operation.entity == entity, operation.row == row, case .update(let field, let old, _) = operation.action,
+        seen.insert(field).inserted
+      else { return }
+      before[field] = old
+    }
+    if let held {
+      for (operation, _) in held { take(operation) }
+    } else if let entry {
+      let statement = try db.cachedStatement(
+        sql: "SELECT \(JournalOperationRecord.selection) FROM journalOperation WHERE row = ? AND changeId = ? ORDER BY id")
+      for found in try Row.fetchAll(statement, arguments: [row, entry.id]) {
+        take(try JournalOperationRecord(row: found).operation)
+      }
+    }
+    return before
+  }
+
   /// Deletes a row whose fields are now `fields` (recorded, so that undo can bring it back).
   func delete(_ entity: Entity, row: String, fields: Fields) throws {
     try apply(JournalOperation(entity, row: row, .delete(fields)))
@@ -112,13 +136,15 @@ final class ChangeRecorder {
   /// here), with their clock values from another machine (nil: this machine's), and records
   /// them as ``apply(_:checked:)`` records each: the rows with one statement
   /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
-  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:)``).
+  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:texts:)``).
   func createAll(_ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)]) throws {
     guard !rows.isEmpty else { return }
-    try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
+    let texts = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
     var written: [(operation: JournalOperation, clock: Int64?)] = []
+    // The journal's text of each row written here (nil: a held operation's, written from its fields).
+    var writtenTexts: [String?] = []
     var first = count
-    for row in rows {
+    for (row, text) in zip(rows, texts) {
       let applied = JournalOperation(entity, row: row.row, .create(row.fields))
       lastApplied = applied
       if kind == .change { summary.add(applied) }
@@ -132,12 +158,14 @@ final class ChangeRecorder {
         held = nil
         _ = try begin(summary: "")
         written = waiting
+        writtenTexts = Array(repeating: nil, count: waiting.count)
         first = 0
       }
       written.append((applied, row.clock))
+      writtenTexts.append(text)
     }
     guard let entry, !written.isEmpty else { return }
-    try write(written, entry, first: first)
+    try write(written, entry, first: first, texts: writtenTexts)
   }
 
   /// Records an operation as applied.
@@ -210,9 +238,12 @@ final class ChangeRecorder {
   /// as rows of the entry: one statement each for the few a command makes, one statement for
   /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
   /// bound arguments cost more than SQLite's inserts, issue 24).
-  private func write(_ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0)
-    throws
-  {
+  /// `texts`, when given, holds a creation's fields as the journal's text (nil: written from
+  /// the operation).
+  private func write(
+    _ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0,
+    texts: [String?]? = nil
+  ) throws {
     guard operations.count >= Self.setWiseRows else {
       for (offset, (operation, clock)) in operations.enumerated() {
         try write(operation, index: first + offset, clock: clock, entry)
@@ -227,7 +258,7 @@ final class ChangeRecorder {
       self.entry?.latest = latest
       journal.append((operation, clock))
     }
-    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device)
+    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device, texts: texts)
     if entry.stamps {
       for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
     }

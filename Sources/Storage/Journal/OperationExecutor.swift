@@ -113,10 +113,15 @@ enum OperationExecutor {
   /// prepared statement for the rows of the same fields, its values bound straight for each row
   /// (``RowStatement``): on a first pull of 20,000 todos, building each row's statement and
   /// binding its arguments cost more than SQLite's insert itself, and so did sending the rows
-  /// as JSON for `json_each` to read.
+  /// as JSON for `json_each` to read. Returns each row's fields as the journal's text
+  /// (``FieldsText/encode(_:)``), written from the values bound, in the order of their names
+  /// sorted once for all the rows of the same fields.
+  @discardableResult
   static func createAll(
     _ db: Database, _ entity: Entity, _ rows: [(row: String, fields: Fields)], projectIDs: inout [String: Int64]
-  ) throws {
+  ) throws -> [String] {
+    var texts: [String] = []
+    texts.reserveCapacity(rows.count)
     let table = table(entity)
     // The statement of each set of field names (a first sync's rows all have the same one).
     var statements: [[String]: (statement: RowStatement, folds: Bool)] = [:]
@@ -155,7 +160,11 @@ enum OperationExecutor {
         values.removeAll(keepingCapacity: true)
         for name in current?.names ?? [] { values.append(fields[name]!) }
       }
-      guard let prepared = current else { continue }
+      guard let prepared = current else {
+        // (Never: a statement is prepared for every set of names.) A text for each row all the same.
+        texts.append(JSONText.object(fields))
+        continue
+      }
       var statement = prepared.statement
       let operation = JournalOperation(entity, row: uuid, .create(fields))
       statement.bind(uuid)
@@ -166,7 +175,9 @@ enum OperationExecutor {
       }
       if prepared.folds { statement.bind(fold ?? .null) }
       try statement.run()
+      texts.append(JSONText.object(sortedNames: prepared.names, values: values))
     }
+    return texts
   }
 
   /// Applies updates of one row, each of a different field, with one statement (a statement

@@ -150,9 +150,11 @@ extension JournalOperationRecord {
   /// Inserts `operations` (each with its clock value) as rows of change `changeID`, in order:
   /// the same rows ``insert(_:_:changeID:clock:device:)`` writes, through one prepared statement
   /// whose values are bound straight for each row (``RowStatement``, no arguments array a row).
+  /// `texts`, when given, holds each creation's fields as ``FieldsText`` encodes them (nil: encoded
+  /// here), one for each operation.
   static func insertAll(
     _ db: Database, _ operations: some Collection<(operation: JournalOperation, clock: Int64)>, changeID: Int64,
-    device: String
+    device: String, texts: [String?]? = nil
   ) throws {
     guard !operations.isEmpty else { return }
     var statement = try RowStatement(
@@ -162,8 +164,13 @@ extension JournalOperationRecord {
           (changeId, entity, row, action, field, oldValue, newValue, clock, device)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
-    for (operation, clock) in operations {
-      let (action, field, old, new) = columns(operation.action)
+    for (index, (operation, clock)) in operations.enumerated() {
+      let (action, field, old, new) =
+        if case .create = operation.action, let text = texts?[index] {
+          ("create", String?.none, FieldValue.null, FieldValue.text(text))
+        } else {
+          columns(operation.action)
+        }
       statement.bind(changeID)
       statement.bind(operation.entity.rawValue)
       statement.bind(operation.row)
