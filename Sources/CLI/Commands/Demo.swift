@@ -105,7 +105,7 @@ extension Ootd {
     /// Removes a temporary demo folder and the database files in it (only those: a folder with
     /// anything else in it is left alone).
     static func removeTemporaryFolder(_ folder: String) {
-      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/ootd.sqlite" + suffix) }
+      for suffix in ["", "-wal", "-shm", "-journal", "-wal.ootd"] { unlink(folder + "/ootd.sqlite" + suffix) }
       rmdir(folder)
     }
 
