@@ -112,13 +112,18 @@ final class ChangeRecorder {
   /// here), with their clock values from another machine (nil: this machine's), and records
   /// them as ``apply(_:checked:)`` records each: the rows with one statement
   /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
-  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:)``).
-  func createAll(_ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)]) throws {
+  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:fieldsTexts:)``).
+  /// `fieldsTexts`, when given, has for each row its fields' text as ``FieldsText/encode(_:)``
+  /// writes it, or nil: the journal row takes that text rather than writing it again.
+  func createAll(
+    _ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)], fieldsTexts: [String?] = []
+  ) throws {
     guard !rows.isEmpty else { return }
     try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
     var written: [(operation: JournalOperation, clock: Int64?)] = []
+    var texts: [String?] = []
     var first = count
-    for row in rows {
+    for (index, row) in rows.enumerated() {
       let applied = JournalOperation(entity, row: row.row, .create(row.fields))
       lastApplied = applied
       if kind == .change { summary.add(applied) }
@@ -132,12 +137,14 @@ final class ChangeRecorder {
         held = nil
         _ = try begin(summary: "")
         written = waiting
+        texts = Array(repeating: nil, count: waiting.count)
         first = 0
       }
       written.append((applied, row.clock))
+      texts.append(index < fieldsTexts.count ? fieldsTexts[index] : nil)
     }
     guard let entry, !written.isEmpty else { return }
-    try write(written, entry, first: first)
+    try write(written, entry, first: first, fieldsTexts: texts)
   }
 
   /// Records an operation as applied.
@@ -210,9 +217,11 @@ final class ChangeRecorder {
   /// as rows of the entry: one statement each for the few a command makes, one statement for
   /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
   /// bound arguments cost more than SQLite's inserts, issue 24).
-  private func write(_ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0)
-    throws
-  {
+  /// `fieldsTexts`: as ``createAll(_:_:fieldsTexts:)`` takes them, for `operations`.
+  private func write(
+    _ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0,
+    fieldsTexts: [String?] = []
+  ) throws {
     guard operations.count >= Self.setWiseRows else {
       for (offset, (operation, clock)) in operations.enumerated() {
         try write(operation, index: first + offset, clock: clock, entry)
@@ -227,7 +236,8 @@ final class ChangeRecorder {
       self.entry?.latest = latest
       journal.append((operation, clock))
     }
-    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device)
+    try JournalOperationRecord.insertAll(
+      db, journal, changeID: entry.id, device: entry.device, fieldsTexts: fieldsTexts)
     if entry.stamps {
       for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
     }
