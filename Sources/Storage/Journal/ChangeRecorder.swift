@@ -41,6 +41,8 @@ final class ChangeRecorder {
   /// The operations applied so far with their clock values from another machine, while there
   /// are at most ``AppDatabase/batch`` of them: the entry is then written whole at the end.
   private var held: [(operation: JournalOperation, clock: Int64?)]? = []
+  /// The fields' text of each held operation (``createAll(_:_:fieldsTexts:)``), nil for most.
+  private var heldTexts: [String?] = []
   /// The entry, once written.
   private var entry: Entry?
 
@@ -128,8 +130,10 @@ final class ChangeRecorder {
       lastApplied = applied
       if kind == .change { summary.add(applied) }
       count += 1
+      let text = index < fieldsTexts.count ? fieldsTexts[index] : nil
       if held != nil, count <= AppDatabase.batch {
         held?.append((applied, row.clock))
+        heldTexts.append(text)
         first = count
         continue
       }
@@ -137,11 +141,12 @@ final class ChangeRecorder {
         held = nil
         _ = try begin(summary: "")
         written = waiting
-        texts = Array(repeating: nil, count: waiting.count)
+        texts = heldTexts
+        heldTexts = []
         first = 0
       }
       written.append((applied, row.clock))
-      texts.append(index < fieldsTexts.count ? fieldsTexts[index] : nil)
+      texts.append(text)
     }
     guard let entry, !written.isEmpty else { return }
     try write(written, entry, first: first, fieldsTexts: texts)
@@ -154,12 +159,14 @@ final class ChangeRecorder {
     count += 1
     if held != nil, count <= AppDatabase.batch {
       held?.append((applied, remoteClock))
+      heldTexts.append(nil)
       return
     }
     if let waiting = held {
       // Past the few a command makes: the entry is written now, and the operations as they come.
       held = nil
-      try write(waiting, try begin(summary: ""))
+      try write(waiting, try begin(summary: ""), fieldsTexts: heldTexts)
+      heldTexts = []
     }
     guard let entry else { return }
     try write(applied, index: count - 1, clock: remoteClock, entry)
@@ -179,7 +186,7 @@ final class ChangeRecorder {
         Self.knownName(of: row, in: waiting.lazy.map(\.operation))
       }))
       entry = try begin(summary: text)
-      try write(waiting, entry)
+      try write(waiting, entry, fieldsTexts: heldTexts)
     } else {
       entry = try self.entry ?? begin(summary: "")
       let text = try given ?? described(summary.text(names: names(summary.namedRows, change: entry.id, inverted: false)))
@@ -270,6 +277,7 @@ final class ChangeRecorder {
     let (device, last, stamps) = try settings()
     entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
     held = nil
+    heldTexts = []
     try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in summary.add(operation) }
   }
 
