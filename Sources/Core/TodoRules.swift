@@ -119,6 +119,14 @@ public enum TodoRules {
   /// The fields of a todo the rules look at: a change that sets none of them breaks none.
   public static let fields: Set<String> = ["day", "done", "dropped"]
 
+  /// Whether a todo created with `fields` may break a rule, so must be checked: every rule
+  /// needs it done, so one created not done (`done` 0) breaks none, and any other (done, or
+  /// `done` not given) is checked. The one test for a creation: of a journal operation (undo,
+  /// redo) and of a pulled todo (per row and in bulk).
+  public static func mayBreak(creating fields: Fields) -> Bool {
+    fields[todo: .done] != .integer(0)
+  }
+
   /// The rules `state` breaks on `today`, in ``TodoRule`` order (empty when it keeps them all).
   public static func broken(_ state: TodoRuleState, today: Day) -> [TodoRule] {
     TodoRule.allCases.filter { rule in

@@ -94,9 +94,26 @@ public enum JSONValue: Hashable, Sendable {
 /// most JSON readers.
 public struct JSONObject: Hashable, Sendable {
   public var members: [(key: String, value: JSONValue)]
+  /// Where the object's text lies in the input it was read from (``sourceRange``), packed as
+  /// two 32-bit offsets (0 when unknown): no bigger a ``JSONValue`` for it.
+  private var span: UInt64 = 0
 
   /// An object with these members, in this order.
   public init(members: [(key: String, value: JSONValue)]) { self.members = members }
+
+  /// An object read from `start..<end` of the input.
+  init(members: [(key: String, value: JSONValue)], start: Int, end: Int) {
+    self.members = members
+    if end <= Int(UInt32.max) { span = UInt64(start) << 32 | UInt64(end) }
+  }
+
+  /// The bytes of the input ``JSONReader`` read this object from, `{` to `}`, as offsets in
+  /// that input (a caller may then take the object's own text, as a sync payload's fields are
+  /// taken for the journal, issue 24); nil for an object made otherwise, or past 4 GiB of input.
+  /// Not part of the object's value (``==`` compares the members alone).
+  public var sourceRange: Range<Int>? {
+    span == 0 ? nil : Int(span >> 32)..<Int(span & 0xFFFF_FFFF)
+  }
 
   /// The value of `key` (its last occurrence), or nil when absent.
   public subscript(key: String) -> JSONValue? {
@@ -332,10 +349,11 @@ public struct JSONReader {
 
   private mutating func object() throws(JSONSyntaxError) -> JSONObject {
     try enter()
+    let start = position
     position += 1
     var members: [(key: String, value: JSONValue)] = []
     skipSpace()
-    if leave(UInt8(ascii: "}")) { return JSONObject(members: members) }
+    if leave(UInt8(ascii: "}")) { return JSONObject(members: members, start: start, end: position) }
     while true {
       skipSpace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -351,7 +369,7 @@ public struct JSONReader {
       position += 1
       skipSpace()
       members.append((key, try value()))
-      if try endsAfterItem(UInt8(ascii: "}")) { return JSONObject(members: members) }
+      if try endsAfterItem(UInt8(ascii: "}")) { return JSONObject(members: members, start: start, end: position) }
     }
   }
 

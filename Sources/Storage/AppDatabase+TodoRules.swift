@@ -13,12 +13,13 @@ extension TodoRecord {
 }
 
 extension JournalOperation {
-  /// Whether this operation can leave its todo breaking a rule: a done todo created, or a
-  /// field the rules look at set (``TodoRules/fields``).
+  /// Whether this operation can leave its todo breaking a rule: a todo created that may break
+  /// one (``TodoRules/mayBreak(creating:)``), or a field the rules look at set
+  /// (``TodoRules/fields``).
   var touchesRules: Bool {
     guard entity == .todo else { return false }
     switch action {
-    case .create(let fields): return fields["done"] == .bool(true)
+    case .create(let fields): return TodoRules.mayBreak(creating: fields)
     case .update(let field, _, _): return TodoRules.fields.contains(field)
     case .delete: return false
     }

@@ -45,6 +45,71 @@ extension JSONText {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Whether `bytes`, the text of an object ``JSONReader`` read (so its strings are valid
+  /// UTF-8) whose members ``fields(_:)`` takes, are exactly what ``object(_:)`` writes for
+  /// those fields: no white space, names in increasing order (each once, ASCII), integers as
+  /// `String(_:)` writes them, strings without escapes. Such text can be kept as it is where
+  /// ``object(_:)`` would write it again (a pulled todo's journal row, issue 24); any other
+  /// (an older writer's, a hostile one's) is written again. One pass over the bytes.
+  public static func isObjectText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    guard count >= 2, bytes[0] == UInt8(ascii: "{"), bytes[count - 1] == UInt8(ascii: "}") else { return false }
+    if count == 2 { return true }
+    var index = 1
+    // The body of a string literal from `index` (on its opening quote) when it has no escape:
+    // its range, `index` then past its closing quote.
+    func plainString(ascii: Bool) -> Range<Int>? {
+      guard index < count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      let start = index + 1
+      var end = start
+      while end < count {
+        let byte = bytes[end]
+        if byte == UInt8(ascii: "\"") {
+          index = end + 1
+          return start..<end
+        }
+        if byte == UInt8(ascii: "\\") || byte < 0x20 || (ascii && byte >= 0x80) { return nil }
+        end += 1
+      }
+      return nil
+    }
+    var previous: Range<Int>?
+    while true {
+      guard let name = plainString(ascii: true), index < count, bytes[index] == UInt8(ascii: ":") else { return false }
+      if let previous {
+        // Strictly after the previous name, byte by byte (String's order, for ASCII).
+        let before = UnsafeBufferPointer(rebasing: bytes[previous])
+        let this = UnsafeBufferPointer(rebasing: bytes[name])
+        guard before.lexicographicallyPrecedes(this) else { return false }
+      }
+      previous = name
+      index += 1
+      guard index < count else { return false }
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        guard plainString(ascii: false) != nil else { return false }
+      case UInt8(ascii: "n"):
+        guard index + 4 <= count, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"),
+          bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
+        index += 4
+      default:
+        // `-?(0|[1-9][0-9]*)`, not `-0`, at most 18 digits (so within Int64 as written).
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let start = index
+        while index < count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        let digits = index - start
+        guard digits >= 1, digits <= 18 else { return false }
+        if bytes[start] == UInt8(ascii: "0"), digits > 1 || negative { return false }
+      }
+      guard index < count else { return false }
+      if bytes[index] == UInt8(ascii: "}") { return index == count - 1 }
+      guard bytes[index] == UInt8(ascii: ",") else { return false }
+      index += 1
+    }
+  }
+
   /// The fields of an object ``object(_:)`` wrote, or nil when it is not one (a member that is
   /// not null, an integer or a string: booleans and reals never appear in ootd's fields, so
   /// they are refused rather than guessed at).

@@ -23,14 +23,33 @@ public struct SyncOperation: Hashable, Sendable {
 
   public var entity: Entity
   public var row: String
-  public var kind: Kind
+  public var kind: Kind {
+    didSet { fieldsText = nil }
+  }
   public var stamp: Stamp
+  /// A creation's fields as the text ``JSONText/object(_:)`` writes for them, when that text
+  /// is at hand: the payload's own, kept by ``SyncPayload/decode(_:device:)`` when it is
+  /// exactly that text (``JSONText/isObjectText(_:)``), so that the creation's journal row
+  /// takes it rather than writing it again (issue 24). Not part of the operation's value (equal
+  /// operations may differ in it); a new `kind` drops it.
+  public var fieldsText: String?
 
   public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp) {
     self.entity = entity
     self.row = row
     self.kind = kind
     self.stamp = stamp
+  }
+
+  public static func == (lhs: SyncOperation, rhs: SyncOperation) -> Bool {
+    lhs.entity == rhs.entity && lhs.row == rhs.row && lhs.kind == rhs.kind && lhs.stamp == rhs.stamp
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(entity)
+    hasher.combine(row)
+    hasher.combine(kind)
+    hasher.combine(stamp)
   }
 
   /// The traveling form of a journal operation made at `stamp` (old values stay home).

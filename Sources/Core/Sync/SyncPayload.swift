@@ -123,8 +123,15 @@ public enum SyncPayload {
     guard payload.utf8.count <= Caps.payloadBytes else {
       throw bad("a payload larger than \(Caps.payloadBytes) bytes")
     }
+    var payload = payload
+    return try payload.withUTF8 { bytes in try decode(bytes, device: device) }
+  }
+
+  /// ``decode(_:device:)`` of the payload's bytes.
+  private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, device: String) throws -> Batch {
+    func bad(_ why: String) -> CoreError { .invalidSyncRecord(why) }
     // Formats' reader, as for journal fields (docs/decisions/json-reader.md).
-    guard let object = (try? JSONReader.document(payload.utf8))?.object,
+    guard let object = (try? JSONReader.document(bytes))?.object,
       case .number(let versionText)? = object["v"], let version = Int(versionText)
     else { throw bad("not JSON") }
     guard version == Self.version else { throw bad("version \(version); update ootd") }
@@ -142,11 +149,17 @@ public enum SyncPayload {
         case .number(let clockText)? = op["clock"], let clock = Int64(clockText)
       else { throw bad("an operation without entity, row or clock") }
       let kind: SyncOperation.Kind
+      var fieldsText: String?
       switch op["action"]?.string {
       case "create":
         guard let raw = op["fields"]?.object, let fields = JSONText.fields(raw)
         else { throw bad("a creation without fields") }
         kind = .create(fields)
+        // The fields' own text, when it is what the journal would write for them.
+        if let range = raw.sourceRange, range.upperBound <= bytes.count {
+          let text = UnsafeBufferPointer(rebasing: bytes[range])
+          if JSONText.isObjectText(text) { fieldsText = String(decoding: text, as: UTF8.self) }
+        }
       case "update":
         guard let field = op["field"]?.string, let value = JSONText.fieldValue(op["value"] ?? .null)
         else { throw bad("an update without field") }
@@ -154,7 +167,9 @@ public enum SyncPayload {
       case "delete": kind = .delete
       default: throw bad("unknown action")
       }
-      operations.append(SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device)))
+      var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
+      operation.fieldsText = fieldsText
+      operations.append(operation)
     }
     // A name is outside text: sanitised here, whatever the other machine sent.
     return Batch(command: command, operations: operations, from: object["from"]?.string.flatMap(DeviceName.sanitised))

@@ -41,6 +41,8 @@ final class ChangeRecorder {
   /// The operations applied so far with their clock values from another machine, while there
   /// are at most ``AppDatabase/batch`` of them: the entry is then written whole at the end.
   private var held: [(operation: JournalOperation, clock: Int64?)]? = []
+  /// The fields' text of each held operation (``createAll(_:_:fieldsTexts:)``), nil for most.
+  private var heldTexts: [String?] = []
   /// The entry, once written.
   private var entry: Entry?
 
@@ -136,21 +138,27 @@ final class ChangeRecorder {
   /// here), with their clock values from another machine (nil: this machine's), and records
   /// them as ``apply(_:checked:)`` records each: the rows with one statement
   /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
-  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:texts:)``).
-  func createAll(_ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)]) throws {
+  /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:fieldsTexts:)``).
+  /// `fieldsTexts`, when given, has for each row its fields' text as ``FieldsText/encode(_:)``
+  /// writes it, or nil: the journal row takes that text rather than writing it again.
+  func createAll(
+    _ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)], fieldsTexts: [String?] = []
+  ) throws {
     guard !rows.isEmpty else { return }
-    let texts = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
+    let built = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
     var written: [(operation: JournalOperation, clock: Int64?)] = []
-    // The journal's text of each row written here (nil: a held operation's, written from its fields).
-    var writtenTexts: [String?] = []
+    var texts: [String?] = []
     var first = count
-    for (row, text) in zip(rows, texts) {
+    for (index, row) in rows.enumerated() {
       let applied = JournalOperation(entity, row: row.row, .create(row.fields))
       lastApplied = applied
       if kind == .change { summary.add(applied) }
       count += 1
+      // The text given (a pulled payload's own), else the one written from the values bound.
+      let text = (index < fieldsTexts.count ? fieldsTexts[index] : nil) ?? built[index]
       if held != nil, count <= AppDatabase.batch {
         held?.append((applied, row.clock))
+        heldTexts.append(text)
         first = count
         continue
       }
@@ -158,14 +166,15 @@ final class ChangeRecorder {
         held = nil
         _ = try begin(summary: "")
         written = waiting
-        writtenTexts = Array(repeating: nil, count: waiting.count)
+        texts = heldTexts
+        heldTexts = []
         first = 0
       }
       written.append((applied, row.clock))
-      writtenTexts.append(text)
+      texts.append(text)
     }
     guard let entry, !written.isEmpty else { return }
-    try write(written, entry, first: first, texts: writtenTexts)
+    try write(written, entry, first: first, fieldsTexts: texts)
   }
 
   /// Records an operation as applied.
@@ -175,12 +184,14 @@ final class ChangeRecorder {
     count += 1
     if held != nil, count <= AppDatabase.batch {
       held?.append((applied, remoteClock))
+      heldTexts.append(nil)
       return
     }
     if let waiting = held {
       // Past the few a command makes: the entry is written now, and the operations as they come.
       held = nil
-      try write(waiting, try begin(summary: ""))
+      try write(waiting, try begin(summary: ""), fieldsTexts: heldTexts)
+      heldTexts = []
     }
     guard let entry else { return }
     try write(applied, index: count - 1, clock: remoteClock, entry)
@@ -200,7 +211,7 @@ final class ChangeRecorder {
         Self.knownName(of: row, in: waiting.lazy.map(\.operation))
       }))
       entry = try begin(summary: text)
-      try write(waiting, entry)
+      try write(waiting, entry, fieldsTexts: heldTexts)
     } else {
       entry = try self.entry ?? begin(summary: "")
       let text = try given ?? described(summary.text(names: names(summary.namedRows, change: entry.id, inverted: false)))
@@ -238,11 +249,10 @@ final class ChangeRecorder {
   /// as rows of the entry: one statement each for the few a command makes, one statement for
   /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
   /// bound arguments cost more than SQLite's inserts, issue 24).
-  /// `texts`, when given, holds a creation's fields as the journal's text (nil: written from
-  /// the operation).
+  /// `fieldsTexts`: as ``createAll(_:_:fieldsTexts:)`` takes them, for `operations`.
   private func write(
     _ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0,
-    texts: [String?]? = nil
+    fieldsTexts: [String?] = []
   ) throws {
     guard operations.count >= Self.setWiseRows else {
       for (offset, (operation, clock)) in operations.enumerated() {
@@ -258,7 +268,8 @@ final class ChangeRecorder {
       self.entry?.latest = latest
       journal.append((operation, clock))
     }
-    try JournalOperationRecord.insertAll(db, journal, changeID: entry.id, device: entry.device, texts: texts)
+    try JournalOperationRecord.insertAll(
+      db, journal, changeID: entry.id, device: entry.device, fieldsTexts: fieldsTexts)
     if entry.stamps {
       for (operation, clock) in journal { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
     }
@@ -291,6 +302,7 @@ final class ChangeRecorder {
     let (device, last, stamps) = try settings()
     entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
     held = nil
+    heldTexts = []
     try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in summary.add(operation) }
   }
 

@@ -150,11 +150,11 @@ extension JournalOperationRecord {
   /// Inserts `operations` (each with its clock value) as rows of change `changeID`, in order:
   /// the same rows ``insert(_:_:changeID:clock:device:)`` writes, through one prepared statement
   /// whose values are bound straight for each row (``RowStatement``, no arguments array a row).
-  /// `texts`, when given, holds each creation's fields as ``FieldsText`` encodes them (nil: encoded
-  /// here), one for each operation.
+  /// A creation whose fields' text is given in `fieldsTexts` (at its offset; the text
+  /// ``FieldsText/encode(_:)`` writes for them, e.g. a pulled payload's own) stores that text.
   static func insertAll(
     _ db: Database, _ operations: some Collection<(operation: JournalOperation, clock: Int64)>, changeID: Int64,
-    device: String, texts: [String?]? = nil
+    device: String, fieldsTexts: [String?] = []
   ) throws {
     guard !operations.isEmpty else { return }
     var statement = try RowStatement(
@@ -165,12 +165,12 @@ extension JournalOperationRecord {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
     for (index, (operation, clock)) in operations.enumerated() {
-      let (action, field, old, new) =
-        if case .create = operation.action, let text = texts?[index] {
-          ("create", String?.none, FieldValue.null, FieldValue.text(text))
-        } else {
-          columns(operation.action)
-        }
+      let (action, field, old, new): (String, String?, FieldValue, FieldValue)
+      if index < fieldsTexts.count, let text = fieldsTexts[index], case .create = operation.action {
+        (action, field, old, new) = ("create", nil, .null, .text(text))
+      } else {
+        (action, field, old, new) = columns(operation.action)
+      }
       statement.bind(changeID)
       statement.bind(operation.entity.rawValue)
       statement.bind(operation.row)

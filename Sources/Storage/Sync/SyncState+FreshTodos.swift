@@ -66,6 +66,9 @@ struct FreshTodos {
     var lowest = try TodoNumbers.lowest(db)
     var translated: [String: FieldValue] = [:]
     var rows: [(row: String, fields: Fields, clock: Int64?)] = []
+    // Each row's fields as the payload wrote them, when the journal would write the same text.
+    var texts: [String?] = []
+    texts.reserveCapacity(operations.count)
     var stamps: [(row: String, stamp: Stamp)] = []
     var merged: [(row: String, state: SyncRow)] = []
     rows.reserveCapacity(operations.count)
@@ -73,11 +76,17 @@ struct FreshTodos {
     for remote in operations {
       applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: ceiling)
       // A record of todos only changes no project or block: each link is looked up once.
+      var linkChanged = false
       let operation = try links.map(remote) { field, value in
         let key = field + "\u{0}" + (value.text ?? "")
-        if let known = translated[key] { return known }
-        let local = try links.incoming(field, value)
-        translated[key] = local
+        let local: FieldValue
+        if let known = translated[key] {
+          local = known
+        } else {
+          local = try links.incoming(field, value)
+          translated[key] = local
+        }
+        if local != value { linkChanged = true }
         return local
       }
       let outcome = SyncMerge.merge(operation, into: nil)
@@ -90,11 +99,14 @@ struct FreshTodos {
       holders[id] = operation.row
       lowest = min(lowest, id)
       rows.append((operation.row, fields, remote.stamp.clock))
+      // The payload's text of the fields is the journal's when they arrive as they came: no
+      // link named otherwise here, the number kept (a todo's fields all travel).
+      texts.append(linkChanged || id != number ? nil : remote.fieldsText)
       // Only a done todo can break a rule (``AppDatabase/keepTodoRules(_:uuids:today:)`` reads
       // those alone): one created not done is not looked at again (a first pull's 20,000 were
       // read back in 40 statements, 6% of it). A later operation of the page that marks it
       // done sets a field the rules look at, and touches it then.
-      if fields[todo: .done] != .integer(0) { applied.touched.insert(operation.row) }
+      if TodoRules.mayBreak(creating: fields) { applied.touched.insert(operation.row) }
       if let existence = outcome.row.existence, existence.value,
         outcome.row.fields.values.allSatisfy({ $0.stamp == existence.stamp })
       {
@@ -103,7 +115,7 @@ struct FreshTodos {
         merged.append((operation.row, outcome.row))
       }
     }
-    try recorder.createAll(.todo, rows)
+    try recorder.createAll(.todo, rows, fieldsTexts: texts)
     try SyncState.writeCreationStamps(db, stamps)
     for (row, state) in merged { try SyncState.writeStamps(db, row, before: nil, after: state) }
     return applied

@@ -244,11 +244,13 @@ extension SyncState {
     return .text(try OperationExecutor.currentName(db, .project, row: uuid) ?? uuid)
   }
 
-  /// Whether a merge's effect on a todo sets what the rules look at.
+  /// Whether a merge's effect on a todo sets what the rules look at: a creation that may break
+  /// a rule (``TodoRules/mayBreak(creating:)``, as ``FreshTodos`` asks it), or an update of
+  /// ``TodoRules/fields``.
   private static func touchesRules(_ effect: SyncEffect) -> Bool {
     switch effect {
     case .none, .delete: return false
-    case .create: return true
+    case .create(let fields): return TodoRules.mayBreak(creating: fields)
     case .update(let changes): return changes.contains { TodoRules.fields.contains($0.field) }
     }
   }
