@@ -110,10 +110,16 @@ enum LeftLog {
     return got == count ? bytes : nil
   }
 
-  /// The marker's bytes, nil when it is missing, not a regular file, or implausibly large.
+  /// The marker's bytes, nil when it is missing, not a regular file, not this user's, or
+  /// implausibly large. Only this user's: ootd writes it with `O_EXCL`, so one owned by anyone
+  /// else was planted (in a shared sticky folder, which ``AppDatabase/checkLocation(_:)`` accepts
+  /// because nobody else can replace the file there, anyone may still create the missing `-wal`
+  /// and marker beside it, and describe them: the file's status and most of its header are
+  /// readable or guessable without reading it).
   private static func readMarker(_ marker: String) -> [UInt8]? {
     guard let file = openRegular(marker, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) else { return nil }
     defer { close(file.descriptor) }
+    guard file.status.st_uid == geteuid() else { return nil }
     let size = Int(file.status.st_size)
     guard size > 0, size <= 4096 else { return nil }
     return readBytes(file.descriptor, count: size, at: 0)

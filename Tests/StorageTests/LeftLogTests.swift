@@ -204,3 +204,31 @@ struct LeftLogTests {
     #expect(!exists(path + "-wal") && !exists(LeftLog.markerPath(path)))
   }
 }
+
+/// A marker planted by another user (a shared sticky folder such as /tmp, which `checkLocation`
+/// accepts because nobody else can replace the file there, but where anyone may create the
+/// missing `-wal` and marker beside it): never trusted, whatever it says. Needs root to give the
+/// marker to another user; elsewhere the suite has nothing to run.
+@Suite("Left write-ahead log, a marker of another user's", .enabled(if: geteuid() == 0))
+struct LeftLogOwnerTests {
+  @Test("a marker owned by another user is not trusted: the log is checked in full")
+  func foreignOwnedMarker_isNotTrusted() throws {
+    let scratch = Scratch()
+    let path = scratch.path("ootd.sqlite")
+    do {
+      let setup = try AppDatabase.open(path: path)
+      _ = try setup.setRoutine(named: "algorithm", true, now: fixedNow)
+      setup.close()
+    }
+    do {
+      let first = try AppDatabase.open(path: path)
+      #expect(try first.planDueRoutineCount(on: day("2026-11-23"), now: fixedNow) == 1)
+      first.close()
+    }
+    #expect(LeftLog.isMarked(path))
+    // The same bytes, now another user's file (as one planted beside the log would be).
+    #expect(chown(LeftLog.markerPath(path), 65534, 65534) == 0)
+    #expect(!LeftLog.isMarked(path))
+    #expect(try StaleLog.check(path) == .checked)
+  }
+}
