@@ -173,6 +173,27 @@ struct LeftLogTests {
     #expect(!exists(path + "-wal") && !exists(LeftLog.markerPath(path)))
   }
 
+  @Test("a change another process made while one that writes nothing held a trusted log stays in the log it leaves")
+  func otherProcessChange_staysInTheLeftLog() throws {
+    let scratch = Scratch()
+    let path = try routineFile(scratch)
+    try firstDashboard(path)
+    // The TUI, say, opens on the left log (trusted) and writes nothing.
+    let other = try AppDatabase.open(path: path)
+    #expect(other.logTrusted)
+    do {
+      let writing = try AppDatabase.open(path: path)
+      try writing.addTodo(try draft("Read", on: "2026-11-23"), now: fixedNow)
+      writing.close()
+    }
+    other.close()
+    // No checkpoint: the other's change (committed at FULL) is in the log, which is marked.
+    #expect(exists(path + "-wal") && LeftLog.isMarked(path))
+    let reopened = try AppDatabase.open(path: path)
+    #expect(try allTodos(reopened).map(\.title).contains("Read"))
+    reopened.close()
+  }
+
   @Test("a left log grown past its bound is checkpointed by the close that would leave it")
   func largeLog_isCheckpointed() throws {
     let scratch = Scratch()
