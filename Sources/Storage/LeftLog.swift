@@ -33,6 +33,42 @@ enum LeftLog {
     return found == expected
   }
 
+  /// Whether the marker beside `path` still describes its `-wal` exactly while the file is no
+  /// longer the one it described (another device or inode, size, modification time or header;
+  /// a change time alone, from a `chmod` or a backup tool setting times back, does not count):
+  /// the log was left for a file since replaced or written without it: a backup restored over
+  /// it, a write through another name of the same file (a hard link, a bind mount of the file).
+  /// Replaying it would lay its pages, written for the file as it was, over the file as it is
+  /// now: StaleLog's full check cannot tell (the result is still this database, whole), and the
+  /// restore or the other write would be undone or mixed silently.
+  static func isLeftForAnotherFile(_ path: String) -> Bool {
+    guard let found = readMarker(markerPath(path)).flatMap(parts), let now = describe(path).flatMap(parts) else {
+      return false
+    }
+    return found.log == now.log && found.file != now.file
+  }
+
+  /// A description's parts: the file's (its status but the change time, and its header) and the
+  /// log's (its status, header and last frame's header); nil when it is not one ``describe(_:)``
+  /// writes.
+  private static func parts(_ bytes: [UInt8]) -> (file: [UInt8], log: [UInt8])? {
+    let newline = UInt8(ascii: "\n")
+    var ends: [Int] = []
+    for (index, byte) in bytes.enumerated() where byte == newline {
+      ends.append(index)
+      if ends.count == 3 { break }
+    }
+    guard ends.count == 3, bytes.count - (ends[2] + 1) == 100 + 32 + 24 else { return nil }
+    let fileLine = bytes[(ends[0] + 1)..<ends[1]]
+    // Its fields: device, inode, size, modification time, change time (left out).
+    guard let lastSpace = fileLine.lastIndex(of: UInt8(ascii: " ")) else { return nil }
+    let tail = ends[2] + 1
+    return (
+      Array(fileLine[..<lastSpace]) + bytes[tail..<(tail + 100)],
+      Array(bytes[(ends[1] + 1)..<ends[2]]) + bytes[(tail + 100)...]
+    )
+  }
+
   /// Writes the marker for the file and its log as they are now; removes it when there is no
   /// log to describe. Call it only while holding the file alone (no other ootd process open).
   static func mark(_ path: String) {

@@ -120,7 +120,69 @@ struct LeftLogTests {
     try handle.write(contentsOf: bytes)
     try handle.close()
     #expect(!LeftLog.isMarked(path))
+    // The log was left for the file as it was: replayed over the restored one, its pages would
+    // undo the restore (or mix with it). Refused, both files untouched.
+    let before = try [FileSnapshot(path), FileSnapshot(path + "-wal")]
+    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    #expect(try [FileSnapshot(path), FileSnapshot(path + "-wal")] == before)
+  }
+
+  @Test("a backup restored over the database while its routine's log is left is refused, not undone by the log")
+  func olderBackupRestored_isRefused() throws {
+    let scratch = Scratch()
+    let path = try routineFile(scratch)
+    let backup = scratch.path("backup.sqlite")
+    try FileManager.default.copyItem(atPath: path, toPath: backup)
+    do {
+      let later = try AppDatabase.open(path: path)
+      for index in 1...5 { try later.addTodo(try draft("Later \(index)", on: "2026-11-22"), now: fixedNow) }
+      later.close()
+    }
+    try firstDashboard(path)
+    #expect(LeftLog.isMarked(path))
+    unlink(path)
+    try FileManager.default.copyItem(atPath: backup, toPath: path)
+    let before = try [FileSnapshot(path), FileSnapshot(path + "-wal")]
+    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    #expect(try [FileSnapshot(path), FileSnapshot(path + "-wal")] == before)
+    // The log moved away, the backup opens as it was.
+    unlink(path + "-wal")
+    let restored = try AppDatabase.open(path: path)
+    #expect(try allTodos(restored).filter { $0.title.hasPrefix("Later") }.isEmpty)
+    restored.close()
+  }
+
+  @Test("a change written through another name of the file (a hard link) is not undone by the log left beside the first")
+  func writeThroughHardLink_isNotUndone() throws {
+    let scratch = Scratch()
+    let path = try routineFile(scratch)
+    try firstDashboard(path)
+    let other = scratch.path("link.sqlite")
+    #expect(link(path, other) == 0)
+    do {
+      // Through the other name SQLite sees no log: it writes the file and checkpoints.
+      let linked = try AppDatabase.open(path: other)
+      try linked.addTodo(try draft("Via the link", on: "2026-11-23"), now: fixedNow)
+      linked.close()
+    }
+    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    // Without the stale log, the change made through the link is there.
+    unlink(path + "-wal")
+    let database = try AppDatabase.open(path: path)
+    #expect(try allTodos(database).map(\.title).contains("Via the link"))
+    database.close()
+  }
+
+  @Test("a change of the file's mode alone (its change time) still replays the left log after the full check")
+  func modeChangeAlone_isCheckedAndReplayed() throws {
+    let scratch = Scratch()
+    let path = try routineFile(scratch)
+    try firstDashboard(path)
+    #expect(chmod(path, 0o600) == 0)
+    #expect(!LeftLog.isMarked(path))
+    #expect(!LeftLog.isLeftForAnotherFile(path))
     #expect(try StaleLog.check(path) == .checked)
+    #expect(try allTodos(AppDatabase.open(path: path)).compactMap(\.block) == ["algorithm"])
   }
 
   @Test(
