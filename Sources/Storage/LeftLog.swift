@@ -16,7 +16,9 @@ import Glibc
 /// back), the file's 100-byte header, the log's 32-byte header (page size, checkpoint sequence,
 /// salts) and the header of its last frame (its salts and running checksum). A file restored or
 /// copied over the database, a log copied or synced beside it, a marker carried along from
-/// another folder: each changes at least the inode or the change time, and the full check runs.
+/// another folder: each changes at least the inode or the change time, and the full check runs;
+/// a log the marker still describes beside a file that changed without it is refused outright
+/// (``isLeftForAnotherFile(_:)``).
 /// Whatever is wrong with a marker (missing, torn, unreadable, not a regular file) only costs
 /// that full check.
 enum LeftLog {
