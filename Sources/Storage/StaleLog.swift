@@ -48,7 +48,7 @@ enum StaleLog {
     if LeftLog.isMarked(path) { return .trusted }
     // A log ootd left for the file as it was, the file changed since without it: refused, both
     // untouched (the marker too, so the refusal stays until the log is moved away).
-    if LeftLog.isLeftForAnotherFile(path) { throw .foreignLog(path) }
+    if LeftLog.isLeftForAnotherFile(path) { throw .leftLogOutdated(path) }
     LeftLog.forget(path)
     var template = Array((NSTemporaryDirectory() + "/ootd-log-check-XXXXXX").utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

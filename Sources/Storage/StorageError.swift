@@ -13,6 +13,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A write-ahead log (`-wal`) beside the file is not this database's: replaying it would
   /// damage the file.
   case foreignLog(String)
+  /// The write-ahead log ootd left beside the file (``LeftLog``) is whole, but the file changed
+  /// without it (a backup copied over it, a write under another name): replaying it would undo
+  /// that change.
+  case leftLogOutdated(String)
   /// The file system holding the database has no room left: the change was not made.
   case diskFull(String)
   /// A newer ootd wrote this database; this one does not know its schema.
@@ -54,6 +58,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       // Never advice to move the log away: a log that merely looks damaged may hold committed
       // changes, and a database without them is damaged for good.
       return "'\(path)-wal' does not replay into '\(path)' (another database's log, or damaged); ootd leaves both untouched: copy both files somewhere safe before trying anything else"
+    case .leftLogOutdated(let path):
+      return "'\(path)' changed since ootd left its log '\(path)-wal' beside it (a backup copied over it?); replaying the log would undo that, so ootd leaves both untouched: to keep the file as it is now, move '\(path)-wal', '-shm' and '-wal.ootd' away"
     case .diskFull(let path):
       return "no space left on the file system of '\(path)': nothing was changed; free some space and run the command again"
     case .newerSchema(let path, let unknown):

@@ -123,7 +123,7 @@ struct LeftLogTests {
     // The log was left for the file as it was: replayed over the restored one, its pages would
     // undo the restore (or mix with it). Refused, both files untouched.
     let before = try [FileSnapshot(path), FileSnapshot(path + "-wal")]
-    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    #expect(throws: StorageError.leftLogOutdated(path)) { try AppDatabase.open(path: path) }
     #expect(try [FileSnapshot(path), FileSnapshot(path + "-wal")] == before)
   }
 
@@ -143,8 +143,12 @@ struct LeftLogTests {
     unlink(path)
     try FileManager.default.copyItem(atPath: backup, toPath: path)
     let before = try [FileSnapshot(path), FileSnapshot(path + "-wal")]
-    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    #expect(throws: StorageError.leftLogOutdated(path)) { try AppDatabase.open(path: path) }
     #expect(try [FileSnapshot(path), FileSnapshot(path + "-wal")] == before)
+    // One line that says what happened and how to keep the restored file.
+    let message = StorageError.leftLogOutdated(path).description
+    #expect(message.contains("changed since ootd left its log") && message.contains("move '\(path)-wal'"))
+    #expect(!message.contains("\n"))
     // The log moved away, the backup opens as it was.
     unlink(path + "-wal")
     let restored = try AppDatabase.open(path: path)
@@ -165,7 +169,7 @@ struct LeftLogTests {
       try linked.addTodo(try draft("Via the link", on: "2026-11-23"), now: fixedNow)
       linked.close()
     }
-    #expect(throws: StorageError.foreignLog(path)) { try AppDatabase.open(path: path) }
+    #expect(throws: StorageError.leftLogOutdated(path)) { try AppDatabase.open(path: path) }
     // Without the stale log, the change made through the link is there.
     unlink(path + "-wal")
     let database = try AppDatabase.open(path: path)
