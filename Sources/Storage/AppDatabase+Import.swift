@@ -121,9 +121,9 @@ public struct ImportWriter: ImportSink {
   /// A dry run creates nothing: the uuids it counted as added (16 bytes each).
   private var countedAsAdded: Set<UInt128> = []
   /// The todos of the batch to create, each with the number it takes, written together at the
-  /// end of the batch (``ChangeRecorder/createAll(_:_:)``: one prepared statement for the rows
-  /// and one for their journal rows, each row's values bound straight).
-  private var creations: [(row: String, fields: Fields, clock: Int64?)] = []
+  /// end of the batch (``ChangeRecorder/createAll(_:typed:)``: one prepared statement for the
+  /// rows and one for their journal rows, each row's values bound straight).
+  private var creations: [CreatedRow] = []
   /// The number the next created todo takes: the one SQLite's AUTOINCREMENT would give it.
   private var nextID: Int64
   /// The todos there before the import that an object of the file met so far, and of those
@@ -171,7 +171,7 @@ public struct ImportWriter: ImportSink {
       existing[record.uuid] = record
     }
     for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
-    try recorder?.createAll(.todo, creations)
+    try recorder?.createAll(.todo, typed: creations)
     creations.removeAll(keepingCapacity: true)
     batch.removeAll(keepingCapacity: true)
     batchPlaces.removeAll(keepingCapacity: true)
@@ -204,6 +204,7 @@ public struct ImportWriter: ImportSink {
         result.projects.append(name)
       }
     }
+    if record == nil, replacing == nil, try create(todo, project: projectUUID, counted: counted) { return }
     // Room for every field a creation sets, so that the dictionary never grows.
     var fields = Fields(minimumCapacity: 16)
     fields["title"] = .text(todo.title)
@@ -256,8 +257,56 @@ public struct ImportWriter: ImportSink {
       // (the journal records it, as for any creation).
       fields[todo: .id] = .integer(nextID)
       nextID += 1
-      creations.append((todo.uuid, fields, nil))
+      let names = fields.keys.sorted()
+      creations.append(CreatedRow(row: todo.uuid, names: names, values: names.map { fields[$0]! }))
     }
+  }
+
+  /// The names of a new todo's fields, sorted, by which of the three it may leave out it sets
+  /// (1: annotations, 2: attributes, 4: dropped): the same arrays for all the rows of an import.
+  private static let creationNames: [[String]] = (0..<8).map { set in
+    var names = ["createdAt", "day", "done", "doneAt", "id", "notes", "priority", "project", "tags", "title"]
+    if set & 1 != 0 { names.append("annotations") }
+    if set & 2 != 0 { names.append("attributes") }
+    if set & 4 != 0 { names.append("dropped") }
+    return names.sorted()
+  }
+
+  /// Takes `todo` as a new todo (no todo has its uuid) in `project`'s uuid, when it breaks no
+  /// rule as the file gives it (else false: ``apply(_:existing:)`` mends it through its fields):
+  /// counted, and for an import its row made straight from the todo's values, in the order of
+  /// their sorted names, with no dictionary of fields (the same fields and values as
+  /// ``apply(_:existing:)`` sets for a new todo; the journal of an import is the same either way).
+  private mutating func create(_ todo: ImportedTodo, project: String?, counted: Bool) throws -> Bool {
+    let dropped = todo.isDropped && !todo.isDone
+    let state = TodoRuleState(day: todo.day, isDone: todo.isDone, isDropped: dropped, carriedFrom: [])
+    guard TodoRules.resolve(state, today: today).fixes.isEmpty else { return false }
+    if !counted { result.added += 1 }
+    guard recorder != nil else { return true }
+    let annotations = todo.annotations.flatMap(Annotation.text)
+    let attributes = Attributes.text(
+      todo.attributeCarrier.merged(stored: Attributes.attributes(nil), imported: todo.attributes))
+    let set = (annotations == nil ? 0 : 1) | (attributes == nil ? 0 : 2) | (dropped ? 4 : 0)
+    // In the order of the names sorted: annotations, attributes, createdAt, day, done, doneAt,
+    // dropped, id, notes, priority, project, tags, title.
+    var values: [FieldValue] = []
+    values.reserveCapacity(13)
+    if let annotations { values.append(.text(annotations)) }
+    if let attributes { values.append(.text(attributes)) }
+    values.append(.text(Timestamp.string(todo.createdAt ?? now, .sqlite)))
+    values.append(.optional(todo.day?.description))
+    values.append(.bool(todo.isDone))
+    values.append(todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null)
+    if dropped { values.append(.bool(true)) }
+    values.append(.integer(nextID))
+    values.append(.optional(todo.notes))
+    values.append(.integer(Int64(todo.priority.rank)))
+    values.append(.optional(project))
+    values.append(.optional(Tag.text(todo.tags)))
+    values.append(.text(todo.title))
+    nextID += 1
+    creations.append(CreatedRow(row: todo.uuid, names: Self.creationNames[set], values: values))
+    return true
   }
 
   /// Counts a todo that was there before the import as updated or unchanged by an object of the

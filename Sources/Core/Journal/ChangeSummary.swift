@@ -38,17 +38,22 @@ public enum ChangeSummary {
 
     public init() {}
 
+    /// Adds the creation of the todo `row`, done or not, as ``add(_:)`` adds its operation: for
+    /// a creation whose fields are not held as a dictionary (an import's typed rows).
+    public mutating func addTodoCreation(row: String, done: Bool) {
+      // A row is created once in a change: its creations are counted without the set of rows
+      // seen (which held 16 bytes and more for every todo of an import, 32 MiB for 1,000,000).
+      add(done ? "todo+done" : "todo+", row: row, distinct: false) { count, names, _ in
+        "added \(Core.counted(count, "todo")) \(names)" + (done ? " as done" : "")
+      }
+    }
+
     /// Adds the next operation of the change.
     public mutating func add(_ operation: JournalOperation) {
       let row = operation.row
       switch (operation.entity, operation.action) {
       case (.todo, .create(let fields)):
-        let done = fields["done"] == .integer(1)
-        // A row is created once in a change: its creations are counted without the set of rows
-        // seen (which held 16 bytes and more for every todo of an import, 32 MiB for 1,000,000).
-        add(done ? "todo+done" : "todo+", row: row, distinct: false) { count, names, _ in
-          "added \(Core.counted(count, "todo")) \(names)" + (done ? " as done" : "")
-        }
+        addTodoCreation(row: row, done: fields["done"] == .integer(1))
       case (.todo, .delete):
         add("todo-", row: row) { count, names, _ in "deleted \(Core.counted(count, "todo")) \(names)" }
       case (.todo, .update(let field, let old, let new)):

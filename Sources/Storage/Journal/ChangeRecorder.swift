@@ -146,19 +146,60 @@ final class ChangeRecorder {
   ) throws {
     guard !rows.isEmpty else { return }
     let built = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
-    var written: [(operation: JournalOperation, clock: Int64?)] = []
-    var texts: [String?] = []
-    var first = count
-    for (index, row) in rows.enumerated() {
-      let applied = JournalOperation(entity, row: row.row, .create(row.fields))
-      lastApplied = applied
-      if kind == .change { summary.add(applied) }
-      count += 1
+    try recordCreated(
+      rows.count,
       // The text given (a pulled payload's own), else the one written from the values bound.
-      let text = (index < fieldsTexts.count ? fieldsTexts[index] : nil) ?? built[index]
+      texts: { index in (index < fieldsTexts.count ? fieldsTexts[index] : nil) ?? built[index] },
+      operation: { index, _ in JournalOperation(entity, row: rows[index].row, .create(rows[index].fields)) },
+      clock: { rows[$0].clock },
+      summarize: { index in summary.add(JournalOperation(entity, row: rows[index].row, .create(rows[index].fields))) })
+  }
+
+  /// ``createAll(_:_:fieldsTexts:)`` of typed rows (``CreatedRow``): the same rows, journal rows
+  /// and summary, without a dictionary of each row's fields; one is built only for what keeps the
+  /// operation itself (the first ``AppDatabase/batch`` operations of a change, held until it ends;
+  /// the stamps of a syncing machine; the last operation applied).
+  func createAll(_ entity: Entity, typed rows: [CreatedRow]) throws {
+    guard !rows.isEmpty else { return }
+    let built = try OperationExecutor.createAll(db, entity, typed: rows, projectIDs: &projectIDs)
+    let doneIndex = entity == .todo ? rows[0].names.firstIndex(of: "done") : nil
+    try recordCreated(
+      rows.count,
+      texts: { built[$0] },
+      operation: { index, whole in
+        JournalOperation(
+          entity, row: rows[index].row,
+          .create(whole ? Fields(uniqueKeysWithValues: zip(rows[index].names, rows[index].values)) : [:]))
+      },
+      clock: { rows[$0].clock },
+      summarize: { index in
+        let row = rows[index]
+        if entity == .todo {
+          let done = (row.names == rows[0].names ? doneIndex : row.names.firstIndex(of: "done")).map { row.values[$0] }
+          summary.addTodoCreation(row: row.row, done: done == .integer(1))
+        } else {
+          summary.add(JournalOperation(entity, row: row.row, .create(Fields(uniqueKeysWithValues: zip(row.names, row.values)))))
+        }
+      })
+  }
+
+  /// Records `count` rows just created (``createAll(_:_:fieldsTexts:)``) as ``apply(_:checked:)``
+  /// records each: held while the change is a few operations, else written with one statement.
+  /// `operation(index, whole)`: the `index`-th row's creation, its fields whole when `whole`
+  /// (otherwise only its journal text, `texts(index)`, is read from it).
+  private func recordCreated(
+    _ created: Int, texts: (Int) -> String, operation: (Int, Bool) -> JournalOperation, clock: (Int) -> Int64?,
+    summarize: (Int) -> Void
+  ) throws {
+    var written: [(operation: JournalOperation, clock: Int64?)] = []
+    var writtenTexts: [String?] = []
+    var first = count
+    for index in 0..<created {
+      if kind == .change { summarize(index) }
+      count += 1
       if held != nil, count <= AppDatabase.batch {
-        held?.append((applied, row.clock))
-        heldTexts.append(text)
+        held?.append((operation(index, true), clock(index)))
+        heldTexts.append(texts(index))
         first = count
         continue
       }
@@ -166,15 +207,16 @@ final class ChangeRecorder {
         held = nil
         _ = try begin(summary: "")
         written = waiting
-        texts = heldTexts
+        writtenTexts = heldTexts
         heldTexts = []
         first = 0
       }
-      written.append((applied, row.clock))
-      texts.append(text)
+      written.append((operation(index, entry?.stamps ?? true), clock(index)))
+      writtenTexts.append(texts(index))
     }
+    lastApplied = operation(created - 1, true)
     guard let entry, !written.isEmpty else { return }
-    try write(written, entry, first: first, fieldsTexts: texts)
+    try write(written, entry, first: first, fieldsTexts: writtenTexts)
   }
 
   /// Records an operation as applied.

@@ -79,7 +79,7 @@ enum OperationExecutor {
         columns.append(contentsOf: ", ".utf8)
         columns.append(contentsOf: try column(operation.entity, field).utf8)
         marks.append(contentsOf: ", ?".utf8)
-        values.append(try databaseValue(db, operation, field: field, value, projectIDs: &projectIDs))
+        values.append(try databaseValue(db, operation.entity, operation, field: field, value, projectIDs: &projectIDs))
         if let fold = titleFold(operation.entity, field, value) {
           columns.append(contentsOf: ", titleFold".utf8)
           marks.append(contentsOf: ", ?".utf8)
@@ -122,7 +122,6 @@ enum OperationExecutor {
   ) throws -> [String] {
     var texts: [String] = []
     texts.reserveCapacity(rows.count)
-    let table = table(entity)
     // The statement of each set of field names (a first sync's rows all have the same one).
     var statements: [[String]: (statement: RowStatement, folds: Bool)] = [:]
     var current: (names: [String], statement: RowStatement, folds: Bool)?
@@ -149,13 +148,8 @@ enum OperationExecutor {
         if let known = statements[names] {
           current = (names, known.statement, known.folds)
         } else {
-          let folds = names.contains { titleFold(entity, $0, .null) != nil }
-          var columns = ["uuid"]
-          for name in names { columns.append(try column(entity, name)) }
-          if folds { columns.append("titleFold") }
-          let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-          let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
-          current = (names, try RowStatement(db, sql: sql), folds)
+          let prepared = try insertStatement(db, entity, names)
+          current = (names, prepared.statement, prepared.folds)
         }
         values.removeAll(keepingCapacity: true)
         for name in current?.names ?? [] { values.append(fields[name]!) }
@@ -165,19 +159,79 @@ enum OperationExecutor {
         texts.append(JSONText.object(fields))
         continue
       }
-      var statement = prepared.statement
-      let operation = JournalOperation(entity, row: uuid, .create(fields))
-      statement.bind(uuid)
-      var fold: DatabaseValue?
-      for (name, value) in zip(prepared.names, values) {
-        statement.bind(try databaseValue(db, operation, field: name, value, projectIDs: &projectIDs))
-        if let folded = titleFold(entity, name, value, folder: &folder) { fold = folded }
-      }
-      if prepared.folds { statement.bind(fold ?? .null) }
-      try statement.run()
-      texts.append(JSONText.object(sortedNames: prepared.names, values: values))
+      texts.append(
+        try insert(
+          db, entity, prepared.statement, folds: prepared.folds, row: uuid, names: prepared.names, values: values,
+          folder: &folder, projectIDs: &projectIDs))
     }
     return texts
+  }
+
+  /// ``createAll(_:_:_:projectIDs:)`` of rows given as their fields' names, sorted, and the
+  /// values in that order (`names` shared by the rows of the same fields: an import's typed
+  /// rows, no dictionary of fields a row): the same statements, values and texts.
+  @discardableResult
+  static func createAll(
+    _ db: Database, _ entity: Entity, typed rows: [CreatedRow], projectIDs: inout [String: Int64]
+  ) throws -> [String] {
+    var texts: [String] = []
+    texts.reserveCapacity(rows.count)
+    // The statement of each set of names met, looked up by comparing (rows of the same set
+    // share its array, compared by identity): a few sets, interleaved.
+    var statements: [(names: [String], statement: RowStatement, folds: Bool)] = []
+    var current = -1
+    var folder = TodoFilter.Folder()
+    for row in rows {
+      if current < 0 || statements[current].names != row.names {
+        if let known = statements.firstIndex(where: { $0.names == row.names }) {
+          current = known
+        } else {
+          let prepared = try insertStatement(db, entity, row.names)
+          statements.append((row.names, prepared.statement, prepared.folds))
+          current = statements.count - 1
+        }
+      }
+      texts.append(
+        try insert(
+          db, entity, statements[current].statement, folds: statements[current].folds, row: row.row,
+          names: row.names, values: row.values, folder: &folder, projectIDs: &projectIDs))
+    }
+    return texts
+  }
+
+  /// The insert of a row of `entity` with the fields `names` (sorted), and whether it sets the
+  /// title's search key too.
+  private static func insertStatement(
+    _ db: Database, _ entity: Entity, _ names: [String]
+  ) throws -> (statement: RowStatement, folds: Bool) {
+    let folds = names.contains { titleFold(entity, $0, .null) != nil }
+    var columns = ["uuid"]
+    for name in names { columns.append(try column(entity, name)) }
+    if folds { columns.append("titleFold") }
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    let sql = "INSERT INTO \(table(entity)) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
+    return (try RowStatement(db, sql: sql), folds)
+  }
+
+  /// Inserts one row with `statement` (``insertStatement(_:_:_:)`` of `names`), its values
+  /// bound straight, and returns its fields' journal text, written from those values.
+  private static func insert(
+    _ db: Database, _ entity: Entity, _ statement: RowStatement, folds: Bool, row uuid: String,
+    names: [String], values: [FieldValue], folder: inout TodoFilter.Folder, projectIDs: inout [String: Int64]
+  ) throws -> String {
+    var statement = statement
+    statement.bind(uuid)
+    var fold: DatabaseValue?
+    for (name, value) in zip(names, values) {
+      statement.bind(
+        try databaseValue(
+          db, entity, JournalOperation(entity, row: uuid, .create(Fields(uniqueKeysWithValues: zip(names, values)))),
+          field: name, value, projectIDs: &projectIDs))
+      if let folded = titleFold(entity, name, value, folder: &folder) { fold = folded }
+    }
+    if folds { statement.bind(fold ?? .null) }
+    try statement.run()
+    return JSONText.object(sortedNames: names, values: values)
   }
 
   /// Applies updates of one row, each of a different field, with one statement (a statement
@@ -194,7 +248,7 @@ enum OperationExecutor {
         operation.entity == first.entity, operation.row == first.row
       else { throw StorageError.sqlite("updates of one row expected: \(operation.entity) \(operation.row)") }
       assignments.append("\(try column(operation.entity, field)) = ?")
-      values.append(try databaseValue(db, operation, field: field, new, projectIDs: &projectIDs))
+      values.append(try databaseValue(db, operation.entity, operation, field: field, new, projectIDs: &projectIDs))
       if let fold = titleFold(operation.entity, field, new) {
         assignments.append("titleFold = ?")
         values.append(fold)
@@ -244,15 +298,16 @@ enum OperationExecutor {
 
   /// The value to store for a field: a todo's project uuid becomes the project's local id.
   private static func databaseValue(
-    _ db: Database, _ operation: JournalOperation, field: String, _ value: FieldValue,
+    _ db: Database, _ entity: Entity, _ operation: @autoclosure () -> JournalOperation, field: String,
+    _ value: FieldValue,
     projectIDs: inout [String: Int64]
   ) throws -> DatabaseValue {
-    if operation.entity == .todo, field == "project", let uuid = value.text {
+    if entity == .todo, field == "project", let uuid = value.text {
       if let id = projectIDs[uuid] { return id.databaseValue }
       guard let id = try Int64.fetchOne(
         db.cachedStatement(sql: "SELECT id FROM project WHERE uuid = ?"), arguments: [uuid])
       else {
-        throw JournalConflictError(operation: operation, conflict: .rowMissing, missingProject: true)
+        throw JournalConflictError(operation: operation(), conflict: .rowMissing, missingProject: true)
       }
       projectIDs[uuid] = id
       return id.databaseValue
@@ -281,6 +336,16 @@ extension FieldValue {
     case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
     }
   }
+}
+
+/// A row to create given as its fields' names, sorted, and their values in that order, with its
+/// clock value from another machine (nil: this machine's): an import's todo, built straight
+/// from what the file says, without a dictionary of fields (``ChangeRecorder/createAll(_:typed:)``).
+struct CreatedRow {
+  var row: String
+  var names: [String]
+  var values: [FieldValue]
+  var clock: Int64?
 }
 
 /// An operation that does not fit the row as it is now.
