@@ -130,6 +130,27 @@ import Testing
 
   /// A broken object after 1,500 good ones (three batches applied): exit 64, one line, the
   /// database byte-identical; the same from standard input as JSON Lines.
+  /// Past the first 1,000 operations a batch's new todos are journaled set-wise from their
+  /// typed values; a last batch of a few (1,510 tasks: 500, 500, 500, then 10) is journaled one
+  /// row at a time, and its rows must carry their fields too: redo recreates them from there.
+  @Test func aSmallLastBatchPastTheFirstThousand_isJournaledWhole() throws {
+    let tasks = (1...1510).map { Self.task($0, "task \($0)") }
+    let file = folder.file("tasks.json")
+    try ("[\n" + tasks.joined(separator: ",\n") + "\n]\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let imported = try run(["import", "taskwarrior", file])
+    #expect(imported.code == 0, "\(imported.stderr)")
+    let after = try run(["list", "--all", "--json"]).stdout
+    #expect(try run(["undo"]).code == 0)
+    let undone = try JSONSerialization.jsonObject(with: Data(run(["list", "--all", "--json"]).stdout.utf8)) as? [Any]
+    #expect(undone?.isEmpty == true)
+    let redone = try run(["redo"])
+    #expect(redone.code == 0, "\(redone.stderr)")
+    #expect(try run(["list", "--all", "--json"]).stdout == after)
+    let todos = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [[String: Any]])
+    #expect(todos.count == 1510)
+    #expect(todos.last?["title"] as? String == "task 1510")
+  }
+
   @Test func aBrokenObjectPastManyBatches_changesNothing() throws {
     #expect(try run(["add", "keep me"]).code == 0)
     let database = env["OOTD_DB"]!

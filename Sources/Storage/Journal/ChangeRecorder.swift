@@ -211,7 +211,10 @@ final class ChangeRecorder {
         heldTexts = []
         first = 0
       }
-      written.append((operation(index, entry?.stamps ?? true), clock(index)))
+      // Whole where ``write(_:_:first:fieldsTexts:)`` writes row by row (fewer than
+      // ``setWiseRows``: a last batch of a few, past the held ones), which reads the operation's
+      // fields, not `texts`; or where the syncing machine's stamps need them.
+      written.append((operation(index, (entry?.stamps ?? true) || created < Self.setWiseRows), clock(index)))
       writtenTexts.append(texts(index))
     }
     lastApplied = operation(created - 1, true)
