@@ -211,10 +211,9 @@ final class ChangeRecorder {
         heldTexts = []
         first = 0
       }
-      // Whole where ``write(_:_:first:fieldsTexts:)`` writes row by row (fewer than
-      // ``setWiseRows``: a last batch of a few, past the held ones), which reads the operation's
-      // fields, not `texts`; or where the syncing machine's stamps need them.
-      written.append((operation(index, (entry?.stamps ?? true) || created < Self.setWiseRows), clock(index)))
+      // The journal row takes `texts(index)` (set-wise or row by row); the fields whole only
+      // where the syncing machine's stamps need them.
+      written.append((operation(index, entry?.stamps ?? true), clock(index)))
       writtenTexts.append(texts(index))
     }
     lastApplied = operation(created - 1, true)
@@ -301,7 +300,8 @@ final class ChangeRecorder {
   ) throws {
     guard operations.count >= Self.setWiseRows else {
       for (offset, (operation, clock)) in operations.enumerated() {
-        try write(operation, index: first + offset, clock: clock, entry)
+        let text = offset < fieldsTexts.count ? fieldsTexts[offset] : nil
+        try write(operation, index: first + offset, clock: clock, entry, fieldsText: text)
       }
       return
     }
@@ -323,12 +323,16 @@ final class ChangeRecorder {
   /// How many operations written at once take one statement (fewer: one each, as a command's).
   static let setWiseRows = 64
 
-  /// Writes the operation applied `index`-th as a row of the entry, with its clock value.
-  private func write(_ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry) throws {
+  /// Writes the operation applied `index`-th as a row of the entry, with its clock value (a
+  /// creation with `fieldsText` stores that text of its fields).
+  private func write(
+    _ operation: JournalOperation, index: Int, clock remote: Int64?, _ entry: Entry, fieldsText: String? = nil
+  ) throws {
     let clock = clockValue(index: index, remote: remote, entry)
     let latest = max(self.entry?.latest ?? clock, clock)
     self.entry?.latest = latest
-    try JournalOperationRecord.insert(db, operation, changeID: entry.id, clock: clock, device: entry.device)
+    try JournalOperationRecord.insert(
+      db, operation, changeID: entry.id, clock: clock, device: entry.device, fieldsText: fieldsText)
     if entry.stamps { try SyncState.stampLocal(db, operation, Stamp(clock: clock, device: entry.device)) }
   }
 

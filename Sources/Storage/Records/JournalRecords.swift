@@ -120,9 +120,10 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 
   /// Inserts `operation` as a row of change `changeID`.
   static func insert(
-    _ db: Database, _ operation: JournalOperation, changeID: Int64, clock: Int64, device: String
+    _ db: Database, _ operation: JournalOperation, changeID: Int64, clock: Int64, device: String,
+    fieldsText: String? = nil
   ) throws {
-    let (action, field, old, new) = columns(operation.action)
+    let (action, field, old, new) = columns(operation.action, fieldsText: fieldsText)
     try db.cachedStatement(
       sql: """
         INSERT INTO journalOperation
@@ -137,7 +138,12 @@ struct JournalOperationRecord: FetchableRecord, TableRecord {
 
   /// An action's `action`, `field`, `oldValue` and `newValue` columns: a creation's and a
   /// deletion's fields as JSON text (``FieldsText``).
-  static func columns(_ action: JournalOperation.Action) -> (String, String?, FieldValue, FieldValue) {
+  /// A creation whose fields' text is given (`fieldsText`, what ``FieldsText/encode(_:)`` writes
+  /// for them) stores that text instead of encoding them again.
+  static func columns(_ action: JournalOperation.Action, fieldsText: String? = nil)
+    -> (String, String?, FieldValue, FieldValue)
+  {
+    if case .create = action, let fieldsText { return ("create", nil, .null, .text(fieldsText)) }
     switch action {
     case .create(let fields): return ("create", nil, .null, .text(FieldsText.encode(fields)))
     case .delete(let fields): return ("delete", nil, .text(FieldsText.encode(fields)), .null)
@@ -165,12 +171,8 @@ extension JournalOperationRecord {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
     for (index, (operation, clock)) in operations.enumerated() {
-      let (action, field, old, new): (String, String?, FieldValue, FieldValue)
-      if index < fieldsTexts.count, let text = fieldsTexts[index], case .create = operation.action {
-        (action, field, old, new) = ("create", nil, .null, .text(text))
-      } else {
-        (action, field, old, new) = columns(operation.action)
-      }
+      let (action, field, old, new) = columns(
+        operation.action, fieldsText: index < fieldsTexts.count ? fieldsTexts[index] : nil)
       statement.bind(changeID)
       statement.bind(operation.entity.rawValue)
       statement.bind(operation.row)
