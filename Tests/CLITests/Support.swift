@@ -75,6 +75,8 @@ struct Harness {
   var runGit: @Sendable ([String]) -> String? = { _ in nil }
   /// How the GitHub client waits (retries, rate limits): at once, by default.
   var sleeper: any Sleeper = InstantSleeper()
+  /// The running clock a command reads while it runs (a rate limit's reset); nil: the real one.
+  var clock: (@Sendable () -> Date)? = nil
   /// What `gh auth token --hostname HOST` answers.
   var ghAuthToken: @Sendable (String) -> String? = { _ in nil }
   /// The CalDAV collection `caldav` commands reach (nil: the real client).
@@ -113,6 +115,7 @@ struct Harness {
     configured.runGit = runGit
     configured.stderrIsTerminal = terminal
     configured.gitHubSleeper = sleeper
+    if let clock { configured.clock = clock }
     configured.calDAVCollection = calDAVCollection
     // Not this machine's host name: the default device name is the same on every machine.
     configured.hostName = { "test-host.example" }
