@@ -92,6 +92,13 @@ struct ChangeSummaryTests {
         "renumbered 'Solve BOJ 1753' from #1 to #4"),
       ([JournalOperation(.todo, row: a, .update(field: "id", old: .integer(-1), new: .integer(1)))],
         "'Solve BOJ 1753' got number #1"),
+      // `drop` and the `undone` that takes a dropped todo back up are told apart (both read
+      // "changed dropped" before).
+      ([JournalOperation(.todo, row: a, .update(field: "dropped", old: .integer(0), new: .integer(1)))],
+        "1 todo dropped ('Solve BOJ 1753')"),
+      ([JournalOperation(.todo, row: a, .update(field: "dropped", old: .integer(1), new: .integer(0))),
+        JournalOperation(.todo, row: b, .update(field: "dropped", old: .integer(1), new: .integer(0)))],
+        "2 todos taken back up ('Solve BOJ 1753', 'Write the README')"),
       ([], "no change"),
     ])
   func describes(operations: [JournalOperation], expected: String) {

@@ -64,6 +64,13 @@ public enum ChangeSummary {
           } else {
             add("open", row: row) { count, names, _ in "\(Core.counted(count, "todo")) open again \(names)" }
           }
+        case "dropped":
+          // `drop` and the `undone` that takes a dropped todo back up: each says which it was.
+          if new == .integer(1) {
+            add("dropped", row: row) { count, names, _ in "\(Core.counted(count, "todo")) dropped \(names)" }
+          } else {
+            add("undropped", row: row) { count, names, _ in "\(Core.counted(count, "todo")) taken back up \(names)" }
+          }
         case "doneAt", "createdAt", "doneBy", "keepOpen", "carriedFrom":
           return
         case "id" where (old.integer ?? 0) < 0 || old == new:
