@@ -14,18 +14,44 @@ enum ParserMessage {
   /// `unknown command 'x'` (with `; did you mean 'y'?` when a command is near) when the first
   /// word of `arguments` (global options already moved behind it) is not an option and names
   /// no command; nil otherwise.
+  ///
+  /// The same holds one level down, in a group of commands (`import`, `block`):
+  /// `ootd import bogus x --db F` is `unknown command 'import bogus'`, not what argument-parser
+  /// says of the group's leftover words (`unknown option '--db'`, `2 unexpected arguments`).
   static func unknownCommand(_ arguments: [String]) -> String? {
-    guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
-    var names = ["help"]
-    for command in Ootd.configuration.subcommands {
-      names.append(command.configuration.commandName ?? "")
-      names += command.configuration.aliases
+    var group: [String] = []
+    var commands = Ootd.configuration.subcommands
+    // The top level's default (`today`) takes no word: a first word is always a command.
+    var defaultCommand: (any ParsableCommand.Type)? = nil
+    for word in arguments {
+      guard !word.hasPrefix("-") else { return nil }
+      var names = group.isEmpty ? ["help"] : []
+      var named: (any ParsableCommand.Type)?
+      for command in commands {
+        let configuration = command.configuration
+        let own = [configuration.commandName ?? ""] + configuration.aliases
+        if own.contains(word) { named = command }
+        names += own
+      }
+      guard let named else {
+        if group.isEmpty, names.contains(word) { return nil }  // `help`
+        // A group's default command (`block` is `block list`) may take the word itself.
+        if let fallback = defaultCommand, (try? fallback.parse([word])) != nil { return nil }
+        let suggestion =
+          (group.isEmpty ? synonyms[word.lowercased()] : nil) ?? NearestName.nearest(to: word, among: names)
+        let printable = TerminalText.printable((group + [word]).joined(separator: " "))
+        let help = (["ootd"] + group + ["--help"]).joined(separator: " ")
+        guard let suggestion else { return "unknown command '\(printable)': see '\(help)'" }
+        return "unknown command '\(printable)'; did you mean '\((group + [suggestion]).joined(separator: " "))'?"
+      }
+      // A command with arguments of its own reads the rest.
+      let configuration = named.configuration
+      guard !configuration.subcommands.isEmpty else { return nil }
+      group.append(word)
+      commands = configuration.subcommands
+      defaultCommand = configuration.defaultSubcommand
     }
-    guard !names.contains(word) else { return nil }
-    let suggestion = synonyms[word.lowercased()] ?? NearestName.nearest(to: word, among: names)
-    let printable = TerminalText.printable(word)
-    guard let suggestion else { return "unknown command '\(printable)': see 'ootd --help'" }
-    return "unknown command '\(printable)'; did you mean '\(suggestion)'?"
+    return nil
   }
 
   /// `message`, one of argument-parser's, in ootd's words:

@@ -68,6 +68,14 @@ import Testing
       (["version"], "ootd: error: unknown command 'version'; did you mean '--version'?\n"),
       (["--db", h.databasePath, "lsit"], "ootd: error: unknown command 'lsit'; did you mean 'list'?\n"),
       (["zzzz"], "ootd: error: unknown command 'zzzz': see 'ootd --help'\n"),
+      // One level down, in a group of commands, with or without global options around it
+      // (argument-parser blamed the global option: "unknown option '--db'").
+      (["import", "bogus", "x", "--db", h.databasePath],
+        "ootd: error: unknown command 'import bogus': see 'ootd import --help'\n"),
+      (["--db", h.databasePath, "block", "rotine", "algorithm"],
+        "ootd: error: unknown command 'block rotine'; did you mean 'block routine'?\n"),
+      (["--no-color", "import", "todotx", "x.txt"],
+        "ootd: error: unknown command 'import todotx'; did you mean 'import todotxt'?\n"),
       (["add", "x", "--priority", "urgent"], "ootd: error: invalid priority 'urgent': use high, mid or low\n"),
       (["report", "--days", "-1"], "ootd: error: --days needs a value ('-1' reads as an option; a negative number is not accepted)\n"),
       // A day before today written as an offset: how to write it so it reaches the date parser.
