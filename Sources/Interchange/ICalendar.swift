@@ -99,7 +99,11 @@ public enum ICalendar {
     // A backlog todo has no day: neither DTSTART nor DUE.
     if let day = todo.day {
       add("DTSTART;VALUE=DATE:", day)
-      add("DUE;VALUE=DATE:", day.adding(days: 1))
+      // The last day of the calendar ootd's days live in (9999-12-31) has no next day to be
+      // due before (it was written `100000101`, no DATE at all): DTSTART alone is a valid
+      // VTODO (RFC 5545 §3.6.2) and reads back as the same day.
+      let next = day.adding(days: 1)
+      if next.year <= 9999 { add("DUE;VALUE=DATE:", next) }
     }
     if todo.isDone, let doneAt = todo.doneAt {
       add("COMPLETED:", doneAt)

@@ -34,6 +34,16 @@ import Testing
     #expect(lines.filter { $0.hasPrefix("CATEGORIES") }.count == 1)
   }
 
+  @Test func theLastDayOfTheCalendar_hasNoDueDayPastIt() {
+    let last = Todo(id: 1, title: "far", priority: .mid, day: Day(iso: "9999-12-31")!,
+                    createdAt: Date(timeIntervalSince1970: 0), uuid: "u1")
+    let lines = ICalendar.export([last], now: Date(timeIntervalSince1970: 0), productVersion: "0.1.0")
+      .components(separatedBy: "\r\n")
+    #expect(lines.contains("DTSTART;VALUE=DATE:99991231"))
+    // Not `DUE;VALUE=DATE:100000101`, which no calendar reads.
+    #expect(!lines.contains { $0.hasPrefix("DUE") })
+  }
+
   @Test func foldingKeepsUTF8WholeAndLinesShort() {
     let long = "SUMMARY:" + String(repeating: "한글🚀", count: 30)
     let folded = ICalendar.fold(long)
