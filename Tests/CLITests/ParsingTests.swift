@@ -90,6 +90,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: h.databasePath))
   }
 
+  /// Every command takes the global options, before or after its name: `completions` and
+  /// argument-parser's `help` refused them ("unknown option '--no-color'", "'--db'").
+  @Test func globalOptions_reachCompletionsAndHelpToo() async throws {
+    let h = try Harness()
+    let plainScript = await h.run(["completions", "bash"])
+    let plainHelp = await h.run(["help", "add"])
+    #expect(plainHelp.stdout.contains("USAGE: ootd add"))
+    for globals in [["--db", h.databasePath], ["--no-color"]] {
+      let script = await h.run(globals + ["completions", "bash"])
+      #expect(script.code == 0, "\(globals): \(script.stderr)")
+      #expect(script.stdout == plainScript.stdout, "\(globals)")
+      #expect(await h.run(["completions", "bash"] + globals).code == 0, "\(globals)")
+      let help = await h.run(globals + ["help", "add"])
+      #expect(help.code == 0, "\(globals): \(help.stderr)")
+      #expect(help.stdout == plainHelp.stdout, "\(globals)")
+    }
+    // And `ootd completions <TAB>` offers the shells.
+    #expect(plainScript.stdout.contains("'bash'$'\\n''zsh'$'\\n''fish'"))
+    #expect(!FileManager.default.fileExists(atPath: h.databasePath))
+  }
+
   @Test func projectAdd_parsesEveryField() throws {
     let command = try #require(
       try Ootd.parseAsRoot([

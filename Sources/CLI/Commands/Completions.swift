@@ -17,8 +17,12 @@ extension Ootd {
         scripts/install does this for you.
         """)
 
-    @Argument(help: "bash, zsh or fish.")
+    @Argument(help: "bash, zsh or fish.", completion: .list(["bash", "zsh", "fish"]))
     var shell: String
+
+    /// Taken as every command takes them (`ootd --no-color completions bash` was refused as an
+    /// unknown option); a completion script has no colour and reads no database.
+    @OptionGroup var global: GlobalOptions
 
     func run(in environment: AppEnvironment) throws {
       guard let kind = CompletionShell(rawValue: shell) else {

@@ -43,6 +43,8 @@ struct GlobalOptions: ParsableArguments {
     {
       return [group]
     }
+    // Nor in argument-parser's `help` command, which takes none (`ootd --db X help add`).
+    if rest.first == "help" { return Array(rest) }
     var moved = Array(rest)
     let end = moved.firstIndex(of: "--") ?? moved.endIndex
     moved.insert(contentsOf: leading, at: end)
