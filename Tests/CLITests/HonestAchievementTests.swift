@@ -27,6 +27,12 @@ import Testing
     #expect(days.map { $0["carried"] as? Int } == [1, 0])
     let csv = await h.run(["report", "--from", "2026-11-21", "--to", "2026-11-21", "--csv"]).stdout
     #expect(csv.hasSuffix("2026-11-21,Sat,2,1,0.5,,1\n"))
+    // The text table says it too, on the day's row: the 1/2 there is explained.
+    let table = await h.run(["report", "--from", "2026-11-21", "--to", "2026-11-22"]).stdout
+    let rows = table.split(separator: "\n").filter { $0.contains("2026-11-2") && $0.contains("%") }
+    #expect(rows.count == 2)
+    #expect(rows.first?.hasSuffix("1/2   50%  1 carried") == true, "\(rows)")
+    #expect(rows.last?.contains("carried") == false, "\(rows)")
     // edit --on is a move too; a todo planned for a day that has not begun leaves no record.
     await h.run(["add", "c", "--on", "2026-11-24"])
     await h.run(["edit", "3", "--on", "2026-11-25"])

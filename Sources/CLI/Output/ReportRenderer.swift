@@ -143,6 +143,8 @@ struct ReportRenderer {
       }
     }
     if entry.tally.isPerfect { notes.append(style.green("✓")) }
+    // What the day counts as not done because it was carried away (JSON and CSV: `carried`).
+    if entry.tally.carried > 0 { notes.append(style.dim("\(entry.tally.carried) carried")) }
     if entry.day == today { notes.append(style.dim("today")) }
     return BarTable.Row(
       label: "\(entry.day.weekday.shortName) \(entry.day)", tally: entry.tally,
