@@ -2,6 +2,8 @@
 public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A date that is not `YYYY-MM-DD` or does not exist (e.g. `2024-02-30`).
   case invalidDate(String)
+  /// A day computed from an instant (an import's epoch seconds) outside ``Day/years``.
+  case dayOutsideCalendar(Day)
   /// A range whose end is before its start.
   case invertedRange(from: Day, to: Day)
   /// A priority other than high, mid or low.
@@ -35,6 +37,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .invalidDate(let text):
       return "invalid date '\(text)': use YYYY-MM-DD (a real calendar day), today, tomorrow, yesterday, a weekday (mon), +3d, +1w, eow or eom"
+    case .dayOutsideCalendar(let day):
+      return "day \(day) is outside the calendar (years \(Day.years.lowerBound) to \(Day.years.upperBound))"
     case .invertedRange(let from, let to):
       return "invalid range: --from \(from) is after --to \(to)"
     case .invalidPriority(let text):

@@ -12,10 +12,16 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
   /// Creates a day from its ordinal (days since 1970-01-01).
   public init(ordinal: Int) { self.ordinal = ordinal }
 
+  /// The years of the calendar ootd's days live in: what `YYYY-MM-DD` can write.
+  public static let years = 1...9999
+
+  /// Whether the day is in ``years`` (a day computed from an instant or an ordinal may not be).
+  public var isInCalendar: Bool { Day.years.contains(year) }
+
   /// Creates a day from a proleptic Gregorian date, or nil when the date does not exist
   /// (month 13, February 30th, February 29th of a common year…).
   public init?(year: Int, month: Int, day: Int) {
-    guard (1...9999).contains(year), (1...12).contains(month),
+    guard Day.years.contains(year), (1...12).contains(month),
       (1...CivilCalendar.daysIn(month: month, year: year)).contains(day)
     else { return nil }
     ordinal = CivilCalendar.daysFromCivil(year: year, month: month, day: day)

@@ -48,8 +48,8 @@ public struct ImportedTodo: Hashable, Sendable {
   /// todo's tags with these, as it replaces the notes.
   public var tags: [String]
 
-  /// Creates an imported todo, validating its title, project name, tags, annotations and
-  /// attributes (keys, and every cap of ``Caps``).
+  /// Creates an imported todo, validating its day (in the calendar), title, project name, tags,
+  /// annotations and attributes (keys, and every cap of ``Caps``).
   public init(
     uuid: String, title: String, priority: Priority, day: Day?, dayIsDefault: Bool = false,
     isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil,
@@ -60,6 +60,8 @@ public struct ImportedTodo: Hashable, Sendable {
     self.uuid = uuid
     self.title = try Title.validate(title)
     self.priority = priority
+    // A day from an instant (epoch seconds far from now) may be one no `YYYY-MM-DD` can hold.
+    if let day, !day.isInCalendar { throw .dayOutsideCalendar(day) }
     self.day = day
     self.dayIsDefault = dayIsDefault
     self.isDone = isDone

@@ -74,7 +74,7 @@ extension Ootd {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if let year, !(1...9999).contains(year) {
+      if let year, !Day.years.contains(year) {
         throw ValidationError("'\(year)' is not a year: use four digits, e.g. --year 2026")
       }
       if year != nil && (from != nil || to != nil) {
