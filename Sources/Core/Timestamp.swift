@@ -7,6 +7,11 @@ import Foundation
 /// date formatter loads ICU (milliseconds on every command). Days come from ``Day``, so the
 /// calendar (which dates exist, years 1 to 9999) is Day's.
 public enum Timestamp {
+  /// The first instant the forms write with a four-digit year, `0001-01-01T00:00:00Z` (the start
+  /// of ``Day/years``): what they read back. (A day's start east of UTC can fall before it.)
+  public static let earliest = Date(
+    timeIntervalSince1970: Double(Day(year: Day.years.lowerBound, month: 1, day: 1)!.ordinal) * 86_400)
+
   /// A form of timestamp text. Each is written in UTC.
   public enum Style: Sendable {
     /// ISO 8601 as GitHub and git (`%aI`) write it. Written `YYYY-MM-DDTHH:MM:SSZ` (whole

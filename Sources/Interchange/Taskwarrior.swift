@@ -352,7 +352,9 @@ public enum Taskwarrior {
   static func appendLine(_ todo: Todo, timeZone: any ZoneRules, modified: String, to bytes: inout [UInt8]) {
     // (Instants, written as compact timestamps straight into the bytes.)
     let entry = todo.createdAt
-    let start = todo.day.map { $0.start(in: timeZone) }
+    // The start of the day; 0001-01-01 starts in year 0 east of UTC, which `YYYYMMDD` cannot
+    // hold (the import refused it): the calendar's first instant is still that day there.
+    let start = todo.day.map { max($0.start(in: timeZone), Timestamp.earliest) }
     // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
     // which has none, its creation).
     let end = todo.isDone ? todo.doneAt ?? start ?? entry : todo.isDropped ? start ?? entry : nil

@@ -157,6 +157,23 @@ import Testing
     }
   }
 
+  /// The first day of the calendar starts in year 0 east of UTC: it was exported as
+  /// `00001231T150000Z`, which the import refused ("impossible date").
+  @Test func theFirstDayOfTheCalendar_comesBackFromItsExport() throws {
+    let seoul = TimeZone(identifier: "Asia/Seoul")!
+    var first = Todo(
+      id: 1, title: "first", priority: .mid, day: Day(iso: "0001-01-01")!,
+      createdAt: Date(timeIntervalSince1970: 0), uuid: "a1b2c3d4-0000-4000-8000-000000000001")
+    first.isDropped = true
+    let text = Taskwarrior.export([first], timeZone: seoul, now: Date(timeIntervalSince1970: 0))
+    let objects = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]
+    #expect(objects[0]["scheduled"] as? String == "00010101T000000Z")
+    #expect(objects[0]["end"] as? String == "00010101T000000Z")
+    let back = try Taskwarrior.plan(Data(text.utf8), timeZone: seoul).todos
+    #expect(back.map(\.day) == [first.day])
+    #expect(back.map(\.isDropped) == [true])
+  }
+
   @Test func exportIsTheMappingReversed() throws {
     let seoul = TimeZone(identifier: "Asia/Seoul")!
     var done = Todo(
