@@ -186,6 +186,18 @@ import Testing
     #expect(Set(todos.compactMap { $0["block"] as? String }) == ["algorithm", "commit"])
   }
 
+  /// `plan --on` a day no routine block is due on says so; it said the day "already has every
+  /// routine block due that day", of a day that has none.
+  @Test func plan_ofADayNoRoutineIsDueOn_saysSo() async throws {
+    let h = try Harness()
+    await h.run(["block", "routine", "english", "--every", "2d"])  // today, then every 2 days
+    #expect(await h.run(["plan"]).stdout == "2026-11-22 already has every routine block due that day.\n")
+    let off = await h.run(["plan", "--on", "tomorrow"])
+    #expect(off.code == 0)
+    #expect(off.stdout == "No routine block is due on 2026-11-23 (see 'ootd block list').\n")
+    #expect(await h.run(["plan", "--on", "+2d"]).stdout.hasPrefix("Planned 1 todo for 2026-11-24"))
+  }
+
   @Test func carry_movesOverdueOpenTodosToToday() async throws {
     let h = try Harness()
     await h.run(["add", "old open", "--on", "2026-11-20"])

@@ -57,10 +57,14 @@ extension Ootd {
         on: day, now: environment.now, timeZone: environment.timeZone)
       if added.isEmpty && !output.json {
         let routine = try database.blocks().filter(\.isRoutine)
+        // A day none is due on has nothing to plan: not "already has every block" (it has none).
+        let due = routine.filter { $0.recurrence.occurs(on: day) }
         environment.print(
           routine.isEmpty
             ? "No routine blocks yet: mark some with 'ootd block routine NAME'."
-            : "\(day) already has every routine block due that day.")
+            : due.isEmpty
+              ? "No routine block is due on \(day) (see 'ootd block list')."
+              : "\(day) already has every routine block due that day.")
         return
       }
       try printTodos(
