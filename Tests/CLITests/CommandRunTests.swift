@@ -238,7 +238,8 @@ import Testing
     await h.run(["plan"])
     let carried = await h.run(["carry"])
     #expect(carried.code == 0)
-    #expect(carried.stderr.contains("already has a todo from block 'algorithm'"))
+    // The kept todo is named as everywhere else: `#1`, not a bare `1`.
+    #expect(carried.stderr.contains("ootd: kept #2 on 2026-11-21: 2026-11-22 already has a todo from block 'algorithm'"))
     #expect(try await h.allTodos().filter { $0["date"] as? String == "2026-11-22" }.count == 1)
   }
 

@@ -58,7 +58,7 @@ extension Ootd {
       }
       try database.forEachTodo(ids: result.duplicates) { todo in
         environment.printError(
-          "ootd: kept \(todo.id) on \(todo.day?.description ?? "its day"): \(target) already has a todo from block '\(TerminalText.printable(todo.block ?? ""))'; 'ootd drop \(todo.id)' gives it up")
+          "ootd: kept #\(todo.id) on \(todo.day?.description ?? "its day"): \(target) already has a todo from block '\(TerminalText.printable(todo.block ?? ""))'; 'ootd drop \(todo.id)' gives it up")
         return true
       }
       if result.moved.isEmpty {

@@ -44,9 +44,9 @@ struct TickOptions: ParsableArguments {
       let today = todo.day?.description ?? "today"
       let line = TerminalText.printable(
         from.map {
-          "Moved \(todo.id) '\(todo.title)' from \($0) to today (\(today)): work of a later day done today is done today ('ootd undo' puts it back, open)"
+          "Moved #\(todo.id) '\(todo.title)' from \($0) to today (\(today)): work of a later day done today is done today ('ootd undo' puts it back, open)"
         }
-          ?? "Moved \(todo.id) '\(todo.title)' from the backlog to today (\(today)): work done is done on a day ('ootd undo' puts it back, open)")
+          ?? "Moved #\(todo.id) '\(todo.title)' from the backlog to today (\(today)): work done is done on a day ('ootd undo' puts it back, open)")
       if output.json { environment.printError("ootd: note: " + line) } else { environment.print(line) }
     }
     // A todo from a task block may now double the block on today: say so, as any move does.
