@@ -106,6 +106,12 @@ import Testing
       #expect(help.code == 0, "\(globals): \(help.stderr)")
       #expect(help.stdout == plainHelp.stdout, "\(globals)")
     }
+    // `ootd --db X --help` is ootd's help, not the default command's (`today`).
+    let rootHelp = await h.run(["--help"])
+    #expect(rootHelp.stdout.contains("SUBCOMMANDS:"))
+    for globals in [["--db", h.databasePath], ["--no-color"]] {
+      #expect(await h.run(globals + ["--help"]).stdout == rootHelp.stdout, "\(globals)")
+    }
     // And `ootd completions <TAB>` offers the shells.
     #expect(plainScript.stdout.contains("'bash'$'\\n''zsh'$'\\n''fish'"))
     #expect(!FileManager.default.fileExists(atPath: h.databasePath))

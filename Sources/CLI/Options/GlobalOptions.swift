@@ -43,8 +43,11 @@ struct GlobalOptions: ParsableArguments {
     {
       return [group]
     }
-    // Nor in argument-parser's `help` command, which takes none (`ootd --db X help add`).
-    if rest.first == "help" { return Array(rest) }
+    // Nor in argument-parser's `help` command, which takes none (`ootd --db X help add`), nor
+    // before `--help` alone (`ootd --db X --help` showed the default command's help, `today`'s).
+    if rest.first == "help" || (!rest.isEmpty && rest.allSatisfy(CommandRouter.rootOnly.contains)) {
+      return Array(rest)
+    }
     var moved = Array(rest)
     let end = moved.firstIndex(of: "--") ?? moved.endIndex
     moved.insert(contentsOf: leading, at: end)
