@@ -103,7 +103,7 @@ public enum ICalendar {
       // due before (it was written `100000101`, no DATE at all): DTSTART alone is a valid
       // VTODO (RFC 5545 §3.6.2) and reads back as the same day.
       let next = day.adding(days: 1)
-      if next.year <= 9999 { add("DUE;VALUE=DATE:", next) }
+      if Day.years.contains(next.year) { add("DUE;VALUE=DATE:", next) }
     }
     if todo.isDone, let doneAt = todo.doneAt {
       add("COMPLETED:", doneAt)
