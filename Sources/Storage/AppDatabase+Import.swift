@@ -52,7 +52,9 @@ extension AppDatabase {
   /// tasks the indexes written in random order (the uuids of `todo` and of the journal, the
   /// days) are far larger than any cache, and each page missed is read back from the WAL or
   /// spilled to it; SQLite's part of such an import took a quarter less CPU than with 8 MiB,
-  /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c).
+  /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c). Since import25e a big
+  /// import leaves all of them but the uuids of `todo` out while it writes
+  /// (``ImportWriter/deferredIndexes``); the 24 MiB were not measured again since.
   static let importCacheKiB = 24_576
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
@@ -93,9 +95,9 @@ extension AppDatabase {
         result = try self.read { db in try run(db, nil) }
       } else {
         result = try change(now: now) { recorder in
-          // A bigger page cache while the import writes: the uuid indexes of `todo` and of the
-          // journal are written in random order, and with SQLite's default 2 MB each row's
-          // pages were spilled to the WAL and read back (a page written ~20 times an import).
+          // A bigger page cache while the import writes: the uuid index of `todo` (and, until
+          // a big import leaves it out, the journal's by row) is written in random order, and
+          // with SQLite's default 2 MB each row's pages were spilled to the WAL and read back.
           try recorder.db.execute(sql: "PRAGMA cache_size = \(-Self.importCacheKiB)")
           defer { try? recorder.db.execute(sql: "PRAGMA cache_size = -2000") }
           return try run(recorder.db, recorder)
