@@ -54,7 +54,8 @@ extension AppDatabase {
   /// spilled to it; SQLite's part of such an import took a quarter less CPU than with 8 MiB,
   /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c). Since import25e a big
   /// import leaves all of them but the uuids of `todo` out while it writes
-  /// (``ImportWriter/deferredIndexes``); the 24 MiB were not measured again since.
+  /// (``ImportWriter/deferredIndexes``): 8 MiB then peaked at 30 MB instead of 48 at 1M, for
+  /// ~1.5 s more CPU (sys) of ~20; the time had the priority.
   static let importCacheKiB = 24_576
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
