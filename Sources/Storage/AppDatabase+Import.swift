@@ -224,7 +224,8 @@ public struct ImportWriter: ImportSink {
   /// Drops ``deferredIndexes``, keeping the statements that make them (the schema's own).
   private mutating func deferIndexes() throws {
     let names = Self.deferredIndexes.map { "'\($0)'" }.joined(separator: ", ")
-    for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (\(names))") {
+    let sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (\(names))"
+    for row in try Row.fetchAll(db, sql: sql) {
       deferred.append(row["sql"])
       try db.execute(sql: "DROP INDEX \(row["name"] as String)")
     }
