@@ -52,7 +52,10 @@ extension AppDatabase {
   /// tasks the indexes written in random order (the uuids of `todo` and of the journal, the
   /// days) are far larger than any cache, and each page missed is read back from the WAL or
   /// spilled to it; SQLite's part of such an import took a quarter less CPU than with 8 MiB,
-  /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c).
+  /// and the import's peak stays under 64 MB (BENCHMARKS.md, import25c). Since import25e a big
+  /// import leaves all of them but the uuids of `todo` out while it writes
+  /// (``ImportWriter/deferredIndexes``): 8 MiB then peaked at 30 MB instead of 48 at 1M, for
+  /// ~1.5 s more CPU (sys) of ~20; the time had the priority.
   static let importCacheKiB = 24_576
 
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
@@ -63,10 +66,20 @@ extension AppDatabase {
     dryRun: Bool = false, today: Day, now: Date,
     _ read: (inout ImportWriter) throws -> Void
   ) throws -> ImportResult {
+    try importTodos(dryRun: dryRun, today: today, now: now, deferringIndexesFrom: ImportWriter.deferIndexesFrom, read)
+  }
+
+  /// ``importTodos(dryRun:today:now:_:)``, its indexes left out from `deferringIndexesFrom`
+  /// todos created on (``ImportWriter/deferIndexesFrom``; a test gives fewer).
+  func importTodos(
+    dryRun: Bool = false, today: Day, now: Date, deferringIndexesFrom: Int,
+    _ read: (inout ImportWriter) throws -> Void
+  ) throws -> ImportResult {
     // The reader's own error, kept apart from storage's while the transaction rolls back.
     var failure: (any Error)?
     func run(_ db: Database, _ recorder: ChangeRecorder?) throws -> ImportResult {
-      var writer = try ImportWriter(db, recorder: recorder, today: today, now: now)
+      var writer = try ImportWriter(
+        db, recorder: recorder, today: today, now: now, deferringIndexesFrom: deferringIndexesFrom)
       do {
         try read(&writer)
       } catch {
@@ -74,6 +87,7 @@ extension AppDatabase {
         throw error
       }
       try writer.flush()
+      try writer.buildDeferredIndexes()
       return writer.result
     }
     let result: ImportResult
@@ -82,9 +96,9 @@ extension AppDatabase {
         result = try self.read { db in try run(db, nil) }
       } else {
         result = try change(now: now) { recorder in
-          // A bigger page cache while the import writes: the uuid indexes of `todo` and of the
-          // journal are written in random order, and with SQLite's default 2 MB each row's
-          // pages were spilled to the WAL and read back (a page written ~20 times an import).
+          // A bigger page cache while the import writes: the uuid index of `todo` (and, until
+          // a big import leaves it out, the journal's by row) is written in random order, and
+          // with SQLite's default 2 MB each row's pages were spilled to the WAL and read back.
           try recorder.db.execute(sql: "PRAGMA cache_size = \(-Self.importCacheKiB)")
           defer { try? recorder.db.execute(sql: "PRAGMA cache_size = -2000") }
           return try run(recorder.db, recorder)
@@ -131,17 +145,27 @@ public struct ImportWriter: ImportSink {
   /// batch is counted once, by what its last object makes of the todo as it was before.
   private var met = RowIDBits()
   private var countedAsUpdated = RowIDBits()
+  /// How many todos this import creates before it leaves out ``deferredIndexes``.
+  private let deferIndexesFrom: Int
+  /// The highest id of the todos and of the journal's operations before the import: about how
+  /// many rows building the deferred indexes again reads besides the import's own.
+  private let rowsBefore: Int64
+  /// The statements that create the indexes left out, as the schema has them; empty while
+  /// none is.
+  private var deferred: [String] = []
 
-  init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date) throws {
+  init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date, deferringIndexesFrom: Int) throws {
     self.db = db
     self.recorder = recorder
     self.today = today
     self.now = now
+    deferIndexesFrom = deferringIndexesFrom
     timestamp = Timestamp.string(now, .sqlite)
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
       projects[(row["name"] as String).lowercased()] = row["uuid"]
     }
     lastIDBefore = try Int64.fetchOne(db, sql: "SELECT max(id) FROM todo") ?? 0
+    rowsBefore = max(lastIDBefore, try Int64.fetchOne(db, sql: "SELECT max(id) FROM journalOperation") ?? 0)
     let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'todo'") ?? 0
     nextID = max(lastIDBefore, sequence) + 1
   }
@@ -175,6 +199,51 @@ public struct ImportWriter: ImportSink {
     creations.removeAll(keepingCapacity: true)
     batch.removeAll(keepingCapacity: true)
     batchPlaces.removeAll(keepingCapacity: true)
+    if recorder != nil, deferred.isEmpty, result.added >= deferIndexesFrom, Int64(result.added) * 4 >= rowsBefore {
+      try deferIndexes()
+    }
+  }
+
+  /// The indexes a big import leaves out while it writes, and builds again at its end, in its
+  /// transaction (``buildDeferredIndexes()``): the import reads none of them, and each is keyed
+  /// in an order the file's todos do not come in (their days; the journal's rows by the todos'
+  /// uuids), so that past a few hundred thousand todos each row written touched pages of them
+  /// no cache under 64 MB holds, spilled to the WAL and read back. SQLite builds an index from
+  /// a sort of its table, a few seconds a million rows (BENCHMARKS.md, import25e). Kept: the
+  /// uuid indexes the import looks todos up by (unique), and the journal's by change (written
+  /// in order; a row's operations in this change are found through it meanwhile).
+  static let deferredIndexes = [
+    "todo_on_day_priority_done", "todo_on_project_day", "todo_open_on_day", "journalOperation_on_row",
+  ]
+
+  /// How many todos an import creates before it leaves ``deferredIndexes`` out (when it has
+  /// created a quarter as many as the rows there before, too: building them again reads those).
+  /// Below this the indexes fit in the import's page cache and cost little to keep.
+  static let deferIndexesFrom = 20_000
+
+  /// Drops ``deferredIndexes``, keeping the statements that make them (the schema's own).
+  private mutating func deferIndexes() throws {
+    let names = Self.deferredIndexes.map { "'\($0)'" }.joined(separator: ", ")
+    let sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (\(names))"
+    for row in try Row.fetchAll(db, sql: sql) {
+      deferred.append(row["sql"])
+      try db.execute(sql: "DROP INDEX \(row["name"] as String)")
+    }
+  }
+
+  /// Whether the import has left ``deferredIndexes`` out (until ``buildDeferredIndexes()``).
+  var leavesIndexesOut: Bool { !deferred.isEmpty }
+
+  /// Builds the indexes the import left out again, as they were: before its change is
+  /// finished, whose summary looks its todos up in the journal by row.
+  mutating func buildDeferredIndexes() throws {
+    guard !deferred.isEmpty else { return }
+    // SQLite sorts an index's keys in memory up to the page cache's size, beside the cache:
+    // with the import's 24 MiB the peak passed 64 MB at 1,000,000 todos (71 MB). The default
+    // cache frees the import's pages for the sort, which spills to temporary files past it.
+    try db.execute(sql: "PRAGMA cache_size = -2000")
+    for sql in deferred { try db.execute(sql: sql) }
+    deferred = []
   }
 
   private mutating func apply(_ todo: ImportedTodo, existing found: TodoRecord?) throws {

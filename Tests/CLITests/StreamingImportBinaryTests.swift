@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GRDB
 import TestTags
 import Testing
 
@@ -149,6 +150,65 @@ import Testing
     let todos = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [[String: Any]])
     #expect(todos.count == 1510)
     #expect(todos.last?["title"] as? String == "task 1510")
+  }
+
+
+  /// A new todo's row is made two ways (issue 25): typed straight from the file's object
+  /// (`ImportWriter.create`), and through the dictionary of fields `apply(_:existing:)` sets,
+  /// which is the way of a uuid met again past its batch (the row its first object created
+  /// takes the fields of the last). Each object gives the same row either way: every column but
+  /// the number, the project by name.
+  @Test func aNewTodoTypedOrMetAgain_getsTheSameRow() throws {
+    let uuid = { (index: Int) in "b0000000-0000-4000-8000-" + String(format: "%012d", index) }
+    let objects = [
+      #"{"uuid":"\#(uuid(1))","status":"completed","entry":"20260101T000000Z","end":"20260102T030405Z","#
+        + #""scheduled":"20260201T000000Z","description":"done 완료 🚀","priority":"H","project":"area.one","#
+        + #""tags":["cli","집"],"estimate":3,"issue":"GH-7","#
+        + #""annotations":[{"entry":"20260101T000100Z","description":"note 🚀"}]}"#,
+      #"{"uuid":"\#(uuid(2))","status":"waiting","entry":"20260103T000000Z","wait":"20270101T000000Z","#
+        + #""scheduled":"20260301T000000Z","description":"waiting","priority":"L","depends":"\#(uuid(1))"}"#,
+      #"{"uuid":"\#(uuid(3))","status":"pending","entry":"20260104T000000Z","due":"20260310T000000Z","#
+        + #""description":"pending, due"}"#,
+      #"{"uuid":"\#(uuid(4))","status":"deleted","entry":"20260105T000000Z","end":"20260106T000000Z","#
+        + #""scheduled":"20260110T000000Z","description":"deleted","project":"area.two","tags":["later"]}"#,
+      #"{"uuid":"\#(uuid(5))","status":"pending","entry":"20260107T000000Z","description":"no day"}"#,
+    ]
+    let others = (1...600).map { Self.task($0, "other \($0)") }
+    func rows(_ tasks: [String], _ name: String) throws -> [[String: DatabaseValue]] {
+      let file = folder.file(name + ".json")
+      try ("[\n" + tasks.joined(separator: ",\n") + "\n]\n").write(toFile: file, atomically: true, encoding: .utf8)
+      let database = folder.file(name + ".sqlite")
+      let imported = try BinaryTests.run(
+        ["import", "taskwarrior", file],
+        environment: ["OOTD_DB": database, "TZ": "UTC", "OOTD_NOW": "2026-11-22T09:00:00Z"])
+      #expect(imported.code == 0, "\(imported.stderr)")
+      return try DatabaseQueue(path: database).read { db in
+        try Row.fetchAll(
+          db,
+          sql: """
+            SELECT todo.*, project.name AS projectName FROM todo LEFT JOIN project ON project.id = todo.projectId
+            WHERE todo.uuid LIKE 'b0000000-%' ORDER BY todo.uuid
+            """
+        ).map { row in
+          var columns: [String: DatabaseValue] = [:]
+          for (column, value) in row where column != "id" && column != "projectId" { columns[column] = value }
+          return columns
+        }
+      }
+    }
+    // Typed: each object once, among others.
+    let typed = try rows(objects + others, "typed")
+    // Met again: each uuid first as a plain task, then 600 others (the first batch is applied),
+    // then the object.
+    let plain = (1...objects.count).map { index in
+      #"{"uuid":"\#(uuid(index))","status":"pending","entry":"20250101T000000Z","description":"first \#(index)"}"#
+    }
+    let metAgain = try rows(plain + others + objects, "met-again")
+    #expect(typed.count == objects.count)
+    #expect(typed == metAgain)
+    // The objects carry what a typed row may set: annotations, attributes, dropped.
+    #expect(typed.contains { $0["annotations"] != .null } && typed.contains { $0["attributes"] != .null })
+    #expect(typed.contains { $0["dropped"] == 1.databaseValue })
   }
 
   @Test func aBrokenObjectPastManyBatches_changesNothing() throws {
