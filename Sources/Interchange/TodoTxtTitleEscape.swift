@@ -26,9 +26,10 @@ extension TodoTxt {
   /// `title` as a todo.txt line carries it (see the extension's summary); the title itself when
   /// it has nothing to escape.
   public static func escapedTitle(_ title: String) -> String {
-    // Bytes first: a title without a C0 byte, DEL, a C1 control or U+0085 (lead byte 0xC2),
-    // U+2028/U+2029 (0xE2) or a backslash, as most, is written as it is without decoding it.
-    guard ControlCharacters.mayContainControl(title) || title.containsUTF8(where: { $0 == 0xE2 || $0 == 0x5C }) else {
+    // Bytes first, in one pass: a title without a C0 byte, DEL, a C1 control (lead byte
+    // 0xC2), U+2028/U+2029 (0xE2) or a backslash, as most, is written as it is without
+    // decoding it.
+    guard title.containsUTF8(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0x5C }) else {
       return title
     }
     let scalars = Array(title.unicodeScalars)
