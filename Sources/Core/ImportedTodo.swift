@@ -75,7 +75,7 @@ public struct ImportedTodo: Hashable, Sendable {
     self.replacesNotes = replacesNotes
     self.annotations = annotations
     for key in attributes.keys where !Attributes.isKey(Substring(key)) {
-      throw .invalidName(kind: "attribute", name: ControlCharacters.visible(String(key.prefix(Attributes.keyCharacters))))
+      throw .invalidName(kind: "attribute", name: TerminalText.printable(String(key.prefix(Attributes.keyCharacters))))
     }
     var kept: [String: String] = [:]
     for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {

@@ -35,7 +35,8 @@ public enum TodoTxt {
     /// The other `key:value` words (`t:2026-12-20`, `rec:1w`), the first of each key.
     public var attributes: [String: String] = [:]
     /// The text without the words the mapping takes out (`+project`, `@context`, `due:`,
-    /// `pri:`, `ootd:`, `dropped:yes`, the other `key:value`s), single-spaced.
+    /// `pri:`, `ootd:`, `dropped:yes`, the other `key:value`s), single-spaced; escapes as
+    /// written (``TodoTxt/unescapedTitle(_:)`` reads them).
     public var title = ""
   }
 
@@ -228,6 +229,8 @@ public enum TodoTxt {
         // Nothing but projects and contexts: the whole text is the title.
         title = line.text
       }
+      // What the export escaped (a line end, ESC…) is the title's again.
+      title = unescapedTitle(title)
       if title.trimmingCharacters(in: .whitespaces).isEmpty {
         sink.skip("line without a description")
         return
@@ -309,17 +312,9 @@ public enum TodoTxt {
     space()
     day(Day(todo.createdAt, in: timeZone))
     space()
-    // A title is one line; line ends inside it would start new tasks. Other control characters
-    // (ESC, BEL…) are written as the symbols the terminal shows: a file later `cat` must not
-    // drive the terminal. A tab stays.
-    // (Bytes first: a title without C0, DEL, C1 or U+2028/U+2029, whose lead bytes are 0xC2
-    // and 0xE2, is written as it is, without walking its characters.)
-    if ControlCharacters.mayContainControl(todo.title) || todo.title.containsUTF8(where: { $0 == 0xE2 }) {
-      bytes.appendUTF8(
-        ControlCharacters.visible(todo.title.split(whereSeparator: \.isNewline).joined(separator: " "), keepingTabs: true))
-    } else {
-      bytes.appendUTF8(todo.title)
-    }
+    // A title is one line, without a control character that would drive a terminal: those
+    // are escaped (`\u000A`, `\u001B`), and the import reverses it (``escapedTitle(_:)``).
+    bytes.appendUTF8(escapedTitle(todo.title))
     if let project = todo.project {
       bytes.appendUTF8(" +")
       bytes.appendUTF8(project)

@@ -101,7 +101,7 @@ public struct Renderer {
       let empty =
         state.data.todos.isEmpty
         ? "  Nothing planned. \(name(.add)) adds a todo, \(name(.nextDay))/\(name(.previousDay)) go to another day."
-        : "  No todo matches the filter '\(ControlCharacters.visible(state.filter))' (Esc clears it)."
+        : "  No todo matches the filter '\(TerminalText.printable(state.filter))' (Esc clears it)."
       return [paint(empty, "2")]
     }
     let idWidth = String(max(state.data.largestID, 1)).count
@@ -159,7 +159,7 @@ public struct Renderer {
         guard column.todos.indices.contains(index) else { return pad("") }
         let todo = column.todos[index]
         let mark = todo.isDone ? "x " : todo.isDropped ? "- " : "  "
-        let text = pad(mark + ControlCharacters.visible(todo.title))
+        let text = pad(mark + TerminalText.printable(todo.title))
         return todo.isDone || todo.isDropped ? paint(text, "2") : text
       }))
     }
@@ -259,7 +259,7 @@ public struct Renderer {
     guard !projects.isEmpty else {
       return lines + [paint("  No projects yet: 'ootd project add NAME' makes one.", "2")]
     }
-    let nameWidth = min(24, projects.map { DisplayWidth.of(ControlCharacters.visible($0.project.name)) }.max() ?? 0)
+    let nameWidth = min(24, projects.map { DisplayWidth.of(TerminalText.printable($0.project.name)) }.max() ?? 0)
     let cells = 20
     let first = max(0, state.cursor - (height - 2))
     for index in first..<min(projects.count, first + max(0, height - 1)) {
@@ -268,7 +268,7 @@ public struct Renderer {
       let filled = Int((rate * Double(cells)).rounded())
       let marker = index == state.cursor ? paint(">", "1") : " "
       lines.append(
-        marker + " " + DisplayWidth.padRight(DisplayWidth.truncate(ControlCharacters.visible(progress.project.name), to: nameWidth), to: nameWidth)
+        marker + " " + DisplayWidth.padRight(DisplayWidth.truncate(TerminalText.printable(progress.project.name), to: nameWidth), to: nameWidth)
           + "  " + paint(String(repeating: "█", count: filled), "32") + paint(String(repeating: "░", count: cells - filled), "2")
           + "  \(progress.done)/\(progress.total)")
     }
@@ -282,8 +282,8 @@ public struct Renderer {
     guard let project = state.project else { return [] }
     let todos = state.data.projectTodos
     let done = todos.lazy.filter(\.isDone).count
-    var heading = paint("Project", "1") + " " + ControlCharacters.visible(project) + " · \(done)/\(todos.count) done"
-    if !state.filter.isEmpty { heading += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(todos.count)", "33") }
+    var heading = paint("Project", "1") + " " + TerminalText.printable(project) + " · \(done)/\(todos.count) done"
+    if !state.filter.isEmpty { heading += paint(" · filter '\(TerminalText.printable(state.filter))' \(state.visible.count)/\(todos.count)", "33") }
     if !state.marks.isEmpty { heading += paint(" · \(state.marks.count) marked", "35") }
     heading += paint("  · Esc: the projects", "2")
     var lines = [heading]
@@ -310,15 +310,15 @@ public struct Renderer {
   func blockRows(_ state: TUIState, selected: Int, height: Int) -> [String] {
     guard height > 0 else { return [] }
     let blocks = state.data.blocks
-    let nameWidth = min(16, blocks.map { DisplayWidth.of(ControlCharacters.visible($0.name)) }.max() ?? 0)
+    let nameWidth = min(16, blocks.map { DisplayWidth.of(TerminalText.printable($0.name)) }.max() ?? 0)
     let first = max(0, selected - height + 2)
     var lines = [paint("Add from a task block to \(state.day):", "1")]
     for index in first..<min(blocks.count, first + height - 1) {
       let block = blocks[index]
       let marker = index == selected ? paint(">", "1") : " "
       lines.append(
-        marker + " " + DisplayWidth.padRight(ControlCharacters.visible(block.name), to: nameWidth) + "  "
-          + DisplayWidth.padRight(block.priority.rawValue, to: 4) + "  " + ControlCharacters.visible(block.title))
+        marker + " " + DisplayWidth.padRight(TerminalText.printable(block.name), to: nameWidth) + "  "
+          + DisplayWidth.padRight(block.priority.rawValue, to: 4) + "  " + TerminalText.printable(block.title))
     }
     return lines
   }
@@ -333,7 +333,7 @@ public struct Renderer {
     // Nothing when no commit is synced (GitHub not linked, or never synced).
     if let commits = state.data.commits { text += paint(" · " + Self.commits(commits), "2") }
     if !state.filter.isEmpty {
-      text += paint(" · filter '\(ControlCharacters.visible(state.filter))' \(state.visible.count)/\(state.data.todos.count)", "33")
+      text += paint(" · filter '\(TerminalText.printable(state.filter))' \(state.visible.count)/\(state.data.todos.count)", "33")
     }
     if !state.marks.isEmpty {
       let hidden = state.hiddenMarks
@@ -347,7 +347,7 @@ public struct Renderer {
     func typing(_ prompt: String, _ text: String) -> String {
       // The notes' new lines show as ⏎ (Enter saves, Ctrl-J or Alt-Enter starts one).
       let shown = text.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { ControlCharacters.visible(String($0)) }.joined(separator: "⏎")
+        .map { TerminalText.printable(String($0)) }.joined(separator: "⏎")
       // The end of a long line stays in view.
       var tail = shown
       while DisplayWidth.of(prompt) + DisplayWidth.of(tail) + 1 > width, !tail.isEmpty { tail.removeFirst() }
@@ -364,7 +364,7 @@ public struct Renderer {
       return paint("Delete \(ids.count == 1 ? "1 todo" : "\(ids.count) todos")? y/n", "1;31")
     case .help: return paint("Esc or ? closes the help", "2")
     case .list:
-      if !state.status.isEmpty { return ControlCharacters.visible(state.status) }
+      if !state.status.isEmpty { return TerminalText.printable(state.status) }
       let hints: [(Action, String)] = [
         (.down, "move"), (.toggleDone, "done"), (.add, "add"), (.undo, "undo"), (.help, "keys"), (.quit, "quit"),
       ]

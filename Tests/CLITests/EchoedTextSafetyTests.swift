@@ -69,9 +69,10 @@ import Testing
 
     // An export shows symbols on a terminal (lines and CR LF line ends kept), and holds no raw
     // control in a pipe or a file either (issue 21, item 11: a todo.txt export wrote the
-    // title's ESC and BEL as they were): the terminal's symbols, or JSON's escapes.
+    // title's ESC and BEL as they were): todo.txt's escapes, which its import reads back
+    // (TodoTxtTitleRoundTripTests), iCalendar's symbols, or JSON's escapes.
     let written = [
-      "todotxt": "title ␛]0;PWN␇ and \u{FFFD}31m", "ical": #"title ␛]0\;PWN␇ and \#u{FFFD}31m"#,
+      "todotxt": #"title \u001B]0;PWN\u0007 and \u009B31m"#, "ical": #"title ␛]0\;PWN␇ and \#u{FFFD}31m"#,
       "taskwarrior": #"title \u001b]0;PWN\u0007 and \u009b31m"#,
     ]
     for format in ["todotxt", "ical", "taskwarrior"] {

@@ -181,6 +181,30 @@ import Testing
     #expect(Self.render(state, 80, 24).last == "Undid 'done 2': 1 todo open again ('Write the README')")
   }
 
+  /// A title, a filter or a message with a bidirectional control or a line separator is drawn
+  /// with it visible (`<U+202E>`), as `ootd list` shows it: on the Day tab, the Week tab and the
+  /// status line; never raw.
+  @Test func layoutControls_areDrawnVisibly() {
+    var state = Self.state([("pay \u{202E}exe.eciovni\u{202C} now", .high, false), ("two\u{2028}lines", .mid, false)])
+    let day = Self.render(state, 80, 24)
+    #expect(day[2] == "> [ ] 1  high  pay <U+202E>exe.eciovni<U+202C> now  +algo")
+    #expect(day[3] == "  [ ] 2  mid   two<U+2028>lines")
+    state.tab = .week
+    state.data.week = (0..<7).map { offset in
+      let day = Self.day.adding(days: offset - 6)
+      let todos = day == Self.day ? state.data.todos : []
+      return DayColumn(day: day, todos: todos, figures: DayFigures.tally(of: day, todos: todos))
+    }
+    let week = Self.render(state, 200, 24)
+    #expect(week.contains { $0.contains("pay <U+202E>") }, "\(week)")
+    state.tab = .day
+    state.status = "Added 'x\u{2067}y'"
+    #expect(Self.render(state, 80, 24).last == "Added 'x<U+2067>y'")
+    for lines in [day, week, Self.render(state, 80, 24)] {
+      #expect(!lines.joined().unicodeScalars.contains(where: TerminalText.isLayoutControl))
+    }
+  }
+
   @Test func theCursorScrollsIntoView() {
     var state = Self.state((1...30).map { ("Todo \($0)", Priority.mid, false) })
     state.cursor = 25

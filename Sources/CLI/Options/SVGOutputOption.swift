@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 
 /// What an `--svg` image shows: the option's help line.
 protocol SVGImageKind {

@@ -25,10 +25,12 @@ final class ProgressLine: @unchecked Sendable {
   }
 
   func event(_ event: GitHubEvent) {
+    // A retry's reason may quote what the network layer said.
+    let line = TerminalText.printable(event.description)
     if environment.stderrIsTerminal {
-      draw(event.description)
+      draw(line)
     } else if case .waitingForRateLimitReset(let seconds, _) = event, seconds >= 10 {
-      environment.printError("ootd: \(event.description)")
+      environment.printError("ootd: \(line)")
     }
   }
 

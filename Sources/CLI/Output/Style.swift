@@ -30,30 +30,3 @@ struct Style: Sendable {
     wrap(text, Self.heatCodes[min(4, max(0, level))])
   }
 }
-
-/// Text from users or servers made safe for a terminal.
-enum TerminalText {
-  /// `text` with control characters (a newline, an escape sequence…) shown as visible symbols
-  /// (␊, ␛), so a title can never break the layout or drive the terminal.
-  static func printable(_ text: String) -> String { ControlCharacters.visible(text) }
-
-  /// `text` as ``printable(_:)`` makes it, except for line ends (LF, CR LF) and tabs: a whole
-  /// document (an export) shown on a terminal keeps its lines.
-  static func printableLines(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
-      return text
-    }
-    var result = String.UnicodeScalarView()
-    var scalars = text.unicodeScalars.makeIterator()
-    var next = scalars.next()
-    while let scalar = next {
-      next = scalars.next()
-      if scalar == "\n" || scalar == "\t" || (scalar == "\r" && next == "\n") {
-        result.append(scalar)
-      } else {
-        result.append(ControlCharacters.symbol(for: scalar) ?? scalar)
-      }
-    }
-    return String(result)
-  }
-}

@@ -1,3 +1,4 @@
+import Core
 import Encryption
 import Foundation
 import Storage

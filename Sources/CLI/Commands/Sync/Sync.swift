@@ -137,7 +137,7 @@ extension Ootd {
         let login = try database.gitHub.commitAuthor(user)
         let summary = try LocalSync(
           store: database, now: environment.now, git: environment.runGit,
-          expandPath: { environment.expandTilde($0) }, warn: { environment.printError($0) }
+          expandPath: { environment.expandTilde($0) }, warn: { environment.printError(TerminalText.printable($0)) }
         ).run(login: login, extraEmails: email, since: start)
         let projects = counted(summary.projects, "project")
         let new =
