@@ -362,7 +362,15 @@ import Testing
   /// file or a journal held in memory: 50,000 todo.txt lines import, import again (all
   /// unchanged) and, exported to Taskwarrior, import into a new database, each under 64 MB
   /// (the whole plan and journal took 100+ MB here before at this size).
+  ///
+  /// Bounded by what each import adds to the binary's own start-up (its `--version` peak):
+  /// this debug binary starts at ~24 MB where the release one users run starts at ~10.5, so
+  /// its whole peak (65.0-65.4 MB at 50,000 todos, the import's 24 MiB page cache full) sat on
+  /// a 64 MB line the release binary is far from (51.4 MB, the same ~41 MB added). Under 52 MB
+  /// added keeps a release peak under 64 MB; a plan or journal held whole adds 100+.
   @Test func largeImports_areAppliedInBoundedMemory() throws {
+    let startUp = try Self.peakMemory(["--version"], environment: env).kib
+    let added = 52 * 1024
     let lines = (0..<50_000).map {
       "(B) 2026-0\(1 + $0 % 9)-1\($0 % 10) todo number \($0) with a few words +p\($0 % 40) @c\($0 % 3) due:2026-12-0\(1 + $0 % 9)"
     }
@@ -372,7 +380,7 @@ import Testing
       let output = folder.file("import-\(round).txt")
       let (code, kib) = try Self.peakMemory(["import", "todotxt", file], environment: env, output: output)
       #expect(code == 0)
-      #expect(kib < 64 * 1024, "import todotxt (round \(round)) peaked at \(kib / 1024) MB")
+      #expect(kib - startUp < added, "import todotxt (round \(round)) peaked at \(kib / 1024) MB, \(startUp / 1024) MB at start-up")
       #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix(expected))
     }
     let export = folder.file("big.json")
@@ -382,7 +390,7 @@ import Testing
     let output = folder.file("import-taskwarrior.txt")
     let (code, kib) = try Self.peakMemory(["import", "taskwarrior", export], environment: other, output: output)
     #expect(code == 0)
-    #expect(kib < 64 * 1024, "import taskwarrior peaked at \(kib / 1024) MB")
+    #expect(kib - startUp < added, "import taskwarrior peaked at \(kib / 1024) MB, \(startUp / 1024) MB at start-up")
     #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Imported: 50000 todos added"))
   }
 
