@@ -8,8 +8,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case invertedRange(from: Day, to: Day)
   /// A priority other than high, mid or low.
   case invalidPriority(String)
-  /// A title that is empty or only white space.
-  case emptyTitle
+  /// A title that is empty or only white space; `kind` names what it titles (todo, block).
+  case emptyTitle(kind: String)
   /// A title longer than the limit.
   case titleTooLong(limit: Int)
   /// A block or project name that is not a short identifier.
@@ -43,8 +43,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid range: --from \(from) is after --to \(to)"
     case .invalidPriority(let text):
       return "invalid priority '\(text)': use high, mid or low"
-    case .emptyTitle:
-      return "the title is empty: give the todo some words"
+    case .emptyTitle(let kind):
+      return "the title is empty: give the \(kind) some words"
     case .titleTooLong(let limit):
       return "the title is longer than \(limit) characters"
     case .invalidName(let kind, let name):

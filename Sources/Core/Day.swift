@@ -76,10 +76,14 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     return Weekday.allCases[index]
   }
 
-  /// `YYYY-MM-DD`.
+  /// `YYYY-MM-DD`. A year outside `0...9999` (a day outside ``years``, in an error) is written
+  /// as ISO 8601's expanded years are, signed and at least four digits: `-0002-12-17`,
+  /// `+10000-01-01`.
   public var description: String {
     let (y, m, d) = components
-    guard (0...9999).contains(y) else { return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2) }
+    guard (0...9999).contains(y) else {
+      return (y < 0 ? "-" : "+") + Day.pad(y.magnitude, 4) + "-" + Day.pad(UInt(m), 2) + "-" + Day.pad(UInt(d), 2)
+    }
     // Ten ASCII bytes written in place: this runs for every todo of a listing or an export.
     return String(unsafeUninitializedCapacity: 10) { buffer in
       let base = buffer.baseAddress!
@@ -151,7 +155,7 @@ public struct Day: Hashable, Comparable, Sendable, Strideable, CustomStringConve
     try container.encode(description)
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
+  private static func pad(_ value: UInt, _ width: Int) -> String {
     let text = String(value)
     return String(repeating: "0", count: max(0, width - text.count)) + text
   }

@@ -25,7 +25,7 @@ public struct TaskBlock: Hashable, Sendable {
   ) throws(CoreError) {
     self.recurrence = recurrence
     self.name = try Name.validate(name, kind: "block")
-    self.title = try Title.validate(title)
+    self.title = try Title.validate(title, kind: "block")
     self.priority = priority
     self.isBuiltIn = isBuiltIn
     self.isRoutine = isRoutine

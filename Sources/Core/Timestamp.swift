@@ -112,8 +112,11 @@ public enum Timestamp {
       if dashed { put(UInt8(ascii: "-")) }
       put(dayOfMonth, 2)
     } else {
-      // Years Day writes its own way (`10000-01-01`, `00-1-12-31`), dashes and all.
-      for byte in day.description.utf8 where dashed || byte != UInt8(ascii: "-") { put(byte) }
+      // Years Day writes its own way, signed (`+10000-01-01`, `-0001-12-31`): the compact style
+      // drops the dashes after the sign (`-00011231`), as ISO 8601's basic format does.
+      for (index, byte) in day.description.utf8.enumerated() where dashed || index == 0 || byte != UInt8(ascii: "-") {
+        put(byte)
+      }
     }
     guard let time else { return at }
     let seconds = time / perSecond

@@ -204,10 +204,11 @@ public enum Title {
   public static let maximumLength = Caps.titleCharacters
 
   /// Trims surrounding white space and rejects blank or over-long titles. Inner text (quotes,
-  /// SQL-looking text, emoji, any script) is kept exactly.
-  public static func validate(_ text: String) throws(CoreError) -> String {
+  /// SQL-looking text, emoji, any script) is kept exactly. `kind` names what the title is of
+  /// (a todo's, a block's) in the error.
+  public static func validate(_ text: String, kind: String = "todo") throws(CoreError) -> String {
     let trimmed = trimmingWhiteSpace(StoredText.replacingNUL(text))
-    guard !trimmed.isEmpty else { throw .emptyTitle }
+    guard !trimmed.isEmpty else { throw .emptyTitle(kind: kind) }
     // The UTF-8 length first: no more characters than bytes (a grapheme count walks the text).
     guard trimmed.utf8.count <= maximumLength || trimmed.count <= maximumLength else {
       throw .titleTooLong(limit: maximumLength)

@@ -48,4 +48,44 @@ import Testing
     #expect(mine.code == 64)
     #expect(mine.stderr.hasPrefix("ootd: error: 'leetcode' is not a built-in block: they are algorithm, "))
   }
+
+  @Test func planOfATodoAlreadyOnTheDay_saysSo_andJSONKeepsItsShape() async throws {
+    let h = try Harness()
+    await h.run(["add", "a"])
+    await h.run(["add", "b", "--on", "tomorrow"])
+    let again = await h.run(["plan", "1"])
+    #expect(again.code == 0)
+    #expect(again.stdout.hasPrefix("Kept 1 todo (already on 2026-11-22):\n"))
+    #expect(!again.stdout.contains("Planned"))
+    let both = await h.run(["plan", "1", "2"])
+    #expect(both.stdout.hasPrefix("Planned 1 todo for 2026-11-22:\n"))
+    #expect(both.stdout.contains("Kept 1 todo (already on 2026-11-22):\n"))
+    // --json stays one array of the todos named, as they now are
+    let json = try #require(
+      JSONSerialization.jsonObject(with: Data(await h.run(["plan", "1", "--json"]).stdout.utf8)) as? [[String: Any]])
+    #expect(json.map { $0["id"] as? Int } == [1])
+    #expect(json.first?["date"] as? String == "2026-11-22")
+  }
+
+  @Test func blockAddWithAnEmptyTitle_namesTheBlock() async throws {
+    let h = try Harness()
+    let refused = await h.run(["block", "add", "leetcode", " "])
+    #expect(refused.code == 64)
+    #expect(refused.stderr == "ootd: error: the title is empty: give the block some words\n")
+  }
+
+  @Test func emptyDayHints_nameOnlyBlocksThatExist() async throws {
+    let h = try Harness()
+    #expect(await h.run(["--no-color"]).stdout.contains("ootd add --block algorithm, or ootd plan"))
+    await h.run(["block", "rm", "algorithm"])
+    let dashboard = await h.run(["--no-color"]).stdout
+    #expect(!dashboard.contains("algorithm"))
+    #expect(dashboard.contains("Try: ootd add \"...\" --priority high, ootd add --block blog, or ootd plan"))
+    #expect(await h.run(["list", "--all"]).stdout == "No todos yet. Try: ootd add \"...\" or ootd add --block blog\n")
+    for name in ["blog", "commit", "study", "review", "docs", "refactor", "english"] {
+      #expect(await h.run(["block", "rm", name]).code == 0)
+    }
+    #expect(await h.run(["--no-color"]).stdout.contains("Try: ootd add \"...\" --priority high or ootd plan"))
+    #expect(await h.run(["list"]).stdout.hasPrefix("Nothing planned for today. Try: ootd add \"...\"\n"))
+  }
 }

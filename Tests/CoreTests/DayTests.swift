@@ -102,6 +102,17 @@ struct DayParsingTests {
     #expect(Day(ordinal: ordinal).description == text)
   }
 
+  @Test(
+    "a day outside years 1 to 9999 is written as ISO 8601's expanded years are: signed, unambiguous",
+    arguments: [
+      (-719_908, "-0002-12-17"), (-719_529, "-0001-12-31"), (-719_528, "0000-01-01"),
+      (2_932_897, "+10000-01-01"), (2_932_957, "+10000-03-01"),
+    ])
+  func outsideCalendarDescription(ordinal: Int, text: String) {
+    #expect(Day(ordinal: ordinal).description == text)
+    #expect(Day(iso: text) == nil)
+  }
+
   @Test("formatting then parsing gives the same day, for days spread over years 1 to 9999")
   func formatParseRoundTrip() throws {
     // Given every 97th day from 0001-01-01 to 9999-12-31, plus both ends

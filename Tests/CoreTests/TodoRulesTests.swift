@@ -33,7 +33,7 @@ struct TitleTests {
     "", " ", "   ", "\t", "\n", " \r\n\t ", "\u{3000}", "\u{00A0}",
   ])
   func blank(input: String) {
-    #expect(throws: CoreError.emptyTitle) { try Title.validate(input) }
+    #expect(throws: CoreError.emptyTitle(kind: "todo")) { try Title.validate(input) }
   }
 
   @Test("the length limit is 500 characters, counted as the user sees them")
@@ -95,7 +95,7 @@ struct DraftTests {
 
   @Test("a new todo with a blank title throws emptyTitle")
   func newTodoBlank() {
-    #expect(throws: CoreError.emptyTitle) { try NewTodo(title: " \t ", priority: .low, day: today) }
+    #expect(throws: CoreError.emptyTitle(kind: "todo")) { try NewTodo(title: " \t ", priority: .low, day: today) }
   }
 
   @Test("an empty change set changes nothing")
@@ -131,7 +131,7 @@ struct DraftTests {
   @Test("a change set trims a new title and rejects a blank or over-long one")
   func changesValidateTitle() throws {
     #expect(try TodoChanges(title: "  renamed  ").title == "renamed")
-    #expect(throws: CoreError.emptyTitle) { try TodoChanges(title: "   ") }
+    #expect(throws: CoreError.emptyTitle(kind: "todo")) { try TodoChanges(title: "   ") }
     #expect(throws: CoreError.titleTooLong(limit: 500)) {
       try TodoChanges(title: String(repeating: "x", count: 501))
     }
@@ -146,7 +146,7 @@ struct DraftTests {
     #expect(throws: CoreError.invalidName(kind: "block", name: "leet code")) {
       try TaskBlock(name: "leet code", title: "x")
     }
-    #expect(throws: CoreError.emptyTitle) { try TaskBlock(name: "ok", title: " ") }
+    #expect(throws: CoreError.emptyTitle(kind: "block")) { try TaskBlock(name: "ok", title: " ") }
   }
 
   @Test("the built-in blocks include the core habits, with valid and unique names")
@@ -217,7 +217,8 @@ struct CoreErrorTests {
       (CoreError.invalidDate("2024-02-30"), "2024-02-30"),
       (.invertedRange(from: Day(ordinal: 1), to: Day(ordinal: 0)), "1970-01-02"),
       (.invalidPriority("urgent"), "urgent"),
-      (.emptyTitle, "empty"),
+      (.emptyTitle(kind: "todo"), "empty"),
+      (.emptyTitle(kind: "block"), "give the block some words"),
       (.titleTooLong(limit: 500), "500"),
       (.invalidName(kind: "project", name: "a b"), "a b"),
       (.invalidRepository("nope"), "nope"),

@@ -138,7 +138,7 @@ import Testing
     ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"},{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000002\",\"status\":\"pending\",\"entry\":\"20241341T000000Z\",\"description\":\"y\"}]", "object 2: impossible date '20241341T000000Z' in 'entry'"),
     // Epoch seconds name any instant: a day past either end of the calendar is refused here,
     // not by the database's CHECK (which failed the import as a runtime error, exit 1).
-    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\",\"scheduled\":\"253402300800\"}]", "object 1: day 10000-01-01 is outside the calendar (years 1 to 9999)"),
+    ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\",\"scheduled\":\"253402300800\"}]", "object 1: day +10000-01-01 is outside the calendar (years 1 to 9999)"),
     ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\",\"scheduled\":-62135596801}]", "object 1: day 0000-12-31 is outside the calendar (years 1 to 9999)"),
     ("[{\"uuid\":\"not-a-uuid\",\"status\":\"pending\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]", "object 1: no valid 'uuid'"),
     ("[{\"uuid\":\"a1b2c3d4-0000-4000-8000-000000000001\",\"status\":\"lost\",\"entry\":\"20240101T000000Z\",\"description\":\"x\"}]", "object 1: unknown status 'lost'"),

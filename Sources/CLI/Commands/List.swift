@@ -70,7 +70,7 @@ extension Ootd {
       if !printed {
         lines.append(
           unfiltered
-            ? emptyMessage(days, today: today, renderer: renderer)
+            ? try emptyMessage(days, today: today, renderer: renderer, database)
             : renderer.style.dim("No todos match the filter."))
       }
       if case .range(let range) = days, range == DayRange(day: today), !filters.done,
@@ -81,10 +81,15 @@ extension Ootd {
       environment.output(renderer.fitting(lines).map { $0 + "\n" }.concatenated())
     }
 
-    private func emptyMessage(_ days: TodoFilter.Days, today: Day, renderer: TodoRenderer) -> String {
+    private func emptyMessage(
+      _ days: TodoFilter.Days, today: Day, renderer: TodoRenderer, _ database: AppDatabase
+    ) throws -> String {
       let style = renderer.style
+      func tryAdding() throws -> String {
+        "Try: ootd add \"...\"" + (addBlockHint(try database.blocks()).map { " or " + $0 } ?? "")
+      }
       if case .range(let range) = days, range == DayRange(day: today) {
-        return style.dim("Nothing planned for today. Try: ootd add \"...\" or ootd add --block algorithm")
+        return style.dim("Nothing planned for today. " + (try tryAdding()))
       }
       switch days {
       case .range(let range) where range.count == 1:
@@ -94,7 +99,7 @@ extension Ootd {
       case .backlog:
         return renderer.emptyBacklog
       case .all:
-        return style.dim("No todos yet. Try: ootd add \"...\" or ootd add --block algorithm")
+        return style.dim("No todos yet. " + (try tryAdding()))
       }
     }
   }

@@ -45,12 +45,27 @@ extension Ootd {
       let day = try parseDay(on, environment) ?? environment.today
       let database = try global.openDatabase(environment)
       if !ids.isEmpty {
+        let ids = try TodoIDs.resolve(ids, in: database)
+        // A todo already on the day does not change: said apart, as done says "already done".
+        let already = Set(try database.todos(ids: ids).filter { $0.day == day }.map(\.id))
         let todos = try database.editTodos(
-          ids: TodoIDs.resolve(ids, in: database), try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
-        try warnAboutPlacement(todos, database, environment)
+          ids: ids, try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
+        let planned = todos.filter { !already.contains($0.id) }
+        try warnAboutPlacement(planned, database, environment)
+        // --json keeps its shape: every todo named, as it now is.
+        if output.json || already.isEmpty {
+          try printTodos(
+            todos, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,
+            environment)
+          return
+        }
+        if !planned.isEmpty {
+          try printTodos(
+            planned, verb: "Planned", suffix: " for \(day)", json: false, noColor: global.noColor, environment)
+        }
         try printTodos(
-          todos, verb: "Planned", suffix: " for \(day)", json: output.json, noColor: global.noColor,
-          environment)
+          todos.filter { already.contains($0.id) }, verb: "Kept", suffix: " (already on \(day))", json: false,
+          noColor: global.noColor, environment)
         return
       }
       let added = try database.planRoutine(

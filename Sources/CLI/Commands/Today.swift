@@ -34,7 +34,7 @@ extension Ootd {
         try renderer.overdueSection(database, before: today, limit: 10)
         + renderer.backlogSection(database, limit: DashboardJSON.backlogShown)
       try DashboardText(renderer: renderer, timeZone: environment.timeZone)
-        .print(today, reader: database, overdue: overdue, facts: facts, environment)
+        .print(today, reader: database, blocks: { try database.blocks() }, overdue: overdue, facts: facts, environment)
     }
   }
 }

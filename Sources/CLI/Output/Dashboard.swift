@@ -138,14 +138,15 @@ struct DashboardJSON {
 
 /// The dashboard as text: today's heading and todos (or how to plan some), the overdue
 /// section, the streak line and, once synced, today's commits. Today's todos are streamed from
-/// the database (a day of a 100,000-line import included).
+/// the database (a day of a 100,000-line import included); `blocks` is read only for an empty
+/// day's hint.
 struct DashboardText {
   let renderer: TodoRenderer
   let timeZone: any ZoneRules
 
   func print(
-    _ today: Day, reader: any TodoReader, overdue: [String], facts: DashboardFacts,
-    _ environment: AppEnvironment
+    _ today: Day, reader: any TodoReader, blocks: () throws -> [TaskBlock], overdue: [String],
+    facts: DashboardFacts, _ environment: AppEnvironment
   ) throws {
     let printed = try renderer.printDays(
       reader, matching: TodoFilter(days: .range(DayRange(day: today))), showProgress: true,
@@ -153,8 +154,10 @@ struct DashboardText {
     var lines: [String] = []
     if !printed {
       lines = renderer.dayHeading(today, todos: [])
+      let tries = ["ootd add \"...\" --priority high", addBlockHint(try blocks()), "ootd plan"].compactMap { $0 }
       lines.append(renderer.style.dim(
-        "  Nothing planned yet. Try: ootd add \"...\" --priority high, ootd add --block algorithm, or ootd plan"))
+        "  Nothing planned yet. Try: " + tries.dropLast().joined(separator: ", ")
+          + (tries.count > 2 ? ", or " : " or ") + tries.last!))
     }
     lines += overdue
     lines += ["", facts.line(renderer.style)]
