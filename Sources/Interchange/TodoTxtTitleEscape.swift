@@ -11,6 +11,10 @@ import Core
 /// backslash anywhere else (`C:\Users`, `\n`, `\u0041`, `\u001b`) is written and read as it is,
 /// so a title without those characters is written byte for byte as it is.
 ///
+/// A word the reader would take out of the title (`+1`, `@home`, `C:\Users`, `due:2026-12-01`, a
+/// run of spaces) is escaped the same way at the one character that makes it so
+/// (``wordEscapes(_:)``): the export never turns a title into a project, a tag or an attribute.
+///
 /// A title that holds the escape's text itself (`\u001B` typed as six characters) keeps it:
 /// the backslashes right before `uXXXX` are doubled, the one before an escaped character too,
 /// and a reader halves them; an odd count means the last one starts an escape (as a Windows
@@ -23,17 +27,66 @@ extension TodoTxt {
     (ControlCharacters.isControl(scalar) && scalar != "\t") || scalar == "\u{2028}" || scalar == "\u{2029}"
   }
 
+  /// Whether `scalar` may be read back from an escape: one ``isEscaped(_:)``, or one that
+  /// ``wordEscapes(_:)`` escapes where the reader would take a title's word for its own.
+  static func isReadBack(_ scalar: Unicode.Scalar) -> Bool {
+    isEscaped(scalar) || scalar == "+" || scalar == "@" || scalar == ":" || scalar == " "
+  }
+
+  /// The places of `scalars` (a title) escaped because the reader would otherwise take the
+  /// word they are in for its own and out of the title (``parse(_:)``, on words split at
+  /// spaces): the `+` of a `+project` word, the `@` of an `@context`, the colon of a
+  /// `key:value` it reads (`due:2026-12-01`, `C:\Users`, `ootd:…`), and the second and later
+  /// spaces of a run (the reader joins words with one). A word the reader keeps (`C++`,
+  /// `a@b`, `10:30`, `https://…`) is written as it is.
+  static func wordEscapes(_ scalars: [Unicode.Scalar]) -> Set<Int> {
+    var escaped: Set<Int> = []
+    var line = Line()  // as the reader fills it: the title's words come first on the line
+    var start = 0
+    func word(_ range: Range<Int>) {
+      guard range.count > 1 else { return }
+      let first = scalars[range.lowerBound]
+      if first == "+" || first == "@" {
+        escaped.insert(range.lowerBound)
+        return
+      }
+      guard let colon = scalars[range].firstIndex(of: ":") else { return }
+      var key = String.UnicodeScalarView()
+      key.append(contentsOf: scalars[range.lowerBound..<colon])
+      var value = String.UnicodeScalarView()
+      value.append(contentsOf: scalars[(colon + 1)..<range.upperBound])
+      if (try? keyValue(Substring(String(key)), Substring(String(value)), into: &line)) ?? true {
+        escaped.insert(colon)
+      }
+    }
+    for index in scalars.indices where scalars[index] == " " {
+      word(start..<index)
+      if index > 0, scalars[index - 1] == " " { escaped.insert(index) }
+      start = index + 1
+    }
+    word(start..<scalars.count)
+    return escaped
+  }
+
   /// `title` as a todo.txt line carries it (see the extension's summary); the title itself when
   /// it has nothing to escape.
   public static func escapedTitle(_ title: String) -> String {
     // Bytes first, in one pass: a title without a C0 byte, DEL, a C1 control (lead byte
-    // 0xC2), U+2028/U+2029 (0xE2) or a backslash, as most, is written as it is without
-    // decoding it.
-    guard title.containsUTF8(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0x5C }) else {
+    // 0xC2), U+2028/U+2029 (0xE2), a backslash, or what may make a word the reader's (`+`,
+    // `@`, `:`, two spaces), as most, is written as it is without decoding it.
+    var previous: UInt8 = 0
+    guard title.containsUTF8(where: { byte in
+      defer { previous = byte }
+      return byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0x5C || byte == 0x2B
+        || byte == 0x40 || byte == 0x3A || (byte == 0x20 && previous == 0x20)
+    }) else {
       return title
     }
     let scalars = Array(title.unicodeScalars)
-    guard scalars.contains(where: isEscaped) || scalars.indices.contains(where: { isEscapeText(scalars, at: $0) }) else {
+    let inWords = wordEscapes(scalars)
+    guard !inWords.isEmpty || scalars.contains(where: isEscaped)
+      || scalars.indices.contains(where: { isEscapeText(scalars, at: $0) })
+    else {
       return title
     }
     var result = String.UnicodeScalarView()
@@ -43,7 +96,7 @@ extension TodoTxt {
         backslashes += 1
         continue
       }
-      if isEscaped(scalar) {
+      if isEscaped(scalar) || inWords.contains(index) {
         appendBackslashes(2 * backslashes + 1, to: &result)
         result.append("u")
         result.append(contentsOf: hex(scalar).unicodeScalars)
@@ -94,14 +147,14 @@ extension TodoTxt {
   }
 
   /// Whether `scalars` hold, from `index`, a backslash then the text of an escape: `u` and four
-  /// uppercase hex digits naming a character ``isEscaped(_:)``.
+  /// uppercase hex digits naming a character ``isReadBack(_:)``.
   static func isEscapeText(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
     index >= 0 && index + 5 < scalars.count && scalars[index] == "\\" && scalars[index + 1] == "u"
       && code(scalars, at: index + 2) != nil
   }
 
   /// The character the four uppercase hex digits at `index` name, when it is one
-  /// ``isEscaped(_:)``; nil otherwise.
+  /// ``isReadBack(_:)``; nil otherwise.
   static func code(_ scalars: [Unicode.Scalar], at index: Int) -> Unicode.Scalar? {
     guard index + 4 <= scalars.count else { return nil }
     var value: UInt32 = 0
@@ -112,7 +165,7 @@ extension TodoTxt {
       default: return nil
       }
     }
-    guard let scalar = Unicode.Scalar(value), isEscaped(scalar) else { return nil }
+    guard let scalar = Unicode.Scalar(value), isReadBack(scalar) else { return nil }
     return scalar
   }
 

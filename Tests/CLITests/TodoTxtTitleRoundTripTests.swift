@@ -12,6 +12,8 @@ import Testing
     "esc \u{1B}]0;pwn\u{07} and \u{1B}[31mred", "tab\tinside", "two\nlines", "carriage\rreturn", "crlf\r\nend",
     "line\u{2028}separator", #"back\slash \Users\me \\ two"#, #"the marker \u001B typed"#, #"doubled \\u000A too"#,
     "backslash then esc \\\u{1B}", "plain title", "회의 🚀 \u{202E}bidi",
+    // Words the reader would take out of the title: a project, a key:value, a run of spaces.
+    "Email +1 it", #"Fix C:\Users path"#, "set due:2026-12-01 here", "two  spaces   three", "C++ at 10:30",
   ]
 
   @Test func titlesWithControlsAndLineEnds_comeBackExactly() async throws {

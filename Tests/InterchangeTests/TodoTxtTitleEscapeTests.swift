@@ -32,7 +32,7 @@ import Testing
   /// A title without an escaped character or the escape's text is written byte for byte: a
   /// backslash elsewhere, a `\u` of a character that is never escaped, lowercase hex, a tab.
   @Test(arguments: [
-    "Buy milk", "회의 🚀 +not-a-project", #"C:\Users\me\notes.txt"#, #"back\slash %s %d"#, #"a\\b"#,
+    "Buy milk", "회의 🚀 a+b", "C++ and a@b.c", "10:30 ratio 3:2 https://example.com/x", #"C\:Users\me\notes.txt"#, #"back\slash %s %d"#, #"a\\b"#,
     #"\n is not a newline"#, #"\u0041 is A"#, #"\u001b lowercase"#, #"\u001"#, #"\u00ZZ"#, #"\\"#, "tab\there",
     "\u{202E}bidi stays (exports are not the terminal)", #"\U001B"#, #"\u2027 \u202A"#,
   ])
@@ -41,11 +41,34 @@ import Testing
     #expect(TodoTxt.unescapedTitle(title) == title)
   }
 
+  /// A word the reader would take out of the title (a `+project`, an `@context`, a `key:value`
+  /// it reads, a run of spaces it joins) is written with that character escaped, and read back
+  /// whole; `C++`, `a@b`, `10:30` and URLs above are written as they are.
+  @Test(arguments: [
+    ("Email +1 it", #"Email \u002B1 it"#),
+    ("@home first", #"\u0040home first"#),
+    (#"Fix C:\Users path"#, #"Fix C\u003A\Users path"#),
+    ("set due:2026-12-01 here", #"set due\u003A2026-12-01 here"#),
+    ("impossible due:2026-02-30", #"impossible due\u003A2026-02-30"#),
+    ("keys ootd:a3fe4b93-5181-4180-92d8-311fe1ab2cce dropped:yes pri:A", #"keys ootd\u003Aa3fe4b93-5181-4180-92d8-311fe1ab2cce dropped\u003Ayes pri\u003AA"#),
+    ("two  spaces   three", #"two \u0020spaces \u0020\u0020three"#),
+    (#"typed \u002B text"#, #"typed \\u002B text"#),
+  ])
+  func wordsTheReaderWouldTake_areEscaped(title: String, written: String) throws {
+    #expect(TodoTxt.escapedTitle(title) == written)
+    #expect(TodoTxt.unescapedTitle(written) == title)
+    let line = "(B) 2026-03-01 " + written + " +work ootd:a1b2c3d4-0000-4000-8000-000000000001"
+    let back = try TodoTxt.plan(line, today: today, timeZone: utc).todos
+    #expect(back.map(\.title) == [title])
+    #expect(back.first?.project == "work")
+    #expect(back.first?.attributes == [:])
+  }
+
   /// Every sequence of up to five pieces among backslashes, the escape's text, escaped
   /// characters and a plain letter comes back exactly, and none of what is written holds a
   /// character a line cannot carry.
   @Test func everyMixOfBackslashesAndEscapes_roundTrips() {
-    let pieces = ["\\", "u001B", "\u{1B}", "\u{2028}", "x"]
+    let pieces = ["\\", "u001B", "\u{1B}", "\u{2028}", "x", "+", " "]
     var titles = [""]
     var failures: [String] = []
     for _ in 1...5 {
