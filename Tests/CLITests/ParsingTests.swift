@@ -117,6 +117,46 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: h.databasePath))
   }
 
+  /// Completion after a global option written before the command: `ootd --db F block rou<TAB>`
+  /// offered the command names (the script's top level took `--db` for the command) instead of
+  /// `routine`. Run in a real bash; zsh's and fish's scripts name the globals at their top
+  /// level too (neither shell is on every machine the tests run on).
+  @Test func completion_afterGlobalOptionsBeforeTheCommand_completesTheCommandsWords() async throws {
+    let h = try Harness()
+    let file = h.folder.file("ootd.bash")
+    try await h.run(["completions", "bash"]).stdout.write(toFile: file, atomically: true, encoding: .utf8)
+    func completions(_ words: [String]) throws -> [String] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      let line = words.joined(separator: " ")
+      let script = """
+        source "$1"; shift
+        COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        _ootd ootd "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        printf '%s\n' "${COMPREPLY[@]}"
+        """
+      process.arguments = ["-c", script, "bash", file] + words
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "\(line)")
+      return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    #expect(try completions(["ootd", "block", "rou"]) == ["routine"])
+    #expect(try completions(["ootd", "--db", h.databasePath, "block", "rou"]) == ["routine"])
+    #expect(try completions(["ootd", "--no-color", "block", "rou"]) == ["routine"])
+    #expect(try completions(["ootd", "--db", h.databasePath, "--no-color", "bl"]) == ["block"])
+    let zsh = await h.run(["completions", "zsh"]).stdout
+    let zshTop = try #require(zsh.range(of: "\n_ootd() {\n")).upperBound
+    let zshEnd = try #require(zsh.range(of: "_arguments", range: zshTop..<zsh.endIndex)).lowerBound
+    let zshSpecs = zsh[zshTop..<zshEnd]
+    #expect(zshSpecs.contains("'--db[") && zshSpecs.contains("'--no-color["), "\(zshSpecs)")
+    let fish = await h.run(["completions", "fish"]).stdout
+    #expect(fish.contains("case 'ootd'\n        __ootd_parse_subcommand 0 'db=' 'no-color' 'version' 'h/help'"))
+  }
+
   @Test func projectAdd_parsesEveryField() throws {
     let command = try #require(
       try Ootd.parseAsRoot([

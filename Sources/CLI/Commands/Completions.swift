@@ -28,7 +28,7 @@ extension Ootd {
       guard let kind = CompletionShell(rawValue: shell) else {
         throw CLIError.invalidValue("unknown shell '\(shell)': use bash, zsh or fish")
       }
-      environment.output(Ootd.completionScript(for: kind))
+      environment.output(CompletionScript.text(for: kind))
     }
   }
 }
