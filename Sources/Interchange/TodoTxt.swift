@@ -67,21 +67,28 @@ public enum TodoTxt {
     }
     line.text = String(rest)
     var kept: [Substring] = []
-    for word in rest.split(separator: " ", omittingEmptySubsequences: true) {
-      if word.count > 1, word.first == "+" {
-        line.projects.append(String(word.dropFirst()))
-      } else if word.count > 1, word.first == "@" {
-        line.contexts.append(String(word.dropFirst()))
-      } else if let colon = word.firstIndex(of: ":"),
-        try keyValue(word[..<colon], word[word.index(after: colon)...], into: &line)
-      {
-        continue
-      } else {
-        kept.append(word)
-      }
+    for word in rest.split(separator: " ", omittingEmptySubsequences: true) where try !take(word, into: &line) {
+      kept.append(word)
     }
     line.title = kept.joined(separator: " ")
     return line
+  }
+
+  /// Reads the word `word` of a line's text into `line` and returns true when it is one the
+  /// mapping takes out of the title: a `+project`, an `@context`, a `key:value` it reads
+  /// (``keyValue(_:_:into:)``); false when it stays in the title. Throws as `keyValue` does.
+  /// The export's escape asks the same of a title's words (``wordEscapes(_:)``).
+  static func take(_ word: Substring, into line: inout Line) throws(InterchangeError) -> Bool {
+    if word.count > 1, word.first == "+" {
+      line.projects.append(String(word.dropFirst()))
+    } else if word.count > 1, word.first == "@" {
+      line.contexts.append(String(word.dropFirst()))
+    } else if let colon = word.firstIndex(of: ":") {
+      return try keyValue(word[..<colon], word[word.index(after: colon)...], into: &line)
+    } else {
+      return false
+    }
+    return true
   }
 
   /// Takes a leading `(A) ` off `text` and returns its letter, or nil (and `text` as it was).

@@ -33,38 +33,34 @@ extension TodoTxt {
     isEscaped(scalar) || scalar == "+" || scalar == "@" || scalar == ":" || scalar == " "
   }
 
-  /// The places of `scalars` (a title) escaped because the reader would otherwise take the
-  /// word they are in for its own and out of the title (``parse(_:)``, on words split at
-  /// spaces): the `+` of a `+project` word, the `@` of an `@context`, the colon of a
+  /// The places (scalar offsets) of `title` escaped because the reader would otherwise take
+  /// the word they are in for its own and out of the title (``take(_:into:)``, the reader's own
+  /// rule, on words split at spaces): the `+` of a `+project` word, the `@` of an `@context`, the colon of a
   /// `key:value` it reads (`due:2026-12-01`, `C:\Users`, `ootd:…`), and the second and later
   /// spaces of a run (the reader joins words with one). A word the reader keeps (`C++`,
   /// `a@b`, `10:30`, `https://…`) is written as it is.
-  static func wordEscapes(_ scalars: [Unicode.Scalar]) -> Set<Int> {
+  static func wordEscapes(_ title: String) -> Set<Int> {
     var escaped: Set<Int> = []
     var line = Line()  // as the reader fills it: the title's words come first on the line
-    var start = 0
-    func word(_ range: Range<Int>) {
-      guard range.count > 1 else { return }
-      let first = scalars[range.lowerBound]
-      if first == "+" || first == "@" {
-        escaped.insert(range.lowerBound)
-        return
-      }
-      guard let colon = scalars[range].firstIndex(of: ":") else { return }
-      var key = String.UnicodeScalarView()
-      key.append(contentsOf: scalars[range.lowerBound..<colon])
-      var value = String.UnicodeScalarView()
-      value.append(contentsOf: scalars[(colon + 1)..<range.upperBound])
-      if (try? keyValue(Substring(String(key)), Substring(String(value)), into: &line)) ?? true {
-        escaped.insert(colon)
-      }
+    // The title's words as the reader splits them (``take(_:into:)``), each with the offset
+    // of its first scalar in the title.
+    let scalars = title.unicodeScalars
+    var offset = 0
+    var position = title.startIndex
+    for word in title.split(separator: " ", omittingEmptySubsequences: true) {
+      offset += scalars.distance(from: position, to: word.startIndex)
+      position = word.startIndex
+      guard (try? take(word, into: &line)) ?? true else { continue }
+      // The `+` or `@` that starts it, else the colon of its `key:value`.
+      let at = word.first == "+" || word.first == "@" ? word.startIndex : word.firstIndex(of: ":") ?? word.startIndex
+      escaped.insert(offset + scalars.distance(from: word.startIndex, to: at))
     }
-    for index in scalars.indices where scalars[index] == " " {
-      word(start..<index)
-      if index > 0, scalars[index - 1] == " " { escaped.insert(index) }
-      start = index + 1
+    // The second and later spaces of a run: the reader joins words with one.
+    var previous: Unicode.Scalar?
+    for (index, scalar) in scalars.enumerated() {
+      if scalar == " ", previous == " " { escaped.insert(index) }
+      previous = scalar
     }
-    word(start..<scalars.count)
     return escaped
   }
 
@@ -83,7 +79,7 @@ extension TodoTxt {
       return title
     }
     let scalars = Array(title.unicodeScalars)
-    let inWords = wordEscapes(scalars)
+    let inWords = wordEscapes(title)
     guard !inWords.isEmpty || scalars.contains(where: isEscaped)
       || scalars.indices.contains(where: { isEscapeText(scalars, at: $0) })
     else {
