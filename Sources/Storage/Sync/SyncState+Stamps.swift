@@ -120,11 +120,16 @@ struct LinkTranslation {
   func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
     try map(operation) { field, value in
       guard field == "block", let name = value.text else { return value }
-      return .text(
-        try String.fetchOne(
-          db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
-          ?? name)
+      return .text(try outgoingBlock(name))
     }
+  }
+
+  /// A todo's block (by name here) as records name it: the block's uuid, or the name when no
+  /// block has it.
+  func outgoingBlock(_ name: String) throws -> String {
+    try String.fetchOne(
+      db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+      ?? name
   }
 
   func incoming(_ operation: SyncOperation) throws -> SyncOperation {
