@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -30,8 +31,15 @@ struct RowStatement {
       let index = index
       let handle = handle
       text.withUTF8 { bytes in
-        let length = bytes.firstIndex(of: 0) ?? bytes.count
-        guard let start = bytes.baseAddress, length > 0 else {
+        // (The first NUL found by `memchr`: `firstIndex(of:)` went a byte at a time, 330
+        // instructions a text of a first pull's, whose journal texts are ~600 bytes.)
+        guard let start = bytes.baseAddress else {
+          _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+          return
+        }
+        let nul = memchr(start, 0, bytes.count)
+        let length = nul.map { nul in UnsafeRawPointer(nul) - UnsafeRawPointer(start) } ?? bytes.count
+        guard length > 0 else {
           _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
           return
         }

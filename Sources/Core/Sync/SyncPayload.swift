@@ -78,25 +78,74 @@ public enum SyncPayload {
   public static func chunks(command: String, from: String? = nil, _ operations: [SyncOperation])
     -> [(payload: String, range: Range<Int>)]
   {
-    let start = head(command, from: from)
-    var chunks: [(payload: String, range: Range<Int>)] = []
-    var text = start
-    var first = 0
-    for (index, operation) in operations.enumerated() {
-      let encoded = encode(operation)
-      let count = index - first
-      if count > 0,
-        count == Caps.operationsPerRecord || text.utf8.count + encoded.utf8.count + 3 > Caps.plainPayloadBytes
-      {
-        chunks.append((text + "]}", first..<index))
-        text = start
-        first = index
-      }
-      if index > first { text += "," }
-      text += encoded
+    var chunker = Chunker(command: command, from: from)
+    for operation in operations { chunker.add(operation) }
+    return chunker.finish()
+  }
+
+  /// ``chunks(command:from:_:)`` built an operation at a time: the same payloads, split by the
+  /// same rule, for operations handed over as they are read (a first push's todos are written
+  /// from their rows, ``addCreation(_:row:clock:fields:)``, with no ``SyncOperation`` or
+  /// ``Fields`` made for each: issue 24). Bytes throughout: one buffer per payload, one for the
+  /// operation being added.
+  public struct Chunker {
+    private let start: [UInt8]
+    private var text: [UInt8]
+    /// The operation being added, written before it is placed (its size decides the payload).
+    private var operation: [UInt8] = []
+    private var first = 0
+    private var count = 0
+    private var chunks: [(payload: String, range: Range<Int>)] = []
+
+    public init(command: String, from: String? = nil) {
+      start = Array(head(command, from: from).utf8)
+      text = start
     }
-    if first < operations.count { chunks.append((text + "]}", first..<operations.count)) }
-    return chunks
+
+    /// Adds `operation`.
+    public mutating func add(_ operation: SyncOperation) {
+      self.operation.removeAll(keepingCapacity: true)
+      SyncPayload.encode(operation, to: &self.operation)
+      place()
+    }
+
+    /// Adds the creation of `row` at `clock` (its device is the record's) whose fields `fields`
+    /// appends as the text ``JSONText/object(_:)`` writes for them (an object, sorted by name).
+    public mutating func addCreation(
+      _ entity: Entity, row: String, clock: Int64, fields: (inout [UInt8]) throws -> Void
+    ) rethrows {
+      operation.removeAll(keepingCapacity: true)
+      try SyncPayload.encodeCreation(entity, row: row, clock: clock, to: &operation, fields: fields)
+      place()
+    }
+
+    /// The payloads of the operations added, each with the range (of the order they were added
+    /// in) it holds.
+    public mutating func finish() -> [(payload: String, range: Range<Int>)] {
+      if first < count { close() }
+      defer { chunks = [] }
+      return chunks
+    }
+
+    /// The operation just written, in the open payload, or in a new one when it would pass a cap.
+    private mutating func place() {
+      let held = count - first
+      if held > 0, held == Caps.operationsPerRecord || text.count + operation.count + 3 > Caps.plainPayloadBytes {
+        close()
+        text.append(contentsOf: start)
+        first = count
+      }
+      if count > first { text.append(UInt8(ascii: ",")) }
+      text.append(contentsOf: operation)
+      count += 1
+    }
+
+    /// Ends the open payload.
+    private mutating func close() {
+      text.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}")])
+      chunks.append((String(decoding: text, as: UTF8.self), first..<count))
+      text.removeAll(keepingCapacity: true)
+    }
   }
 
   /// A payload's text up to its first operation.
@@ -107,14 +156,58 @@ public enum SyncPayload {
 
   /// One operation's JSON text.
   private static func encode(_ operation: SyncOperation) -> String {
-    var text = "{\"entity\":\"\(operation.entity.rawValue)\",\"row\":\(JSONText.quoted(operation.row)),"
+    var bytes: [UInt8] = []
+    encode(operation, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// One operation's JSON text, appended to `bytes`.
+  private static func encode(_ operation: SyncOperation, to bytes: inout [UInt8]) {
     switch operation.kind {
-    case .create(let fields): text += "\"action\":\"create\",\"fields\":\(JSONText.object(fields)),"
+    case .create(let fields):
+      encodeCreation(operation.entity, row: operation.row, clock: operation.stamp.clock, to: &bytes) {
+        JSONText.appendObject(fields, to: &$0)
+      }
+      return
     case .update(let field, let value):
-      text += "\"action\":\"update\",\"field\":\(JSONText.quoted(field)),\"value\":\(JSONText.value(value)),"
-    case .delete: text += "\"action\":\"delete\","
+      opening(operation.entity, row: operation.row, to: &bytes)
+      bytes.append(contentsOf: "\"action\":\"update\",\"field\":".utf8)
+      JSONText.appendQuoted(field, to: &bytes)
+      bytes.append(contentsOf: ",\"value\":".utf8)
+      JSONText.append(value, to: &bytes)
+      bytes.append(UInt8(ascii: ","))
+    case .delete:
+      opening(operation.entity, row: operation.row, to: &bytes)
+      bytes.append(contentsOf: "\"action\":\"delete\",".utf8)
     }
-    return text + "\"clock\":\(operation.stamp.clock)}"
+    closing(clock: operation.stamp.clock, to: &bytes)
+  }
+
+  /// A creation's JSON text, its fields' object appended by `fields`.
+  private static func encodeCreation(
+    _ entity: Entity, row: String, clock: Int64, to bytes: inout [UInt8], fields: (inout [UInt8]) throws -> Void
+  ) rethrows {
+    opening(entity, row: row, to: &bytes)
+    bytes.append(contentsOf: "\"action\":\"create\",\"fields\":".utf8)
+    try fields(&bytes)
+    bytes.append(UInt8(ascii: ","))
+    closing(clock: clock, to: &bytes)
+  }
+
+  /// `{"entity":"todo","row":"…",`
+  private static func opening(_ entity: Entity, row: String, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: "{\"entity\":\"".utf8)
+    bytes.append(contentsOf: entity.rawValue.utf8)
+    bytes.append(contentsOf: "\",\"row\":".utf8)
+    JSONText.appendQuoted(row, to: &bytes)
+    bytes.append(UInt8(ascii: ","))
+  }
+
+  /// `"clock":116…}`
+  private static func closing(clock: Int64, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: "\"clock\":".utf8)
+    JSONText.appendInteger(clock, to: &bytes)
+    bytes.append(UInt8(ascii: "}"))
   }
 
   /// The operations of a payload made by `device`; throws ``CoreError`` when it is not one.

@@ -145,11 +145,12 @@ final class ChangeRecorder {
     _ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)], fieldsTexts: [String?] = []
   ) throws {
     guard !rows.isEmpty else { return }
-    let built = try OperationExecutor.createAll(db, entity, rows.map { ($0.row, $0.fields) }, projectIDs: &projectIDs)
+    // The text given (a pulled payload's own), else the one written from the values bound.
+    let texts = try OperationExecutor.createAll(
+      db, entity, rows.map { ($0.row, $0.fields) }, texts: fieldsTexts, projectIDs: &projectIDs)
     try recordCreated(
       rows.count,
-      // The text given (a pulled payload's own), else the one written from the values bound.
-      texts: { index in (index < fieldsTexts.count ? fieldsTexts[index] : nil) ?? built[index] },
+      texts: { texts[$0] },
       operation: { index, _ in JournalOperation(entity, row: rows[index].row, .create(rows[index].fields)) },
       clock: { rows[$0].clock },
       summarize: { index in summary.add(JournalOperation(entity, row: rows[index].row, .create(rows[index].fields))) })

@@ -115,10 +115,12 @@ enum OperationExecutor {
   /// binding its arguments cost more than SQLite's insert itself, and so did sending the rows
   /// as JSON for `json_each` to read. Returns each row's fields as the journal's text
   /// (``FieldsText/encode(_:)``), written from the values bound, in the order of their names
-  /// sorted once for all the rows of the same fields.
+  /// sorted once for all the rows of the same fields; where `texts` gives a row's text already
+  /// (a pulled payload's own, issue 24), that text, not written again.
   @discardableResult
   static func createAll(
-    _ db: Database, _ entity: Entity, _ rows: [(row: String, fields: Fields)], projectIDs: inout [String: Int64]
+    _ db: Database, _ entity: Entity, _ rows: [(row: String, fields: Fields)], texts given: [String?] = [],
+    projectIDs: inout [String: Int64]
   ) throws -> [String] {
     var texts: [String] = []
     texts.reserveCapacity(rows.count)
@@ -127,7 +129,7 @@ enum OperationExecutor {
     var current: (names: [String], statement: RowStatement, folds: Bool)?
     var values: [FieldValue] = []
     var folder = TodoFilter.Folder()
-    for (uuid, fields) in rows {
+    for (index, (uuid, fields)) in rows.enumerated() {
       // Most often the previous row's names: checked by looking each up, not sorted again, and
       // each value kept for its binding (looked up twice, a quarter of the rows' cost).
       values.removeAll(keepingCapacity: true)
@@ -162,7 +164,7 @@ enum OperationExecutor {
       texts.append(
         try insert(
           db, entity, prepared.statement, folds: prepared.folds, row: uuid, names: prepared.names, values: values,
-          folder: &folder, projectIDs: &projectIDs))
+          text: index < given.count ? given[index] : nil, folder: &folder, projectIDs: &projectIDs))
     }
     return texts
   }
@@ -214,10 +216,12 @@ enum OperationExecutor {
   }
 
   /// Inserts one row with `statement` (``insertStatement(_:_:_:)`` of `names`), its values
-  /// bound straight, and returns its fields' journal text, written from those values.
+  /// bound straight, and returns its fields' journal text: `text` when given, else written
+  /// from those values.
   private static func insert(
     _ db: Database, _ entity: Entity, _ statement: RowStatement, folds: Bool, row uuid: String,
-    names: [String], values: [FieldValue], folder: inout TodoFilter.Folder, projectIDs: inout [String: Int64]
+    names: [String], values: [FieldValue], text: String? = nil, folder: inout TodoFilter.Folder,
+    projectIDs: inout [String: Int64]
   ) throws -> String {
     var statement = statement
     statement.bind(uuid)
@@ -231,7 +235,7 @@ enum OperationExecutor {
     }
     if folds { statement.bind(fold ?? .null) }
     try statement.run()
-    return JSONText.object(sortedNames: names, values: values)
+    return text ?? JSONText.object(sortedNames: names, values: values)
   }
 
   /// Applies updates of one row, each of a different field, with one statement (a statement

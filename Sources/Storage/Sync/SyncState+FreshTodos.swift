@@ -22,6 +22,10 @@ struct FreshTodos {
     guard !operations.isEmpty else { return nil }
     var rows = Set<String>()
     rows.reserveCapacity(operations.count)
+    // The rows' uuids as a JSON array for `json_each`, written as bytes (a `String` a uuid, then
+    // joined, was a quarter of this check: issue 24).
+    var uuids: [UInt8] = [UInt8(ascii: "[")]
+    uuids.reserveCapacity(operations.count * 39 + 2)
     for operation in operations {
       // Each with its number: the rows are written with the numbers given here.
       guard operation.entity == .todo, case .create(let fields) = operation.kind, fields[todo: .id]?.integer != nil,
@@ -29,13 +33,16 @@ struct FreshTodos {
       else {
         return nil
       }
+      if uuids.count > 1 { uuids.append(UInt8(ascii: ",")) }
+      JSONText.appendQuoted(operation.row, to: &uuids)
     }
+    uuids.append(UInt8(ascii: "]"))
     let known = try Bool.fetchOne(
       db.cachedStatement(
         sql: """
           SELECT EXISTS (SELECT 1 FROM syncStamp WHERE row IN (SELECT value FROM json_each(?1)))
             OR EXISTS (SELECT 1 FROM todo WHERE uuid IN (SELECT value FROM json_each(?1)))
-          """), arguments: ["[" + operations.map { JSONText.quoted($0.row) }.joined(separator: ",") + "]"]) ?? true
+          """), arguments: [String(decoding: uuids, as: UTF8.self)]) ?? true
     return known ? nil : FreshTodos(operations: operations)
   }
 
@@ -64,7 +71,8 @@ struct FreshTodos {
     // The lowest number held (``TodoNumbers/lowest(_:)``), kept here as the rows are given
     // theirs: a todo whose number is taken waits under the one below it.
     var lowest = try TodoNumbers.lowest(db)
-    var translated: [String: FieldValue] = [:]
+    // Each link's value here, by field (a record's todos name a few blocks and projects).
+    var translated: [String: [FieldValue: FieldValue]] = ["block": [:], "project": [:]]
     var rows: [(row: String, fields: Fields, clock: Int64?)] = []
     // Each row's fields as the payload wrote them, when the journal would write the same text.
     var texts: [String?] = []
@@ -78,13 +86,12 @@ struct FreshTodos {
       // A record of todos only changes no project or block: each link is looked up once.
       var linkChanged = false
       let operation = try links.map(remote) { field, value in
-        let key = field + "\u{0}" + (value.text ?? "")
         let local: FieldValue
-        if let known = translated[key] {
+        if let known = translated[field]?[value] {
           local = known
         } else {
           local = try links.incoming(field, value)
-          translated[key] = local
+          translated[field, default: [:]][value] = local
         }
         if local != value { linkChanged = true }
         return local
@@ -95,7 +102,8 @@ struct FreshTodos {
       }
       let id = applied.numbers.arriving(
         operation.row, number, device: operation.stamp.device, holder: holders[number], waiting: { lowest - 1 })
-      fields[todo: .id] = .integer(id)
+      // (Set only when it differs: the fields are the merge's too, and a write copied them.)
+      if id != number { fields[todo: .id] = .integer(id) }
       holders[id] = operation.row
       lowest = min(lowest, id)
       rows.append((operation.row, fields, remote.stamp.clock))

@@ -1,4 +1,5 @@
 import Core
+import Formats
 import Foundation
 import GRDB
 
@@ -38,20 +39,24 @@ extension SyncState {
         var count = 0
         var last = cursor
         func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
-          guard !rows.isEmpty else { return }
-          let operations = try rows.map { row in
-            try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp))
+          var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
+          for row in rows {
+            chunker.add(try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp)))
           }
-          count += operations.count
-          last = SnapshotCursor(entity: entity, uuid: rows.last!.uuid)
-          for (chunk, (payload, range)) in SyncPayload.chunks(command: SyncState.firstSyncCommand, from: name, operations).enumerated() {
-            let slice = rows[range]
+          add(entity, rows.map(\.uuid), chunker.finish())
+        }
+        // The records of `chunks`, the creations of the rows `uuids` in order.
+        func add(_ entity: Entity, _ uuids: [String], _ chunks: [(payload: String, range: Range<Int>)]) {
+          guard let lastUUID = uuids.last else { return }
+          count += uuids.count
+          last = SnapshotCursor(entity: entity, uuid: lastUUID)
+          for (chunk, (payload, range)) in chunks.enumerated() {
             records.append(
               SyncRecord(
                 // Named by the rows it holds: a first sync stopped and run again after rows
                 // changed makes new records for chunks that changed (their rows merge as one).
                 opID: RowID.syncRecord(
-                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(slice.first!.uuid) \(slice.last!.uuid) \(slice.count)"),
+                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(uuids[range.lowerBound]) \(uuids[range.upperBound - 1]) \(range.count)"),
                 device: floorDevice, clock: HybridClock.text(floor), payload: payload))
           }
         }
@@ -77,12 +82,20 @@ extension SyncState {
               db, sql: "SELECT * FROM project WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments
             ).map { ($0.uuid, $0.fields) })
           case .todo:
-            var todos: [(uuid: String, fields: Fields)] = []
+            // Each todo's creation written straight from its row as it is read (issue 24: its
+            // ``Fields``, their sort and their text were 0.7 G instructions of a first push of
+            // 20,000): the same text, ``TodoRecord/appendFieldsText(to:)``.
+            var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
+            var uuids: [String] = []
             try TodoRecord.forEach(db, where: condition, arguments, limit: limit - count, order: "todo.uuid") { record in
-              todos.append((record.uuid, record.fields))
+              var record = record
+              // Its link as ``LinkTranslation/outgoing(_:)`` names it.
+              if let block = record.block { record.block = try links.outgoingBlock(block) }
+              chunker.addCreation(.todo, row: record.uuid, clock: floor) { record.appendFieldsText(to: &$0) }
+              uuids.append(record.uuid)
               return true
             }
-            try add(.todo, todos)
+            add(.todo, uuids, chunker.finish())
           }
         }
         return SyncPushPage(
@@ -222,4 +235,18 @@ struct SnapshotCursor {
 extension SyncState {
   /// The row-level operations of one page of the first sync's push (a few records of 1,000).
   static let snapshotPageOperations = 5_000
+}
+
+extension TodoRecord {
+  /// The names of ``TodoField``, sorted as ``JSONText/object(_:)`` sorts a row's fields.
+  private static let sortedFields = TodoField.allCases.sorted { $0.rawValue < $1.rawValue }
+  private static let sortedNames = sortedFields.map(\.rawValue)
+
+  /// ``fields`` as ``JSONText/object(_:)`` writes them, byte for byte, appended to `bytes`:
+  /// written from the row's columns (``value(_:)``) in the order of their names, with no
+  /// dictionary of them made and sorted (a first push's todos, issue 24).
+  func appendFieldsText(to bytes: inout [UInt8]) {
+    let fields = Self.sortedFields
+    JSONText.appendObject(sortedNames: Self.sortedNames, to: &bytes) { value(fields[$0]) }
+  }
 }

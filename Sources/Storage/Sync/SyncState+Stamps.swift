@@ -120,11 +120,16 @@ struct LinkTranslation {
   func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
     try map(operation) { field, value in
       guard field == "block", let name = value.text else { return value }
-      return .text(
-        try String.fetchOne(
-          db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
-          ?? name)
+      return .text(try outgoingBlock(name))
     }
+  }
+
+  /// A todo's block (by name here) as records name it: the block's uuid, or the name when no
+  /// block has it.
+  func outgoingBlock(_ name: String) throws -> String {
+    try String.fetchOne(
+      db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+      ?? name
   }
 
   func incoming(_ operation: SyncOperation) throws -> SyncOperation {
@@ -155,11 +160,20 @@ struct LinkTranslation {
     guard operation.entity == .todo else { return operation }
     var result = operation
     switch operation.kind {
-    case .create(var fields):
-      for field in ["block", "project"] where fields[field] != nil {
-        fields[field] = try transform(field, fields[field]!)
+    case .create(let fields):
+      // The fields copied (and the operation's kind set) only when a link reads otherwise: a
+      // first pull's 20,000 todos each copied a dictionary of 19 fields for nothing (issue 24).
+      var changed = fields
+      var same = true
+      for field in ["block", "project"] {
+        guard let value = fields[field] else { continue }
+        let local = try transform(field, value)
+        if local != value {
+          changed[field] = local
+          same = false
+        }
       }
-      result.kind = .create(fields)
+      if !same { result.kind = .create(changed) }
     case .update(let field, let value):
       result.kind = .update(field: field, value: try transform(field, value))
     case .delete: break
