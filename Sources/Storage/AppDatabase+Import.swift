@@ -61,25 +61,28 @@ extension AppDatabase {
   /// Imports what `read` hands to its ``ImportWriter`` as one change, as
   /// ``importTodos(_:dryRun:today:now:)`` does, a batch of 500 todos at a time: a file of any
   /// length is imported in the memory of a batch. An error `read` throws is rethrown as it is,
-  /// and nothing is changed.
+  /// and nothing is changed. `size`, when the input's length is known, estimates how many
+  /// items it holds in all from how many the writer has taken (``ImportSizeEstimate``): a big
+  /// import then leaves its deferred indexes out from its first batch on (nothing else differs).
   public func importTodos(
-    dryRun: Bool = false, today: Day, now: Date,
+    dryRun: Bool = false, today: Day, now: Date, size: ImportSizeEstimate? = nil,
     _ read: (inout ImportWriter) throws -> Void
   ) throws -> ImportResult {
-    try importTodos(dryRun: dryRun, today: today, now: now, deferringIndexesFrom: ImportWriter.deferIndexesFrom, read)
+    try importTodos(
+      dryRun: dryRun, today: today, now: now, size: size, deferringIndexesFrom: ImportWriter.deferIndexesFrom, read)
   }
 
-  /// ``importTodos(dryRun:today:now:_:)``, its indexes left out from `deferringIndexesFrom`
-  /// todos created on (``ImportWriter/deferIndexesFrom``; a test gives fewer).
+  /// ``importTodos(dryRun:today:now:size:_:)``, its indexes left out from `deferringIndexesFrom`
+  /// todos created (or expected) on (``ImportWriter/deferIndexesFrom``; a test gives fewer).
   func importTodos(
-    dryRun: Bool = false, today: Day, now: Date, deferringIndexesFrom: Int,
+    dryRun: Bool = false, today: Day, now: Date, size: ImportSizeEstimate? = nil, deferringIndexesFrom: Int,
     _ read: (inout ImportWriter) throws -> Void
   ) throws -> ImportResult {
     // The reader's own error, kept apart from storage's while the transaction rolls back.
     var failure: (any Error)?
     func run(_ db: Database, _ recorder: ChangeRecorder?) throws -> ImportResult {
       var writer = try ImportWriter(
-        db, recorder: recorder, today: today, now: now, deferringIndexesFrom: deferringIndexesFrom)
+        db, recorder: recorder, today: today, now: now, size: size, deferringIndexesFrom: deferringIndexesFrom)
       do {
         try read(&writer)
       } catch {
@@ -111,6 +114,12 @@ extension AppDatabase {
     return result
   }
 }
+
+/// How many items (todos and items left out) an import's input holds in all, estimated from the
+/// number `taken` so far (and what the reader knows: the bytes read of a file of known size);
+/// nil when it cannot tell. Asked once, when the first batch is full: an estimate under the
+/// truth only leaves the indexes in longer (``ImportWriter/deferIndexesFrom``).
+public typealias ImportSizeEstimate = (_ taken: Int) -> Int?
 
 /// Applies (or, without a recorder, counts) the todos of an import a batch at a time, inside
 /// the import's transaction: ``AppDatabase/importTodos(dryRun:today:now:_:)`` hands it to the reader
@@ -147,6 +156,12 @@ public struct ImportWriter: ImportSink {
   private var countedAsUpdated = RowIDBits()
   /// How many todos this import creates before it leaves out ``deferredIndexes``.
   private let deferIndexesFrom: Int
+  /// The input's estimate of its items in all (nil: none), asked at the first batch's end.
+  private let size: ImportSizeEstimate?
+  /// The items of the file taken so far: todos (a uuid met again too) and items left out.
+  private var taken = 0
+  /// Whether a batch was applied already (only the first asks ``size``).
+  private var flushedOnce = false
   /// The highest id of the todos and of the journal's operations before the import: about how
   /// many rows building the deferred indexes again reads besides the import's own.
   private let rowsBefore: Int64
@@ -154,8 +169,12 @@ public struct ImportWriter: ImportSink {
   /// none is.
   private var deferred: [String] = []
 
-  init(_ db: Database, recorder: ChangeRecorder?, today: Day, now: Date, deferringIndexesFrom: Int) throws {
+  init(
+    _ db: Database, recorder: ChangeRecorder?, today: Day, now: Date, size: ImportSizeEstimate? = nil,
+    deferringIndexesFrom: Int
+  ) throws {
     self.db = db
+    self.size = size
     self.recorder = recorder
     self.today = today
     self.now = now
@@ -173,6 +192,7 @@ public struct ImportWriter: ImportSink {
   /// Takes the next todo of the file. A uuid met again keeps the place of the first todo of
   /// that uuid and takes the fields of this one, as if only this one had been read.
   public mutating func add(_ todo: ImportedTodo) throws {
+    taken += 1
     if let place = batchPlaces[todo.uuid] {
       batch[place] = todo
       return
@@ -183,15 +203,24 @@ public struct ImportWriter: ImportSink {
   }
 
   /// Counts one item of the file left out for `reason`.
-  public mutating func skip(_ reason: String) { result.skipped[reason, default: 0] += 1 }
+  public mutating func skip(_ reason: String) {
+    taken += 1
+    result.skipped[reason, default: 0] += 1
+  }
 
   /// Applies the batch: creates each todo, or updates the one that has its uuid.
   mutating func flush() throws {
     guard !batch.isEmpty else { return }
-    // The todos the batch names, by uuid, in one query.
+    // Only the first batch, and full (more to come), asks the input's estimate.
+    let first = !flushedOnce && batch.count >= Self.batchSize
+    flushedOnce = true
+    // The todos the batch names, by uuid, in one query: a full batch's statement compiled once
+    // for the import (its 500 marks written once), the uuids passed as GRDB binds them cheapest.
     var existing: [String: TodoRecord] = [:]
-    let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-    for record in try TodoRecord.fetchAll(db, where: "todo.uuid IN (\(marks))", StatementArguments(batch.map(\.uuid))) {
+    let full = batch.count == Self.batchSize
+    let clause = full ? Self.fullBatchClause : Self.clause(batch.count)
+    let uuids: [(any DatabaseValueConvertible)?] = batch.map { $0.uuid }
+    for record in try TodoRecord.fetchAll(db, where: clause, StatementArguments(uuids), cached: full) {
       existing[record.uuid] = record
     }
     for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
@@ -199,9 +228,31 @@ public struct ImportWriter: ImportSink {
     creations.removeAll(keepingCapacity: true)
     batch.removeAll(keepingCapacity: true)
     batchPlaces.removeAll(keepingCapacity: true)
-    if recorder != nil, deferred.isEmpty, result.added >= deferIndexesFrom, Int64(result.added) * 4 >= rowsBefore {
+    guard recorder != nil, deferred.isEmpty else { return }
+    if defersIndexes(creating: result.added) || first && defersIndexes(creating: expectedCreations()) {
       try deferIndexes()
     }
+  }
+
+  /// The condition on the uuids of a batch of `count` todos.
+  private static func clause(_ count: Int) -> String {
+    "todo.uuid IN (" + Array(repeating: "?", count: count).joined(separator: ",") + ")"
+  }
+
+  private static let fullBatchClause = clause(batchSize)
+
+  /// Whether an import that creates `created` todos leaves ``deferredIndexes`` out: from
+  /// ``deferIndexesFrom`` on, and a quarter as many as the rows there before.
+  private func defersIndexes(creating created: Int) -> Bool {
+    created >= deferIndexesFrom && Int64(created) * 4 >= rowsBefore
+  }
+
+  /// How many todos the whole input will create, at the end of the first batch: the input's
+  /// estimate of its items (``ImportSizeEstimate``) times the share of the items taken so far
+  /// that created a todo (a file imported again creates none: its indexes stay); 0 without one.
+  private func expectedCreations() -> Int {
+    guard taken > 0, let items = size?(taken) else { return 0 }
+    return Int((Double(items) * Double(result.added) / Double(taken)).rounded(.down))
   }
 
   /// The indexes a big import leaves out while it writes, and builds again at its end, in its
@@ -218,7 +269,10 @@ public struct ImportWriter: ImportSink {
 
   /// How many todos an import creates before it leaves ``deferredIndexes`` out (when it has
   /// created a quarter as many as the rows there before, too: building them again reads those).
-  /// Below this the indexes fit in the import's page cache and cost little to keep.
+  /// Below this the indexes fit in the import's page cache and cost little to keep. An input
+  /// that tells its size (``ImportSizeEstimate``) and is expected to create as many leaves them
+  /// out from its first batch on: the first 20,000 todos of a big import then pay no index
+  /// either (BENCHMARKS.md, import25f).
   static let deferIndexesFrom = 20_000
 
   /// Drops ``deferredIndexes``, keeping the statements that make them (the schema's own).

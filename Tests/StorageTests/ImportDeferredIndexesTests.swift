@@ -39,12 +39,14 @@ import Testing
   /// and again in the last (counted once, by what the journal says it was), failing after
   /// `failing` todos when given. Returns the result, and whether the indexes were out after the
   /// first batch.
-  func importing(into database: AppDatabase, deferringFrom: Int, failing: Int? = nil) throws
-    -> (result: ImportResult, out: Bool)
-  {
+  func importing(
+    into database: AppDatabase, deferringFrom: Int = ImportWriter.deferIndexesFrom, size: ImportSizeEstimate? = nil,
+    failing: Int? = nil
+  ) throws -> (result: ImportResult, out: Bool) {
     var out = false
-    let result = try database.importTodos(today: fixedToday, now: fixedNow, deferringIndexesFrom: deferringFrom) {
-      writer in
+    let result = try database.importTodos(
+      today: fixedToday, now: fixedNow, size: size, deferringIndexesFrom: deferringFrom
+    ) { writer in
       try writer.add(todo(0, title: "met first"))
       for index in 1...1300 {
         if index == failing { throw CancellationError() }
@@ -82,5 +84,47 @@ import Testing
     let before = try contents(database)
     #expect(throws: CancellationError.self) { try importing(into: database, deferringFrom: 1, failing: 1200) }
     #expect(try contents(database) == before)
+  }
+
+  /// An input that tells its size (a file: its length at the rate read so far) and is expected
+  /// to create ``ImportWriter/deferIndexesFrom`` todos or more leaves the indexes out from its
+  /// first batch on, not from its 20,000th todo: the same result, rows, journal and schema.
+  /// Asked with the 501 items taken when the first batch is full (500 todos and the next).
+  @Test func anInputExpectedToBeBig_leavesIndexesOutFromItsFirstBatch() throws {
+    try RowID.$source.withValue(RowIDSource(SeededGenerator(seed: 25))) {
+      let kept = try database()
+      let keeping = try importing(into: kept)
+      #expect(!keeping.out)
+      try RowID.$source.withValue(RowIDSource(SeededGenerator(seed: 25))) {
+        let left = try database()
+        var asked: [Int] = []
+        let leaving = try importing(into: left) { taken in
+          asked.append(taken)
+          return taken * 41  // 20,541 items: 499 new of the first 501 → 20,459 todos expected
+        }
+        #expect(asked == [501])
+        #expect(leaving.out)
+        #expect(leaving.result == keeping.result)
+        #expect(try contents(left) == contents(kept))
+        #expect(try left.writer.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+      }
+    }
+  }
+
+  /// An estimate under the threshold, or none (standard input), changes nothing: the indexes
+  /// stay in until the import has created 20,000 todos.
+  @Test func anInputExpectedToBeSmall_keepsItsIndexes() throws {
+    #expect(try !importing(into: database()) { $0 * 39 }.out)  // 19,539 items: 19,461 todos
+    #expect(try !importing(into: database()) { _ in nil }.out)
+  }
+
+  /// A file imported again creates no todo in its first batch: whatever its size, its indexes
+  /// stay (nothing to write past them, and building them again would read every row).
+  @Test func aFileImportedAgain_keepsItsIndexesWhateverItsSize() throws {
+    let database = try database()
+    _ = try importing(into: database)
+    let again = try importing(into: database) { _ in 10_000_000 }
+    #expect(!again.out)
+    #expect((again.result.added, again.result.unchanged) == (0, 1301))
   }
 }

@@ -53,13 +53,13 @@ extension Ootd {
       /// Imports (or, with `--dry-run`, counts) what `parse` hands to the writer as it reads the
       /// input, as one change, and prints what happened. Malformed input changes nothing.
       func importing(
-        _ environment: AppEnvironment, _ parse: (inout ImportWriter) throws -> Void
+        _ environment: AppEnvironment, from input: ImportInput, _ parse: (inout ImportWriter) throws -> Void
       ) throws {
         let database = try global.openDatabase(environment)
         let result: ImportResult
         do {
           result = try database.importTodos(
-            dryRun: dryRun, today: environment.today, now: environment.now, parse)
+            dryRun: dryRun, today: environment.today, now: environment.now, size: input.items(taken:), parse)
         } catch let error as InterchangeError {
           throw CLIError.invalidValue(error.description)
         }
@@ -81,6 +81,10 @@ final class ImportInput {
   private let descriptor: Int32
   private let ownsDescriptor: Bool
   private let name: String
+  /// The input's length in bytes when it is a regular file, else nil.
+  private var size: Int?
+  /// The bytes read so far.
+  private var bytesRead = 0
 
   /// Opens `path` (standard input when nil); `name` is the file as typed.
   init(_ path: String?, name: String) throws {
@@ -99,6 +103,7 @@ final class ImportInput {
       case S_IFREG:
         // Its size is known: one past the cap is refused before a byte is read.
         if status.st_size > InputBounds.maximumInput { throw CLIError.invalidValue(InputBounds.inputTooLarge.description) }
+        size = Int(status.st_size)
       default: break
       }
     }
@@ -117,8 +122,17 @@ final class ImportInput {
       guard count >= 0 else { throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
       if count == 0 { return }
       try bounds.count(count)
+      bytesRead += count
       try body(UnsafeBufferPointer(rebasing: chunk[..<count]))
     }
+  }
+
+  /// About how many items the whole input holds, when `taken` items came of the bytes read so
+  /// far (``ImportSizeEstimate``): the file's size at the rate read so far. The bytes read run
+  /// up to a chunk ahead of the items taken, so the estimate errs low. Nil for a pipe.
+  func items(taken: Int) -> Int? {
+    guard let size, bytesRead > 0 else { return nil }
+    return Int((Double(size) * Double(taken) / Double(bytesRead)).rounded(.down))
   }
 
   /// Hands each chunk to `body`, within the caps of ``InputBounds``.

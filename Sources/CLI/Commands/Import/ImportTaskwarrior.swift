@@ -28,7 +28,7 @@ extension Ootd.Import {
     func run(in environment: AppEnvironment) throws {
       // The file is read inside the import's transaction, object by object.
       let input = try options.input(environment)
-      try options.importing(environment) { writer in
+      try options.importing(environment, from: input) { writer in
         var reader = Taskwarrior.Reader(timeZone: environment.timeZone)
         try input.stream { chunk in try reader.read(chunk, into: &writer) }
         try reader.finish(into: &writer)

@@ -26,7 +26,7 @@ extension Ootd.Import {
     func run(in environment: AppEnvironment) throws {
       // The file is read inside the import's transaction, line by line.
       let input = try options.input(environment)
-      try options.importing(environment) { writer in
+      try options.importing(environment, from: input) { writer in
         var lines = LineItems()
         var reader = TodoTxt.Reader(timeZone: environment.timeZone)
         func take(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws {
