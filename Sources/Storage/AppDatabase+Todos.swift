@@ -226,20 +226,13 @@ extension AppDatabase {
     // todos from that day on are ranked, and only `limit` of them loaded (a day of a
     // 100,000-line import is not). With fewer than `limit` overdue todos there is no such day:
     // every overdue todo is ranked.
-    // The count, capped at `countLimit` (?2; a positive number): when there is a countLimit-th
-    // most recent overdue todo, the cap, else all of them (fewer). Stepping over the rows to an
-    // OFFSET costs a third less than counting them through a subquery that yields each row
-    // (`count(*)` over `LIMIT ?2`: 0.19 M instructions fewer for 1,000 rows, issue 25).
-    let cappedCount = """
-      coalesce(
-        (SELECT ?2 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT 1 OFFSET ?2 - 1),
-        (SELECT count(*) FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1))
-      """
     guard limit > 0 else {
       return (
         [],
         try readStatement { db in
-          try Int.fetchOne(db.makeStatement(sql: "SELECT \(cappedCount)"), arguments: [day.description, countLimit]) ?? 0
+          try Int.fetchOne(
+            db.makeStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT ?2)"),
+            arguments: [day.description, countLimit]) ?? 0
         }
       )
     }
@@ -256,7 +249,7 @@ extension AppDatabase {
             ORDER BY day DESC, priority, id LIMIT ?3)
           """,
         [day.description, countLimit, limit],
-        extra: cappedCount
+        extra: "(SELECT count(*) FROM (SELECT 1 FROM todo WHERE done = 0 AND dropped = 0 AND day < ?1 ORDER BY day DESC LIMIT ?2))"
       ) { todo, extra in
         todos.append(todo)
         count = Int(extra)
