@@ -183,15 +183,16 @@ extension AppDatabase {
   public func perfectDayStreak(before day: Day) throws(StorageError) -> Int {
     try read { db in
       let lastCarried = try Self.carriedTodos(db, project: nil).map(\.day).filter { $0 < day }.max()
+      // A prepared statement, not an SQL literal (as ``GitHubCache/hasCommits()``).
       return try Int.fetchOne(
-        db,
-        sql: """
-          SELECT count(DISTINCT day) FROM todo
-          WHERE day < ?1
-            AND day > max(
-              coalesce((SELECT max(day) FROM todo INDEXED BY todo_open_on_day WHERE done = 0 AND day < ?1), ''),
-              ?2)
-          """,
+        db.makeStatement(
+          sql: """
+            SELECT count(DISTINCT day) FROM todo
+            WHERE day < ?1
+              AND day > max(
+                coalesce((SELECT max(day) FROM todo INDEXED BY todo_open_on_day WHERE done = 0 AND day < ?1), ''),
+                ?2)
+            """),
         arguments: [day.description, lastCarried?.description ?? ""]) ?? 0
     }
   }

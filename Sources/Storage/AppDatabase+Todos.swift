@@ -18,10 +18,14 @@ extension AppDatabase {
   /// at a time as they are read, so that any number of them takes constant memory. `body`
   /// returns false to stop early (its output failed).
   public func forEachTodo(matching filter: TodoFilter, _ body: (Todo) -> Bool) throws(StorageError) {
-    try read { db in
+    let listing = { (db: Database) throws in
       let (clause, arguments) = try Self.condition(db, filter)
       try TodoRecord.forEachTodo(db, where: clause, arguments, body)
     }
+    // Without a project, one statement: outside a transaction (its `BEGIN`, `COMMIT` and two
+    // pragmas; `done`'s note on a block's day reads this way). A project's name is looked up
+    // first: then one transaction holds both.
+    try filter.project == nil ? readStatement(listing) : read(listing)
   }
 
   /// Calls `body` with each todo of `ids` that exists, in listing order (day, priority, id),

@@ -163,7 +163,10 @@ public final class AppDatabase: DatabaseStore {
   /// statistics off (every allocation and free took a global mutex for counters ootd never reads;
   /// ~0.3 M instructions of an `ootd add`). Too late when SQLite was used already (tests that
   /// opened an in-memory database first), which changes nothing.
-  private static let sqliteSettings: Void = { _ = ootd_sqlite_disable_memstatus() }()
+  private static let sqliteSettings: Void = {
+    _ = ootd_sqlite_disable_memstatus()
+    _ = ootd_sqlite_no_bulk_page_cache()
+  }()
 
   /// Foreign keys on, as GRDB's `foreignKeysEnabled` turns them on, by a plain statement: GRDB
   /// runs its pragma through an SQL literal, whose `joined()` is the process's first call of the

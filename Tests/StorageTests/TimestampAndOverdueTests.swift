@@ -58,4 +58,25 @@ struct TimestampAndOverdueTests {
     let none = try database.overdueSummary(before: today.adding(days: -15), limit: 3)
     #expect(none.count == 0 && none.todos.isEmpty)
   }
+
+  @Test(
+    "the overdue count is capped exactly at its limit, dropped and done todos left out",
+    arguments: [(29, 29), (30, 30), (31, 30), (1, 1), (1000, 30)])
+  func overdueCountAtTheCap(countLimit: Int, expected: Int) throws {
+    // Given 30 open overdue todos, and a dropped one and a done one before today
+    let scratch = Scratch()
+    let database = try scratch.freshDatabase()
+    let today = day("2026-11-22")
+    for offset in 1...30 {
+      try database.addTodo(try draft("open \(offset)", on: today.adding(days: -offset).description), now: fixedNow)
+    }
+    let dropped = try database.addTodo(try draft("dropped", on: "2026-11-21"), now: fixedNow)
+    _ = try database.dropTodos(ids: [dropped.id], now: fixedNow)
+    let done = try database.addTodo(try draft("done", on: "2026-11-21"), now: fixedNow)
+    _ = try database.setDone(ids: [done.id], done: true, now: fixedNow)
+    // When / Then: the cap when there are at least that many (the countLimit-th one exists),
+    // else every one; the same with todos listed and without
+    #expect(try database.overdueSummary(before: today, limit: 3, countLimit: countLimit).count == expected)
+    #expect(try database.overdueSummary(before: today, limit: 0, countLimit: countLimit).count == expected)
+  }
 }

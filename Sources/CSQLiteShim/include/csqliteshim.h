@@ -10,6 +10,14 @@
 /// A C function because sqlite3_config is variadic, which Swift cannot call.
 int ootd_sqlite_disable_memstatus(void);
 
+/// Makes each page cache (every connection's, and every temporary b-tree's that a statement
+/// opens for an IN list or an ORDER BY with a LIMIT) take memory one page at a time as it needs
+/// it, without the first bulk allocation of 20 pages (~88 KB) that SQLite makes otherwise
+/// (SQLITE_CONFIG_PAGECACHE with no buffer and N = 0: SQLITE_DEFAULT_PCACHE_INITSZ's bulk off).
+/// That bulk is touched slot by slot when it is made, so each cache cost ~22 page faults even
+/// when it held one page. Must run before SQLite is first used, as above.
+int ootd_sqlite_no_bulk_page_cache(void);
+
 struct sqlite3;
 
 /// Makes closing `db` leave its write-ahead log as it is, without the checkpoint (and the
