@@ -118,7 +118,8 @@ extension AppDatabase {
 /// How many items (todos and items left out) an import's input holds in all, estimated from the
 /// number `taken` so far (and what the reader knows: the bytes read of a file of known size);
 /// nil when it cannot tell. Asked once, when the first batch is full: an estimate under the
-/// truth only leaves the indexes in longer (``ImportWriter/deferIndexesFrom``).
+/// truth only leaves the indexes in longer (``ImportWriter/deferIndexesFrom``), one over it only
+/// builds them again when they could have stayed; neither changes what is imported.
 public typealias ImportSizeEstimate = (_ taken: Int) -> Int?
 
 /// Applies (or, without a recorder, counts) the todos of an import a batch at a time, inside

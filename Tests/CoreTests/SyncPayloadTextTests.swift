@@ -66,6 +66,43 @@ struct SyncPayloadTextTests {
     #expect(decoded == Array(operations[2000..<2007]))
   }
 
+  @Test("a payload holds every operation the byte cap lets in, and a finished chunker starts again")
+  func byteCap() throws {
+    // Operations of one length (same digits, same title), each ~20 KB: the byte cap, not the
+    // count, splits them.
+    let title = String(repeating: "y", count: 20_000)
+    func operation(_ index: Int) -> SyncOperation {
+      var fields = Self.fields
+      fields["id"] = .integer(Int64(10_000 + index))
+      fields["title"] = .text(title)
+      let number = String(10_000 + index)
+      let row = "5e55c0de-0000-4000-8000-" + String(repeating: "0", count: 12 - number.count) + number
+      return SyncOperation(.todo, row: row, .create(fields), stamp: Self.stamp)
+    }
+    // One operation's text with its comma: what a second one adds to a payload.
+    let one = try #require(SyncPayload.chunks(command: "c", [operation(0)]).first).payload.utf8.count
+    let two = try #require(SyncPayload.chunks(command: "c", [operation(0), operation(1)]).first).payload.utf8.count
+    let each = two - one
+    let operations = (0..<700).map(operation)
+    var chunker = SyncPayload.Chunker(command: "c")
+    for operation in operations { chunker.add(operation) }
+    let chunks = chunker.finish()
+    #expect(chunks.count == 3)
+    #expect(chunks.map(\.range.lowerBound) == [0] + chunks.dropLast().map(\.range.upperBound))
+    #expect(chunks.last?.range.upperBound == operations.count)
+    for (index, chunk) in chunks.enumerated() {
+      #expect(chunk.payload.utf8.count <= Caps.plainPayloadBytes)
+      // Greedy: the next operation would not have fitted.
+      if index < chunks.count - 1 { #expect(chunk.payload.utf8.count + each > Caps.plainPayloadBytes) }
+    }
+    // Used again after finish(): as new.
+    for operation in operations.prefix(3) { chunker.add(operation) }
+    let again = chunker.finish()
+    #expect(again.map(\.range) == [0..<3])
+    #expect(again.map(\.payload) == SyncPayload.chunks(command: "c", Array(operations.prefix(3))).map(\.payload))
+    #expect(try SyncPayload.decode(again[0].payload, device: "d").operations == Array(operations.prefix(3)))
+  }
+
   @Test("appendObject(sortedNames:) writes what object(_:) writes")
   func sortedNames() {
     let names = Self.fields.keys.sorted()

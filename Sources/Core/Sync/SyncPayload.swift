@@ -121,9 +121,15 @@ public enum SyncPayload {
 
     /// The payloads of the operations added, each with the range (of the order they were added
     /// in) it holds.
+    /// The chunker is then as new (its next operation is the first of its next payloads).
     public mutating func finish() -> [(payload: String, range: Range<Int>)] {
       if first < count { close() }
-      defer { chunks = [] }
+      defer {
+        chunks = []
+        text = start
+        first = 0
+        count = 0
+      }
       return chunks
     }
 

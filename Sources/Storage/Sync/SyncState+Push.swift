@@ -88,10 +88,10 @@ extension SyncState {
             var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
             var uuids: [String] = []
             try TodoRecord.forEach(db, where: condition, arguments, limit: limit - count, order: "todo.uuid") { record in
-              var record = record
-              // Its link as ``LinkTranslation/outgoing(_:)`` names it.
-              if let block = record.block { record.block = try links.outgoingBlock(block) }
-              chunker.addCreation(.todo, row: record.uuid, clock: floor) { record.appendFieldsText(to: &$0) }
+              // Each field as ``LinkTranslation/outgoing(_:_:)`` names it (its block by uuid).
+              try chunker.addCreation(.todo, row: record.uuid, clock: floor) {
+                try record.appendFieldsText(to: &$0, as: links.outgoing)
+              }
               uuids.append(record.uuid)
               return true
             }
@@ -246,7 +246,14 @@ extension TodoRecord {
   /// written from the row's columns (``value(_:)``) in the order of their names, with no
   /// dictionary of them made and sorted (a first push's todos, issue 24).
   func appendFieldsText(to bytes: inout [UInt8]) {
+    appendFieldsText(to: &bytes) { _, value in value }
+  }
+
+  /// ``appendFieldsText(to:)`` of each field's value as `named` gives it for the field's name
+  /// (a first push's: ``LinkTranslation/outgoing(_:_:)``).
+  func appendFieldsText(to bytes: inout [UInt8], as named: (String, FieldValue) throws -> FieldValue) rethrows {
     let fields = Self.sortedFields
-    JSONText.appendObject(sortedNames: Self.sortedNames, to: &bytes) { value(fields[$0]) }
+    let names = Self.sortedNames
+    try JSONText.appendObject(sortedNames: names, to: &bytes) { try named(names[$0], value(fields[$0])) }
   }
 }

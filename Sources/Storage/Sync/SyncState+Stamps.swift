@@ -118,18 +118,18 @@ struct LinkTranslation {
   }
 
   func outgoing(_ operation: SyncOperation) throws -> SyncOperation {
-    try map(operation) { field, value in
-      guard field == "block", let name = value.text else { return value }
-      return .text(try outgoingBlock(name))
-    }
+    try map(operation, outgoing)
   }
 
-  /// A todo's block (by name here) as records name it: the block's uuid, or the name when no
-  /// block has it.
-  func outgoingBlock(_ name: String) throws -> String {
-    try String.fetchOne(
-      db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
-      ?? name
+  /// A todo's field `field` as records name it: its block (by name here) by the block's uuid, or
+  /// the name when no block has it; any other field as it is. (The one rule out: a first push's
+  /// todos, written from their rows, ask it of each field too.)
+  func outgoing(_ field: String, _ value: FieldValue) throws -> FieldValue {
+    guard field == "block", let name = value.text else { return value }
+    return .text(
+      try String.fetchOne(
+        db.cachedStatement(sql: "SELECT uuid FROM block WHERE name = ? COLLATE NOCASE"), arguments: [name])
+        ?? name)
   }
 
   func incoming(_ operation: SyncOperation) throws -> SyncOperation {

@@ -129,7 +129,10 @@ final class ImportInput {
 
   /// About how many items the whole input holds, when `taken` items came of the bytes read so
   /// far (``ImportSizeEstimate``): the file's size at the rate read so far. The bytes read run
-  /// up to a chunk ahead of the items taken, so the estimate errs low. Nil for a pipe.
+  /// up to a chunk ahead of the items taken, so for a file of items of even size the estimate
+  /// errs low; a file whose first items are much shorter than the rest can be estimated over
+  /// the truth, and then only costs time (indexes left out and built again that could have
+  /// stayed), never an answer. Nil for a pipe.
   func items(taken: Int) -> Int? {
     guard let size, bytesRead > 0 else { return nil }
     return Int((Double(size) * Double(taken) / Double(bytesRead)).rounded(.down))
