@@ -80,6 +80,10 @@ struct ChangeSummaryTests {
         "2 todos moved to 2026-11-23 ('Solve BOJ 1753', 'Write the README')"),
       ([JournalOperation(.todo, row: a, .update(field: "title", old: .text("Old"), new: .text("Solve BOJ 1753")))],
         "retitled 'Old' to 'Solve BOJ 1753'"),
+      // The title the operation set, whatever the todo is called now (`log` of an earlier
+      // retitle; a redo's line, whose names are read before it is applied).
+      ([JournalOperation(.todo, row: a, .update(field: "title", old: .text("Old"), new: .text("Newer")))],
+        "retitled 'Old' to 'Newer'"),
       ([JournalOperation(.todo, row: a, .update(field: "project", old: .text(p), new: .null)),
         JournalOperation(.project, row: p, .delete(["name": .text("ootd")]))],
         "1 todo unlinked from their project ('Solve BOJ 1753'); deleted project 'ootd'"),

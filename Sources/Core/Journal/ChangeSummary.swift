@@ -102,9 +102,14 @@ public enum ChangeSummary {
           let target = new == .null ? "the backlog" : new.text ?? "?"
           add("day:\(target)", row: row) { count, names, _ in "\(Core.counted(count, "todo")) moved to \(target) \(names)" }
         case "title":
+          // The title this operation set, not the todo's title now: a redo of an import that
+          // retitled a todo it had created read "retitled 'A' to 'A'", and `log` of a todo
+          // retitled since named its latest title.
           let from = old.text ?? ""
           add("title", row: row) { count, names, _ in
-            count == 1 ? "retitled '\(from)' to '\(names.first ?? "")'" : "retitled \(Core.counted(count, "todo")) \(names)"
+            count == 1
+              ? "retitled '\(from)' to '\(new.text ?? names.first ?? "")'"
+              : "retitled \(Core.counted(count, "todo")) \(names)"
           }
         case "priority":
           let level = new.integer.flatMap { Priority(rank: Int($0)) }?.rawValue ?? "?"
