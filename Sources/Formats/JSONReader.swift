@@ -161,6 +161,11 @@ public struct JSONReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
   private var depth = 0
+  /// Whether a string may hold a raw control character other than NUL and the line ends (LF,
+  /// CR), as Taskwarrior writes ESC, BEL or VT (it escapes only `\n`, `\r`, `\t`, `\b`, `\f`):
+  /// off by default, where RFC 8259 refuses every raw U+0000–U+001F
+  /// (``value(_:at:rawControlsInStrings:)``).
+  private var rawControlsInStrings = false
   /// Line counting for ``values(_:)``: the line of `lineCountedTo`.
   private var line = 1
   private var lineCountedTo = 0
@@ -241,6 +246,19 @@ public struct JSONReader {
   public static func value(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError) -> JSONValue {
     var reader = JSONReader(bytes)
     reader.position = offset
+    return try reader.value()
+  }
+
+  /// ``value(_:at:)``, its strings allowed to hold raw control characters (U+0001–U+001F but
+  /// LF and CR, which end lines) when `rawControlsInStrings`: for input that is not strict JSON
+  /// (a Taskwarrior export, whose `task` writes ESC or BEL in a description as it is). The rest
+  /// is as strict as ever.
+  public static func value(
+    _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, rawControlsInStrings: Bool
+  ) throws(JSONSyntaxError) -> JSONValue {
+    var reader = JSONReader(bytes)
+    reader.position = offset
+    reader.rawControlsInStrings = rawControlsInStrings
     return try reader.value()
   }
 
@@ -526,7 +544,9 @@ public struct JSONReader {
           throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'", at: position - 2)
         }
       default:
-        if byte < 0x20 { throw error("a control character inside a string (escape it)") }
+        if byte < 0x20, !(rawControlsInStrings && byte != 0 && byte != 0x0A && byte != 0x0D) {
+          throw error("a control character inside a string (escape it)")
+        }
         decoded.append(byte)
         position += 1
       }

@@ -121,8 +121,10 @@ public enum Taskwarrior {
       let value: JSONValue
       do {
         // The item is exactly one value (``JSONItems``): read from its first byte, without the
-        // generic entry point's checks around it.
-        value = try JSONReader.value(item.bytes, at: 0)
+        // generic entry point's checks around it. `task export` writes control characters other
+        // than `\n`, `\r`, `\t`, `\b` and `\f` raw (ESC, BEL in a description): not strict JSON,
+        // read as it is.
+        value = try JSONReader.value(item.bytes, at: 0, rawControlsInStrings: true)
       } catch {
         throw JSONItems.syntaxError(error, in: item)
       }

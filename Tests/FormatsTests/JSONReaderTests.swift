@@ -77,4 +77,19 @@ import Testing
     #expect(try Self.read(allowed).count == 1)
   }
 
+  /// `rawControlsInStrings` (Taskwarrior's not-quite-JSON): a raw ESC, BEL or VT inside a
+  /// string is its text; NUL and the line ends stay refused, and so does every raw control
+  /// without the option.
+  @Test func rawControlsInStrings_onlyWhenAsked() throws {
+    func read(_ text: String, lenient: Bool) throws -> JSONValue {
+      try Array(text.utf8).withUnsafeBufferPointer { try JSONReader.value($0, at: 0, rawControlsInStrings: lenient) }
+    }
+    #expect(try read("\"a\u{1B}[1m\u{07}\u{0B}\\n\"", lenient: true).string == "a\u{1B}[1m\u{07}\u{0B}\n")
+    for raw in ["\u{1B}", "\u{00}", "\n", "\r"] {
+      #expect(throws: JSONSyntaxError.self) { try read("\"a\(raw)b\"", lenient: false) }
+    }
+    for raw in ["\u{00}", "\n", "\r"] {
+      #expect(throws: JSONSyntaxError.self) { try read("\"a\(raw)b\"", lenient: true) }
+    }
+  }
 }
