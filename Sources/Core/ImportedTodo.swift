@@ -30,6 +30,10 @@ public struct ImportedTodo: Hashable, Sendable {
   public var doneAtEnd: Date?
   /// The project's name, created when missing.
   public var project: String?
+  /// The name of the block the todo was made from (created when missing), or nil when the file
+  /// names none: an update then keeps the todo's block (a format that carries none, an export
+  /// older than the field).
+  public var block: String?
   /// When it was created (nil: the import's time).
   public var createdAt: Date?
   /// The notes the source had (and what it had that no field can hold), or nil.
@@ -53,7 +57,7 @@ public struct ImportedTodo: Hashable, Sendable {
   public init(
     uuid: String, title: String, priority: Priority, day: Day?, dayIsDefault: Bool = false,
     isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil,
-    project: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
+    project: String? = nil, block: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
     tags: [String] = [], annotations: [Annotation]? = nil, attributes: [String: String] = [:],
     attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false)
   ) throws(CoreError) {
@@ -69,6 +73,7 @@ public struct ImportedTodo: Hashable, Sendable {
     self.doneAt = doneAt
     self.doneAtEnd = doneAtEnd
     self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
+    self.block = try block.map { name throws(CoreError) in try Name.validate(name, kind: "block") }
     self.createdAt = createdAt
     try Caps.checkNotes(notes)
     self.notes = notes.map(StoredText.replacingNUL)

@@ -16,13 +16,17 @@ import Zone
 /// (a tag that is no ootd tag stays in the notes as `tags: …`); `annotations` → annotations,
 /// but the one stamped with the task's own `entry` is the notes (that is how ootd exports
 /// them); every other field (user-defined attributes, `depends`, `wait`, `until`, a `due`
-/// beside `scheduled`…) → attributes, written back by export.
+/// beside `scheduled`…) → attributes, written back by export. ootd's own field: `ootdblock`, a
+/// user-defined attribute holding the name of the block a todo was made from.
 public enum Taskwarrior {
+  /// The member that carries a todo's block (a UDA of ootd's own: `task import` keeps it).
+  static let blockField = "ootdblock"
+
   /// Fields the mapping uses (or, for export bookkeeping and recurrence, leaves out); every
   /// other field is an attribute.
   static let mappedFields: Set<String> = [
     "uuid", "status", "description", "entry", "end", "scheduled", "due", "priority", "project",
-    "tags", "annotations", "id", "urgency", "modified",
+    "tags", "annotations", "id", "urgency", "modified", blockField,
     // A recurring instance is a todo on its day; the template it belongs to is skipped.
     "parent", "imask", "mask", "rtype", "recur",
   ]
@@ -212,6 +216,11 @@ public enum Taskwarrior {
       fallback.append("project: \(name)")
       project = nil
     }
+    var block = object[blockField]?.string
+    if let name = block, (try? Name.validate(name, kind: "block")) == nil {
+      fallback.append("\(blockField): \(name)")
+      block = nil
+    }
     var tags: [String] = []
     if let all = object["tags"]?.strings, !all.isEmpty {
       let (valid, others) = ImportTags.split(all)
@@ -259,7 +268,7 @@ public enum Taskwarrior {
       return try ImportedTodo(
         uuid: rawUUID, title: description, priority: priority,
         day: instant.map { Day($0, in: timeZone) }, dayIsDefault: planned == nil, isDone: done, isDropped: dropped, doneAt: doneAt,
-        doneAtEnd: doneAt?.addingTimeInterval(1), project: project, createdAt: entry,
+        doneAtEnd: doneAt?.addingTimeInterval(1), project: project, block: block, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
         attributes: attributes, attributeCarrier: attributeCarrier)
     } catch {
@@ -295,8 +304,9 @@ public enum Taskwarrior {
 
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
   /// start of the day in `timeZone`; done → `completed` with `end`; dropped → `deleted` with
-  /// `end` at the start of its day; tags → `tags`; notes → the annotation stamped with the
-  /// task's `entry`, then the annotations; attributes → members of the task).
+  /// `end` at the start of its day; the block → `ootdblock`; tags → `tags`; notes → the
+  /// annotation stamped with the task's `entry`, then the annotations; attributes → members of
+  /// the task).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules, now: Date) -> String {
     var writer = ExportWriter(timeZone: timeZone, now: now)
     var text = ""
@@ -398,6 +408,7 @@ public enum Taskwarrior {
     if let end { writer.member(#""end":"#, end) }
     writer.member(#""entry":"#, entry)
     writer.member(#""modified":"#, modified)
+    if let block = todo.block { writer.member(#""ootdblock":"#, block) }
     writer.member(#""priority":"#, code(todo.priority))
     if let project = todo.project { writer.member(#""project":"#, project) }
     // A backlog todo has no day: no `scheduled`.

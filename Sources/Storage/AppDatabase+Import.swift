@@ -14,6 +14,8 @@ public struct ImportResult: Hashable, Sendable {
   public var skipped: [String: Int] = [:]
   /// The projects created, in the order first met.
   public var projects: [String] = []
+  /// The blocks created (a todo's block the database did not have), in the order first met.
+  public var blocks: [String] = []
   /// Todos the file would have left breaking a rule (done on a day after today, dropped and
   /// done), imported mended by the fixed resolution (``TodoRules``): one sentence each.
   public var conflicts: [String] = []
@@ -135,6 +137,8 @@ public struct ImportWriter: ImportSink {
   private let timestamp: String
   /// Projects by lowercased name → uuid (names are unique regardless of case).
   private var projects: [String: String] = [:]
+  /// Blocks' names by lowercased name (read when a todo of the file first names one).
+  private var blocks: [String: String]? = nil
   /// The todos read but not yet applied, and the place of each uuid among them.
   private var batch: [ImportedTodo] = []
   private var batchPlaces: [String: Int] = [:]
@@ -328,7 +332,7 @@ public struct ImportWriter: ImportSink {
         result.projects.append(name)
       }
     }
-    if record == nil, replacing == nil, try create(todo, project: projectUUID, counted: counted) { return }
+    if record == nil, replacing == nil, todo.block == nil, try create(todo, project: projectUUID, counted: counted) { return }
     // Room for every field a creation sets, so that the dictionary never grows.
     var fields = Fields(minimumCapacity: 16)
     fields["title"] = .text(todo.title)
@@ -337,6 +341,7 @@ public struct ImportWriter: ImportSink {
     fields["done"] = .bool(todo.isDone)
     fields["project"] = .optional(projectUUID)
     fields["tags"] = .optional(Tag.text(todo.tags))
+    if todo.block != nil { fields["block"] = .text(try block(of: todo, changing: record)) }
     // What the format does not carry (todo.txt: notes, annotations, attributes with a space)
     // stays as the todo has it: a round trip through it changes nothing.
     if todo.replacesNotes || todo.notes != nil { fields["notes"] = .optional(todo.notes) }
@@ -384,6 +389,32 @@ public struct ImportWriter: ImportSink {
       let names = fields.keys.sorted()
       creations.append(CreatedRow(row: todo.uuid, names: names, values: names.map { fields[$0]! }))
     }
+  }
+
+  /// The name of `todo`'s block (the database's spelling), created as a user block (the todo's
+  /// title and priority, no routine) when the database has none of that name and the import
+  /// gives `record` that block: a todo that keeps its block (a block removed since) creates
+  /// none, so a file imported again changes nothing.
+  private mutating func block(of todo: ImportedTodo, changing record: TodoRecord?) throws -> String {
+    guard let name = todo.block else { return "" }
+    if blocks == nil {
+      blocks = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT name FROM block") {
+        let known: String = row["name"]
+        blocks?[known.lowercased()] = known
+      }
+    }
+    if let known = blocks?[name.lowercased()] { return known }
+    guard record?.block != name else { return name }
+    try recorder?.create(
+      .block,
+      [
+        "name": .text(name), "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
+        "builtIn": .bool(false), "routine": .bool(false), "createdAt": .text(timestamp), "recurrence": .null,
+      ])
+    blocks?[name.lowercased()] = name
+    result.blocks.append(name)
+    return name
   }
 
   /// The names of a new todo's fields, sorted, by which of the three it may leave out it sets

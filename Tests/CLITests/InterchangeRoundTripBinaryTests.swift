@@ -224,6 +224,55 @@ import Testing
     #expect(try listing() == before)
   }
 
+  /// A todo's block travels in the Taskwarrior export (`ootdblock`, through the real `task`
+  /// too): imported into a fresh database, the todo has its block again and the missing block
+  /// is created (a user block, as importing a project creates it); the file imported again
+  /// changes nothing. Before, the export dropped it and the todo came back without.
+  @Test func block_travelsThroughTaskwarrior_intoAFreshDatabase() throws {
+    _ = try run(["block", "add", "pairing", "Pair with a colleague", "--priority", "high"])
+    _ = try run(["add", "--block", "pairing", "--on", TestClock.day()])
+    _ = try run(["add", "--block", "algorithm", "--on", TestClock.day(-1)])
+    _ = try run(["add", "No block", "--on", TestClock.day()])
+    let before = try listing()
+    let file = folder.file("blocks.json")
+    _ = try run(["export", "--format", "taskwarrior", "--output", file])
+    var exported = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(exported.contains(#""ootdblock":"pairing""#) && exported.contains(#""ootdblock":"algorithm""#))
+    if let taskBinary = InterchangeBinaryTests.taskBinary {
+      // Through the real task: it keeps the UDA.
+      _ = try task(taskBinary, ["import", file])
+      exported = try task(taskBinary, ["export"])
+      #expect(exported.contains(#""ootdblock":"pairing""#))
+    }
+    let fresh = try TemporaryFolder()
+    let freshEnv = ["OOTD_DB": fresh.file("ootd.sqlite")]
+    func freshRun(_ arguments: [String]) throws -> String {
+      let result = try BinaryTests.run(arguments, environment: freshEnv, stdin: exported)
+      #expect(result.code == 0, "\(arguments): \(result.stderr)")
+      return result.stdout
+    }
+    let imported = try #require(
+      try JSONSerialization.jsonObject(with: Data(freshRun(["import", "taskwarrior", "-", "--json"]).utf8)) as? [String: Any])
+    #expect(imported["added"] as? Int == 3)
+    #expect(imported["blocks"] as? [String] == ["pairing"])
+    // The listing there is this one's, todo for todo, blocks and all (the numbers are the
+    // file's order there).
+    func todos(_ listing: String) throws -> [String: NSDictionary] {
+      let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
+      return Dictionary(uniqueKeysWithValues: all.map { todo in
+        (todo["uuid"] as? String ?? "", NSDictionary(dictionary: todo.filter { $0.key != "id" }))
+      })
+    }
+    let there = try todos(freshRun(["list", "--all", "--json"]))
+    #expect(there == (try todos(before)))
+    #expect(Set(there.values.compactMap { $0["block"] as? String }) == ["pairing", "algorithm"])
+    let blocks = try freshRun(["block", "list"])
+    #expect(blocks.contains("pairing") && blocks.contains("Pair with a colleague"), "\(blocks)")
+    let again = try #require(
+      try JSONSerialization.jsonObject(with: Data(freshRun(["import", "taskwarrior", "-", "--json"]).utf8)) as? [String: Any])
+    #expect(again["unchanged"] as? Int == 3 && again["blocks"] as? [String] == [], "\(again)")
+  }
+
   /// A Taskwarrior history arrives honest: deleted tasks are dropped todos on their days, so a
   /// day reads the rate it had there (3 done of 4 planned: 75 %, not 100 %); a deleted task with
   /// no day is skipped and counted.

@@ -44,6 +44,7 @@ import Testing
     }
     members["priority"] = .string(Taskwarrior.code(todo.priority))
     if let project = todo.project { members["project"] = .string(project) }
+    if let block = todo.block { members["ootdblock"] = .string(block) }
     if !todo.tags.isEmpty { members["tags"] = .strings(todo.tags) }
     let annotations =
       (todo.notes.map { [["entry": entry, "description": $0]] } ?? [])

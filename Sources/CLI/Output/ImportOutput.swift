@@ -5,8 +5,9 @@ import Interchange
 import Storage
 import Glibc
 
-/// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons`, `dryRun` and
-/// `conflicts` (a sentence per todo imported mended by the rules, ``TodoRules``).
+/// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons`, `dryRun`,
+/// `conflicts` (a sentence per todo imported mended by the rules, ``TodoRules``) and `blocks`
+/// (the blocks created).
 struct ImportJSON: JSONShape {
   let result: ImportResult
   let dryRun: Bool
@@ -15,6 +16,8 @@ struct ImportJSON: JSONShape {
     writer.beginObject()
     writer.key("added")
     writer.integer(result.added)
+    writer.key("blocks")
+    writer.strings(result.blocks)
     writer.key("conflicts")
     writer.strings(result.conflicts)
     writer.key("dryRun")
@@ -57,6 +60,10 @@ enum ImportSummary {
       lines.append(
         (dryRun ? "Would create projects: " : "Created projects: ")
           + TerminalText.printable(ShortList.text(result.projects)))
+    }
+    if !result.blocks.isEmpty {
+      lines.append(
+        (dryRun ? "Would create blocks: " : "Created blocks: ") + TerminalText.printable(ShortList.text(result.blocks)))
     }
     if dryRun { lines.append("Dry run: nothing was changed.") }
     return lines.joined(separator: "\n")
