@@ -132,10 +132,12 @@ public enum Taskwarrior {
       } catch {
         throw JSONItems.syntaxError(error, in: item)
       }
+      // A `\u0000` (a raw NUL is no JSON): refused by `map`, naming the member.
+      let nul = Taskwarrior.memberWithNUL(value, in: item.bytes)
       if let index = item.element {
         guard let object = value.object else { throw InterchangeError("object \(index)", "not a JSON object") }
         do {
-          if let todo = try map(object, timeZone: timeZone, sink: &sink) { try sink.add(todo) }
+          if let todo = try map(object, timeZone: timeZone, nul: nul, sink: &sink) { try sink.add(todo) }
         } catch let error as InterchangeError {
           throw InterchangeError("object \(index)", error.problem)
         }
@@ -153,7 +155,7 @@ public enum Taskwarrior {
         case .failure(let error): throw InterchangeError("line \(held.line)", error.problem)
         }
       }
-      let todo = Result { () throws(InterchangeError) in try map(object, timeZone: timeZone, sink: &sink) }
+      let todo = Result { () throws(InterchangeError) in try map(object, timeZone: timeZone, nul: nul, sink: &sink) }
       if values == 1 {
         first = (item.line, todo)
         return
@@ -165,10 +167,13 @@ public enum Taskwarrior {
     }
   }
 
-  /// One task as an imported todo, or nil when it is skipped (counted in `sink`).
-  static func map(_ object: JSONObject, timeZone: any ZoneRules, sink: inout some ImportSink)
+  /// One task as an imported todo, or nil when it is skipped (counted in `sink`). `nul`: the
+  /// member with a NUL (``memberWithNUL(_:in:)``), refused rather than stored as U+FFFD
+  /// (storage cannot hold a NUL) without a word.
+  static func map(_ object: JSONObject, timeZone: any ZoneRules, nul: String? = nil, sink: inout some ImportSink)
     throws(InterchangeError) -> ImportedTodo?
   {
+    if let nul { throw InterchangeError("", "a NUL character (\\u0000) in '\(nul)': ootd cannot store it") }
     guard let description = object["description"]?.string else {
       throw InterchangeError("", "no 'description'")
     }
@@ -274,6 +279,36 @@ public enum Taskwarrior {
     } catch {
       throw InterchangeError("", "\(error)")
     }
+  }
+
+  /// The top-level member of `value` (a task) with a NUL in its text, its key or a string
+  /// inside it (`\u0000` in the JSON of `bytes`), or nil when there is none: the bytes are
+  /// searched first, so a task without `u0000` costs one scan.
+  static func memberWithNUL(_ value: JSONValue, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard let base = bytes.baseAddress else { return nil }
+    // A backslash followed by `u0000`, found by `memchr` (a task has a few backslashes at most).
+    var offset = 0
+    var found = false
+    while offset + 6 <= bytes.count, let hit = memchr(base + offset, 0x5C, bytes.count - offset - 5) {
+      let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+      if bytes[at + 1] == 0x75, bytes[at + 2] == 0x30, bytes[at + 3] == 0x30, bytes[at + 4] == 0x30, bytes[at + 5] == 0x30 {
+        found = true
+        break
+      }
+      offset = at + 2
+    }
+    guard found else { return nil }
+    func holdsNUL(_ value: JSONValue) -> Bool {
+      switch value {
+      case .string(let text): text.utf8.contains(0)
+      case .array(let values): values.contains(where: holdsNUL)
+      case .object(let object): object.members.contains { $0.key.utf8.contains(0) || holdsNUL($0.value) }
+      case .null, .bool, .number: false
+      }
+    }
+    // (Not an object: refused as such.)
+    guard case .object(let object) = value else { return nil }
+    return object.members.first { $0.key.utf8.contains(0) || holdsNUL($0.value) }.map { $0.key }
   }
 
   /// The date in `key`: `YYYYMMDDTHHMMSSZ`, `YYYYMMDDTHHMMSS` (UTC), or epoch seconds (a

@@ -236,8 +236,12 @@ public enum TodoTxt {
         // Nothing but projects and contexts: the whole text is the title.
         title = line.text
       }
-      // What the export escaped (a line end, ESC…) is the title's again.
+      // What the export escaped (a line end, ESC…) is the title's again; but a NUL, which
+      // storage cannot hold and the export never writes: refused, not stored as U+FFFD.
       title = unescapedTitle(title)
+      if title.utf8.contains(0) {
+        throw InterchangeError(location, "a NUL character (\\u0000) in the title: ootd cannot store it")
+      }
       if title.trimmingCharacters(in: .whitespaces).isEmpty {
         sink.skip("line without a description")
         return

@@ -40,6 +40,44 @@ import Testing
       .map { try run($0).stdout }
   }
 
+  /// NUL is no text ootd can store: a UTF-16 todo.txt (half NUL bytes, each valid UTF-8) was
+  /// imported as garbage with exit 0, and a Taskwarrior `\u0000` (or a todo.txt `\u0000` escape)
+  /// silently became U+FFFD. Each now exits 64 with one line naming the line or object and the
+  /// member, and changes nothing.
+  @Test func nul_isRefusedWithOneLine_nothingChanged() throws {
+    #expect(try run(["add", "existing"]).code == 0)
+    let before = try snapshot()
+    func refused(_ format: String, _ bytes: Data, _ message: String) throws {
+      let file = folder.file("input-\(format)")
+      try bytes.write(to: URL(fileURLWithPath: file))
+      let result = try run(["import", format, file])
+      #expect(result.code == 64, "\(message): \(result.stdout)")
+      #expect(result.stderr == "ootd: error: \(message)\n")
+      #expect(try snapshot() == before)
+    }
+    let utf16 = try #require("(A) Call mom\n".data(using: .utf16LittleEndian))
+    try refused("todotxt", utf16, "line 1: not UTF-8 text (it has NUL bytes: UTF-16?)")
+    // With its byte order mark, as Notepad writes it.
+    try refused("todotxt", Data([0xFF, 0xFE]) + utf16, "line 1: not UTF-8 text (it has NUL bytes: UTF-16?)")
+    try refused("todotxt", Data("ok line\nnul \u{00} here\n".utf8), "line 2: not UTF-8 text (it has NUL bytes: UTF-16?)")
+    try refused(
+      "todotxt", Data(#"call \u0000 mom"#.utf8), #"line 1: a NUL character (\u0000) in the title: ootd cannot store it"#)
+    let uuid = #""uuid":"a1b2c3d4-0000-4000-8000-0000000000cc""#
+    try refused(
+      "taskwarrior", Data((#"[{"# + uuid + #","description":"call\u0000mom"}]"#).utf8),
+      #"object 1: a NUL character (\u0000) in 'description': ootd cannot store it"#)
+    try refused(
+      "taskwarrior",
+      Data((#"{"# + uuid + #","description":"a","annotations":[{"entry":"20261101T000000Z","description":"x\u0000"}]}"#).utf8),
+      #"object 1: a NUL character (\u0000) in 'annotations': ootd cannot store it"#)
+    // A backslash before `u0000` (`\\u0000`) is text, not a NUL.
+    let text = Data((#"[{"# + uuid + #","description":"back\\u0000slash"}]"#).utf8)
+    try text.write(to: URL(fileURLWithPath: folder.file("text.json")))
+    #expect(try run(["import", "taskwarrior", folder.file("text.json")]).code == 0)
+    let todos = try #require(try json(["list", "--all", "--json"]) as? [[String: Any]])
+    #expect(todos.contains { $0["title"] as? String == #"back\u0000slash"# })
+  }
+
   @Test func taskwarriorImport_isRepeatableAndUndoable() throws {
     #expect(try run(["add", "existing"]).code == 0)
     let before = try snapshot()
@@ -339,22 +377,22 @@ import Testing
     #expect(kib < 64 * 1024, "search peaked at \(kib / 1024) MB")
   }
 
-  /// A NUL in an imported title or note is kept as U+FFFD (SQLite reads text up to a NUL): the
-  /// rest of the text is stored, and importing the file again changes nothing (it was cut at the
-  /// NUL, and every import "updated" it again).
-  @Test func nulInImportedText_isKept_andAReimportChangesNothing() throws {
+  /// A NUL in an imported title was kept as U+FFFD without a word (SQLite reads text up to a
+  /// NUL); it is refused now, from standard input as from a file (see
+  /// ``nul_isRefusedWithOneLine_nothingChanged()``), and nothing is stored.
+  @Test func nulInImportedText_isRefused_fromStandardInput() throws {
     let tasks = #"[{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20260101T000000Z","description":"a\u0000b"}]"#
-    for (format, input, title) in [("todotxt", "line\u{0}nul\n", "line\u{FFFD}nul"), ("taskwarrior", tasks, "a\u{FFFD}b")] {
+    for (format, input, message) in [
+      ("todotxt", "line\u{0}nul\n", "line 1: not UTF-8 text (it has NUL bytes: UTF-16?)"),
+      ("taskwarrior", tasks, #"object 1: a NUL character (\u0000) in 'description': ootd cannot store it"#),
+    ] {
       let folder = try TemporaryFolder()
       let env = ["OOTD_DB": folder.file("ootd.sqlite")]
       let first = try BinaryTests.run(["import", format, "-"], environment: env, stdin: input)
-      #expect(first.code == 0, "\(first.stderr)")
-      #expect(first.stdout.hasPrefix("Imported: 1 todo added"), "\(format): \(first.stdout)")
-      let again = try BinaryTests.run(["import", format, "-"], environment: env, stdin: input)
-      #expect(again.stdout.hasPrefix("Imported: 0 todos added, 0 updated, 1 unchanged"), "\(format): \(again.stdout)")
+      #expect(first.code == 64, "\(format): \(first.stdout)")
+      #expect(first.stderr == "ootd: error: \(message)\n")
       let listed = try BinaryTests.run(["list", "--all", "--json"], environment: env)
-      let todos = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-      #expect(todos.map { $0["title"] as? String } == [title], "\(format)")
+      #expect((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any])?.isEmpty == true, "\(format)")
     }
   }
 

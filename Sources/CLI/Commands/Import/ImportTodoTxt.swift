@@ -32,6 +32,9 @@ extension Ootd.Import {
         func take(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws {
           // A byte order mark opens the first line only.
           let start = number == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+          // UTF-16 (a Windows editor's "Unicode") is half NUL bytes, each valid UTF-8: refused,
+          // not imported as titles full of U+FFFD.
+          if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil { throw InterchangeError("line \(number)", "not UTF-8 text (it has NUL bytes: UTF-16?)") }
           guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self) else {
             throw InterchangeError("line \(number)", "not UTF-8 text")
           }
