@@ -274,7 +274,7 @@ public enum TodoTxt {
         todo = try ImportedTodo(
             uuid: uuid, title: title, priority: priority,
             day: day, dayIsDefault: line.due == nil, isDone: line.isDone,
-            isDropped: line.isDropped && !line.isDone,
+            isDropped: line.isDropped,
             doneAt: line.completed.map { $0.start(in: timeZone) },
             doneAtEnd: line.completed.map { $0.adding(days: 1).start(in: timeZone) }, project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },

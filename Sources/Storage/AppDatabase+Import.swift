@@ -351,7 +351,7 @@ public struct ImportWriter: ImportSink {
       Attributes.text(todo.attributeCarrier.merged(stored: stored, imported: todo.attributes)))
     if let record {
       if todo.dayIsDefault { fields["day"] = nil }
-      fields["dropped"] = .bool(todo.isDropped && !todo.isDone)
+      fields["dropped"] = .bool(todo.isDropped)
       // Keep the recorded time of a todo that stays done; set or clear it when that changes.
       let storedDoneAt = record.doneAt.flatMap { Timestamp.date($0, .sqlite) }
       if todo.isDone != record.done {
@@ -362,7 +362,7 @@ public struct ImportWriter: ImportSink {
     } else {
       fields["notes"] = .optional(todo.notes)
       for name in ["annotations", "attributes"] where fields[name] == .null { fields[name] = nil }
-      if todo.isDropped && !todo.isDone { fields["dropped"] = .bool(true) }
+      if todo.isDropped { fields["dropped"] = .bool(true) }
     }
     keepRules(&fields, of: todo, existing: record)
     if let record {
@@ -434,7 +434,8 @@ public struct ImportWriter: ImportSink {
   /// ``apply(_:existing:)`` sets for a new todo; the journal of an import is the same either way).
   private mutating func create(_ todo: ImportedTodo, project: String?, counted: Bool) throws -> Bool {
     let dropped = todo.isDropped && !todo.isDone
-    let state = TodoRuleState(day: todo.day, isDone: todo.isDone, isDropped: dropped, carriedFrom: [])
+    // Both dropped and done (a todo.txt `x … dropped:yes`) breaks a rule: mended and reported.
+    let state = TodoRuleState(day: todo.day, isDone: todo.isDone, isDropped: todo.isDropped, carriedFrom: [])
     guard TodoRules.resolve(state, today: today).fixes.isEmpty else { return false }
     if !counted { result.added += 1 }
     guard recorder != nil else { return true }

@@ -157,6 +157,25 @@ struct RulesOnEveryPathTests {
     #expect(todos.allSatisfy { !($0["done"] as? Bool == true && $0["dropped"] as? Bool == true) })
   }
 
+  /// A todo.txt line both done and `dropped:yes` is mended as every path mends it (done wins)
+  /// and says so in the words a sync merge uses; it was mended without a word before.
+  @Test func import_ofATodoTxtLineDoneAndDropped_reportsTheConflict() async throws {
+    let h = try Harness()
+    let file = h.folder.file("todo.txt")
+    try "x 2026-11-21 both dropped and done due:2026-11-20 dropped:yes\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let sentence = "'both dropped and done' was both dropped and done: it stays done and is no longer dropped"
+    let dry = try #require(try Self.json(await h.run(["import", "todotxt", file, "--dry-run", "--json"]).stdout) as? [String: Any])
+    #expect(dry["conflicts"] as? [String] == [sentence])
+    let text = await h.run(["import", "todotxt", file])
+    #expect(text.code == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("  conflict: " + sentence), "\(text.stdout)")
+    let todo = try await Self.todo(h, id: 1)
+    #expect(todo["done"] as? Bool == true && todo["dropped"] as? Bool == false)
+    // Importing again changes nothing and reports nothing: the todo is already as resolved.
+    let again = try #require(try Self.json(await h.run(["import", "todotxt", file, "--json"]).stdout) as? [String: Any])
+    #expect(again["conflicts"] as? [String] == [] && again["unchanged"] as? Int == 1, "\(again)")
+  }
+
   // MARK: - sync merge
 
   /// Two machines syncing through a real PostgreSQL, in-process, with now pinned.
