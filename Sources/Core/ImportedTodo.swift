@@ -28,6 +28,9 @@ public struct ImportedTodo: Hashable, Sendable {
   /// `end` is to the second, a todo.txt completion date to the day. A todo done within
   /// `doneAt..<doneAtEnd` keeps its own time (see ``agreesOnDoneTime(_:)``); nil: exactly `doneAt`.
   public var doneAtEnd: Date?
+  /// The day `doneAt` falls on in the user's time zone (a todo.txt completion date), for
+  /// ``keepDoneDay(today:now:)``; nil when not done or done at an unknown time.
+  public var doneDay: Day?
   /// The project's name, created when missing.
   public var project: String?
   /// The name of the block the todo was made from (created when missing), or nil when the file
@@ -56,7 +59,7 @@ public struct ImportedTodo: Hashable, Sendable {
   /// annotations and attributes (keys, and every cap of ``Caps``).
   public init(
     uuid: String, title: String, priority: Priority, day: Day?, dayIsDefault: Bool = false,
-    isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil,
+    isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil, doneDay: Day? = nil,
     project: String? = nil, block: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
     tags: [String] = [], annotations: [Annotation]? = nil, attributes: [String: String] = [:],
     attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false)
@@ -72,6 +75,7 @@ public struct ImportedTodo: Hashable, Sendable {
     self.isDropped = isDropped
     self.doneAt = doneAt
     self.doneAtEnd = doneAtEnd
+    self.doneDay = isDone ? doneDay : nil
     self.project = try project.map { name throws(CoreError) in try Name.validate(name, kind: "project") }
     self.block = try block.map { name throws(CoreError) in try Name.validate(name, kind: "block") }
     self.createdAt = createdAt
@@ -93,6 +97,40 @@ public struct ImportedTodo: Hashable, Sendable {
     for tag in tags { valid.append(try Tag.validate(tag)) }
     self.tags = Tag.normalized(valid)
     try Caps.checkTags(self.tags)
+  }
+
+  /// Mends a done todo whose file says it was done in the future, or before the day it was
+  /// planned for, as the commands would have left it (``TodoRule/doneAfterToday``: work of a
+  /// later day done today is done today; `ootd done` sets now and moves such a todo to today):
+  /// done after today, it is done now (``doneAt`` nil: the import's time), on today; done on
+  /// an earlier day than its own, or in the backlog, it moves to the day it was done. The day
+  /// is the todo's own (`stored`, nil in the backlog) when the file's is only a default and the
+  /// todo exists (`stored` given). Returns a sentence per fix, about the subject it is given
+  /// (`'Write the report'`); none when the todo keeps the rule. A day after today that is also
+  /// the day it was done (today) is ``TodoRules``' to mend.
+  public mutating func keepDoneDay(today: Day, now: Date, stored: Day?? = nil) -> [(String) -> String] {
+    guard isDone, var done = doneDay else { return [] }
+    var fixes: [(String) -> String] = []
+    if let doneAt, doneAt > now {
+      // A time later today is only clamped: the day it was done is still today.
+      if done > today {
+        fixes.append { [done] subject in "\(subject) was done on \(done), a day after today: it is done today (\(today))" }
+        done = today
+        doneDay = today
+      }
+      self.doneAt = nil
+      doneAtEnd = nil
+    }
+    let planned = dayIsDefault ? stored ?? day : day
+    if planned.map({ $0 > done }) ?? true, done < today {
+      let place = planned.map { "planned for \($0), a later day" } ?? "in the backlog"
+      fixes.append { [done] subject in
+        "\(subject) was done on \(done) but \(place): it stays done, moved to the day it was done (\(done))"
+      }
+      day = done
+      dayIsDefault = false
+    }
+    return fixes
   }
 
   /// Whether a todo done at `stored` is done when the file says: at ``doneAt``, or within

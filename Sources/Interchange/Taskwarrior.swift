@@ -273,7 +273,8 @@ public enum Taskwarrior {
       return try ImportedTodo(
         uuid: rawUUID, title: description, priority: priority,
         day: instant.map { Day($0, in: timeZone) }, dayIsDefault: planned == nil, isDone: done, isDropped: dropped, doneAt: doneAt,
-        doneAtEnd: doneAt?.addingTimeInterval(1), project: project, block: block, createdAt: entry,
+        doneAtEnd: doneAt?.addingTimeInterval(1), doneDay: doneAt.map { Day($0, in: timeZone) }, project: project,
+        block: block, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
         attributes: attributes, attributeCarrier: attributeCarrier)
     } catch {

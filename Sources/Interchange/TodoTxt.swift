@@ -276,7 +276,8 @@ public enum TodoTxt {
             day: day, dayIsDefault: line.due == nil, isDone: line.isDone,
             isDropped: line.isDropped,
             doneAt: line.completed.map { $0.start(in: timeZone) },
-            doneAtEnd: line.completed.map { $0.adding(days: 1).start(in: timeZone) }, project: project,
+            doneAtEnd: line.completed.map { $0.adding(days: 1).start(in: timeZone) }, doneDay: line.completed,
+            project: project,
             createdAt: line.created.map { $0.start(in: timeZone) },
             notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), replacesNotes: false,
             tags: projectTags + contextTags, attributes: line.attributes, attributeCarrier: attributeCarrier)

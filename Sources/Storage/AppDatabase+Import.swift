@@ -305,7 +305,8 @@ public struct ImportWriter: ImportSink {
     deferred = []
   }
 
-  private mutating func apply(_ todo: ImportedTodo, existing found: TodoRecord?) throws {
+  private mutating func apply(_ file: ImportedTodo, existing found: TodoRecord?) throws {
+    var todo = file
     // A todo this import created (a uuid met again past the batch of its first): replaced by
     // this one's fields as a new todo, counted once.
     var replacing: TodoRecord? = nil
@@ -316,6 +317,13 @@ public struct ImportWriter: ImportSink {
       record = nil
     } else if recorder == nil, found == nil, let bits = RowID.bits(todo.uuid) {
       counted = !countedAsAdded.insert(bits).inserted
+    }
+    // Done in the future or before its own day: as the commands would have left it, said in
+    // words (unless the todo is so already).
+    let storedDay: Day?? = todo.isDone ? record.map { $0.day.flatMap { Day(iso: $0) } } : nil
+    let doneFixes = todo.keepDoneDay(today: today, now: now, stored: storedDay)
+    func reportDoneFixes(_ result: inout ImportResult) {
+      for fix in doneFixes { result.conflicts.append(fix(record?.ruleSubject ?? "'\(todo.title)'")) }
     }
     var projectUUID: String? = nil
     if let name = todo.project {
@@ -332,7 +340,10 @@ public struct ImportWriter: ImportSink {
         result.projects.append(name)
       }
     }
-    if record == nil, replacing == nil, todo.block == nil, try create(todo, project: projectUUID, counted: counted) { return }
+    if record == nil, replacing == nil, todo.block == nil, try create(todo, project: projectUUID, counted: counted) {
+      reportDoneFixes(&result)
+      return
+    }
     // Room for every field a creation sets, so that the dictionary never grows.
     var fields = Fields(minimumCapacity: 16)
     fields["title"] = .text(todo.title)
@@ -368,7 +379,10 @@ public struct ImportWriter: ImportSink {
     if let record {
       let current = record.fields
       let differs = fields.contains { current[$0.key] ?? .null != $0.value }
-      if differs { try recorder?.update(.todo, row: record.uuid, current: current, to: fields) }
+      if differs {
+        try recorder?.update(.todo, row: record.uuid, current: current, to: fields)
+        reportDoneFixes(&result)
+      }
       try count(record, current: current, setting: fields, differs: differs)
     } else {
       fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
@@ -381,6 +395,7 @@ public struct ImportWriter: ImportSink {
         return
       }
       if !counted { result.added += 1 }
+      reportDoneFixes(&result)
       guard recorder != nil else { return }
       // Created at the end of the batch, under the number AUTOINCREMENT would give it now
       // (the journal records it, as for any creation).

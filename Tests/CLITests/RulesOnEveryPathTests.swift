@@ -101,34 +101,76 @@ struct RulesOnEveryPathTests {
 
   static func taskwarrior(_ tasks: [String]) -> String { "[" + tasks.joined(separator: ",") + "]" }
 
+  /// A done task of a later day is where the commands would have left it (`ootd done` of a
+  /// later day's todo: done now, on today), said in words: done in the future, it is done today,
+  /// on today; done on an earlier day than its own, it is on the day it was done (it stayed on
+  /// today, done a day before it, and a future `end` gave a future `doneOn`).
   @Test func import_ofADoneTaskDatedInTheFuture_isDoneOnToday_andReportsTheConflict() async throws {
     let h = try Harness()
     let file = h.folder.file("tasks.json")
     try Self.taskwarrior([
       #"{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c01","description":"Future done","status":"completed","scheduled":"20261125T000000Z","end":"20261121T030000Z","entry":"20261101T000000Z"}"#,
       #"{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c02","description":"Future open","status":"pending","scheduled":"20261125T000000Z","entry":"20261101T000000Z"}"#,
+      #"{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c05","description":"Done later","status":"completed","scheduled":"20261230T000000Z","end":"20261201T000000Z","entry":"20261101T000000Z"}"#,
+      #"{"uuid":"0b6c0c5e-3c55-4d1b-9a53-0b8f4f0a1c06","description":"Done tomorrow","status":"completed","scheduled":"20261120T000000Z","end":"20261123T080000Z","entry":"20261101T000000Z"}"#,
     ]).write(toFile: file, atomically: true, encoding: .utf8)
     let json = await h.run(["import", "taskwarrior", file, "--dry-run", "--json"])
     #expect(json.code == 0, "\(json.stderr)")
     let report = try #require(try Self.json(json.stdout) as? [String: Any])
     let conflicts = report["conflicts"] as? [String] ?? []
     #expect(conflicts == [
-      "'Future done' was done but planned for 2026-11-25, a day after today: it stays done, moved to today (2026-11-22)"
+      "'Future done' was done on 2026-11-21 but planned for 2026-11-25, a later day: it stays done, moved to the day it was done (2026-11-21)",
+      "'Done later' was done but planned for 2026-12-30, a day after today: it stays done, moved to today (2026-11-22)",
+      "'Done later' was done on 2026-12-01, a day after today: it is done today (2026-11-22)",
+      "'Done tomorrow' was done on 2026-11-23, a day after today: it is done today (2026-11-22)",
     ])
     #expect(try await h.allTodos().isEmpty)
     let text = await h.run(["import", "taskwarrior", file])
     #expect(text.code == 0, "\(text.stderr)")
-    #expect(text.stdout.contains("  conflict: 'Future done' was done but planned for 2026-11-25"))
+    #expect(text.stdout.contains("  conflict: 'Future done' was done on 2026-11-21 but planned for 2026-11-25"))
     let todos = try await h.allTodos()
-    let done = try #require(todos.first { $0["title"] as? String == "Future done" })
-    #expect(done["date"] as? String == "2026-11-22")
-    #expect(done["done"] as? Bool == true)
+    func todo(_ title: String) throws -> [String: Any] { try #require(todos.first { $0["title"] as? String == title }) }
+    #expect(try todo("Future done")["date"] as? String == "2026-11-21")
+    #expect(try todo("Future done")["doneOn"] as? String == "2026-11-21")
+    #expect(try todo("Future done")["done"] as? Bool == true)
+    // Done in the future: done now, on today; a day of its own before it is kept (done late).
+    #expect(try todo("Done later")["date"] as? String == "2026-11-22")
+    #expect(try todo("Done later")["doneOn"] as? String == "2026-11-22")
+    #expect(try todo("Done tomorrow")["date"] as? String == "2026-11-20")
+    #expect(try todo("Done tomorrow")["doneOn"] as? String == "2026-11-22")
     // An open todo of a later day breaks no rule: it stays on its day.
-    let open = try #require(todos.first { $0["title"] as? String == "Future open" })
-    #expect(open["date"] as? String == "2026-11-25")
+    #expect(try todo("Future open")["date"] as? String == "2026-11-25")
     // Importing again changes nothing and reports nothing: the todo is already as resolved.
     let again = try #require(try Self.json(await h.run(["import", "taskwarrior", file, "--json"]).stdout) as? [String: Any])
     #expect(again["conflicts"] as? [String] == [])
+    #expect(again["unchanged"] as? Int == 4, "\(again)")
+  }
+
+  /// The same for todo.txt: a line completed the day before its `due:` is on the day it was done
+  /// (it stayed on today, a day after its completion date).
+  @Test func import_ofATodoTxtLineDoneBeforeItsDay_isOnTheDayItWasDone() async throws {
+    let h = try Harness()
+    let file = h.folder.file("todo.txt")
+    try "x 2026-11-21 early bird due:2026-12-25\nx 2026-11-21 on time due:2026-11-21\n"
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let report = try #require(try Self.json(await h.run(["import", "todotxt", file, "--json"]).stdout) as? [String: Any])
+    #expect(report["conflicts"] as? [String] == [
+      "'early bird' was done on 2026-11-21 but planned for 2026-12-25, a later day: it stays done, moved to the day it was done (2026-11-21)"
+    ])
+    let early = try await Self.todo(h, id: 1)
+    #expect(early["date"] as? String == "2026-11-21" && early["doneOn"] as? String == "2026-11-21", "\(early)")
+    let again = try #require(try Self.json(await h.run(["import", "todotxt", file, "--json"]).stdout) as? [String: Any])
+    #expect(again["conflicts"] as? [String] == [] && again["unchanged"] as? Int == 2, "\(again)")
+    // A backlog todo (no due:) the file later says was done: on the day it was done, not today.
+    try "2026-11-01 some day\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(await h.run(["import", "todotxt", file]).code == 0)
+    try "x 2026-11-20 2026-11-01 some day\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let done = try #require(try Self.json(await h.run(["import", "todotxt", file, "--json"]).stdout) as? [String: Any])
+    #expect(done["conflicts"] as? [String] == [
+      "todo 3 'some day' was done on 2026-11-20 but in the backlog: it stays done, moved to the day it was done (2026-11-20)"
+    ])
+    let someDay = try await Self.todo(h, id: 3)
+    #expect(someDay["date"] as? String == "2026-11-20" && someDay["doneOn"] as? String == "2026-11-20", "\(someDay)")
   }
 
   @Test func import_neverLeavesATodoBothDroppedAndDone() async throws {
