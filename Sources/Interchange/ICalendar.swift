@@ -172,7 +172,9 @@ public enum ICalendar {
     bytes.append(contentsOf: [0x0D, 0x0A])
   }
 
-  /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends. TEXT cannot
+  /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends (LF, CR LF and
+  /// a lone CR, each `\n`, TEXT's one line break: a CR was dropped, joining `line\rtitle` into
+  /// `linetitle`; the import reads it back as LF). TEXT cannot
   /// hold other control characters (§3.3.11: CONTROL is excluded), so they are written as the
   /// visible symbols the terminal shows for them (``ControlCharacters``: ␛ for ESC, ␡ for DEL);
   /// a tab stays.
@@ -181,13 +183,16 @@ public enum ICalendar {
     guard ControlCharacters.mayContainControl(text) || text.containsUTF8(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C })
     else { return text }
     var result = ""
+    var afterCR = false
     for scalar in text.unicodeScalars {
+      defer { afterCR = scalar == "\r" }
       switch scalar {
       case "\\": result += "\\\\"
       case ";": result += "\\;"
       case ",": result += "\\,"
-      case "\n": result += "\\n"
-      case "\r": break
+      // The LF of a CR LF: its CR wrote the line break.
+      case "\n": if !afterCR { result += "\\n" }
+      case "\r": result += "\\n"
       case "\t": result += "\t"
       default: result.unicodeScalars.append(ControlCharacters.symbol(for: scalar) ?? scalar)
       }

@@ -68,4 +68,22 @@ import Testing
     #expect(text.contains("SUMMARY:bell ␇\r\n"))
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\r" && $0 != "\n" })
   }
+
+  /// A CR in a title or the notes is a line break, TEXT's `\n` (a lone CR, or CR LF as one): it
+  /// was dropped, joining `line\rtitle` into `linetitle`. The iCalendar import (CalDAV's
+  /// ``VTODOMapping``) reads it back as a line break (LF), the words kept apart.
+  @Test func carriageReturn_isALineBreak_andComesBack() throws {
+    #expect(ICalendar.escape("line\rtitle") == "line\\ntitle")
+    #expect(ICalendar.escape("a\r\nb\n\rc\r\rd") == "a\\nb\\n\\nc\\n\\nd")
+    var todo = Todo(
+      id: 1, title: "line\rtitle", priority: .mid, day: Day(iso: "2026-11-22")!,
+      createdAt: Date(timeIntervalSince1970: 0), uuid: "0f8fad5b-d9cb-469f-a165-70867728950e")
+    todo.notes = "first\rsecond"
+    let text = ICalendar.export([todo], now: Date(timeIntervalSince1970: 0), productVersion: "0")
+    #expect(text.contains("SUMMARY:line\\ntitle\r\n"), "\(text)")
+    let back = try VTODOMapping.parse(
+      text, timeZone: TimeZone(identifier: "UTC")!, today: Day(iso: "2026-11-22")!, now: Date(timeIntervalSince1970: 0))
+    #expect(back.fields[todo: .title] == .text("line\ntitle"))
+    #expect(back.fields[todo: .notes] == .text("first\nsecond"))
+  }
 }
