@@ -77,8 +77,10 @@ struct FreshTodos {
     // Each row's fields as the payload wrote them, when the journal would write the same text.
     var texts: [String?] = []
     texts.reserveCapacity(operations.count)
+    // And in name order, on the same condition (``SyncOperation/ordered``).
+    var ordered: [OrderedFields?] = []
+    ordered.reserveCapacity(operations.count)
     var stamps: [(row: String, stamp: Stamp)] = []
-    var merged: [(row: String, state: SyncRow)] = []
     rows.reserveCapacity(operations.count)
     stamps.reserveCapacity(operations.count)
     for remote in operations {
@@ -96,8 +98,9 @@ struct FreshTodos {
         if local != value { linkChanged = true }
         return local
       }
-      let outcome = SyncMerge.merge(operation, into: nil)
-      guard case .create(var fields) = outcome.effect, let number = fields[todo: .id]?.integer else {
+      // What the merge makes of a creation into no row (``SyncMerge/created(_:)``): these
+      // fields, each stamped as the creation, as is the row's existence.
+      guard var fields = SyncMerge.created(operation), let number = fields[todo: .id]?.integer else {
         throw StorageError.sqlite("a pulled creation of a new todo merged into no creation")
       }
       let id = applied.numbers.arriving(
@@ -109,23 +112,19 @@ struct FreshTodos {
       rows.append((operation.row, fields, remote.stamp.clock))
       // The payload's text of the fields is the journal's when they arrive as they came: no
       // link named otherwise here, the number kept (a todo's fields all travel).
-      texts.append(linkChanged || id != number ? nil : remote.fieldsText)
+      // (The merge keeps every field of a todo: the count says so.)
+      let asSent = !linkChanged && id == number && remote.ordered?.names.count == fields.count
+      texts.append(asSent ? remote.fieldsText : nil)
+      ordered.append(asSent ? remote.ordered : nil)
       // Only a done todo can break a rule (``AppDatabase/keepTodoRules(_:uuids:today:)`` reads
       // those alone): one created not done is not looked at again (a first pull's 20,000 were
       // read back in 40 statements, 6% of it). A later operation of the page that marks it
       // done sets a field the rules look at, and touches it then.
       if TodoRules.mayBreak(creating: fields) { applied.touched.insert(operation.row) }
-      if let existence = outcome.row.existence, existence.value,
-        outcome.row.fields.values.allSatisfy({ $0.stamp == existence.stamp })
-      {
-        stamps.append((operation.row, existence.stamp))
-      } else {
-        merged.append((operation.row, outcome.row))
-      }
+      stamps.append((operation.row, operation.stamp))
     }
-    try recorder.createAll(.todo, rows, fieldsTexts: texts)
+    try recorder.createAll(.todo, rows, fieldsTexts: texts, ordered: ordered)
     try SyncState.writeCreationStamps(db, stamps)
-    for (row, state) in merged { try SyncState.writeStamps(db, row, before: nil, after: state) }
     return applied
   }
 
