@@ -455,8 +455,12 @@ public struct JSONReader {
   }
 
   /// The key of the object's next member, the cursor then on its value (which the caller reads
-  /// before asking for the next member), or nil once the object's `}` is read.
-  public mutating func nextMember(_ container: inout Container) throws(JSONSyntaxError) -> String? {
+  /// before asking for the next member), or nil once the object's `}` is read. A key written as
+  /// `expected` is (its bytes as they are, no escape) is given as `expected` itself, not made
+  /// again (the same names in every creation of a sync payload, issue 24).
+  public mutating func nextMember(
+    _ container: inout Container, expecting expected: String? = nil
+  ) throws(JSONSyntaxError) -> String? {
     switch container.state {
     case .closed: return nil
     case .opened:
@@ -478,7 +482,12 @@ public struct JSONReader {
       if position < bytes.count { throw error("expected a quoted key") }
       throw unexpected()
     }
-    let key = try string()
+    let key: String
+    if let expected, let plain = plainString(expected) {
+      key = plain
+    } else {
+      key = try string()
+    }
     skipSpace()
     guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
       if position < bytes.count { throw error("expected ':' after the key '\(key)'") }
@@ -487,6 +496,29 @@ public struct JSONReader {
     position += 1
     skipSpace()
     return key
+  }
+
+  /// `text` when the string literal at the cursor (on its opening quote) is its bytes as they
+  /// are, the cursor then past its closing quote; else nil, the cursor where it was. Only a text
+  /// with no quote, backslash or control character can be written so (valid UTF-8, as a
+  /// `String`'s bytes are).
+  private mutating func plainString(_ text: String) -> String? {
+    var text = text
+    let end = text.withUTF8 { expected -> Int? in
+      let start = position + 1
+      guard start + expected.count < bytes.count, bytes[start + expected.count] == UInt8(ascii: "\"") else {
+        return nil
+      }
+      for index in expected.indices {
+        let byte = expected[index]
+        guard byte == bytes[start + index], byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+        else { return nil }
+      }
+      return start + expected.count + 1
+    }
+    guard let end else { return nil }
+    position = end
+    return text
   }
 
   /// Whether the array has a next element, the cursor then on it (which the caller reads before

@@ -148,6 +148,12 @@ struct FieldsObjectTextTests {
         SyncOperation(.todo, row: rows[2], .create(["title": .text("c")]), stamp: stamp),
       ])
     let operations = try SyncPayload.decode(payload, device: "d").operations
+    // (The second takes the first's dictionary layout and sets its own values in it.)
+    #expect(operations.map(\.kind) == [
+      .create(["title": .text("a"), "done": .integer(0)]), .create(["title": .text("b"), "done": .integer(1)]),
+      .create(["title": .text("c")]),
+    ])
+    #expect(operations[0].kind != operations[1].kind)
     let ordered = operations.compactMap(\.ordered)
     #expect(ordered.map(\.names) == [["done", "title"], ["done", "title"], ["title"]])
     #expect(ordered.map(\.values) == [[.integer(0), .text("a")], [.integer(1), .text("b")], [.text("c")]])

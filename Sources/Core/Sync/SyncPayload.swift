@@ -246,7 +246,7 @@ public enum SyncPayload {
       if reader.next == UInt8(ascii: "{") {
         isObject = true
         var payload = try reader.openObject()
-        var names = Names()
+        var layout = Layout()
         while let key = try reader.nextMember(&payload) {
           switch key {
           case "v": version = try reader.readValue()
@@ -261,7 +261,7 @@ public enum SyncPayload {
             var list: [Result<SyncOperation, CoreError>] = []
             var array = try reader.openArray()
             while try reader.nextElement(&array) {
-              list.append(try operation(&reader, bytes, device: device, names: &names))
+              list.append(try operation(&reader, bytes, device: device, layout: &layout))
             }
             ops = list
           default: _ = try reader.readValue()
@@ -290,23 +290,21 @@ public enum SyncPayload {
       command: command?.string ?? "", operations: operations, from: from?.string.flatMap(DeviceName.sanitised))
   }
 
-  /// The names of the last creation's fields read, so that the next with the same names shares
-  /// their array (``SyncOperation/ordered``).
-  private struct Names {
-    var last: [String] = []
-
-    /// `names`, or the equal array read before.
-    mutating func shared(_ names: [String]) -> [String] {
-      if names == last { return last }
-      last = names
-      return names
-    }
+  /// The fields of the last creation read whose names came in increasing order: their names
+  /// (shared by the next creations of the same names, ``SyncOperation/ordered``), the
+  /// dictionary made of them and where each name lies in it. The next creation of the same
+  /// names takes the dictionary's layout and sets its values in place: no name is hashed again
+  /// (the names of a payload's todos are the same 19; issue 24).
+  private struct Layout {
+    var names: [String] = []
+    var fields = Fields()
+    var indices: [Fields.Index] = []
   }
 
   /// The operation at the reader's cursor, or why it is not one (the reading goes on: a syntax
   /// error further on is the payload's refusal, as a tree's reading would find it first).
   private static func operation(
-    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>, device: String, names: inout Names
+    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>, device: String, layout: inout Layout
   ) throws(JSONSyntaxError) -> Result<SyncOperation, CoreError> {
     func bad(_ why: String) -> Result<SyncOperation, CoreError> { .failure(.invalidSyncRecord(why)) }
     let noIdentity = "an operation without entity, row or clock"
@@ -334,7 +332,7 @@ public enum SyncPayload {
       case "fields":
         var read: CreatedFields?
         if reader.next == UInt8(ascii: "{") {
-          read = try createdFields(&reader, bytes)
+          read = try createdFields(&reader, bytes, layout: &layout)
         } else {
           _ = try reader.readValue()
         }
@@ -363,9 +361,7 @@ public enum SyncPayload {
     var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
     if let created {
       operation.fieldsText = created.text
-      if let ordered = created.ordered {
-        operation.ordered = OrderedFields(names: names.shared(ordered.names), values: ordered.values)
-      }
+      operation.ordered = created.ordered
     }
     return .success(operation)
   }
@@ -383,22 +379,24 @@ public enum SyncPayload {
   }
 
   /// The fields of the object at the reader's cursor, read whole; nil when a member is not a
-  /// field value (``JSONText/fieldValue(_:)``).
+  /// field value (``JSONText/fieldValue(_:)``). A key given twice means its last value.
   private static func createdFields(
-    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>
+    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>, layout: inout Layout
   ) throws(JSONSyntaxError) -> CreatedFields? {
     var object = try reader.openObject()
-    var fields = Fields(minimumCapacity: 24)
     var names: [String] = []
     var values: [FieldValue] = []
-    names.reserveCapacity(24)
-    values.reserveCapacity(24)
+    names.reserveCapacity(layout.names.count)
+    values.reserveCapacity(layout.names.count)
     var valid = true
     var increasing = true
     var exact = true
     // Where the text of the previous member ends (just past the `{` before the first).
     var end = object.start + 1
-    while let name = try reader.nextMember(&object) {
+    // (Each key most often the previous creation's at the same place: not made again.)
+    while let name = try reader.nextMember(
+      &object, expecting: names.count < layout.names.count ? layout.names[names.count] : nil)
+    {
       let start = reader.offset
       let read = try reader.readValue()
       guard valid, let value = JSONText.fieldValue(read) else {
@@ -408,11 +406,11 @@ public enum SyncPayload {
       if increasing, let last = names.last, !(last < name) { increasing = false }
       if exact {
         // `"name":` right after the `{` or the `,`, then the value as written.
-        exact = increasing && start == end + (names.isEmpty ? 0 : 1) + name.utf8.count + 3
+        exact =
+          increasing && start == end + (names.isEmpty ? 0 : 1) + name.utf8.count + 3
           && name.utf8.allSatisfy { $0 < 0x80 } && isExact(read, bytes: reader.offset - start)
       }
       end = reader.offset
-      fields[name] = value
       names.append(name)
       values.append(value)
     }
@@ -420,8 +418,21 @@ public enum SyncPayload {
     let text =
       exact && reader.offset == end + 1
       ? String(decoding: UnsafeBufferPointer(rebasing: bytes[object.start..<reader.offset]), as: UTF8.self) : nil
-    return CreatedFields(
-      fields: fields, ordered: increasing ? OrderedFields(names: names, values: values) : nil, text: text)
+    guard increasing else {
+      var fields = Fields(minimumCapacity: names.count)
+      for (name, value) in zip(names, values) { fields[name] = value }
+      return CreatedFields(fields: fields, ordered: nil, text: text)
+    }
+    if names != layout.names {
+      var fields = Fields(minimumCapacity: names.count)
+      for (name, value) in zip(names, values) { fields[name] = value }
+      layout = Layout(names: names, fields: fields, indices: names.map { fields.index(forKey: $0)! })
+      return CreatedFields(fields: fields, ordered: OrderedFields(names: names, values: values), text: text)
+    }
+    // The previous creation's names: its dictionary's layout, these values.
+    var fields = layout.fields
+    for index in values.indices { fields.values[layout.indices[index]] = values[index] }
+    return CreatedFields(fields: fields, ordered: OrderedFields(names: layout.names, values: values), text: text)
   }
 
   /// Whether a field value read from `count` bytes of text is written so by ``JSONText/object(_:)``:
