@@ -37,11 +37,14 @@ struct FreshTodos {
       JSONText.appendQuoted(operation.row, to: &uuids)
     }
     uuids.append(UInt8(ascii: "]"))
+    // Each uuid looked up as `json_each` gives it (a join): `IN (SELECT value FROM json_each(…))`
+    // first built a temporary index of the record's uuids for each table, twice the lookups'
+    // own cost (issue 24).
     let known = try Bool.fetchOne(
       db.cachedStatement(
         sql: """
-          SELECT EXISTS (SELECT 1 FROM syncStamp WHERE row IN (SELECT value FROM json_each(?1)))
-            OR EXISTS (SELECT 1 FROM todo WHERE uuid IN (SELECT value FROM json_each(?1)))
+          SELECT EXISTS (SELECT 1 FROM json_each(?1) AS given JOIN syncStamp ON syncStamp.row = given.value)
+            OR EXISTS (SELECT 1 FROM json_each(?1) AS given JOIN todo ON todo.uuid = given.value)
           """), arguments: [String(decoding: uuids, as: UTF8.self)]) ?? true
     return known ? nil : FreshTodos(operations: operations)
   }
@@ -130,14 +133,21 @@ struct FreshTodos {
 
   /// The todos here holding the numbers `operations` bring, by number.
   private static func holders(_ db: Database, of operations: [SyncOperation]) throws -> [Int64: String] {
-    var numbers: [Int64] = []
+    // The numbers as a JSON array for `json_each`, written as bytes.
+    var numbers: [UInt8] = [UInt8(ascii: "[")]
+    numbers.reserveCapacity(operations.count * 8 + 2)
     for operation in operations {
-      if case .create(let fields) = operation.kind, let number = fields[todo: .id]?.integer { numbers.append(number) }
+      guard case .create(let fields) = operation.kind, let number = fields[todo: .id]?.integer else { continue }
+      if numbers.count > 1 { numbers.append(UInt8(ascii: ",")) }
+      JSONText.appendInteger(number, to: &numbers)
     }
+    numbers.append(UInt8(ascii: "]"))
     var holders: [Int64: String] = [:]
+    // (A join, as in ``of(_:_:)``: no temporary index of the numbers.)
     let rows = try Row.fetchCursor(
-      db.cachedStatement(sql: "SELECT id, uuid FROM todo WHERE id IN (SELECT value FROM json_each(?))"),
-      arguments: ["[" + numbers.map(String.init).joined(separator: ",") + "]"])
+      db.cachedStatement(
+        sql: "SELECT todo.id, todo.uuid FROM json_each(?) AS given JOIN todo ON todo.id = given.value"),
+      arguments: [String(decoding: numbers, as: UTF8.self)])
     while let row = try rows.next() { holders[row[0]] = row[1] }
     return holders
   }
