@@ -32,8 +32,8 @@ public struct SyncOperation: Hashable, Sendable {
   public var stamp: Stamp
   /// A creation's fields as the text ``JSONText/object(_:)`` writes for them, when that text
   /// is at hand: the payload's own, kept by ``SyncPayload/decode(_:device:)`` when it is
-  /// exactly that text (the reading decides it, ``SyncPayload/decode(_:device:)``), so that the creation's journal row
-  /// takes it rather than writing it again (issue 24). Not part of the operation's value (equal
+  /// exactly that text (which its reading decides), so that the creation's journal row takes it
+  /// rather than writing it again (issue 24). Not part of the operation's value (equal
   /// operations may differ in it); a new `kind` drops it.
   public var fieldsText: String?
   /// A creation's fields in increasing order of their names, when the payload carried them so
@@ -204,11 +204,6 @@ public enum SyncMerge {
     public var conflicts: [SyncConflict]
   }
 
-  /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
-  /// stamp is of a local change not yet pushed: no other machine can have seen it, so a
-  /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
-  /// there (issue 24): a remote change meeting a change already on the server was made on a
-  /// machine that pulled that change before pushing its own, and reported it then.
   /// The fields a row never seen here (a first pull's thousands) gets from its creation
   /// `operation`, each stamped as the creation, as is its existence: every field that travels
   /// (``merge(_:into:isPending:)`` of the creation into no row, which is what its general case
@@ -220,6 +215,11 @@ public enum SyncMerge {
       ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
   }
 
+  /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
+  /// stamp is of a local change not yet pushed: no other machine can have seen it, so a
+  /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
+  /// there (issue 24): a remote change meeting a change already on the server was made on a
+  /// machine that pulled that change before pushing its own, and reported it then.
   public static func merge(
     _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
   ) -> Outcome {
