@@ -24,15 +24,25 @@ public struct SyncOperation: Hashable, Sendable {
   public var entity: Entity
   public var row: String
   public var kind: Kind {
-    didSet { fieldsText = nil }
+    didSet {
+      fieldsText = nil
+      ordered = nil
+    }
   }
   public var stamp: Stamp
   /// A creation's fields as the text ``JSONText/object(_:)`` writes for them, when that text
   /// is at hand: the payload's own, kept by ``SyncPayload/decode(_:device:)`` when it is
-  /// exactly that text (``JSONText/isObjectText(_:)``), so that the creation's journal row
-  /// takes it rather than writing it again (issue 24). Not part of the operation's value (equal
+  /// exactly that text (which its reading decides), so that the creation's journal row takes it
+  /// rather than writing it again (issue 24). Not part of the operation's value (equal
   /// operations may differ in it); a new `kind` drops it.
   public var fieldsText: String?
+  /// A creation's fields in increasing order of their names, when the payload carried them so
+  /// (as ootd writes them): ``SyncPayload/decode(_:device:)`` reads them in that order, and the
+  /// operations of one payload with the same names share one array of them, so that what is
+  /// decided once for a set of names (which fields a row may carry, the insert that writes them)
+  /// is not decided again for each row, nor each value looked up by name (issue 24). Not part
+  /// of the operation's value; a new `kind` drops it.
+  public var ordered: OrderedFields?
 
   public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp) {
     self.entity = entity
@@ -61,6 +71,18 @@ public struct SyncOperation: Hashable, Sendable {
     case .delete: kind = .delete
     }
     self.init(operation.entity, row: operation.row, kind, stamp: stamp)
+  }
+}
+
+/// A creation's fields as two arrays: the names in increasing order (``Swift/String``'s), each
+/// once, and their values in the same order (``SyncOperation/ordered``).
+public struct OrderedFields: Sendable {
+  public var names: [String]
+  public var values: [FieldValue]
+
+  public init(names: [String], values: [FieldValue]) {
+    self.names = names
+    self.values = values
   }
 }
 
@@ -182,6 +204,17 @@ public enum SyncMerge {
     public var conflicts: [SyncConflict]
   }
 
+  /// The fields a row never seen here (a first pull's thousands) gets from its creation
+  /// `operation`, each stamped as the creation, as is its existence: every field that travels
+  /// (``merge(_:into:isPending:)`` of the creation into no row, which is what its general case
+  /// gives, without inserting the fields one by one into a new dictionary and copying them out
+  /// again). Nil when `operation` is no creation.
+  public static func created(_ operation: SyncOperation) -> Fields? {
+    guard case .create(let fields) = operation.kind else { return nil }
+    return fields.keys.contains { isLocal(operation.entity, $0) }
+      ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
+  }
+
   /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
   /// stamp is of a local change not yet pushed: no other machine can have seen it, so a
   /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
@@ -191,12 +224,7 @@ public enum SyncMerge {
     _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
   ) -> Outcome {
     let stamp = operation.stamp
-    if row == nil, case .create(let fields) = operation.kind {
-      // A row never seen (a first pull's thousands): it appears with every field that travels,
-      // each stamped as the creation, which is what the general case below gives, without
-      // inserting the fields one by one into a new dictionary and copying them out again.
-      let kept = fields.keys.contains { isLocal(operation.entity, $0) }
-        ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
+    if row == nil, let kept = created(operation) {
       return Outcome(
         row: SyncRow(existence: Stamped(true, stamp), fields: kept.mapValues { Stamped($0, stamp) }),
         effect: .create(kept), conflicts: [])
