@@ -80,6 +80,10 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(clock)@\(device.prefix(8))" }
+
+  /// The stamp of what every database starts with, older than any change: a built-in block as
+  /// a fresh database has it (``TaskBlock/builtInSeed(uuid:)``). Never pushed.
+  public static let seed = Stamp(clock: 0, device: "")
 }
 
 /// The clocks a sync saw: this machine's (the instant the command runs at) and the server's,

@@ -32,6 +32,12 @@ extension SyncState {
   /// What this database knows of a row for merging: its existence (stamped, or at the first
   /// sync's stamp when the row is here unstamped) and its fields (the row's values stamped by
   /// the later of the existence and the field's own stamp; for a deleted row, the stamped edits).
+  ///
+  /// A built-in block unstamped here is every machine's seed (issue 24): it exists at
+  /// ``Stamp/seed``, older than any change, and so do its fields that still hold the seed's
+  /// values; a field changed before the first sync is at the first sync's stamp, and a built-in
+  /// block removed before it is deleted at that stamp. So a new machine's untouched built-in
+  /// blocks never override what other machines did to theirs.
   static func row(_ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp) throws -> SyncRow? {
     var entries: [String: Stamped<FieldValue>] = [:]
     let rows = try Row.fetchCursor(
@@ -45,17 +51,22 @@ extension SyncState {
     let exists = try Bool.fetchOne(
       db.cachedStatement(sql: "SELECT 1 FROM \(OperationExecutor.table(entity)) WHERE uuid = ?"),
       arguments: [uuid]) == true
-    if !exists && entries.isEmpty { return nil }
+    let seed = entity == .block ? TaskBlock.builtInSeed(uuid: uuid) : nil
+    if !exists && entries.isEmpty { return seed == nil ? nil : SyncRow(existence: Stamped(false, floor)) }
     let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
     var state = SyncRow()
     if let existence = entries.removeValue(forKey: "") {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
     } else if current != nil {
-      state.existence = Stamped(true, floor)
+      state.existence = Stamped(true, seed == nil ? floor : .seed)
     }
     if let current, let existence = state.existence, existence.value {
+      let seeded = existence.stamp == .seed
       for (field, value) in current where !SyncMerge.isLocal(entity, field) {
-        let stamp = max(entries[field]?.stamp ?? existence.stamp, existence.stamp)
+        // (The time a machine made its built-in block is its own: never a change.)
+        let changed = seeded && field != BlockField.createdAt.rawValue && (seed?[field] ?? .null) != value
+        let unstamped = changed ? floor : existence.stamp
+        let stamp = max(entries[field]?.stamp ?? unstamped, existence.stamp)
         state.fields[field] = Stamped(value, stamp)
       }
     } else {

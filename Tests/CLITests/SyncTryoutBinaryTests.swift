@@ -1,0 +1,51 @@
+import Foundation
+import PostgresSupport
+import Testing
+
+@testable import Core
+
+/// Issue 24's tryout (session 17): what a tester met running two machines against a real
+/// PostgreSQL, each with the built binary (``SyncMachines``).
+@Suite(
+  .tags(.binary, .postgres),
+  .serialized,
+  .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+struct SyncTryoutBinaryTests {
+  /// `block list --json`, by name.
+  static func blocks(_ m: SyncMachines, _ machine: String) throws -> [String: [String: Any]] {
+    let result = try m.run(machine, "block", "list", "--json")
+    #expect(result.code == 0, "\(result.stderr)")
+    let list = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    return Dictionary(list.map { ($0["name"] as? String ?? "", $0) }) { a, _ in a }
+  }
+
+  @Test("a new machine's untouched built-in blocks override nothing: edits, routine switches and removals made before survive; its own later edit wins")
+  func builtInBlocks() throws {
+    let m = try SyncMachines()
+    #expect(try m.run("a", "block", "routine", "algorithm").code == 0)
+    #expect(try m.run("a", "block", "edit", "commit", "--done-when", "none").code == 0)
+    #expect(try m.run("a", "block", "rm", "docs").code == 0)
+    try m.sync("a")
+    let joined = try m.sync("b")
+    // Its built-in blocks are the defaults: nothing of them to push.
+    #expect(joined["pushed"] as? Int == 0)
+    try m.sync("a")
+    for machine in ["a", "b"] {
+      let blocks = try Self.blocks(m, machine)
+      #expect(blocks["algorithm"]?["routine"] as? Bool == true, "\(machine)")
+      #expect(blocks["commit"]?["doneWhen"] is NSNull, "\(machine)")
+      #expect(blocks["docs"] == nil, "\(machine)")
+      #expect(blocks.count == 7, "\(machine)")
+    }
+    // The new machine's own later edits win as any edit does.
+    #expect(try m.run("b", "block", "routine", "algorithm", "--off").code == 0)
+    #expect(try m.run("b", "block", "edit", "commit", "--done-when", "commits").code == 0)
+    try m.sync("b")
+    try m.sync("a")
+    for machine in ["a", "b"] {
+      let blocks = try Self.blocks(m, machine)
+      #expect(blocks["algorithm"]?["routine"] as? Bool == false, "\(machine)")
+      #expect((blocks["commit"]?["doneWhen"] as? [String: Any])?["rule"] as? String == "commits", "\(machine)")
+    }
+  }
+}
