@@ -48,4 +48,35 @@ struct SyncTryoutBinaryTests {
       #expect((blocks["commit"]?["doneWhen"] as? [String: Any])?["rule"] as? String == "commits", "\(machine)")
     }
   }
+
+  @Test("a sync that settled a todo dropped on one machine and done on the other blocks no undo: undo passes over it, saying so, to the user's own changes")
+  func droppedAndDone() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "T")
+    try m.sync("a")
+    try m.sync("b")
+    try m.run("b", "add", "B's own work")
+    #expect(try m.run("a", "done", "1").code == 0)
+    #expect(try m.run("b", "drop", "1").code == 0)
+    try m.sync("a")
+    let settled = try m.run("b", "remote", "sync")
+    #expect(settled.code == 0 && settled.stderr.contains("was both dropped and done"), "\(settled.stderr)")
+    let first = try m.run("b", "undo")
+    #expect(first.code == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Left 'remote sync' as it is"), "\(first.stdout)")
+    var steps = 1
+    while try m.titles("b").contains("B's own work"), steps < 4 {
+      let undo = try m.run("b", "undo")
+      #expect(undo.code == 0, "\(undo.stderr)")
+      steps += 1
+    }
+    #expect(try !m.titles("b").contains("B's own work"))
+    // The settled todo stays done and not dropped, here and on the other machine.
+    try m.sync("b")
+    try m.sync("a")
+    for machine in ["a", "b"] {
+      let todo = try #require(m.todos(machine).first { $0["title"] as? String == "T" })
+      #expect(todo["done"] as? Bool == true && todo["dropped"] as? Bool == false, "\(machine)")
+    }
+  }
 }

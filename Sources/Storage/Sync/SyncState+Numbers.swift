@@ -154,7 +154,7 @@ struct TodoNumbers {
     }
     var settling: [String: ChangeRecorder] = [:]
     func settle(_ uuid: String, _ device: String, from current: Int64, to number: Int64) throws {
-      let settler = settling[device] ?? ChangeRecorder(db, command: "remote sync", now: now, device: device)
+      let settler = settling[device] ?? ChangeRecorder(db, command: SyncState.resolutionCommand, now: now, device: device)
       settling[device] = settler
       try settler.update(.todo, row: uuid, TodoField.id.rawValue, from: .integer(current), to: .integer(number))
     }

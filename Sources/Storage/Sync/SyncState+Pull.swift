@@ -154,7 +154,7 @@ extension SyncState {
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
       // The fix is this machine's change, stamped after everything pulled: the next push takes
       // it to the others, which resolve the same merge the same way (the same values converge).
-      let fixing = ChangeRecorder(db, command: "remote sync", now: now)
+      let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
       result.renumbered = try numbers.resolve(fixing, now: now)
       result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
       try fixing.finish()
