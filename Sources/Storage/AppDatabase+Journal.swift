@@ -127,11 +127,14 @@ extension AppDatabase {
       // The todos whose day, done or dropped the step sets: checked against the rules.
       var touched = Set<String>()
       // The operations left as they are, which the step's words leave out (it claims only what
-      // it changes): a field that already holds what the step would set.
+      // it changes): a todo's number, and a field that already holds what the step would set.
       var left = Set<Int64>()
       func apply(_ id: Int64, _ operation: JournalOperation) throws {
         // A todo's number moved by a sync stays: moving it back could take another todo's.
-        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action { return }
+        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action {
+          left.insert(id)
+          return
+        }
         let applied = undo ? operation.inverse : operation
         if applied.touchesRules { touched.insert(operation.row) }
         do {

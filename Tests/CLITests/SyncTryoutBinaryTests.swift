@@ -79,4 +79,27 @@ struct SyncTryoutBinaryTests {
       #expect(todo["done"] as? Bool == true && todo["dropped"] as? Bool == false, "\(machine)")
     }
   }
+
+  @Test("undo after a sync renumbered a todo claims nothing it did not do: it passes over the renumbering and undoes the user's own add")
+  func renumberingUndo() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Buy milk")
+    try m.run("b", "add", "Call mom")
+    try m.sync("a")
+    let renumbered = try m.sync("b")
+    #expect((renumbered["renumbered"] as? [Any])?.isEmpty == false)
+    let before = try m.todos("b").map { "\($0["uuid"] ?? "") \($0["id"] ?? "")" }.sorted()
+    let undo = try m.run("b", "undo")
+    #expect(undo.code == 0, "\(undo.stderr)")
+    #expect(!undo.stdout.contains("Undid 'remote sync'"), "\(undo.stdout)")
+    #expect(undo.stdout.contains("Undid 'add 'Call mom'': deleted 1 todo"), "\(undo.stdout)")
+    #expect(undo.stdout.contains("Left 'remote sync' as it is"), "\(undo.stdout)")
+    let after = try m.todos("b").map { "\($0["uuid"] ?? "") \($0["id"] ?? "")" }.sorted()
+    #expect(after.count == 1 && before.count == 2)
+    #expect(try m.titles("b") == ["Buy milk"])
+    try m.sync("b")
+    try m.sync("a")
+    #expect(try m.titles("a") == ["Buy milk"])
+    #expect(try SameNumberSyncBinaryTests.numbers(m, "a") == SameNumberSyncBinaryTests.numbers(m, "b"))
+  }
 }
