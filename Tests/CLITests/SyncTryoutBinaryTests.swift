@@ -102,4 +102,30 @@ struct SyncTryoutBinaryTests {
     #expect(try m.titles("a") == ["Buy milk"])
     #expect(try SameNumberSyncBinaryTests.numbers(m, "a") == SameNumberSyncBinaryTests.numbers(m, "b"))
   }
+
+  @Test("the same todos imported on two machines before they synced: each keeps the smaller of its numbers, the smaller uuid keeps a number two todos claim, the same on both")
+  func sharedImport() throws {
+    let m = try SyncMachines()
+    let (a, b) = ("00000001-0000-4000-8000-000000000000", "00000002-0000-4000-8000-000000000000")
+    func task(_ uuid: String, _ title: String) -> String {
+      #"{"uuid":"\#(uuid)","status":"pending","entry":"20260101T000000Z","description":"\#(title)"}"#
+    }
+    let file = m.folder.file("sh.json")
+    try ("[" + task(a, "shared A") + "," + task(b, "shared B") + "]").write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(try m.run("a", "import", "taskwarrior", file).code == 0)
+    try m.run("b", "add", "g2 own")
+    #expect(try m.run("b", "import", "taskwarrior", file).code == 0)
+    let own = try #require(SameNumberSyncBinaryTests.numbers(m, "b").first { $0.value == 1 }?.key)
+    #expect(try SameNumberSyncBinaryTests.numbers(m, "a") == [a: 1, b: 2])
+    var reported: [String: [[String: Any]]] = [:]
+    for machine in ["a", "b", "a", "b"] {
+      reported[machine, default: []] += try m.sync(machine)["renumbered"] as? [[String: Any]] ?? []
+    }
+    let numbers = try SameNumberSyncBinaryTests.numbers(m, "a")
+    #expect(try SameNumberSyncBinaryTests.numbers(m, "b") == numbers)
+    // The first machine's numbers stand; the todo only the second had moves off #1 (a larger uuid).
+    #expect(numbers[a] == 1 && numbers[b] == 2)
+    #expect(numbers[own].map { $0 > 2 } == true)
+    #expect(reported["a"]?.isEmpty == true, "\(reported)")
+  }
 }

@@ -89,7 +89,11 @@ extension SyncState {
               named = (record.device, name)
             }
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
-            if batch.command == SyncState.firstSyncCommand {
+            let firstSync = batch.command == SyncState.firstSyncCommand
+            if firstSync, let clock = HybridClock.parse(record.clock) {
+              try SyncState.recordFirstSync(db, record.device, clock)
+            }
+            if firstSync {
               // Its entry says what it brought, even where every row was here already.
               var rows: [Entity: Set<String>] = [:]
               for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
@@ -106,7 +110,7 @@ extension SyncState {
               applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
               let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
-              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
+              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending, firstSync: firstSync)
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers)

@@ -55,7 +55,8 @@ extension SyncState {
     if !exists && entries.isEmpty { return seed == nil ? nil : SyncRow(existence: Stamped(false, floor)) }
     let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
     var state = SyncRow()
-    if let existence = entries.removeValue(forKey: "") {
+    let stampedExistence = entries.removeValue(forKey: "")
+    if let existence = stampedExistence {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
     } else if current != nil {
       state.existence = Stamped(true, seed == nil ? floor : .seed)
@@ -66,13 +67,33 @@ extension SyncState {
         // (The time a machine made its built-in block is its own: never a change.)
         let changed = seeded && field != BlockField.createdAt.rawValue && (seed?[field] ?? .null) != value
         let unstamped = changed ? floor : existence.stamp
-        let stamp = max(entries[field]?.stamp ?? unstamped, existence.stamp)
+        // A todo's number given before a first sync (the row made here before this machine's,
+        // or brought by another's), or as a renumbering set it since.
+        let given = try SyncMerge.creationStamp(
+          entity, field, value, existence.stamp,
+          firstSync: entity == .todo && field == TodoField.id.rawValue
+            && (stampedExistence == nil || isFirstSync(db, existence.stamp)))
+        let stamp = given != existence.stamp ? entries[field]?.stamp ?? given
+          : max(entries[field]?.stamp ?? unstamped, existence.stamp)
         state.fields[field] = Stamped(value, stamp)
       }
     } else {
       state.fields = entries
     }
     return state.existence == nil && state.fields.isEmpty ? nil : state
+  }
+
+  /// Whether `stamp` is a first sync's: the clock another machine's first sync pushed its rows
+  /// at (``recordFirstSync(_:_:)``), or this machine's own (its rows not stamped since).
+  static func isFirstSync(_ db: Database, _ stamp: Stamp) throws -> Bool {
+    if try text(db, "floorDevice") == stamp.device { return try integer(db, "floor") == stamp.clock }
+    return try integer(db, "floor:" + stamp.device) == stamp.clock
+  }
+
+  /// Remembers that `device`'s first sync pushed its rows at `clock` (a record of its first
+  /// sync was pulled): the numbers its todos had then rank as ``Stamp/number(_:)`` ranks them.
+  static func recordFirstSync(_ db: Database, _ device: String, _ clock: Int64) throws {
+    try set(db, "floor:" + device, clock)
   }
 
   /// Writes the stamps that changed between two states of a row (a field stamped as the row's
@@ -82,7 +103,11 @@ extension SyncState {
       try upsert(db, uuid, "", existence.stamp, .integer(existence.value ? 1 : 0))
     }
     for (field, value) in after.fields where before?.fields[field] != value {
-      if after.isAlive, value.stamp == after.existence?.stamp { continue }
+      // (Nor a todo's number given before a first sync: a row alive holds one only as its
+      // first sync's creation gave it, which ``row(_:_:_:floor:)`` tells from its existence.)
+      if after.isAlive, value.stamp == after.existence?.stamp || value.value.integer.map(Stamp.number) == value.stamp {
+        continue
+      }
       try upsert(db, uuid, field, value.stamp, value.value)
     }
   }
