@@ -128,4 +128,28 @@ struct SyncTryoutBinaryTests {
     #expect(numbers[own].map { $0 > 2 } == true)
     #expect(reported["a"]?.isEmpty == true, "\(reported)")
   }
+
+  @Test("a database moved to another role pushes every row to the new account at its next sync, and says so")
+  func anotherAccount() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Before")
+    try m.sync("a")
+    try m.run("a", "add", "After")
+    let other = m.cluster.uniqueName("other")
+    try m.cluster.createRole(other, password: "pw-other", member: true)
+    let otherURI = m.cluster.uri(role: other, database: m.database)
+    func onOther(_ machine: String, _ arguments: String...) throws -> BinaryTests.Result {
+      try BinaryTests.run(arguments, environment: m.environment(machine).merging(["OOTD_REMOTE": otherURI]) { $1 })
+    }
+    let moved = try onOther("a", "remote", "sync")
+    #expect(moved.code == 0, "\(moved.stderr)")
+    #expect(moved.stderr.contains("now syncs with \(other)@"), "\(moved.stderr)")
+    #expect(try onOther("c", "remote", "sync").code == 0)
+    let list = try onOther("c", "list", "--all", "--json")
+    let todos = try #require(JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+    #expect(todos.compactMap { $0["title"] as? String }.sorted() == ["After", "Before"])
+    // Said once: the next sync is an ordinary one.
+    let again = try onOther("a", "remote", "sync")
+    #expect(again.code == 0 && !again.stderr.contains("now syncs with"), "\(again.stderr)")
+  }
 }
