@@ -197,7 +197,22 @@ public enum SyncMerge {
     field == "id" && entity != .todo
   }
 
-  /// The result of ``merge(_:into:isPending:)``.
+  /// The stamp a creation at `stamp` gives its field `field` of value `value`: `stamp`, but
+  /// for a todo's number given before the first sync of the machine that made it (`firstSync`:
+  /// a first sync's creation, of a row made before it), ``Stamp/number(_:)`` (issue 24): a todo
+  /// numbered on two machines before they synced (the same `task export` imported on each)
+  /// keeps the smaller of its numbers on every machine, whichever machine synced first, and a
+  /// number two todos then claim goes to the smaller uuid (``SyncRenumbering``). Any change
+  /// made since, a renumbering or a creation (an undone `rm`), carries its own stamp and wins
+  /// over such a number.
+  public static func creationStamp(
+    _ entity: Entity, _ field: String, _ value: FieldValue, _ stamp: Stamp, firstSync: Bool
+  ) -> Stamp {
+    guard firstSync, entity == .todo, field == TodoField.id.rawValue, let number = value.integer else { return stamp }
+    return .number(number)
+  }
+
+  /// The result of ``merge(_:into:isPending:firstSync:)``.
   public struct Outcome: Hashable, Sendable {
     public var row: SyncRow
     public var effect: SyncEffect
@@ -220,11 +235,17 @@ public enum SyncMerge {
   /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
   /// there (issue 24): a remote change meeting a change already on the server was made on a
   /// machine that pulled that change before pushing its own, and reported it then.
+  ///
+  /// `firstSync`: `operation` is a first sync's creation of a row made before that sync (its
+  /// todo's number is ranked by ``creationStamp(_:_:_:_:firstSync:)``).
   public static func merge(
-    _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
+    _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false },
+    firstSync: Bool = false
   ) -> Outcome {
     let stamp = operation.stamp
-    if row == nil, let kept = created(operation) {
+    // A row never seen (a first pull's thousands), but for a first sync's creation (whose todo
+    // number ranks as ``creationStamp(_:_:_:_:firstSync:)`` says): ``created(_:)``.
+    if row == nil, !firstSync, let kept = created(operation) {
       return Outcome(
         row: SyncRow(existence: Stamped(true, stamp), fields: kept.mapValues { Stamped($0, stamp) }),
         effect: .create(kept), conflicts: [])
@@ -236,8 +257,9 @@ public enum SyncMerge {
     case .create(let fields):
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(true, stamp) }
       for (field, value) in fields where !isLocal(operation.entity, field) {
-        if let current = state.fields[field], current.stamp >= stamp { continue }
-        state.fields[field] = Stamped(value, stamp)
+        let given = creationStamp(operation.entity, field, value, stamp, firstSync: firstSync)
+        if let current = state.fields[field], current.stamp >= given { continue }
+        state.fields[field] = Stamped(value, given)
       }
     case .update(let field, let value):
       guard !isLocal(operation.entity, field) else { break }
