@@ -221,7 +221,7 @@ public enum SyncMerge {
 
   /// The fields a row never seen here (a first pull's thousands) gets from its creation
   /// `operation`, each stamped as the creation, as is its existence: every field that travels
-  /// (``merge(_:into:isPending:)`` of the creation into no row, which is what its general case
+  /// (``merge(_:into:isPending:firstSync:)`` of the creation into no row, which is what its general case
   /// gives, without inserting the fields one by one into a new dictionary and copying them out
   /// again). Nil when `operation` is no creation.
   public static func created(_ operation: SyncOperation) -> Fields? {
