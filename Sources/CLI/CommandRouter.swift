@@ -42,6 +42,11 @@ enum CommandRouter {
   /// The command `arguments` (global options already moved behind the subcommand) names.
   static func parse(_ arguments: [String]) throws -> Parsed {
     if let command = HotPath.parse(arguments) ?? fastParse(arguments) { return .ootd(command) }
+    // `ootd help bogus`: argument-parser prints the root's help and exits 0 for a topic it does
+    // not know; the words after `help` name a command as the command line itself would.
+    if arguments.first == "help", let unknown = ParserMessage.unknownCommand(Array(arguments.dropFirst())) {
+      throw CLIError.invalidValue(unknown)
+    }
     let command = try Ootd.parseAsRoot(arguments)
     // Only argument-parser's answer needs a cast: each new (type, protocol) pair costs the
     // runtime a scan of every conformance record in the binary (~0.4 M instructions).

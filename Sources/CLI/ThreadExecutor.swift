@@ -10,6 +10,7 @@ extension Ootd {
   /// (370 M instructions). Here nothing starts a thread unless a command awaits one (a GitHub
   /// request runs on Dispatch's pool and resumes the command here).
   public static func mainOnThisThread(arguments: [String]) -> Int32 {
+    StandardStreams.openClosed()
     let executor = ThreadExecutor()
     Task.detached(executorPreference: executor) { [executor] in
       executor.finish(await Ootd.main(arguments: arguments))

@@ -37,12 +37,19 @@ public enum Caps {
   /// far below where SQLite's AUTOINCREMENT would run out.
   public static let todoNumbers: ClosedRange<Int64> = 1...(1 << 40)
 
+  /// The most UTF-8 bytes a text may have and be sure to keep every cap
+  /// (``violation(_:field:value:)``).
+  static let fewBytes = min(nameCharacters, tagCharacters, titleCharacters)
+
   /// Why the value `value` of `field` of an `entity` row breaks a cap, or nil when it keeps them.
   public static func violation(_ entity: Entity, field: String, value: FieldValue) -> String? {
     if entity == .todo, field == TodoField.id.rawValue {
       return value.integer.map(todoNumbers.contains) == true ? nil : "a todo number out of range"
     }
-    guard let text = value.text else { return nil }
+    // A text of a few bytes breaks no cap: the shortest is 40 characters (a name, a tag), and
+    // the counts (tags, annotations, attributes) take more bytes still. Most of a todo's texts
+    // (its day, times, a short title), on the path of every row a first pull checks.
+    guard let text = value.text, text.utf8.count > Self.fewBytes else { return nil }
     func tooLong(_ what: String, _ limit: Int) -> String? {
       // The UTF-8 length first: counting characters of a huge value would take long.
       text.utf8.count > limit && text.count > limit ? "\(what) longer than \(limit) characters" : nil

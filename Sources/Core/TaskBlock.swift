@@ -46,4 +46,33 @@ public struct TaskBlock: Hashable, Sendable {
 
   /// The built-in blocks that tick themselves by default: `commit`, by any commit on its day.
   public static let builtInDoneRules: [String: DoneRule] = ["commit": DoneRule()]
+
+  /// The fields of the built-in block `name` as a fresh database has it (made at `createdAt`),
+  /// nil when no built-in block has that name: what `block restore` brings back, and what a
+  /// sync takes as every machine's seed of it (issue 24: a new machine's untouched built-in
+  /// blocks override nothing).
+  public static func builtInFields(_ name: String, createdAt: String) -> Fields? {
+    guard let builtIn = builtIns.first(where: { $0.name == name.lowercased() }) else { return nil }
+    return [
+      "name": .text(builtIn.name), "title": .text(builtIn.title),
+      "priority": .integer(Int64(builtIn.priority.rank)), "builtIn": .bool(true),
+      "routine": .bool(false), "createdAt": .text(createdAt),
+      "doneWhen": builtInDoneRules[builtIn.name] == nil ? .null : .text(DoneRule.commits),
+    ]
+  }
+
+  /// The seed fields (``builtInFields(_:createdAt:)``, without the time it was made, which is
+  /// each machine's own) of the built-in block whose uuid is `uuid`, nil for any other uuid.
+  public static func builtInSeed(uuid: String) -> Fields? {
+    guard let builtIn = builtInsByUUID[uuid] else { return nil }
+    var fields = builtInFields(builtIn, createdAt: "")
+    fields?[BlockField.createdAt.rawValue] = nil
+    return fields
+  }
+
+  private static let builtInsByUUID = Dictionary(
+    uniqueKeysWithValues: builtIns.map { (RowID.builtInBlock($0.name), $0.name) })
+
+  /// The uuids of the built-in blocks.
+  public static var builtInUUIDs: Dictionary<String, String>.Keys { builtInsByUUID.keys }
 }

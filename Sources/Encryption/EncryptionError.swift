@@ -4,7 +4,7 @@ public enum EncryptionError: Error, Equatable, Sendable, CustomStringConvertible
   /// libsodium (libsodium.so.23) could not be loaded (exit 1).
   case libraryUnavailable(String)
   /// No passphrase: no terminal to ask on and no `OOTD_REMOTE_PASSPHRASE` (exit 64).
-  case passphraseRequired(variable: String)
+  case passphraseRequired(variable: String, setEmpty: Bool = false)
   /// The passphrase typed twice differed (exit 64).
   case passphrasesDiffer
   /// A new passphrase shorter than ``Passphrase/minimumCharacters`` (exit 64).
@@ -25,7 +25,8 @@ public enum EncryptionError: Error, Equatable, Sendable, CustomStringConvertible
   public var description: String {
     switch self {
     case .libraryUnavailable(let reason): return "cannot encrypt: \(reason)"
-    case .passphraseRequired(let variable):
+    case .passphraseRequired(let variable, let setEmpty):
+      if setEmpty { return "the sync passphrase is needed and \(variable) is empty (no terminal to ask on): give it the passphrase" }
       return "the sync passphrase is needed and there is no terminal to ask on: set \(variable)"
     case .passphrasesDiffer: return "the two passphrases differ; nothing was changed"
     case .passphraseTooShort:

@@ -221,14 +221,12 @@ public struct JSONReader {
     try reader.skipByteOrderMark()
     if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "[") {
       let line = reader.lineOf(reader.position)
-      try reader.enter()
-      reader.position += 1
-      var state = ArrayState.opened
+      var container = try reader.openArray()
       var index = 0
       while true {
         reader.skipSpace()
         let offset = reader.position
-        guard let value = try reader.nextElement(&state) else { break }
+        guard let value = try reader.element(&container) else { break }
         index += 1
         try body(Item(element: index, line: line, value: value, offset: offset))
       }
@@ -283,11 +281,9 @@ public struct JSONReader {
   }
 
   private mutating func readOne() throws(JSONSyntaxError) -> JSONValue {
-    try skipByteOrderMark()
-    guard position < bytes.count else { throw error("no JSON value") }
+    try beginDocument()
     let value = try value()
-    skipSpace()
-    guard position == bytes.count else { throw error("more text after the JSON value") }
+    try endDocument()
     return value
   }
 
@@ -366,29 +362,10 @@ public struct JSONReader {
   }
 
   private mutating func object() throws(JSONSyntaxError) -> JSONObject {
-    try enter()
-    let start = position
-    position += 1
+    var container = try openObject()
     var members: [(key: String, value: JSONValue)] = []
-    skipSpace()
-    if leave(UInt8(ascii: "}")) { return JSONObject(members: members, start: start, end: position) }
-    while true {
-      skipSpace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-        if position < bytes.count { throw error("expected a quoted key") }
-        throw unexpected()
-      }
-      let key = try string()
-      skipSpace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-        if position < bytes.count { throw error("expected ':' after the key '\(key)'") }
-        throw unexpected()
-      }
-      position += 1
-      skipSpace()
-      members.append((key, try value()))
-      if try endsAfterItem(UInt8(ascii: "}")) { return JSONObject(members: members, start: start, end: position) }
-    }
+    while let key = try nextMember(&container) { members.append((key, try value())) }
+    return JSONObject(members: members, start: container.start, end: position)
   }
 
   /// Reads `closer` (`}` or `]`) when it comes next, leaving the object or array: whether it did.
@@ -413,32 +390,176 @@ public struct JSONReader {
   }
 
   private mutating func array() throws(JSONSyntaxError) -> [JSONValue] {
-    try enter()
-    position += 1
+    var container = try openArray()
     var values: [JSONValue] = []
-    var state = ArrayState.opened
-    while let value = try nextElement(&state) { values.append(value) }
+    while let value = try element(&container) { values.append(value) }
     return values
   }
 
-  /// Where the reading of an array is: just after its `[`, among its elements, or past its `]`.
-  private enum ArrayState { case opened, inside, closed }
+  /// The next element of the array being read (``openArray()``), or nil once its `]` is read,
+  /// the `,` or `]` after it read too: one element at a time, for ``array()`` and
+  /// ``forEachItem(_:_:)``.
+  private mutating func element(_ container: inout Container) throws(JSONSyntaxError) -> JSONValue? {
+    guard try nextElement(&container) else { return nil }
+    let element = try value()
+    container.state = try endsAfterItem(UInt8(ascii: "]")) ? .closed : .separated
+    return element
+  }
 
-  /// The next element of the array being read (its `[` read and ``enter()`` called), or nil once
-  /// its `]` is read: one element at a time, for ``array()`` and ``forEachItem(_:_:)``.
-  private mutating func nextElement(_ state: inout ArrayState) throws(JSONSyntaxError) -> JSONValue? {
-    guard state != .closed else { return nil }
+  // MARK: - Piece by piece
+
+  /// A reader of `bytes` read piece by piece, without a tree of the values (a sync payload's
+  /// operations, read straight into what they are: issue 24): ``beginDocument()``, then the
+  /// value at the cursor (``next``) read by ``openObject()`` and ``nextMember(_:)``,
+  /// ``openArray()`` and ``nextElement(_:)``, or ``readValue()``, then ``endDocument()``. The
+  /// same rules as ``document(_:)`` (which is read by the same steps): what one refuses, so does
+  /// the other. `bytes` must outlive the reader.
+  public init(reading bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// An object or array being read: where its text starts (its `{` or `[`) and where its
+  /// reading is.
+  public struct Container {
+    /// The offset of its `{` or `[`.
+    public let start: Int
+    fileprivate var state: State
+
+    fileprivate enum State {
+      /// Just after its `{` or `[`.
+      case opened
+      /// After a member or element (a `,` or the closer comes next).
+      case inside
+      /// After a `,` (a member or element comes next).
+      case separated
+      /// Past its closer.
+      case closed
+    }
+  }
+
+  /// The byte at the cursor (the first of the value to read next), or nil at the end.
+  public var next: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  /// The cursor's offset in the input: after a value is read, the offset just past its text.
+  public var offset: Int { position }
+
+  /// Opens the input: a byte order mark and white space skipped, a value must follow.
+  public mutating func beginDocument() throws(JSONSyntaxError) {
+    try skipByteOrderMark()
+    guard position < bytes.count else { throw error("no JSON value") }
+  }
+
+  /// Closes the input: nothing but white space may follow the value read.
+  public mutating func endDocument() throws(JSONSyntaxError) {
     skipSpace()
-    if state == .opened {
-      state = .inside
-      if leave(UInt8(ascii: "]")) {
-        state = .closed
+    guard position == bytes.count else { throw error("more text after the JSON value") }
+  }
+
+  /// The value at the cursor, whole.
+  public mutating func readValue() throws(JSONSyntaxError) -> JSONValue { try value() }
+
+  /// Opens the object at the cursor (``next`` is `{`); its members follow by ``nextMember(_:)``.
+  public mutating func openObject() throws(JSONSyntaxError) -> Container {
+    guard next == UInt8(ascii: "{") else { throw unexpected() }
+    try enter()
+    position += 1
+    return Container(start: position - 1, state: .opened)
+  }
+
+  /// Opens the array at the cursor (``next`` is `[`); its elements follow by ``nextElement(_:)``.
+  public mutating func openArray() throws(JSONSyntaxError) -> Container {
+    guard next == UInt8(ascii: "[") else { throw unexpected() }
+    try enter()
+    position += 1
+    return Container(start: position - 1, state: .opened)
+  }
+
+  /// The key of the object's next member, the cursor then on its value (which the caller reads
+  /// before asking for the next member), or nil once the object's `}` is read. A key written as
+  /// `expected` is (its bytes as they are, no escape) is given as `expected` itself, not made
+  /// again (the same names in every creation of a sync payload, issue 24).
+  public mutating func nextMember(
+    _ container: inout Container, expecting expected: String? = nil
+  ) throws(JSONSyntaxError) -> String? {
+    switch container.state {
+    case .closed: return nil
+    case .opened:
+      skipSpace()
+      if leave(UInt8(ascii: "}")) {
+        container.state = .closed
         return nil
       }
+    case .inside:
+      if try endsAfterItem(UInt8(ascii: "}")) {
+        container.state = .closed
+        return nil
+      }
+    case .separated: break
     }
-    let element = try value()
-    if try endsAfterItem(UInt8(ascii: "]")) { state = .closed }
-    return element
+    container.state = .inside
+    skipSpace()
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+      if position < bytes.count { throw error("expected a quoted key") }
+      throw unexpected()
+    }
+    let key: String
+    if let expected, let plain = plainString(expected) {
+      key = plain
+    } else {
+      key = try string()
+    }
+    skipSpace()
+    guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+      if position < bytes.count { throw error("expected ':' after the key '\(key)'") }
+      throw unexpected()
+    }
+    position += 1
+    skipSpace()
+    return key
+  }
+
+  /// `text` when the string literal at the cursor (on its opening quote) is its bytes as they
+  /// are, the cursor then past its closing quote; else nil, the cursor where it was. Only a text
+  /// with no quote, backslash or control character can be written so (valid UTF-8, as a
+  /// `String`'s bytes are).
+  private mutating func plainString(_ text: String) -> String? {
+    var text = text
+    let end = text.withUTF8 { expected -> Int? in
+      let start = position + 1
+      guard start + expected.count < bytes.count, bytes[start + expected.count] == UInt8(ascii: "\"") else {
+        return nil
+      }
+      for index in expected.indices {
+        let byte = expected[index]
+        guard byte == bytes[start + index], byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+        else { return nil }
+      }
+      return start + expected.count + 1
+    }
+    guard let end else { return nil }
+    position = end
+    return text
+  }
+
+  /// Whether the array has a next element, the cursor then on it (which the caller reads before
+  /// asking again); false once the array's `]` is read.
+  public mutating func nextElement(_ container: inout Container) throws(JSONSyntaxError) -> Bool {
+    switch container.state {
+    case .closed: return false
+    case .opened:
+      skipSpace()
+      if leave(UInt8(ascii: "]")) {
+        container.state = .closed
+        return false
+      }
+    case .inside:
+      if try endsAfterItem(UInt8(ascii: "]")) {
+        container.state = .closed
+        return false
+      }
+      skipSpace()
+    case .separated: skipSpace()
+    }
+    container.state = .inside
+    return true
   }
 
   /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as written.

@@ -65,13 +65,8 @@ extension AppDatabase {
         throw StorageError.duplicateBlock(builtIn.name)
       }
       try recorder.create(
-        .block,
-        [
-          "name": .text(builtIn.name), "title": .text(builtIn.title),
-          "priority": .integer(Int64(builtIn.priority.rank)), "builtIn": .bool(true),
-          "routine": .bool(false), "createdAt": .text(Timestamp.string(now, .sqlite)),
-          "doneWhen": TaskBlock.builtInDoneRules[builtIn.name] == nil ? .null : .text(DoneRule.commits),
-        ], uuid: RowID.builtInBlock(builtIn.name))
+        .block, TaskBlock.builtInFields(builtIn.name, createdAt: Timestamp.string(now, .sqlite)) ?? [:],
+        uuid: RowID.builtInBlock(builtIn.name))
       return try BlockRecord.named(recorder.db, builtIn.name).block()
     }
   }

@@ -93,6 +93,7 @@ extension AppDatabase {
       }
       try writer.flush()
       try writer.buildDeferredIndexes()
+      try writer.countTodosMetAgain()
       return writer.result
     }
     let result: ImportResult
@@ -154,11 +155,13 @@ public struct ImportWriter: ImportSink {
   private var creations: [CreatedRow] = []
   /// The number the next created todo takes: the one SQLite's AUTOINCREMENT would give it.
   private var nextID: Int64
-  /// The todos there before the import that an object of the file met so far, and of those
-  /// the ones counted as updated, by id (a bit each, 64 to a word): a uuid met again in a later
-  /// batch is counted once, by what its last object makes of the todo as it was before.
+  /// The todos there before the import that an object of the file met so far, of those the
+  /// ones counted as updated, and of those the ones an object of a later batch met again, by
+  /// id (a bit each, 64 to a word): a uuid met again is counted once, by what the todo is at
+  /// the end beside what it was before the import (``count(_:differs:)``).
   private var met = RowIDBits()
   private var countedAsUpdated = RowIDBits()
+  private var metAgain = RowIDBits()
   /// How many todos this import creates before it leaves out ``deferredIndexes``.
   private let deferIndexesFrom: Int
   /// The input's estimate of its items in all (nil: none), asked at the first batch's end.
@@ -267,7 +270,9 @@ public struct ImportWriter: ImportSink {
   /// no cache under 64 MB holds, spilled to the WAL and read back. SQLite builds an index from
   /// a sort of its table, a few seconds a million rows (BENCHMARKS.md, import25e). Kept: the
   /// uuid indexes the import looks todos up by (unique), and the journal's by change (written
-  /// in order; a row's operations in this change are found through it meanwhile).
+  /// in order). Nothing reads a row's operations in this change while they are out: without
+  /// the journal's by row, that read every row the import wrote so far (a todo met again is
+  /// counted at the end, ``countTodosMetAgain()``).
   static let deferredIndexes = [
     "todo_on_day_priority_done", "todo_on_project_day", "todo_open_on_day", "journalOperation_on_row",
   ]
@@ -293,8 +298,9 @@ public struct ImportWriter: ImportSink {
   /// Whether the import has left ``deferredIndexes`` out (until ``buildDeferredIndexes()``).
   var leavesIndexesOut: Bool { !deferred.isEmpty }
 
-  /// Builds the indexes the import left out again, as they were: before its change is
-  /// finished, whose summary looks its todos up in the journal by row.
+  /// Builds the indexes the import left out again, as they were: before the todos met again are
+  /// counted (``countTodosMetAgain()``) and its change is finished, whose summary looks its
+  /// todos up in the journal by row.
   mutating func buildDeferredIndexes() throws {
     guard !deferred.isEmpty else { return }
     // SQLite sorts an index's keys in memory up to the page cache's size, beside the cache:
@@ -383,7 +389,7 @@ public struct ImportWriter: ImportSink {
         try recorder?.update(.todo, row: record.uuid, current: current, to: fields)
         reportDoneFixes(&result)
       }
-      try count(record, current: current, setting: fields, differs: differs)
+      count(record, differs: differs)
     } else {
       fields["doneAt"] = todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null
       fields["createdAt"] = .text(Timestamp.string(todo.createdAt ?? now, .sqlite))
@@ -481,32 +487,52 @@ public struct ImportWriter: ImportSink {
   }
 
   /// Counts a todo that was there before the import as updated or unchanged by an object of the
-  /// file setting `fields` (`differs`: some differ from `current`, its fields as they are now).
-  /// A todo met again (an object of its uuid in an earlier batch) was counted then: that count
-  /// is taken back, and the todo counted by what it is now beside what it was before the import
-  /// (the earlier object's update, if any, is in the change's journal; a dry run wrote nothing).
-  private mutating func count(_ record: TodoRecord, current: Fields, setting fields: Fields, differs: Bool) throws {
-    var updated = differs
+  /// file (`differs`: it sets fields that differ from the todo's as they are now). A todo met
+  /// again (an object of its uuid in an earlier batch) was counted then. Counted unchanged, it
+  /// is still as it was before the import: that count is taken back and `differs` says. Counted
+  /// updated, it keeps that count until the end of the import, when it is counted by what it
+  /// is then beside what it was before (``countTodosMetAgain()``); a dry run wrote nothing, so
+  /// there `differs` says too.
+  private mutating func count(_ record: TodoRecord, differs: Bool) {
     if !met.insert(record.id) {
       if countedAsUpdated.contains(record.id) {
-        result.updated -= 1
-        if let recorder {
-          let before = try recorder.fieldsBefore(.todo, row: record.uuid, current: current)
-          var after = current
-          after.merge(fields) { $1 }
-          updated = after.contains { before[$0.key] ?? .null != $0.value }
-            || before.contains { after[$0.key] ?? .null != $0.value }
+        guard recorder == nil else {
+          metAgain.insert(record.id)
+          return
         }
+        result.updated -= 1
       } else {
         result.unchanged -= 1
       }
     }
-    if updated {
+    if differs {
       result.updated += 1
       countedAsUpdated.insert(record.id)
     } else {
       result.unchanged += 1
       countedAsUpdated.remove(record.id)
+    }
+  }
+
+  /// Counts each todo there before the import that an object of the file updated and one of a
+  /// later batch met again (``count(_:differs:)``) by its fields now beside its fields before
+  /// the import (each as the change's first update of it found it,
+  /// ``ChangeRecorder/fieldsBefore(_:row:current:)``): unchanged when they all agree. Asked
+  /// once the deferred indexes are built again, when the journal's by row finds a todo's
+  /// operations in this change: while it is out, that read every row the import wrote so far,
+  /// a scan per todo met again (issue 25).
+  mutating func countTodosMetAgain() throws {
+    guard let recorder else { return }
+    try metAgain.forEach { id in
+      for record in try TodoRecord.fetchAll(db, where: "todo.id = ?", [id], cached: true) {
+        let current = record.fields
+        // Every field of `current` is in `before`: the two agree when `before`'s all do.
+        let before = try recorder.fieldsBefore(.todo, row: record.uuid, current: current)
+        if before.allSatisfy({ current[$0.key] ?? .null == $0.value }) {
+          result.updated -= 1
+          result.unchanged += 1
+        }
+      }
     }
   }
 
@@ -551,5 +577,16 @@ struct RowIDBits {
   mutating func remove(_ id: Int64) {
     guard let word = words[id >> 6], word & (1 << UInt64(id & 63)) != 0 else { return }
     words[id >> 6] = word & ~(1 << UInt64(id & 63))
+  }
+
+  /// Calls `body` with each id of the set, in ascending order.
+  func forEach(_ body: (Int64) throws -> Void) rethrows {
+    for key in words.keys.sorted() {
+      var word = words[key] ?? 0
+      while word != 0 {
+        try body(key << 6 | Int64(word.trailingZeroBitCount))
+        word &= word - 1
+      }
+    }
   }
 }

@@ -80,12 +80,17 @@ extension AppDatabase {
   ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
   ///   (``TodoRules``), e.g. undoing a sync's resolution; every command passes `today` (without
   ///   it, a caller that does not know the user's today, the rules are not checked).
+  ///
+  /// What a sync settled itself (``SyncState/resolutionCommand``: a todo renumbered, a todo
+  /// dropped and done mended) is passed over: every machine settles it the same way, so it
+  /// stands (undoing it would give back the clash, or be refused for the rule it mended), and
+  /// the user's own changes before it stay undoable. The step says so (``JournalStep/note``).
   public func undo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
     try step(
       .undo, today: today, now: now,
       target: """
         SELECT \(JournalChangeRecord.selection()) FROM journalChange
-        WHERE remote = 0 AND kind = 'change' AND undone = 0
+        WHERE remote = 0 AND kind = 'change' AND undone = 0 AND command != '\(SyncState.resolutionCommand)'
         ORDER BY id DESC LIMIT 1
         """)
   }
@@ -121,13 +126,28 @@ extension AppDatabase {
       let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
       // The todos whose day, done or dropped the step sets: checked against the rules.
       var touched = Set<String>()
+      // The operations left as they are, which the step's words leave out (it claims only what
+      // it changes): a todo's number, and a field that already holds what the step would set.
+      var left = Set<Int64>()
       func apply(_ id: Int64, _ operation: JournalOperation) throws {
         // A todo's number moved by a sync stays: moving it back could take another todo's.
-        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action { return }
-        if (undo ? operation.inverse : operation).touchesRules { touched.insert(operation.row) }
+        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action {
+          left.insert(id)
+          return
+        }
+        let applied = undo ? operation.inverse : operation
+        if applied.touchesRules { touched.insert(operation.row) }
         do {
-          try recorder.apply(undo ? operation.inverse : operation, checked: true)
+          try recorder.apply(applied, checked: true)
         } catch let error as JournalConflictError {
+          // Set since to the very value the step sets (a sync's resolution that overrode it):
+          // nothing to do, and nothing in the way of the user's earlier changes.
+          if case .fieldChanged(_, _, let found) = error.conflict, case .update(_, _, let new) = applied.action,
+            found == new
+          {
+            left.insert(id)
+            return
+          }
           throw StorageError.journalConflict(
             try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
         } catch let error as DatabaseError
@@ -144,16 +164,16 @@ extension AppDatabase {
       // A change of a few operations is read once; a bigger one a batch at a time, twice.
       let first = try Self.operations(db, of: target.id, after: .min, backwards: false)
       if first.count < Self.batch {
-        let operations = first.map(\.operation)
         for (id, operation) in undo ? first.reversed() : first { try apply(id, operation) }
+        let operations = first.filter { !left.contains($0.id) }.map(\.operation)
         let described = undo ? operations.map(\.inverse) : operations
         for operation in described { summary.add(operation) }
         names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
       } else {
         // The first batch, read already, starts each pass that goes forwards.
         try Self.forEachOperation(db, of: target.id, backwards: undo, startingWith: undo ? nil : first, apply)
-        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { _, operation in
-          summary.add(undo ? operation.inverse : operation)
+        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { id, operation in
+          if !left.contains(id) { summary.add(undo ? operation.inverse : operation) }
         }
         names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
       }
@@ -172,7 +192,17 @@ extension AppDatabase {
         always: true)
       var entry = target.entry
       entry.isUndone = undo
-      return JournalStep(entry: entry, effect: effect)
+      var step = JournalStep(entry: entry, effect: effect)
+      if undo {
+        let passed = try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM journalChange
+            WHERE id > ? AND remote = 0 AND kind = 'change' AND undone = 0 AND command = '\(SyncState.resolutionCommand)'
+            """, arguments: [target.id]) ?? 0
+        if passed > 0 { step.note = ChangeSummary.passedOver(passed) }
+      }
+      return step
     }
   }
 

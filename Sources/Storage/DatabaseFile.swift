@@ -70,8 +70,7 @@ extension AppDatabase {
       default: throw .cannotOpen(path: path, reason: "it is not a regular file")
       }
     }
-    var link = stat()
-    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid() {
+    if isAnotherUsersLink(path) {
       throw .cannotOpen(path: path, reason: "it is a symbolic link owned by another user")
     }
     let folder = folder(of: path)
@@ -82,6 +81,14 @@ extension AppDatabase {
       throw .cannotOpen(
         path: path, reason: "its folder is writable by anyone and not sticky: another user could replace it")
     }
+  }
+
+  /// Whether `path` is a symbolic link owned by another user: planted (in a shared folder) to
+  /// point ootd's write elsewhere. A database path and an output file (`export --output`) refuse
+  /// one; the user's own link is followed.
+  public static func isAnotherUsersLink(_ path: String) -> Bool {
+    var link = stat()
+    return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK && link.st_uid != geteuid()
   }
 
   /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.

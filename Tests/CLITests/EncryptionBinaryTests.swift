@@ -100,7 +100,8 @@ struct EncryptionBinaryTests {
     }
     let none = try Self.run(m, "b", ["OOTD_REMOTE_PASSPHRASE": ""], "remote", "sync")
     #expect(none.code == 64, "\(none.stderr)")
-    #expect(none.stderr == "ootd: error: the sync passphrase is needed and there is no terminal to ask on: set OOTD_REMOTE_PASSPHRASE\n")
+    // The variable is there but empty: the line says so (it said "set OOTD_REMOTE_PASSPHRASE").
+    #expect(none.stderr == "ootd: error: the sync passphrase is needed and OOTD_REMOTE_PASSPHRASE is empty (no terminal to ask on): give it the passphrase\n")
     #expect(Self.digest(m.folder.file("b.sqlite")) == before)
     #expect(try m.titles("b") == ["Mine"])
     // A first machine's new passphrase must be long enough.

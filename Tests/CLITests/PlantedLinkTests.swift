@@ -91,3 +91,77 @@ import Glibc
     #expect(try BinaryTests.run(["add", "x", "--db", shared + "/ootd.sqlite"]).code == 0, "sticky is fine")
   }
 }
+
+/// `export --output` (and every file ootd writes) onto what is already there, found by a tryout:
+/// the user's own link (a todo.txt kept in a synced folder) was replaced by a plain file, a
+/// private 0600 file became 0644, and the database itself was replaced by the export.
+@Suite(.tags(.binary)) struct OutputFileTests {
+  @Test func theUsersOwnLink_isWrittenThrough_andStaysALink() throws {
+    let folder = try TemporaryFolder()
+    let database = folder.file("ootd.sqlite")
+    #expect(try BinaryTests.run(["add", "Through the link", "--db", database]).code == 0)
+    let real = folder.file("real.txt")
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: real))
+    #expect(symlink("real.txt", folder.file("link.txt")) == 0)
+    let result = try BinaryTests.run(["export", "--format", "todotxt", "--output", folder.file("link.txt"), "--db", database])
+    #expect(result.code == 0, "\(result.stderr)")
+    var status = stat()
+    #expect(lstat(folder.file("link.txt"), &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK)
+    #expect(try String(contentsOfFile: real, encoding: .utf8).contains("Through the link"))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(names == ["link.txt", "ootd.sqlite", "real.txt"], "no temporary file is left")
+  }
+
+  @Test func aReplacedFile_keepsItsMode() throws {
+    let folder = try TemporaryFolder()
+    let database = folder.file("ootd.sqlite")
+    #expect(try BinaryTests.run(["add", "Private", "--db", database]).code == 0)
+    let file = folder.file("private.txt")
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: file))
+    chmod(file, 0o600)
+    #expect(try BinaryTests.run(["export", "--format", "todotxt", "--output", file, "--db", database]).code == 0)
+    var status = stat()
+    #expect(stat(file, &status) == 0)
+    #expect(status.st_mode & 0o777 == 0o600, "\(String(status.st_mode & 0o777, radix: 8))")
+    #expect(try String(contentsOfFile: file, encoding: .utf8).contains("Private"))
+  }
+
+  @Test func theDatabase_isNeverWrittenOver() throws {
+    let folder = try TemporaryFolder()
+    let database = folder.file("ootd.sqlite")
+    #expect(try BinaryTests.run(["add", "Kept", "--db", database]).code == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: database))
+    for format in ["json", "todotxt"] {
+      let result = try BinaryTests.run(["export", "--format", format, "--output", database, "--db", database])
+      #expect(result.code == 1)
+      #expect(result.stderr.contains("it is an SQLite database"), "\(result.stderr)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+    // Another database by a link of the user's own, and a graph's SVG, the same.
+    #expect(symlink(database, folder.file("db-link")) == 0)
+    let graph = try BinaryTests.run(["graph", "--svg", folder.file("db-link"), "--db", database])
+    #expect(graph.code == 1, "\(graph.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+  }
+
+  @Test func aLinkToNothing_isRefused() throws {
+    let folder = try TemporaryFolder()
+    #expect(symlink(folder.file("missing/target.txt"), folder.file("dangling.txt")) == 0)
+    let result = try BinaryTests.run(
+      ["export", "--format", "todotxt", "--output", folder.file("dangling.txt"), "--db", folder.file("ootd.sqlite")])
+    #expect(result.code == 1)
+    #expect(result.stderr.contains("a symbolic link to a file that does not exist"), "\(result.stderr)")
+  }
+
+  @Test(.disabled(if: getuid() != 0, "planting another user's link needs root"))
+  func anotherUsersLink_isRefused() throws {
+    let folder = try TemporaryFolder()
+    let target = folder.file("victim.txt")
+    try Data("precious\n".utf8).write(to: URL(fileURLWithPath: target))
+    let link = folder.file("out.txt")
+    #expect(symlink(target, link) == 0)
+    #expect(lchown(link, 65534, 65534) == 0)
+    #expect(throws: CLIError.self) { try AppEnvironment.writeAtomically(link, "x\n") }
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
+  }
+}

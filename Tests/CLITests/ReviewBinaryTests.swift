@@ -168,18 +168,19 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.file("p.png")))
   }
 
-  /// A link planted where the page goes is replaced, never followed.
-  @Test func aPlantedLink_isReplaced_itsTargetLeftAlone() throws {
+  /// The user's own link where the page goes is written through, as the shell's `>` does (a
+  /// page kept in a synced folder); it stays a link. Another user's link (planted) is refused:
+  /// `OutputFileTests`, the same rule as a database path's.
+  @Test func theUsersOwnLink_isWrittenThrough() throws {
     let (folder, db) = try Self.filled()
-    let target = folder.file("precious.txt")
-    try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+    let target = folder.file("shared.html")
+    try Data("old page\n".utf8).write(to: URL(fileURLWithPath: target))
     let link = folder.file("review.html")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
     let result = try BinaryTests.run(["review", "--html", link, "--db", db])
     #expect(result.code == 0, "\(result.stderr)")
-    #expect(try Self.read(target) == "keep me\n")
+    #expect(try Self.read(target).hasPrefix("<!DOCTYPE html>"))
     let type = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
-    #expect(type == .typeRegular)
-    #expect(try Self.read(link).hasPrefix("<!DOCTYPE html>"))
+    #expect(type == .typeSymbolicLink)
   }
 }

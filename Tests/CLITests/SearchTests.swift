@@ -68,6 +68,9 @@ import Testing
       (["version"], "ootd: error: unknown command 'version'; did you mean '--version'?\n"),
       (["--db", h.databasePath, "lsit"], "ootd: error: unknown command 'lsit'; did you mean 'list'?\n"),
       (["zzzz"], "ootd: error: unknown command 'zzzz': see 'ootd --help'\n"),
+      // A help topic that names no command (argument-parser printed the root's help, exit 0).
+      (["help", "bogus"], "ootd: error: unknown command 'bogus': see 'ootd --help'\n"),
+      (["help", "block", "rotine"], "ootd: error: unknown command 'block rotine'; did you mean 'block routine'?\n"),
       // One level down, in a group of commands, with or without global options around it
       // (argument-parser blamed the global option: "unknown option '--db'").
       (["import", "bogus", "x", "--db", h.databasePath],
@@ -90,6 +93,8 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: h.databasePath))
     // And the ways those messages name do work.
+    let help = await h.run(["help", "block", "routine"])
+    #expect(help.code == 0 && help.stdout.contains("USAGE: ootd block routine"), "\(help.stderr)")
     #expect(await h.run(["add", "x", "--on=-2d"]).stdout.hasPrefix("Added #1 for 2026-11-20"))
     #expect(await h.run(["list", "--", "-2d"]).stdout.contains("Fri 2026-11-20"))
     #expect(await h.run(["list", "--from=-1w", "--to", "today"]).stdout.contains("Fri 2026-11-20"))

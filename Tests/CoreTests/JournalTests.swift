@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 
 @Suite("Journal operations")
@@ -218,5 +219,39 @@ struct RowIDTests {
   ])
   func validation(text: String, valid: Bool) {
     #expect(RowID.isValid(text) == valid)
+  }
+
+  @Test("the bits of a uuid: the 128 its lowercase hex spells, nil for any other text", arguments: [
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd9b", 0x5e55_0bb4_e29b_4699_9d56_043c_0bf7_dd9b as UInt128?),
+    ("01234567-89ab-cdef-0123-456789abcdef", 0x0123_4567_89ab_cdef_0123_4567_89ab_cdef),
+    ("00000000-0000-0000-0000-000000000000", 0), ("ffffffff-ffff-ffff-ffff-ffffffffffff", .max),
+    // Upper case, whole or one letter.
+    ("5E550BB4-E29B-4699-9D56-043C0BF7DD9B", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9B", nil),
+    // Lengths: no hyphens, one short, one long, a hyphen more, space or newline around, empty.
+    ("5e550bb4e29b46999d56043c0bf7dd9b", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9", nil),
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd9b0", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9b-", nil),
+    (" 5e550bb4-e29b-4699-9d56-043c0bf7dd9b", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9b\n", nil),
+    ("{5e550bb4-e29b-4699-9d56-043c0bf7dd9b}", nil), ("", nil),
+    // Hyphens misplaced, one length: a place early, a digit in a hyphen's place, one in a digit's.
+    ("5e550bb-4e29b-4699-9d56-043c0bf7dd9b", nil), ("5e550bb40e29b-4699-9d56-043c0bf7dd9b", nil),
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd-b", nil), ("5e550bb4-e29b-4699-9d56043c-0bf7dd9b", nil),
+    // Not hex: a letter past f, other ASCII, and text past ASCII (of 37 bytes, of 36, a full-width digit).
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd9g", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7dd9:", nil),
+    ("5e550bb4-e29b-4699-9d56-043c0bf7dd9é", nil), ("5e550bb4-e29b-4699-9d56-043c0bf7ddé", nil),
+    ("5e550bb4-e29b-4699-9d56-043c0bf7d\u{FF19}", nil),
+  ])
+  func bits(text: String, expected: UInt128?) {
+    #expect(RowID.bits(text) == expected)
+    #expect(RowID.isValid(text) == (expected != nil))
+  }
+
+  /// The bits of uuids made here (name-based, of 200 names) are Foundation's bytes of them.
+  @Test func bitsAreTheUUIDsBytes() throws {
+    for index in 0..<200 {
+      let text = RowID.syncRecord("record \(index)")
+      let uuid = try #require(UUID(uuidString: text)).uuid
+      let bytes = withUnsafeBytes(of: uuid) { Array($0) }
+      #expect(RowID.bits(text) == bytes.reduce(0) { $0 << 8 | UInt128($1) })
+    }
   }
 }

@@ -3,7 +3,7 @@ import Formats
 import Testing
 
 /// The text of a sync payload, written as bytes by ``SyncPayload/Chunker`` (issue 24): the
-/// records other machines read and the journal keeps (``JSONText/isObjectText(_:)``), so it
+/// records other machines read and the journal keeps (``SyncOperation/fieldsText``), so it
 /// must not change.
 @Suite("SyncPayload: the payload's text")
 struct SyncPayloadTextTests {

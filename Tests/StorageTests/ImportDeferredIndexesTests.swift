@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import GRDB
+import GRDBSQLite
 @testable import Storage
 import Testing
 
@@ -79,6 +80,128 @@ import Testing
     }
   }
 
+  /// The todos 0..<25 there before an import of 2,000 new ones (five batches), each met in
+  /// the first batch and again in the last (3 also in the third), its title as `title(index,
+  /// meeting)` gives it (nil: as it is): back as it was (0, 3), changed again (1), changed only
+  /// in the last (2), the same change twice (4). Returns the result, and whether the indexes
+  /// were out after the first batch.
+  func importingRepeats(
+    into database: AppDatabase, deferringFrom: Int, dryRun: Bool = false
+  ) throws -> (result: ImportResult, out: Bool) {
+    let titles: [[String?]] = [
+      ["changed", nil], ["changed", "changed again"], [nil, "changed"], ["changed", "changed again", nil],
+      ["changed", "changed"],
+    ]
+    func met(_ index: Int, _ meeting: Int) throws -> ImportedTodo {
+      try todo(index, title: titles[index % 5][meeting].map { "\($0) \(index)" })
+    }
+    var out = false
+    let result = try database.importTodos(
+      dryRun: dryRun, today: fixedToday, now: fixedNow, deferringIndexesFrom: deferringFrom
+    ) { writer in
+      for index in 0..<25 { try writer.add(met(index, 0)) }
+      for index in 25..<2025 {
+        try writer.add(todo(index))
+        if index == 600 { out = writer.leavesIndexesOut }
+        if index == 1100 { for index in stride(from: 3, to: 25, by: 5) { try writer.add(met(index, 1)) } }
+      }
+      for index in 0..<25 { try writer.add(met(index, titles[index % 5].count - 1)) }
+    }
+    return (result, out)
+  }
+
+  /// A database with the todos 0..<25 in it.
+  func databaseOf25() throws -> AppDatabase {
+    let database = try AppDatabase.inMemory()
+    let plan = ImportPlan(todos: try (0..<25).map { try todo($0) })
+    _ = try database.importTodos(plan, today: fixedToday, now: fixedNow)
+    return database
+  }
+
+  /// Issue 25: a todo there before a big import, updated by an object of the file and met again
+  /// in a later batch, is counted by what it is at the end beside what it was before: as an
+  /// import that keeps its indexes counts it, and a dry run. The same rows and journal, one
+  /// undo away from the database before, one redo from the import's.
+  @Test func aBigImportThatMeetsTodosAgain_countsThemAsOneThatKeepsItsIndexes() throws {
+    try RowID.$source.withValue(RowIDSource(SeededGenerator(seed: 25))) {
+      let kept = try databaseOf25()
+      let before = try contents(kept)
+      let dry = try importingRepeats(into: kept, deferringFrom: .max, dryRun: true).result
+      let keeping = try importingRepeats(into: kept, deferringFrom: .max)
+      #expect(!keeping.out)
+      // Updated: 1, 2 and 4 (five each); unchanged: 0 and 3, back as they were.
+      #expect((keeping.result.added, keeping.result.updated, keeping.result.unchanged) == (2000, 15, 10))
+      #expect(dry == keeping.result)
+      let imported = try contents(kept)
+      _ = try kept.undo(now: fixedNow)
+      let undone = try contents(kept)
+      #expect(undone[0...2] == before[0...2])
+      _ = try kept.redo(now: fixedNow)
+      let redone = try contents(kept)
+      #expect(redone[0...2] == imported[0...2])
+      try RowID.$source.withValue(RowIDSource(SeededGenerator(seed: 25))) {
+        let left = try databaseOf25()
+        #expect(try contents(left) == before)
+        _ = try importingRepeats(into: left, deferringFrom: 1, dryRun: true)
+        let leaving = try importingRepeats(into: left, deferringFrom: 1)
+        #expect(leaving.out)
+        #expect(leaving.result == keeping.result)
+        #expect(try contents(left) == imported)
+        #expect(try left.writer.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+        _ = try left.undo(now: fixedNow)
+        #expect(try contents(left) == undone)
+        _ = try left.redo(now: fixedNow)
+        #expect(try contents(left) == redone)
+      }
+    }
+  }
+
+  /// Issue 25: while a big import leaves the journal's index by row out, nothing reads a todo's
+  /// operations in this change: a todo met again in a later batch read them through the
+  /// journal's index by change, every row the import wrote so far (2,000 and more here), a scan
+  /// per todo met again. Each statement that reads the journal now visits a few rows.
+  @Test func aBigImportThatMeetsTodosAgain_scansNoJournalPerTodo() throws {
+    let database = try databaseOf25()
+    let (steps, imported) = try journalReads(database) {
+      try importingRepeats(into: database, deferringFrom: 1)
+    }
+    #expect(imported.out && imported.result.updated == 15)
+    let rows = try database.writer.read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM journalOperation") ?? 0
+    }
+    #expect(rows > 2000)
+    #expect(!steps.isEmpty)
+    #expect(steps.allSatisfy { $0 < 200 }, "SQLite's steps of each read of the journal: \(steps)")
+  }
+
+  /// What `body` returns, and SQLite's count of virtual machine steps (about the rows it visited)
+  /// of each statement reading `journalOperation` that it ran on `database`, in order.
+  func journalReads<T>(_ database: AppDatabase, _ body: () throws -> T) throws -> ([Int32], T) {
+    let steps = JournalSteps()
+    try database.writer.write { db in
+      // Counted from here: each statement's count is reset as it is read.
+      var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+      while let prepared = statement {
+        _ = sqlite3_stmt_status(prepared, SQLITE_STMTSTATUS_VM_STEP, 1)
+        statement = sqlite3_next_stmt(db.sqliteConnection, prepared)
+      }
+      sqlite3_trace_v2(
+        db.sqliteConnection, UInt32(SQLITE_TRACE_PROFILE),
+        { _, context, statement, _ in
+          guard let context, let statement else { return 0 }
+          let prepared = OpaquePointer(statement)
+          if String(cString: sqlite3_sql(prepared)).contains("FROM journalOperation") {
+            Unmanaged<JournalSteps>.fromOpaque(context).takeUnretainedValue().each.append(
+              sqlite3_stmt_status(prepared, SQLITE_STMTSTATUS_VM_STEP, 1))
+          }
+          return 0
+        }, Unmanaged.passUnretained(steps).toOpaque())
+    }
+    defer { try? database.writer.write { db in _ = sqlite3_trace_v2(db.sqliteConnection, 0, nil, nil) } }
+    let result = try body()
+    return (steps.each, result)
+  }
+
   @Test func aBigImportThatFails_leavesTheSchemaAsItWas() throws {
     let database = try database()
     let before = try contents(database)
@@ -127,4 +250,9 @@ import Testing
     #expect(!again.out)
     #expect((again.result.added, again.result.unchanged) == (0, 1301))
   }
+}
+
+/// The counts ``ImportDeferredIndexesTests/journalReads(_:_:)`` takes, one a statement run.
+private final class JournalSteps {
+  var each: [Int32] = []
 }

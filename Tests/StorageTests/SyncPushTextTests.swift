@@ -9,7 +9,7 @@ import Testing
 /// A first push writes each todo's creation straight from its row
 /// (``TodoRecord/appendFieldsText(to:)``, issue 24): the text must be, byte for byte, what
 /// ``JSONText/object(_:)`` writes for the row's ``TodoRecord/fields`` (the journal keeps it as
-/// it arrives, ``JSONText/isObjectText(_:)``), and the records those of the operations.
+/// it arrives, ``SyncOperation/fieldsText``), and the records those of the operations.
 @Suite("Sync: a first push's todos written from their rows")
 struct SyncPushTextTests {
   static let uuid = "5e55c0de-0000-4000-8000-0000000000aa"
@@ -96,7 +96,7 @@ struct SyncPushTextTests {
     let gym = try a.writer.read { db in try String.fetchOne(db, sql: "SELECT uuid FROM block WHERE name = 'gym'") }
     #expect(expected.joined().contains("\"block\":\"\(try #require(gym))\""))
     // Every creation's text is one the pull keeps as it is, but for the two rows whose texts
-    // need escapes (``JSONText/isObjectText(_:)`` leaves those to be written again).
+    // need escapes (``SyncPayload/decode(_:device:)`` leaves those to be written again).
     let operations = try todoPayloads.flatMap { try SyncPayload.decode($0, device: "d").operations }
     #expect(operations.count == 1_203)
     #expect(operations.filter { $0.fieldsText == nil }.count == 2)

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 #if canImport(Glibc)
 import Glibc
@@ -45,25 +46,37 @@ extension AppEnvironment {
   }
 
   /// The one atomic write: bytes handed over a piece at a time by `produce`.
+  ///
+  /// `path` may be the user's own symbolic link (a todo.txt kept in a synced folder): its target
+  /// is replaced and the link stays; another user's link is refused, as a database path's is.
+  /// A replaced file keeps its permission bits (a private 0600 file stays private). A file that
+  /// is an SQLite database or its write-ahead log (`--output ootd.sqlite`) is never replaced.
   private static func writeAtomically(
-    _ path: String, _ produce: (_ write: (ArraySlice<UInt8>) throws -> Void) throws -> Void
+    _ given: String, _ produce: (_ write: (ArraySlice<UInt8>) throws -> Void) throws -> Void
   ) throws {
+    // `/dev/stdout` and `/dev/fd/N` are links too (to a pipe, a terminal): written through.
+    let path = Self.namesAnOpenDescriptor(given) ? given : try Self.followingOwnLink(given)
     var status = stat()
+    var keptMode: mode_t? = nil
     if stat(path, &status) == 0 {
       switch status.st_mode & S_IFMT {
-      case S_IFREG where !Self.namesAnOpenDescriptor(path): break
+      case S_IFREG where !Self.namesAnOpenDescriptor(path):
+        if Self.isDatabase(path) {
+          throw CLIError.cannotWrite(path: given, reason: "it is an SQLite database; ootd never writes over one")
+        }
+        keptMode = status.st_mode & 0o7777
       case S_IFREG, S_IFIFO, S_IFCHR:
         let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
-          throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+          throw CLIError.cannotWrite(path: given, reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        try produce { text in try write(text, to: descriptor, path: path) }
+        try produce { text in try write(text, to: descriptor, path: given) }
         return
       case S_IFDIR:
-        throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(EISDIR)))
+        throw CLIError.cannotWrite(path: given, reason: String(cString: strerror(EISDIR)))
       default:
-        throw CLIError.cannotWrite(path: path, reason: "it is not a regular file")
+        throw CLIError.cannotWrite(path: given, reason: "it is not a regular file")
       }
     }
     let slash = path.lastIndex(of: "/")
@@ -72,14 +85,14 @@ extension AppEnvironment {
     var template = Array((folder + "/." + name + ".ootd-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
-      throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      throw CLIError.cannotWrite(path: given, reason: String(cString: strerror(errno)))
     }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    // mkstemp makes it 0600: give it the mode a new file gets (0666 less the umask), as the
-    // shell's `>` would, so a umask of 077 keeps the file private.
-    fchmod(descriptor, 0o666 & ~Self.fileCreationMask())
+    // mkstemp makes it 0600: give it the replaced file's mode, else the mode a new file gets
+    // (0666 less the umask), as the shell's `>` would, so a umask of 077 keeps the file private.
+    fchmod(descriptor, keptMode ?? (0o666 & ~Self.fileCreationMask()))
     do {
-      try produce { text in try write(text, to: descriptor, path: path) }
+      try produce { text in try write(text, to: descriptor, path: given) }
     } catch {
       close(descriptor)
       unlink(temporary)
@@ -89,8 +102,34 @@ extension AppEnvironment {
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw CLIError.cannotWrite(path: path, reason: reason)
+      throw CLIError.cannotWrite(path: given, reason: reason)
     }
+  }
+
+  /// `path`, or the file its link names when it is a symbolic link of this user's; throws for
+  /// another user's link and for a link to nothing.
+  private static func followingOwnLink(_ path: String) throws(CLIError) -> String {
+    var link = stat()
+    guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { return path }
+    if AppDatabase.isAnotherUsersLink(path) {
+      throw .cannotWrite(path: path, reason: "it is a symbolic link owned by another user")
+    }
+    guard let resolved = realpath(path, nil) else {
+      throw .cannotWrite(path: path, reason: "it is a symbolic link to a file that does not exist")
+    }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Whether the regular file at `path` begins as an SQLite database or write-ahead log does.
+  private static func isDatabase(_ path: String) -> Bool {
+    let descriptor = Glibc.open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var head = [UInt8](repeating: 0, count: 16)
+    guard read(descriptor, &head, 16) == 16 else { return false }
+    // "SQLite format 3\0"; a log's magic number is 0x377f0682 or 0x377f0683.
+    return head == Array("SQLite format 3\0".utf8) || head[0..<3] == [0x37, 0x7f, 0x06] && (head[3] | 1) == 0x83
   }
 
   /// The process's umask: read from /proc (setting it to read it would change it for other

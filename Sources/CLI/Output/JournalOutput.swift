@@ -17,6 +17,7 @@ struct JournalOutput {
       ? ChangeSummary.undid(step.entry.command, effect: step.effect)
       : ChangeSummary.redid(step.entry.command, effect: step.effect)
     environment.print(TerminalText.printable(line))
+    if let note = step.note { environment.print(note) }
   }
 
   /// The log: a table on a terminal or in a pipe, or a JSON array.

@@ -33,6 +33,15 @@ struct RemoteAccess {
     try resolve(environment, database: { database }).uri.text
   }
 
+  /// The account a sync reaches: `role` (the connection's, as the server knows it) on the
+  /// server the URI names (`alice@db.example.com:5432/ootd`), what a database's sync state
+  /// belongs to (``SyncState/follow(account:)``).
+  func account(role: String) -> String {
+    let options = uri.options
+    let host = options["host"] ?? options["hostaddr"] ?? "localhost"
+    return "\(role)@\(host):\(options["port"] ?? "5432")/\(options["dbname"] ?? role)"
+  }
+
   /// `text` parsed by libpq, refused when it holds a password.
   static func checked(_ text: String) throws(RemoteError) -> ConnectionURI {
     let uri = try ConnectionURI(text)

@@ -68,7 +68,10 @@ struct SyncKey {
   /// The passphrase of an existing key: the variable, else asked once.
   func passphrase(for role: String, question: String? = nil) throws -> String {
     if let value = environment.variables[Self.passphraseVariable], !value.isEmpty { return value }
-    guard environment.stdinIsTerminal else { throw EncryptionError.passphraseRequired(variable: Self.passphraseVariable) }
+    guard environment.stdinIsTerminal else {
+      throw EncryptionError.passphraseRequired(
+        variable: Self.passphraseVariable, setEmpty: environment.variables[Self.passphraseVariable] != nil)
+    }
     guard let answer = environment.askSecret(question ?? "Sync passphrase for \(role): "), !answer.isEmpty else {
       throw CLIError.cancelled
     }
@@ -81,7 +84,9 @@ struct SyncKey {
     if let value = environment.variables[variable], !value.isEmpty {
       phrase = value
     } else {
-      guard environment.stdinIsTerminal else { throw EncryptionError.passphraseRequired(variable: variable) }
+      guard environment.stdinIsTerminal else {
+        throw EncryptionError.passphraseRequired(variable: variable, setEmpty: environment.variables[variable] != nil)
+      }
       guard let first = environment.askSecret(question), !first.isEmpty else { throw CLIError.cancelled }
       guard let second = environment.askSecret("Again, to be sure: ") else { throw CLIError.cancelled }
       guard first == second else { throw EncryptionError.passphrasesDiffer }

@@ -256,6 +256,13 @@ extension ChangeSummary {
     "Undid '\(command)': \(effect)"
   }
 
+  /// What undo says of the sync resolutions it passed over (`count` of them, newer than the
+  /// change it undid): `Left 'remote sync' as it is: what a sync settles stands on every machine`.
+  public static func passedOver(_ count: Int) -> String {
+    let what = count == 1 ? "'remote sync'" : "\(count) 'remote sync' changes"
+    return "Left \(what) as \(count == 1 ? "it is" : "they are"): what a sync settles stands on every machine"
+  }
+
   /// `Redid 'done 12 13': 2 todos done ('a', 'b')`.
   public static func redid(_ command: String, effect: String) -> String {
     "Redid '\(command)': \(effect)"

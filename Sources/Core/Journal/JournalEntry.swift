@@ -56,6 +56,9 @@ public struct JournalStep: Hashable, Sendable {
   public var entry: JournalEntry
   /// What undoing or redoing it did, in words (`2 todos open again ('a', 'b')`).
   public var effect: String
+  /// A line more, when undo passed over what a sync settled to reach the change
+  /// (``ChangeSummary/passedOver(_:)``).
+  public var note: String?
 
   /// Creates a step.
   public init(entry: JournalEntry, effect: String) {

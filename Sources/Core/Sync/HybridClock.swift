@@ -80,6 +80,17 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(clock)@\(device.prefix(8))" }
+
+  /// The stamp of what every database starts with, older than any change: a built-in block as
+  /// a fresh database has it (``TaskBlock/builtInSeed(uuid:)``). Never pushed.
+  public static let seed = Stamp(clock: 0, device: "")
+
+  /// The stamp of a todo's number `number` as its creation gave it
+  /// (``SyncMerge/creationStamp(_:_:_:_:)``): older than any change, and the smaller the
+  /// number, the later the stamp, so that of two creations' numbers the smaller one wins.
+  public static func number(_ number: Int64) -> Stamp {
+    Stamp(clock: number > 0 ? -number : Int64.min, device: "")
+  }
 }
 
 /// The clocks a sync saw: this machine's (the instant the command runs at) and the server's,

@@ -24,15 +24,25 @@ public struct SyncOperation: Hashable, Sendable {
   public var entity: Entity
   public var row: String
   public var kind: Kind {
-    didSet { fieldsText = nil }
+    didSet {
+      fieldsText = nil
+      ordered = nil
+    }
   }
   public var stamp: Stamp
   /// A creation's fields as the text ``JSONText/object(_:)`` writes for them, when that text
   /// is at hand: the payload's own, kept by ``SyncPayload/decode(_:device:)`` when it is
-  /// exactly that text (``JSONText/isObjectText(_:)``), so that the creation's journal row
-  /// takes it rather than writing it again (issue 24). Not part of the operation's value (equal
+  /// exactly that text (which its reading decides), so that the creation's journal row takes it
+  /// rather than writing it again (issue 24). Not part of the operation's value (equal
   /// operations may differ in it); a new `kind` drops it.
   public var fieldsText: String?
+  /// A creation's fields in increasing order of their names, when the payload carried them so
+  /// (as ootd writes them): ``SyncPayload/decode(_:device:)`` reads them in that order, and the
+  /// operations of one payload with the same names share one array of them, so that what is
+  /// decided once for a set of names (which fields a row may carry, the insert that writes them)
+  /// is not decided again for each row, nor each value looked up by name (issue 24). Not part
+  /// of the operation's value; a new `kind` drops it.
+  public var ordered: OrderedFields?
 
   public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp) {
     self.entity = entity
@@ -61,6 +71,18 @@ public struct SyncOperation: Hashable, Sendable {
     case .delete: kind = .delete
     }
     self.init(operation.entity, row: operation.row, kind, stamp: stamp)
+  }
+}
+
+/// A creation's fields as two arrays: the names in increasing order (``Swift/String``'s), each
+/// once, and their values in the same order (``SyncOperation/ordered``).
+public struct OrderedFields: Sendable {
+  public var names: [String]
+  public var values: [FieldValue]
+
+  public init(names: [String], values: [FieldValue]) {
+    self.names = names
+    self.values = values
   }
 }
 
@@ -175,11 +197,37 @@ public enum SyncMerge {
     field == "id" && entity != .todo
   }
 
-  /// The result of ``merge(_:into:isPending:)``.
+  /// The stamp a creation at `stamp` gives its field `field` of value `value`: `stamp`, but
+  /// for a todo's number given before the first sync of the machine that made it (`firstSync`:
+  /// a first sync's creation, of a row made before it), ``Stamp/number(_:)`` (issue 24): a todo
+  /// numbered on two machines before they synced (the same `task export` imported on each)
+  /// keeps the smaller of its numbers on every machine, whichever machine synced first, and a
+  /// number two todos then claim goes to the smaller uuid (``SyncRenumbering``). Any change
+  /// made since, a renumbering or a creation (an undone `rm`), carries its own stamp and wins
+  /// over such a number.
+  public static func creationStamp(
+    _ entity: Entity, _ field: String, _ value: FieldValue, _ stamp: Stamp, firstSync: Bool
+  ) -> Stamp {
+    guard firstSync, entity == .todo, field == TodoField.id.rawValue, let number = value.integer else { return stamp }
+    return .number(number)
+  }
+
+  /// The result of ``merge(_:into:isPending:firstSync:)``.
   public struct Outcome: Hashable, Sendable {
     public var row: SyncRow
     public var effect: SyncEffect
     public var conflicts: [SyncConflict]
+  }
+
+  /// The fields a row never seen here (a first pull's thousands) gets from its creation
+  /// `operation`, each stamped as the creation, as is its existence: every field that travels
+  /// (``merge(_:into:isPending:firstSync:)`` of the creation into no row, which is what its general case
+  /// gives, without inserting the fields one by one into a new dictionary and copying them out
+  /// again). Nil when `operation` is no creation.
+  public static func created(_ operation: SyncOperation) -> Fields? {
+    guard case .create(let fields) = operation.kind else { return nil }
+    return fields.keys.contains { isLocal(operation.entity, $0) }
+      ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
   }
 
   /// Merges `operation` into `row` (nil: the row was never seen). `isPending` tells whether a
@@ -187,16 +235,17 @@ public enum SyncMerge {
   /// remote change that meets it is a conflict, whichever wins. A conflict is reported only
   /// there (issue 24): a remote change meeting a change already on the server was made on a
   /// machine that pulled that change before pushing its own, and reported it then.
+  ///
+  /// `firstSync`: `operation` is a first sync's creation of a row made before that sync (its
+  /// todo's number is ranked by ``creationStamp(_:_:_:_:firstSync:)``).
   public static func merge(
-    _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false }
+    _ operation: SyncOperation, into row: SyncRow?, isPending: (Stamp) -> Bool = { _ in false },
+    firstSync: Bool = false
   ) -> Outcome {
     let stamp = operation.stamp
-    if row == nil, case .create(let fields) = operation.kind {
-      // A row never seen (a first pull's thousands): it appears with every field that travels,
-      // each stamped as the creation, which is what the general case below gives, without
-      // inserting the fields one by one into a new dictionary and copying them out again.
-      let kept = fields.keys.contains { isLocal(operation.entity, $0) }
-        ? fields.filter { !isLocal(operation.entity, $0.key) } : fields
+    // A row never seen (a first pull's thousands), but for a first sync's creation (whose todo
+    // number ranks as ``creationStamp(_:_:_:_:firstSync:)`` says): ``created(_:)``.
+    if row == nil, !firstSync, let kept = created(operation) {
       return Outcome(
         row: SyncRow(existence: Stamped(true, stamp), fields: kept.mapValues { Stamped($0, stamp) }),
         effect: .create(kept), conflicts: [])
@@ -208,8 +257,9 @@ public enum SyncMerge {
     case .create(let fields):
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(true, stamp) }
       for (field, value) in fields where !isLocal(operation.entity, field) {
-        if let current = state.fields[field], current.stamp >= stamp { continue }
-        state.fields[field] = Stamped(value, stamp)
+        let given = creationStamp(operation.entity, field, value, stamp, firstSync: firstSync)
+        if let current = state.fields[field], current.stamp >= given { continue }
+        state.fields[field] = Stamped(value, given)
       }
     case .update(let field, let value):
       guard !isLocal(operation.entity, field) else { break }

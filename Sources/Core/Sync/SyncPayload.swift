@@ -226,51 +226,226 @@ public enum SyncPayload {
     return try payload.withUTF8 { bytes in try decode(bytes, device: device) }
   }
 
-  /// ``decode(_:device:)`` of the payload's bytes.
+  /// ``decode(_:device:)`` of the payload's bytes: one pass of Formats' reader
+  /// (docs/decisions/json-reader.md) with no tree of the payload made (issue 24: the tree, then
+  /// a dictionary of each creation's fields made from it, then a second pass over each
+  /// creation's text were most of checking a pulled record). The whole payload is read before
+  /// anything is refused, and then in the order a tree would be looked at: what is refused, and
+  /// why, is what the tree's reading decided (a key given twice means its last value).
   private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, device: String) throws -> Batch {
     func bad(_ why: String) -> CoreError { .invalidSyncRecord(why) }
-    // Formats' reader, as for journal fields (docs/decisions/json-reader.md).
-    guard let object = (try? JSONReader.document(bytes))?.object,
-      case .number(let versionText)? = object["v"], let version = Int(versionText)
-    else { throw bad("not JSON") }
+    var reader = JSONReader(reading: bytes)
+    var version: JSONValue?
+    var command: JSONValue?
+    var from: JSONValue?
+    // The last `ops` given: its operations when it is an array (each decoded, or why not).
+    var ops: [Result<SyncOperation, CoreError>]?
+    var isObject = false
+    do {
+      try reader.beginDocument()
+      if reader.next == UInt8(ascii: "{") {
+        isObject = true
+        var payload = try reader.openObject()
+        var layout = Layout()
+        while let key = try reader.nextMember(&payload) {
+          switch key {
+          case "v": version = try reader.readValue()
+          case "command": command = try reader.readValue()
+          case "from": from = try reader.readValue()
+          case "ops":
+            guard reader.next == UInt8(ascii: "[") else {
+              _ = try reader.readValue()
+              ops = nil
+              continue
+            }
+            var list: [Result<SyncOperation, CoreError>] = []
+            var array = try reader.openArray()
+            while try reader.nextElement(&array) {
+              list.append(try operation(&reader, bytes, device: device, layout: &layout))
+            }
+            ops = list
+          default: _ = try reader.readValue()
+          }
+        }
+      } else {
+        _ = try reader.readValue()
+      }
+      try reader.endDocument()
+    } catch {
+      throw bad("not JSON")
+    }
+    guard isObject, case .number(let versionText)? = version, let version = Int(versionText) else {
+      throw bad("not JSON")
+    }
     guard version == Self.version else { throw bad("version \(version); update ootd") }
-    let command = object["command"]?.string ?? ""
-    guard case .array(let ops)? = object["ops"] else { throw bad("no operations") }
+    guard let ops else { throw bad("no operations") }
     guard ops.count <= Caps.operationsPerRecord else {
       throw bad("more than \(Caps.operationsPerRecord) operations")
     }
     var operations: [SyncOperation] = []
     operations.reserveCapacity(ops.count)
-    for op in ops {
-      guard let op = op.object,
-        let entity = op["entity"]?.string.flatMap(Entity.init(rawValue:)),
-        let row = op["row"]?.string, RowID.isValid(row),
-        case .number(let clockText)? = op["clock"], let clock = Int64(clockText)
-      else { throw bad("an operation without entity, row or clock") }
-      let kind: SyncOperation.Kind
-      var fieldsText: String?
-      switch op["action"]?.string {
-      case "create":
-        guard let raw = op["fields"]?.object, let fields = JSONText.fields(raw)
-        else { throw bad("a creation without fields") }
-        kind = .create(fields)
-        // The fields' own text, when it is what the journal would write for them.
-        if let range = raw.sourceRange, range.upperBound <= bytes.count {
-          let text = UnsafeBufferPointer(rebasing: bytes[range])
-          if JSONText.isObjectText(text) { fieldsText = String(decoding: text, as: UTF8.self) }
-        }
-      case "update":
-        guard let field = op["field"]?.string, let value = JSONText.fieldValue(op["value"] ?? .null)
-        else { throw bad("an update without field") }
-        kind = .update(field: field, value: value)
-      case "delete": kind = .delete
-      default: throw bad("unknown action")
-      }
-      var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
-      operation.fieldsText = fieldsText
-      operations.append(operation)
-    }
+    for op in ops { operations.append(try op.get()) }
     // A name is outside text: sanitised here, whatever the other machine sent.
-    return Batch(command: command, operations: operations, from: object["from"]?.string.flatMap(DeviceName.sanitised))
+    return Batch(
+      command: command?.string ?? "", operations: operations, from: from?.string.flatMap(DeviceName.sanitised))
+  }
+
+  /// The fields of the last creation read whose names came in increasing order: their names
+  /// (shared by the next creations of the same names, ``SyncOperation/ordered``), the
+  /// dictionary made of them and where each name lies in it. The next creation of the same
+  /// names takes the dictionary's layout and sets its values in place: no name is hashed again
+  /// (the names of a payload's todos are the same 19; issue 24).
+  private struct Layout {
+    var names: [String] = []
+    var fields = Fields()
+    var indices: [Fields.Index] = []
+  }
+
+  /// The operation at the reader's cursor, or why it is not one (the reading goes on: a syntax
+  /// error further on is the payload's refusal, as a tree's reading would find it first).
+  private static func operation(
+    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>, device: String, layout: inout Layout
+  ) throws(JSONSyntaxError) -> Result<SyncOperation, CoreError> {
+    func bad(_ why: String) -> Result<SyncOperation, CoreError> { .failure(.invalidSyncRecord(why)) }
+    let noIdentity = "an operation without entity, row or clock"
+    guard reader.next == UInt8(ascii: "{") else {
+      _ = try reader.readValue()
+      return bad(noIdentity)
+    }
+    var entity: JSONValue?
+    var row: JSONValue?
+    var clock: JSONValue?
+    var action: JSONValue?
+    var field: JSONValue?
+    var value: JSONValue?
+    // The last `fields` given: nil when absent, `.failure` when not an object of field values.
+    var fields: Result<CreatedFields, CoreError>?
+    var object = try reader.openObject()
+    while let key = try reader.nextMember(&object) {
+      switch key {
+      case "entity": entity = try reader.readValue()
+      case "row": row = try reader.readValue()
+      case "clock": clock = try reader.readValue()
+      case "action": action = try reader.readValue()
+      case "field": field = try reader.readValue()
+      case "value": value = try reader.readValue()
+      case "fields":
+        var read: CreatedFields?
+        if reader.next == UInt8(ascii: "{") {
+          read = try createdFields(&reader, bytes, layout: &layout)
+        } else {
+          _ = try reader.readValue()
+        }
+        fields = read.map { .success($0) } ?? .failure(.invalidSyncRecord("a creation without fields"))
+      default: _ = try reader.readValue()
+      }
+    }
+    guard let entity = entity?.string.flatMap(Entity.init(rawValue:)),
+      let row = row?.string, RowID.isValid(row),
+      case .number(let clockText)? = clock, let clock = Int64(clockText)
+    else { return bad(noIdentity) }
+    let kind: SyncOperation.Kind
+    var created: CreatedFields?
+    switch action?.string {
+    case "create":
+      guard case .success(let read)? = fields else { return bad("a creation without fields") }
+      kind = .create(read.fields)
+      created = read
+    case "update":
+      guard let field = field?.string, let value = JSONText.fieldValue(value ?? .null)
+      else { return bad("an update without field") }
+      kind = .update(field: field, value: value)
+    case "delete": kind = .delete
+    default: return bad("unknown action")
+    }
+    var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
+    if let created {
+      operation.fieldsText = created.text
+      operation.ordered = created.ordered
+    }
+    return .success(operation)
+  }
+
+  /// A creation's fields as read: the dictionary, the same in name order when the names came
+  /// in increasing order, and the object's own text when it is exactly what
+  /// ``JSONText/object(_:)`` writes for them (so that the journal keeps it rather than writing
+  /// it again): no white space, names in increasing order (each once, ASCII), integers as
+  /// `String(_:)` writes them (at most 18 digits), strings without escapes (an escape always
+  /// makes a string's text longer than its bytes).
+  private struct CreatedFields {
+    var fields: Fields
+    var ordered: OrderedFields?
+    var text: String?
+  }
+
+  /// The fields of the object at the reader's cursor, read whole; nil when a member is not a
+  /// field value (``JSONText/fieldValue(_:)``). A key given twice means its last value.
+  private static func createdFields(
+    _ reader: inout JSONReader, _ bytes: UnsafeBufferPointer<UInt8>, layout: inout Layout
+  ) throws(JSONSyntaxError) -> CreatedFields? {
+    var object = try reader.openObject()
+    var names: [String] = []
+    var values: [FieldValue] = []
+    names.reserveCapacity(layout.names.count)
+    values.reserveCapacity(layout.names.count)
+    var valid = true
+    var increasing = true
+    var exact = true
+    // Where the text of the previous member ends (just past the `{` before the first).
+    var end = object.start + 1
+    // (Each key most often the previous creation's at the same place: not made again.)
+    while let name = try reader.nextMember(
+      &object, expecting: names.count < layout.names.count ? layout.names[names.count] : nil)
+    {
+      let start = reader.offset
+      let read = try reader.readValue()
+      guard valid, let value = JSONText.fieldValue(read) else {
+        valid = false
+        continue
+      }
+      if increasing, let last = names.last, !(last < name) { increasing = false }
+      if exact {
+        // `"name":` right after the `{` or the `,`, then the value as written.
+        exact =
+          increasing && start == end + (names.isEmpty ? 0 : 1) + name.utf8.count + 3
+          && name.utf8.allSatisfy { $0 < 0x80 } && isExact(read, bytes: reader.offset - start)
+      }
+      end = reader.offset
+      names.append(name)
+      values.append(value)
+    }
+    guard valid else { return nil }
+    let text =
+      exact && reader.offset == end + 1
+      ? String(decoding: UnsafeBufferPointer(rebasing: bytes[object.start..<reader.offset]), as: UTF8.self) : nil
+    guard increasing else {
+      var fields = Fields(minimumCapacity: names.count)
+      for (name, value) in zip(names, values) { fields[name] = value }
+      return CreatedFields(fields: fields, ordered: nil, text: text)
+    }
+    if names != layout.names {
+      var fields = Fields(minimumCapacity: names.count)
+      for (name, value) in zip(names, values) { fields[name] = value }
+      layout = Layout(names: names, fields: fields, indices: names.map { fields.index(forKey: $0)! })
+      return CreatedFields(fields: fields, ordered: OrderedFields(names: names, values: values), text: text)
+    }
+    // The previous creation's names: its dictionary's layout, these values.
+    var fields = layout.fields
+    for index in values.indices { fields.values[layout.indices[index]] = values[index] }
+    return CreatedFields(fields: fields, ordered: OrderedFields(names: layout.names, values: values), text: text)
+  }
+
+  /// Whether a field value read from `count` bytes of text is written so by ``JSONText/object(_:)``:
+  /// a string without escapes, an integer of at most 18 digits and not `-0`, null.
+  private static func isExact(_ value: JSONValue, bytes count: Int) -> Bool {
+    switch value {
+    case .null: return true
+    case .string(let text): return count == text.utf8.count + 2
+    case .number(let text):
+      let negative = text.utf8.first == UInt8(ascii: "-")
+      let digits = text.utf8.count - (negative ? 1 : 0)
+      return digits >= 1 && digits <= 18 && !(negative && text == "-0")
+    default: return false
+    }
   }
 }

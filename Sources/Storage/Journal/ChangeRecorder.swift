@@ -41,7 +41,7 @@ final class ChangeRecorder {
   /// The operations applied so far with their clock values from another machine, while there
   /// are at most ``AppDatabase/batch`` of them: the entry is then written whole at the end.
   private var held: [(operation: JournalOperation, clock: Int64?)]? = []
-  /// The fields' text of each held operation (``createAll(_:_:fieldsTexts:)``), nil for most.
+  /// The fields' text of each held operation (``createAll(_:_:fieldsTexts:ordered:)``), nil for most.
   private var heldTexts: [String?] = []
   /// The entry, once written.
   private var entry: Entry?
@@ -137,17 +137,20 @@ final class ChangeRecorder {
   /// Creates rows of `entity` new here, each carrying its local id (a todo its number, free
   /// here), with their clock values from another machine (nil: this machine's), and records
   /// them as ``apply(_:checked:)`` records each: the rows with one statement
-  /// (``OperationExecutor/createAll(_:_:_:projectIDs:)``) and, past the few a command makes,
+  /// (``OperationExecutor/createAll(_:_:_:texts:ordered:projectIDs:)``) and, past the few a command makes,
   /// their journal rows with one more (``JournalOperationRecord/insertAll(_:_:changeID:device:fieldsTexts:)``).
   /// `fieldsTexts`, when given, has for each row its fields' text as ``FieldsText/encode(_:)``
   /// writes it, or nil: the journal row takes that text rather than writing it again.
+  /// `ordered`, when given, has for each row its fields in name order or nil
+  /// (``OperationExecutor/createAll(_:_:_:texts:ordered:projectIDs:)``).
   func createAll(
-    _ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)], fieldsTexts: [String?] = []
+    _ entity: Entity, _ rows: [(row: String, fields: Fields, clock: Int64?)], fieldsTexts: [String?] = [],
+    ordered: [OrderedFields?] = []
   ) throws {
     guard !rows.isEmpty else { return }
     // The text given (a pulled payload's own), else the one written from the values bound.
     let texts = try OperationExecutor.createAll(
-      db, entity, rows.map { ($0.row, $0.fields) }, texts: fieldsTexts, projectIDs: &projectIDs)
+      db, entity, rows.map { ($0.row, $0.fields) }, texts: fieldsTexts, ordered: ordered, projectIDs: &projectIDs)
     try recordCreated(
       rows.count,
       texts: { texts[$0] },
@@ -156,7 +159,7 @@ final class ChangeRecorder {
       summarize: { index in summary.add(JournalOperation(entity, row: rows[index].row, .create(rows[index].fields))) })
   }
 
-  /// ``createAll(_:_:fieldsTexts:)`` of typed rows (``CreatedRow``): the same rows, journal rows
+  /// ``createAll(_:_:fieldsTexts:ordered:)`` of typed rows (``CreatedRow``): the same rows, journal rows
   /// and summary, without a dictionary of each row's fields; one is built only for what keeps the
   /// operation itself (the first ``AppDatabase/batch`` operations of a change, held until it ends;
   /// the stamps of a syncing machine; the last operation applied).
@@ -184,7 +187,7 @@ final class ChangeRecorder {
       })
   }
 
-  /// Records `count` rows just created (``createAll(_:_:fieldsTexts:)``) as ``apply(_:checked:)``
+  /// Records `count` rows just created (``createAll(_:_:fieldsTexts:ordered:)``) as ``apply(_:checked:)``
   /// records each: held while the change is a few operations, else written with one statement.
   /// `operation(index, whole)`: the `index`-th row's creation, its fields whole when `whole`
   /// (otherwise only its journal text, `texts(index)`, is read from it).
@@ -294,7 +297,7 @@ final class ChangeRecorder {
   /// as rows of the entry: one statement each for the few a command makes, one statement for
   /// them all past ``setWiseRows`` (a pulled record's hundreds: a statement a row and its
   /// bound arguments cost more than SQLite's inserts, issue 24).
-  /// `fieldsTexts`: as ``createAll(_:_:fieldsTexts:)`` takes them, for `operations`.
+  /// `fieldsTexts`: as ``createAll(_:_:fieldsTexts:ordered:)`` takes them, for `operations`.
   private func write(
     _ operations: [(operation: JournalOperation, clock: Int64?)], _ entry: Entry, first: Int = 0,
     fieldsTexts: [String?] = []

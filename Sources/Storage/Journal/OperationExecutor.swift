@@ -117,10 +117,14 @@ enum OperationExecutor {
   /// (``FieldsText/encode(_:)``), written from the values bound, in the order of their names
   /// sorted once for all the rows of the same fields; where `texts` gives a row's text already
   /// (a pulled payload's own, issue 24), that text, not written again.
+  ///
+  /// `ordered`, when given, has for each row its fields in name order (``SyncOperation/ordered``,
+  /// a pulled payload's), or nil: such a row's values are bound as they come, none looked up by
+  /// name, and rows sharing one array of names share the statement without comparing them.
   @discardableResult
   static func createAll(
     _ db: Database, _ entity: Entity, _ rows: [(row: String, fields: Fields)], texts given: [String?] = [],
-    projectIDs: inout [String: Int64]
+    ordered: [OrderedFields?] = [], projectIDs: inout [String: Int64]
   ) throws -> [String] {
     var texts: [String] = []
     texts.reserveCapacity(rows.count)
@@ -129,32 +133,40 @@ enum OperationExecutor {
     var current: (names: [String], statement: RowStatement, folds: Bool)?
     var values: [FieldValue] = []
     var folder = TodoFilter.Folder()
-    for (index, (uuid, fields)) in rows.enumerated() {
-      // Most often the previous row's names: checked by looking each up, not sorted again, and
-      // each value kept for its binding (looked up twice, a quarter of the rows' cost).
-      values.removeAll(keepingCapacity: true)
-      var same = false
-      if let current, fields.count == current.names.count {
-        same = true
-        for name in current.names {
-          guard let value = fields[name] else {
-            same = false
-            break
-          }
-          values.append(value)
-        }
+    // The statement of the rows of fields `names` (sorted) from here on.
+    func use(_ names: [String]) throws {
+      if let current { statements[current.names] = (current.statement, current.folds) }
+      if let known = statements[names] {
+        current = (names, known.statement, known.folds)
+      } else {
+        let prepared = try insertStatement(db, entity, names)
+        current = (names, prepared.statement, prepared.folds)
       }
-      if !same {
-        if let current { statements[current.names] = (current.statement, current.folds) }
-        let names = fields.keys.sorted()
-        if let known = statements[names] {
-          current = (names, known.statement, known.folds)
-        } else {
-          let prepared = try insertStatement(db, entity, names)
-          current = (names, prepared.statement, prepared.folds)
-        }
+    }
+    for (index, (uuid, fields)) in rows.enumerated() {
+      let known = index < ordered.count ? ordered[index] : nil
+      if let known {
+        if current?.names != known.names { try use(known.names) }
+      } else {
+        // Most often the previous row's names: checked by looking each up, not sorted again, and
+        // each value kept for its binding (looked up twice, a quarter of the rows' cost).
         values.removeAll(keepingCapacity: true)
-        for name in current?.names ?? [] { values.append(fields[name]!) }
+        var same = false
+        if let current, fields.count == current.names.count {
+          same = true
+          for name in current.names {
+            guard let value = fields[name] else {
+              same = false
+              break
+            }
+            values.append(value)
+          }
+        }
+        if !same {
+          try use(fields.keys.sorted())
+          values.removeAll(keepingCapacity: true)
+          for name in current?.names ?? [] { values.append(fields[name]!) }
+        }
       }
       guard let prepared = current else {
         // (Never: a statement is prepared for every set of names.) A text for each row all the same.
@@ -163,13 +175,14 @@ enum OperationExecutor {
       }
       texts.append(
         try insert(
-          db, entity, prepared.statement, folds: prepared.folds, row: uuid, names: prepared.names, values: values,
-          text: index < given.count ? given[index] : nil, folder: &folder, projectIDs: &projectIDs))
+          db, entity, prepared.statement, folds: prepared.folds, row: uuid, names: prepared.names,
+          values: known?.values ?? values, text: index < given.count ? given[index] : nil, folder: &folder,
+          projectIDs: &projectIDs))
     }
     return texts
   }
 
-  /// ``createAll(_:_:_:projectIDs:)`` of rows given as their fields' names, sorted, and the
+  /// ``createAll(_:_:_:texts:ordered:projectIDs:)`` of rows given as their fields' names, sorted, and the
   /// values in that order (`names` shared by the rows of the same fields: an import's typed
   /// rows, no dictionary of fields a row): the same statements, values and texts.
   @discardableResult

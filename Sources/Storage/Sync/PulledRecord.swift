@@ -30,6 +30,10 @@ enum PulledRecord {
     } catch CoreError.invalidSyncRecord(let why) {
       throw Refused(reason: why)
     }
+    // The names of the last creation whose fields were all found allowed, and its entity: the
+    // creations of a payload with the same names share one array of them
+    // (``SyncOperation/ordered``), which is then looked at once.
+    var allowedNames: (entity: Entity, names: [String])?
     for operation in batch.operations {
       // Named only for a refusal (made for every operation, it was a tenth of checking a page).
       func subject() -> String { "\(operation.entity) \(operation.row.prefix(8))" }
@@ -37,10 +41,14 @@ enum PulledRecord {
       let allowed = OperationExecutor.allowedFields(operation.entity)
       let unknown: String?
       switch operation.kind {
+      case .create where operation.ordered.map({ $0.names == allowedNames?.names }) == true
+        && allowedNames?.entity == operation.entity:
+        unknown = nil
       // Sorted (the first unknown by name is named) only when there is one.
       case .create(let values):
         unknown = values.keys.contains { !allowed.contains($0) }
           ? values.keys.sorted().first { !allowed.contains($0) } : nil
+        if unknown == nil, let names = operation.ordered?.names { allowedNames = (operation.entity, names) }
       case .update(let field, _): unknown = allowed.contains(field) ? nil : field
       case .delete: unknown = nil
       }

@@ -37,11 +37,14 @@ struct FreshTodos {
       JSONText.appendQuoted(operation.row, to: &uuids)
     }
     uuids.append(UInt8(ascii: "]"))
+    // Each uuid looked up as `json_each` gives it (a join): `IN (SELECT value FROM json_each(…))`
+    // first built a temporary index of the record's uuids for each table, twice the lookups'
+    // own cost (issue 24).
     let known = try Bool.fetchOne(
       db.cachedStatement(
         sql: """
-          SELECT EXISTS (SELECT 1 FROM syncStamp WHERE row IN (SELECT value FROM json_each(?1)))
-            OR EXISTS (SELECT 1 FROM todo WHERE uuid IN (SELECT value FROM json_each(?1)))
+          SELECT EXISTS (SELECT 1 FROM json_each(?1) AS given JOIN syncStamp ON syncStamp.row = given.value)
+            OR EXISTS (SELECT 1 FROM json_each(?1) AS given JOIN todo ON todo.uuid = given.value)
           """), arguments: [String(decoding: uuids, as: UTF8.self)]) ?? true
     return known ? nil : FreshTodos(operations: operations)
   }
@@ -77,8 +80,10 @@ struct FreshTodos {
     // Each row's fields as the payload wrote them, when the journal would write the same text.
     var texts: [String?] = []
     texts.reserveCapacity(operations.count)
+    // And in name order, on the same condition (``SyncOperation/ordered``).
+    var ordered: [OrderedFields?] = []
+    ordered.reserveCapacity(operations.count)
     var stamps: [(row: String, stamp: Stamp)] = []
-    var merged: [(row: String, state: SyncRow)] = []
     rows.reserveCapacity(operations.count)
     stamps.reserveCapacity(operations.count)
     for remote in operations {
@@ -96,8 +101,9 @@ struct FreshTodos {
         if local != value { linkChanged = true }
         return local
       }
-      let outcome = SyncMerge.merge(operation, into: nil)
-      guard case .create(var fields) = outcome.effect, let number = fields[todo: .id]?.integer else {
+      // What the merge makes of a creation into no row (``SyncMerge/created(_:)``): these
+      // fields, each stamped as the creation, as is the row's existence.
+      guard var fields = SyncMerge.created(operation), let number = fields[todo: .id]?.integer else {
         throw StorageError.sqlite("a pulled creation of a new todo merged into no creation")
       }
       let id = applied.numbers.arriving(
@@ -109,36 +115,39 @@ struct FreshTodos {
       rows.append((operation.row, fields, remote.stamp.clock))
       // The payload's text of the fields is the journal's when they arrive as they came: no
       // link named otherwise here, the number kept (a todo's fields all travel).
-      texts.append(linkChanged || id != number ? nil : remote.fieldsText)
+      // (The merge keeps every field of a todo: the count says so.)
+      let asSent = !linkChanged && id == number && remote.ordered?.names.count == fields.count
+      texts.append(asSent ? remote.fieldsText : nil)
+      ordered.append(asSent ? remote.ordered : nil)
       // Only a done todo can break a rule (``AppDatabase/keepTodoRules(_:uuids:today:)`` reads
       // those alone): one created not done is not looked at again (a first pull's 20,000 were
       // read back in 40 statements, 6% of it). A later operation of the page that marks it
       // done sets a field the rules look at, and touches it then.
       if TodoRules.mayBreak(creating: fields) { applied.touched.insert(operation.row) }
-      if let existence = outcome.row.existence, existence.value,
-        outcome.row.fields.values.allSatisfy({ $0.stamp == existence.stamp })
-      {
-        stamps.append((operation.row, existence.stamp))
-      } else {
-        merged.append((operation.row, outcome.row))
-      }
+      stamps.append((operation.row, operation.stamp))
     }
-    try recorder.createAll(.todo, rows, fieldsTexts: texts)
+    try recorder.createAll(.todo, rows, fieldsTexts: texts, ordered: ordered)
     try SyncState.writeCreationStamps(db, stamps)
-    for (row, state) in merged { try SyncState.writeStamps(db, row, before: nil, after: state) }
     return applied
   }
 
   /// The todos here holding the numbers `operations` bring, by number.
   private static func holders(_ db: Database, of operations: [SyncOperation]) throws -> [Int64: String] {
-    var numbers: [Int64] = []
+    // The numbers as a JSON array for `json_each`, written as bytes.
+    var numbers: [UInt8] = [UInt8(ascii: "[")]
+    numbers.reserveCapacity(operations.count * 8 + 2)
     for operation in operations {
-      if case .create(let fields) = operation.kind, let number = fields[todo: .id]?.integer { numbers.append(number) }
+      guard case .create(let fields) = operation.kind, let number = fields[todo: .id]?.integer else { continue }
+      if numbers.count > 1 { numbers.append(UInt8(ascii: ",")) }
+      JSONText.appendInteger(number, to: &numbers)
     }
+    numbers.append(UInt8(ascii: "]"))
     var holders: [Int64: String] = [:]
+    // (A join, as in ``of(_:_:)``: no temporary index of the numbers.)
     let rows = try Row.fetchCursor(
-      db.cachedStatement(sql: "SELECT id, uuid FROM todo WHERE id IN (SELECT value FROM json_each(?))"),
-      arguments: ["[" + numbers.map(String.init).joined(separator: ",") + "]"])
+      db.cachedStatement(
+        sql: "SELECT todo.id, todo.uuid FROM json_each(?) AS given JOIN todo ON todo.id = given.value"),
+      arguments: [String(decoding: numbers, as: UTF8.self)])
     while let row = try rows.next() { holders[row[0]] = row[1] }
     return holders
   }

@@ -38,8 +38,14 @@ struct TodoNumbers {
     guard operation.entity == .todo, row.isAlive, let number = row.fields[TodoField.id.rawValue],
       let value = number.value.integer
     else { return nil }
-    guard row.existence?.stamp == operation.stamp || number.stamp == operation.stamp else { return nil }
-    return (value, number.stamp.device)
+    // A creation whose number won as creations' numbers do (the smaller, ``Stamp/number(_:)``),
+    // even where its existence lost (the todo was here already: issue 24).
+    var numbered = false
+    if case .create(let fields) = operation.kind {
+      numbered = fields[TodoField.id.rawValue] == number.value && number.stamp == .number(value)
+    }
+    guard row.existence?.stamp == operation.stamp || number.stamp == operation.stamp || numbered else { return nil }
+    return (value, number.stamp.device.isEmpty ? operation.stamp.device : number.stamp.device)
   }
 
   mutating func changed(_ uuid: String, from: Int64, to: Int64) { changes.append((uuid, from, to)) }
@@ -154,7 +160,7 @@ struct TodoNumbers {
     }
     var settling: [String: ChangeRecorder] = [:]
     func settle(_ uuid: String, _ device: String, from current: Int64, to number: Int64) throws {
-      let settler = settling[device] ?? ChangeRecorder(db, command: "remote sync", now: now, device: device)
+      let settler = settling[device] ?? ChangeRecorder(db, command: SyncState.resolutionCommand, now: now, device: device)
       settling[device] = settler
       try settler.update(.todo, row: uuid, TodoField.id.rawValue, from: .integer(current), to: .integer(number))
     }

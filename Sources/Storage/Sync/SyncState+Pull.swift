@@ -89,7 +89,11 @@ extension SyncState {
               named = (record.device, name)
             }
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
-            if batch.command == SyncState.firstSyncCommand {
+            let firstSync = batch.command == SyncState.firstSyncCommand
+            if firstSync, let clock = HybridClock.parse(record.clock) {
+              try SyncState.recordFirstSync(db, record.device, clock)
+            }
+            if firstSync {
               // Its entry says what it brought, even where every row was here already.
               var rows: [Entity: Set<String>] = [:]
               for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
@@ -106,7 +110,7 @@ extension SyncState {
               applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
               let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
-              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending)
+              var outcome = SyncMerge.merge(operation, into: before, isPending: isPending, firstSync: firstSync)
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers)
@@ -154,7 +158,7 @@ extension SyncState {
         sql: "UPDATE journalSetting SET value = max(value, ?) WHERE key = 'clock'", arguments: [clock])
       // The fix is this machine's change, stamped after everything pulled: the next push takes
       // it to the others, which resolve the same merge the same way (the same values converge).
-      let fixing = ChangeRecorder(db, command: "remote sync", now: now)
+      let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
       result.renumbered = try numbers.resolve(fixing, now: now)
       result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
       try fixing.finish()

@@ -36,27 +36,35 @@ extension SyncState {
         let limit = max(1, min(maxOperations, Self.snapshotPageOperations))
         let cursor = position.snapshotThrough.flatMap(SnapshotCursor.init)
         var records: [SyncRecord] = []
+        // The rows read (a page holds at most `limit`), and the operations they make.
         var count = 0
+        var operations = 0
         var last = cursor
         func add(_ entity: Entity, _ rows: [(uuid: String, fields: Fields)]) throws {
-          var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
-          for row in rows {
-            chunker.add(try links.outgoing(SyncOperation(entity, row: row.uuid, .create(row.fields), stamp: stamp)))
-          }
-          add(entity, rows.map(\.uuid), chunker.finish())
+          try add(entity, rows.map(\.uuid), rows.map { SyncOperation(entity, row: $0.uuid, .create($0.fields), stamp: stamp) })
         }
-        // The records of `chunks`, the creations of the rows `uuids` in order.
-        func add(_ entity: Entity, _ uuids: [String], _ chunks: [(payload: String, range: Range<Int>)]) {
-          guard let lastUUID = uuids.last else { return }
+        // The rows `uuids`, in order, pushed as `pushed` (a row may make none, or several).
+        func add(_ entity: Entity, _ uuids: [String], _ pushed: [SyncOperation]) throws {
+          var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
+          for operation in pushed { chunker.add(try links.outgoing(operation)) }
+          add(entity, uuids, chunker.finish(), named: pushed.map(\.row))
+        }
+        // The records of `chunks`, the operations of the rows `uuids` in order; `named`: the row
+        // of each operation (nil: one creation a row).
+        func add(
+          _ entity: Entity, _ uuids: [String], _ chunks: [(payload: String, range: Range<Int>)], named: [String]? = nil
+        ) {
+          let named = named ?? uuids
           count += uuids.count
-          last = SnapshotCursor(entity: entity, uuid: lastUUID)
+          operations += named.count
+          if let lastUUID = uuids.last { last = SnapshotCursor(entity: entity, uuid: lastUUID) }
           for (chunk, (payload, range)) in chunks.enumerated() {
             records.append(
               SyncRecord(
                 // Named by the rows it holds: a first sync stopped and run again after rows
                 // changed makes new records for chunks that changed (their rows merge as one).
                 opID: RowID.syncRecord(
-                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(uuids[range.lowerBound]) \(uuids[range.upperBound - 1]) \(range.count)"),
+                  "first sync \(floorDevice) \(floor) \(entity) \(chunk) \(named[range.lowerBound]) \(named[range.upperBound - 1]) \(range.count)"),
                 device: floorDevice, clock: HybridClock.text(floor), payload: payload))
           }
         }
@@ -74,9 +82,9 @@ extension SyncState {
           let (condition, arguments) = own(entity.rawValue, entity)
           switch entity {
           case .block:
-            try add(.block, try BlockRecord.fetchAll(
-              db, sql: "SELECT * FROM block WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments
-            ).map { ($0.uuid, $0.fields) })
+            let blocks = try BlockRecord.fetchAll(
+              db, sql: "SELECT * FROM block WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments)
+            try add(.block, blocks.map(\.uuid), try Self.firstSyncBlocks(db, blocks, first: cursor == nil, stamp: stamp))
           case .project:
             try add(.project, try ProjectRecord.fetchAll(
               db, sql: "SELECT * FROM project WHERE \(condition) ORDER BY uuid LIMIT \(limit - count)", arguments: arguments
@@ -99,10 +107,11 @@ extension SyncState {
           }
         }
         return SyncPushPage(
-          records: records, operations: count, throughOperation: pushed, throughClock: pushedClock,
+          records: records, operations: operations, throughOperation: pushed, throughClock: pushedClock,
           snapshot: true, snapshotThrough: last?.text, snapshotDone: count < limit,
-          // The first sync's rows are one change, counted with its last page.
-          changes: count < limit ? 1 : 0)
+          // The first sync's rows are one change, counted with its last page (none when a
+          // first page is the last and has nothing to push: a fresh machine's).
+          changes: count < limit && (cursor != nil || operations > 0) ? 1 : 0)
       }
       // No DISTINCT in the subquery: with it SQLite walks the whole changeId index (every
       // operation ever journaled) instead of the rowid range past the cursor.
@@ -151,6 +160,41 @@ extension SyncState {
         records: records, operations: count, throughOperation: through, throughClock: throughClock,
         snapshot: false, changes: entries)
     }
+  }
+
+  /// What a first sync pushes of `blocks` (this machine's, not pulled): a block's creation;
+  /// of a built-in block, which every machine has, only its fields changed here before the
+  /// first sync (an untouched one pushes nothing: its seed is older than any change, issue 24);
+  /// on the `first` page, the deletion of each built-in block removed here before it.
+  static func firstSyncBlocks(_ db: Database, _ blocks: [BlockRecord], first: Bool, stamp: Stamp) throws
+    -> [SyncOperation]
+  {
+    var operations: [SyncOperation] = []
+    if first {
+      for uuid in TaskBlock.builtInUUIDs.sorted()
+      where try !Bool.fetchOne(
+        db,
+        sql: "SELECT EXISTS (SELECT 1 FROM block WHERE uuid = ?1) OR EXISTS (SELECT 1 FROM syncStamp WHERE row = ?1)",
+        arguments: [uuid])!
+      {
+        operations.append(SyncOperation(.block, row: uuid, .delete, stamp: stamp))
+      }
+    }
+    for block in blocks {
+      guard block.builtIn, let seed = TaskBlock.builtInSeed(uuid: block.uuid) else {
+        operations.append(SyncOperation(.block, row: block.uuid, .create(block.fields), stamp: stamp))
+        continue
+      }
+      // Fields stamped here travel with the changes that set them (pushed or pulled).
+      let stamped = Set(try String.fetchAll(db, sql: "SELECT field FROM syncStamp WHERE row = ?", arguments: [block.uuid]))
+      for (field, value) in block.fields.sorted(by: { $0.key < $1.key })
+      where field != BlockField.createdAt.rawValue && !SyncMerge.isLocal(.block, field) && !stamped.contains(field)
+        && (seed[field] ?? .null) != value
+      {
+        operations.append(SyncOperation(.block, row: block.uuid, .update(field: field, value: value), stamp: stamp))
+      }
+    }
+    return operations
   }
 
   /// Records that `page` reached the server: the push cursor moves past it (a page pushed

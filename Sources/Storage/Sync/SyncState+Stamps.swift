@@ -32,6 +32,12 @@ extension SyncState {
   /// What this database knows of a row for merging: its existence (stamped, or at the first
   /// sync's stamp when the row is here unstamped) and its fields (the row's values stamped by
   /// the later of the existence and the field's own stamp; for a deleted row, the stamped edits).
+  ///
+  /// A built-in block unstamped here is every machine's seed (issue 24): it exists at
+  /// ``Stamp/seed``, older than any change, and so do its fields that still hold the seed's
+  /// values; a field changed before the first sync is at the first sync's stamp, and a built-in
+  /// block removed before it is deleted at that stamp. So a new machine's untouched built-in
+  /// blocks never override what other machines did to theirs.
   static func row(_ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp) throws -> SyncRow? {
     var entries: [String: Stamped<FieldValue>] = [:]
     let rows = try Row.fetchCursor(
@@ -45,23 +51,49 @@ extension SyncState {
     let exists = try Bool.fetchOne(
       db.cachedStatement(sql: "SELECT 1 FROM \(OperationExecutor.table(entity)) WHERE uuid = ?"),
       arguments: [uuid]) == true
-    if !exists && entries.isEmpty { return nil }
+    let seed = entity == .block ? TaskBlock.builtInSeed(uuid: uuid) : nil
+    if !exists && entries.isEmpty { return seed == nil ? nil : SyncRow(existence: Stamped(false, floor)) }
     let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
     var state = SyncRow()
-    if let existence = entries.removeValue(forKey: "") {
+    let stampedExistence = entries.removeValue(forKey: "")
+    if let existence = stampedExistence {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
     } else if current != nil {
-      state.existence = Stamped(true, floor)
+      state.existence = Stamped(true, seed == nil ? floor : .seed)
     }
     if let current, let existence = state.existence, existence.value {
+      let seeded = existence.stamp == .seed
       for (field, value) in current where !SyncMerge.isLocal(entity, field) {
-        let stamp = max(entries[field]?.stamp ?? existence.stamp, existence.stamp)
+        // (The time a machine made its built-in block is its own: never a change.)
+        let changed = seeded && field != BlockField.createdAt.rawValue && (seed?[field] ?? .null) != value
+        let unstamped = changed ? floor : existence.stamp
+        // A todo's number given before a first sync (the row made here before this machine's,
+        // or brought by another's), or as a renumbering set it since.
+        let given = try SyncMerge.creationStamp(
+          entity, field, value, existence.stamp,
+          firstSync: entity == .todo && field == TodoField.id.rawValue
+            && (stampedExistence == nil || isFirstSync(db, existence.stamp)))
+        let stamp = given != existence.stamp ? entries[field]?.stamp ?? given
+          : max(entries[field]?.stamp ?? unstamped, existence.stamp)
         state.fields[field] = Stamped(value, stamp)
       }
     } else {
       state.fields = entries
     }
     return state.existence == nil && state.fields.isEmpty ? nil : state
+  }
+
+  /// Whether `stamp` is a first sync's: the clock another machine's first sync pushed its rows
+  /// at (``recordFirstSync(_:_:)``), or this machine's own (its rows not stamped since).
+  static func isFirstSync(_ db: Database, _ stamp: Stamp) throws -> Bool {
+    if try text(db, "floorDevice") == stamp.device { return try integer(db, "floor") == stamp.clock }
+    return try integer(db, "floor:" + stamp.device) == stamp.clock
+  }
+
+  /// Remembers that `device`'s first sync pushed its rows at `clock` (a record of its first
+  /// sync was pulled): the numbers its todos had then rank as ``Stamp/number(_:)`` ranks them.
+  static func recordFirstSync(_ db: Database, _ device: String, _ clock: Int64) throws {
+    try set(db, "floor:" + device, clock)
   }
 
   /// Writes the stamps that changed between two states of a row (a field stamped as the row's
@@ -71,7 +103,11 @@ extension SyncState {
       try upsert(db, uuid, "", existence.stamp, .integer(existence.value ? 1 : 0))
     }
     for (field, value) in after.fields where before?.fields[field] != value {
-      if after.isAlive, value.stamp == after.existence?.stamp { continue }
+      // (Nor a todo's number given before a first sync: a row alive holds one only as its
+      // first sync's creation gave it, which ``row(_:_:_:floor:)`` tells from its existence.)
+      if after.isAlive, value.stamp == after.existence?.stamp || value.value.integer.map(Stamp.number) == value.stamp {
+        continue
+      }
       try upsert(db, uuid, field, value.stamp, value.value)
     }
   }

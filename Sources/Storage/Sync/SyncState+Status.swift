@@ -44,6 +44,30 @@ extension SyncState {
     }
   }
 
+  /// Binds this database's sync to `account` (the server and role it syncs with, as the
+  /// caller names them). The cursors, stamps and aliases belong to one account: when the
+  /// database synced with another one before, they are dropped (its journal stays), so that
+  /// the next sync is a first sync again, pushing every row to the new account (issue 24: a
+  /// `remote set` to another role or server left the push cursor past every change, and no
+  /// todo ever reached the new account). Returns the account it synced with before, when it
+  /// was another one; nil otherwise (a database that synced before accounts were recorded
+  /// takes `account` as its own).
+  public func follow(account: String) throws(StorageError) -> String? {
+    try write { db in
+      let recorded = try SyncState.text(db, "account")
+      guard recorded != account else { return nil }
+      var previous: String?
+      if let recorded, try SyncState.isSyncing(db) {
+        try db.execute(sql: "DELETE FROM syncState WHERE key <> 'fileIdentity'")
+        try db.execute(sql: "DELETE FROM syncStamp")
+        try db.execute(sql: "DELETE FROM syncSetAside")
+        previous = recorded
+      }
+      try SyncState.set(db, "account", account)
+      return previous
+    }
+  }
+
   /// Records that a sync completed at `now`.
   public func finishSync(now: Date) throws(StorageError) {
     try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }

@@ -41,6 +41,10 @@ extension SyncState {
   /// machine's log shows for them.
   static let firstSyncCommand = "(first sync)"
 
+  /// The command of what a pull settles as this machine's change (a todo renumbered, a rule
+  /// mended), which undo passes over (``AppDatabase/undo(today:now:)``).
+  static let resolutionCommand = "remote sync"
+
   static func text(_ db: Database, _ key: String) throws -> String? {
     try KeyValueTable.syncState.value(db, key, as: String.self)
   }
