@@ -64,7 +64,7 @@ extension AppEnvironment {
         if Self.isDatabase(path) {
           throw CLIError.cannotWrite(path: given, reason: "it is an SQLite database; ootd never writes over one")
         }
-        keptMode = status.st_mode & 0o7777
+        keptMode = status.st_mode & 0o777  // (never a set-id bit on written text)
       case S_IFREG, S_IFIFO, S_IFCHR:
         let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
