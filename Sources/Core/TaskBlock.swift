@@ -47,6 +47,16 @@ public struct TaskBlock: Hashable, Sendable {
   /// The built-in blocks that tick themselves by default: `commit`, by any commit on its day.
   public static let builtInDoneRules: [String: DoneRule] = ["commit": DoneRule()]
 
+  /// This user block's fields as its creation stores them (made at `createdAt`): `block add`'s,
+  /// and an import's block that a todo names and the database lacks.
+  public func userFields(createdAt: String) -> Fields {
+    [
+      "name": .text(name), "title": .text(title), "priority": .integer(Int64(priority.rank)),
+      "builtIn": .bool(false), "routine": .bool(isRoutine), "createdAt": .text(createdAt),
+      "recurrence": isRoutine && recurrence != .daily ? .text(recurrence.text) : .null,
+    ]
+  }
+
   /// The fields of the built-in block `name` as a fresh database has it (made at `createdAt`),
   /// nil when no built-in block has that name: what `block restore` brings back, and what a
   /// sync takes as every machine's seed of it (issue 24: a new machine's untouched built-in

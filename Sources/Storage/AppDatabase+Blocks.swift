@@ -27,14 +27,7 @@ extension AppDatabase {
       {
         throw StorageError.duplicateBlock(block.name)
       }
-      try recorder.create(
-        .block,
-        [
-          "name": .text(block.name), "title": .text(block.title),
-          "priority": .integer(Int64(block.priority.rank)), "builtIn": .bool(false),
-          "routine": .bool(block.isRoutine), "createdAt": .text(Timestamp.string(now, .sqlite)),
-          "recurrence": block.isRoutine && block.recurrence != .daily ? .text(block.recurrence.text) : .null,
-        ])
+      try recorder.create(.block, block.userFields(createdAt: Timestamp.string(now, .sqlite)))
       return try planToday(recorder, now: now)
     }
   }

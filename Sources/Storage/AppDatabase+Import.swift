@@ -428,11 +428,7 @@ public struct ImportWriter: ImportSink {
     if let known = blocks?[name.lowercased()] { return known }
     guard record?.block != name else { return name }
     try recorder?.create(
-      .block,
-      [
-        "name": .text(name), "title": .text(todo.title), "priority": .integer(Int64(todo.priority.rank)),
-        "builtIn": .bool(false), "routine": .bool(false), "createdAt": .text(timestamp), "recurrence": .null,
-      ])
+      .block, TaskBlock(name: name, title: todo.title, priority: todo.priority).userFields(createdAt: timestamp))
     blocks?[name.lowercased()] = name
     result.blocks.append(name)
     return name
