@@ -82,6 +82,7 @@ public struct Ootd: ParsableCommand {
       return finish(Ootd(), environment)
     }
     do {
+      if let notUTF8 = environment.notUTF8 { throw CLIError.invalidValue(notUTF8.message) }
       let command: any ParsableCommand
       do {
         switch try CommandRouter.parse(GlobalOptions.movingLeadingGlobals(arguments)) {

@@ -65,6 +65,13 @@ struct AppEnvironment {
   /// `ProcessInfo.environment` costs 1.4 M instructions, a tenth of an `ootd add`). The first
   /// definition of a name wins, as `getenv` has it.
   static func processVariables() -> [String: String] {
+    readEnvironment().variables
+  }
+
+  /// ``processVariables()``, and those of ``RawText/pathVariables`` whose value is not UTF-8
+  /// (kept in `variables` as Swift decodes them, U+FFFD in place of each bad byte).
+  static func readEnvironment() -> (variables: [String: String], notUTF8: [RawText.NotUTF8]) {
+    var notUTF8: [RawText.NotUTF8] = []
     var count = 0
     while environ[count] != nil { count += 1 }
     // Sized once: growing a dictionary rehashes every name again.
@@ -76,14 +83,20 @@ struct AppEnvironment {
       guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let name = String(decoding: UnsafeBufferPointer(rebasing: entry[..<equals]), as: UTF8.self)
       if variables[name] == nil {
-        variables[name] = String(decoding: UnsafeBufferPointer(rebasing: entry[(equals + 1)...]), as: UTF8.self)
+        let value = UnsafeBufferPointer(rebasing: entry[(equals + 1)...])
+        if let text = RawText.decoded(value) {
+          variables[name] = text
+        } else {
+          variables[name] = String(decoding: value, as: UTF8.self)
+          if RawText.pathVariables.contains(name) { notUTF8.append(.init(source: name, shown: RawText.shown(value))) }
+        }
       }
     }
-    return variables
+    return (variables, notUTF8)
   }
 
   static func live() -> AppEnvironment {
-    let variables = processVariables()
+    let (variables, variablesNotUTF8) = readEnvironment()
     #if DEBUG
     // Test seams (DebugSeams.swift): a pinned clock, a fault point checked at once.
     let now = debugPinnedNow(variables) ?? Date()
@@ -113,6 +126,7 @@ struct AppEnvironment {
     #endif
     environment.outputBytes = { bytes in StandardStream.output.write(bytes: bytes) }
     environment.openDatabases = OpenDatabases(keptUntilExit: true)
+    environment.notUTF8 = RawText.firstArgumentNotUTF8() ?? variablesNotUTF8.first
     return environment
   }
 
@@ -122,6 +136,10 @@ struct AppEnvironment {
 
   /// Notes printed on standard error after the command succeeded.
   var afterSuccess = AfterSuccess()
+
+  /// An argument, or a variable ootd reads as a path, that is not UTF-8 (``RawText``): the
+  /// command is refused before it starts.
+  var notUTF8: RawText.NotUTF8? = nil
 
   /// The databases the command opened, closed when it ends.
   var openDatabases = OpenDatabases(keptUntilExit: false)
