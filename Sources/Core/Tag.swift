@@ -37,6 +37,15 @@ public enum Tag {
     return name.lowercased()
   }
 
+  /// Whether the tags stored as `tags` (sorted, space-separated, as ``normalized(_:)`` keeps
+  /// them) hold `wanted` (a tag as ``validate(_:)`` gives it), case taken out as search takes it
+  /// (``TodoFilter/caseless(_:)``): `--tag σοφος` finds `+ΣΟΦΟΣ` (stored `σοφοσ`), `--tag izmir`
+  /// finds `+İzmir`, `--tag strasse` finds `+Straße`. Tags stay stored lowercased, as typed.
+  public static func tags(_ tags: String, contain wanted: String) -> Bool {
+    let key = TodoFilter.caseless(wanted)
+    return tags.split(separator: " ").contains { TodoFilter.caseless(String($0)) == key }
+  }
+
   /// Splits an `add` title into its words and its `+tag` words. A title without tag words comes
   /// back exactly as given; otherwise the tag words leave it and the other words are joined by
   /// single spaces. Tags come back sorted and without repeats.

@@ -50,23 +50,44 @@ public struct TodoFilter: Hashable, Sendable {
 }
 
 extension TodoFilter {
-  /// The one search rule: `needle` occurs in `title` when both are lowercased (any script:
-  /// Latin, Greek, Cyrillic; Korean and emoji have no case and match as written), compared
-  /// character by character, so composed and decomposed Hangul match each other. An empty
-  /// needle matches every title.
+  /// The one search rule: `needle` occurs in `title` when both are without case
+  /// (``caseless(_:)``: any script, Latin, Greek, Cyrillic, Cherokee; Korean and emoji have no
+  /// case and match as written), compared character by character, so composed and decomposed
+  /// Hangul match each other. An empty needle matches every title.
   public static func title(_ title: String, contains needle: String) -> Bool {
-    needle.isEmpty || title.lowercased().contains(needle.lowercased())
+    needle.isEmpty || caseless(title).contains(caseless(needle))
   }
 
-  /// The search key of `text`: lowercased as ``title(_:contains:)`` lowercases, then in Unicode
-  /// canonical decomposition (NFD), so composed and decomposed Hangul (and accents) are the same
-  /// bytes. Stored beside each title at write time (`todo.titleFold`), so that SQLite can find
+  /// `text` with case taken out as a search should: lowercased, and where lowercasing alone
+  /// keeps two spellings of one word apart, those made one: `ß`, `ẞ` and `SS` are `ss`
+  /// (`STRASSE` finds `Straße`), a final `ς` is `σ` (`ΦΟΣ` finds `φος`), `ﬁ` is `fi`, `ſ` is `s`,
+  /// and the dot above that lowercasing adds to Turkish `İ` is left out (`istanbul` finds
+  /// `İSTANBUL`; `ı` is `i`). That is lowercase, uppercase, lowercase again: the stdlib's full
+  /// mappings, scalar by scalar, close to Unicode's full case folding. ASCII is only lowercased.
+  public static func caseless(_ text: String) -> String {
+    if !text.containsUTF8(where: { $0 >= 0x80 }) { return text.lowercased() }
+    let folded = text.lowercased().uppercased().lowercased()
+    guard folded.unicodeScalars.contains("\u{307}") else { return folded }
+    var scalars = String.UnicodeScalarView()
+    var previous: Unicode.Scalar? = nil
+    for scalar in folded.unicodeScalars {
+      // Lowercasing writes `İ` as `i` and U+0307: the dot is the capital's, not a letter's.
+      if scalar == "\u{307}", previous == "i" { continue }
+      scalars.append(scalar)
+      previous = scalar
+    }
+    return String(scalars)
+  }
+
+  /// The search key of `text`: without case as ``title(_:contains:)`` takes it
+  /// (``caseless(_:)``), then in Unicode canonical decomposition (NFD), so composed and
+  /// decomposed Hangul (and accents) are the same bytes. Stored beside each title at write time (`todo.titleFold`), so that SQLite can find
   /// the candidates with `instr` and leave the rule to the few it finds
   /// (docs/decisions/search.md). Whenever the rule matches, the fold of the needle occurs in
   /// the fold of the title; when both folds are ASCII without a carriage return, the converse
   /// holds too.
   public static func fold(_ text: String) -> String {
-    let lowered = text.lowercased()
+    let lowered = caseless(text)
     // ASCII is its own decomposition.
     if !lowered.containsUTF8(where: { $0 >= 0x80 }) { return lowered }
     return lowered.decomposedStringWithCanonicalMapping

@@ -133,6 +133,8 @@ extension AppDatabase {
     migrator.registerMigration("v17-device-names", migrate: AppDatabase.deviceNameMigration)
     migrator.registerMigration("v18-caldav", migrate: AppDatabase.calDAVMigration)
 
+    migrator.registerMigration("v19-search-fold-caseless", migrate: AppDatabase.searchFoldCaselessMigration)
+
     return migrator
   }
 }

@@ -18,3 +18,22 @@ extension AppDatabase {
     db.remove(function: fold)
   }
 }
+
+extension AppDatabase {
+  /// Migration "v19-search-fold-caseless": `titleFold` folded again where the rule changed
+  /// (``Core/TodoFilter/caseless(_:)``: `ß` and `ss`, final `ς` and `σ`, `İ` and `i` now find
+  /// each other). An ASCII title's fold is what it was (only lowercased), so only titles with
+  /// other characters are read and written.
+  static func searchFoldCaselessMigration(_ db: Database) throws {
+    let fold = DatabaseFunction("ootd_fold", argumentCount: 1, pure: true) { values in
+      String.fromDatabaseValue(values[0]).map(TodoFilter.fold)
+    }
+    db.add(function: fold)
+    try db.execute(
+      sql: """
+        UPDATE todo SET titleFold = ootd_fold(title)
+        WHERE titleFold IS NOT NULL AND length(title) <> length(CAST(title AS BLOB))
+        """)
+    db.remove(function: fold)
+  }
+}

@@ -122,9 +122,16 @@ extension AppDatabase {
     case .done: clauses.append("todo.done = 1")
     }
     if let tag = filter.tag {
-      // Tags are stored sorted and space-separated: a whole word of that text.
-      clauses.append("instr(' ' || todo.tags || ' ', ?) > 0")
-      arguments += [" \(tag) "]
+      // Tags are stored sorted and space-separated: a whole word of that text. Where the tag
+      // asked or the stored ones are not ASCII, Core's rule decides (case taken out as search
+      // takes it: `σοφος` finds `σοφοσ`); ASCII tags are their own caseless form.
+      db.add(function: Self.tagsContain)
+      let ascii = !tag.utf8.contains { $0 >= 0x80 }
+      clauses.append(
+        ascii
+          ? "(instr(' ' || todo.tags || ' ', ?) > 0 OR (length(todo.tags) <> length(CAST(todo.tags AS BLOB)) AND ootd_tags_contain(todo.tags, ?)))"
+          : "(todo.tags <> '' AND ootd_tags_contain(todo.tags, ?))")
+      arguments += ascii ? [" \(tag) ", tag] : [tag]
     }
     if let text = filter.text {
       // Core's rule, as an SQL function of this connection (SQLite's own lower() and LIKE fold
@@ -153,6 +160,14 @@ extension AppDatabase {
 
 
   /// `ootd_title_contains(title, text)`: ``TodoFilter/title(_:contains:)`` for SQL.
+  /// ``Core/Tag/tags(_:contain:)`` as an SQL function of the connection.
+  static let tagsContain = DatabaseFunction(
+    "ootd_tags_contain", argumentCount: 2, pure: true
+  ) { values in
+    guard let tags = String.fromDatabaseValue(values[0]), let tag = String.fromDatabaseValue(values[1]) else { return false }
+    return Tag.tags(tags, contain: tag)
+  }
+
   static let titleContains = DatabaseFunction(
     "ootd_title_contains", argumentCount: 2, pure: true
   ) { values in

@@ -36,6 +36,30 @@ import Testing
     }
   }
 
+  /// Case taken out as a user of each script expects (TodoFilter.caseless): sharp s, final
+  /// sigma, Turkish dotted I, in titles (`search`) and tags (`list --tag`).
+  @Test func searchAndTags_takeCaseOutInEveryScript() async throws {
+    let h = try Harness()
+    await h.run(["add", "Straße fegen +Straße"])  // 1
+    await h.run(["add", "ΣΊΣΥΦΟΣ lesen +ΣΟΦΟΣ"])  // 2
+    await h.run(["add", "İstanbul trip +İzmir"])  // 3
+    await h.run(["add", "plain +web"])  // 4
+    let searches: [(String, [Int])] = [
+      ("STRASSE", [1]), ("straße", [1]), ("σίσυφος", [2]), ("ΣΊΣΥΦΟΣ", [2]), ("istanbul", [3]), ("ISTANBUL", [3]), ("WEB", []),
+    ]
+    for (text, expected) in searches {
+      let result = await h.run(["search", text, "--json"])
+      #expect(try Self.ids(result.stdout) == expected, "search \(text): \(result.stderr)")
+    }
+    let tags: [(String, [Int])] = [
+      ("strasse", [1]), ("STRASSE", [1]), ("σοφος", [2]), ("ΣΟΦΟΣ", [2]), ("izmir", [3]), ("İZMIR", [3]), ("Web", [4]), ("we", []),
+    ]
+    for (tag, expected) in tags {
+      let result = await h.run(["list", "--all", "--tag", tag, "--json"])
+      #expect(try Self.ids(result.stdout) == expected, "--tag \(tag): \(result.stderr)")
+    }
+  }
+
   @Test func searchJSON_isListJSON_sameShapeAndOrder() async throws {
     let h = try await Self.seeded()
     let searched = await h.run(["search", "a", "--json"]).stdout

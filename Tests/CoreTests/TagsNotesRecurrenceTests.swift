@@ -33,6 +33,17 @@ struct TagsNotesRecurrenceTests {
     #expect(try Tag.validate(text) == expected)
   }
 
+  @Test(
+    "a tag asked for finds the stored tags without case, as search does",
+    arguments: [
+      ("bug web", "web", true), ("bug web", "we", false), ("σοφοσ", "σοφος", true), ("σοφοσ", "ΣΟΦΟΣ", true),
+      ("i\u{307}zmir", "izmir", true), ("izmir", "İZMIR", true), ("straße", "strasse", true),
+      ("독서 bug", "독서", true), ("café", "cafe", false), ("", "bug", false),
+    ])
+  func tagsContain(tags: String, wanted: String, found: Bool) throws {
+    #expect(Tag.tags(tags, contain: try Tag.validate(wanted)) == found)
+  }
+
   @Test("anything else is refused", arguments: ["", "+", "1x", "-x", "two words", "a/b", "x!", String(repeating: "a", count: 41)])
   func invalidTags(text: String) {
     #expect(throws: CoreError.invalidTag(text)) { try Tag.validate(text) }

@@ -53,4 +53,29 @@ import Testing
     #expect(try folds(scratch.path())["Ärger mit ÖL"] == .some(nil))
     #expect(try database.todos(matching: TodoFilter(days: .all, text: "äRGER")).map(\.title) == ["Ärger mit ÖL"])
   }
+
+  /// Migration v19-search-fold-caseless: a database folded by the earlier rule (lowercasing
+  /// only) is folded again where the rule changed, so `STRASSE` finds `Straße` after the
+  /// upgrade; an ASCII title's fold is not rewritten (it cannot have changed).
+  @Test func theCaselessMigration_foldsAgainOnlyTitlesBeyondASCII() throws {
+    let scratch = Scratch()
+    let database = try scratch.freshDatabase()
+    try database.addTodo(try draft("Straße fegen", on: "2026-11-20"), now: fixedNow)
+    try database.addTodo(try draft("ΦΟΣ", on: "2026-11-20"), now: fixedNow)
+    try database.addTodo(try draft("Plain ASCII", on: "2026-11-20"), now: fixedNow)
+    try withRawDatabase(scratch.path()) { db in
+      // As the earlier rule folded them, and the migration not yet applied.
+      try db.execute(sql: "UPDATE todo SET titleFold = 'straße fegen' WHERE title = 'Straße fegen'")
+      try db.execute(sql: "UPDATE todo SET titleFold = 'φοσ' WHERE title = 'ΦΟΣ'")
+      try db.execute(sql: "UPDATE todo SET titleFold = 'left as it was' WHERE title = 'Plain ASCII'")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v19-search-fold-caseless'")
+    }
+    let upgraded = try AppDatabase.open(path: scratch.path())
+    let folds = try folds(scratch.path())
+    #expect(folds["Straße fegen"] == "strasse fegen")
+    #expect(folds["ΦΟΣ"] == "φοσ")
+    #expect(folds["Plain ASCII"] == "left as it was")
+    #expect(try upgraded.todos(matching: TodoFilter(days: .all, text: "STRASSE")).map(\.title) == ["Straße fegen"])
+    #expect(try upgraded.todos(matching: TodoFilter(days: .all, text: "φος")).map(\.title) == ["ΦΟΣ"])
+  }
 }
