@@ -66,20 +66,31 @@ extension TodoTxt {
 
   /// `title` as a todo.txt line carries it (see the extension's summary); the title itself when
   /// it has nothing to escape.
-  public static func escapedTitle(_ title: String) -> String {
+  public static func escapedTitle(_ title: String) -> String { escaped(title, asWord: false) }
+
+  /// `value` as the value of a `key:value` word (the block of `ootdblock:`): escaped as a title
+  /// is, and every space and colon too, so it stays one word and ``unescapedTitle(_:)`` gives it
+  /// back exactly. A block name (letters, digits, `-`, `_`, `.`) is written as it is.
+  static func escapedWord(_ value: String) -> String { escaped(value, asWord: true) }
+
+  /// ``escapedTitle(_:)``, or with `asWord` ``escapedWord(_:)``.
+  private static func escaped(_ title: String, asWord: Bool) -> String {
     // Bytes first, in one pass: a title without a C0 byte, DEL, a C1 control (lead byte
     // 0xC2), U+2028/U+2029 (0xE2), a backslash, or what may make a word the reader's (`+`,
-    // `@`, `:`, two spaces), as most, is written as it is without decoding it.
+    // `@`, `:`, two spaces; a word: any space), as most, is written as it is without decoding it.
     var previous: UInt8 = 0
     guard title.containsUTF8(where: { byte in
       defer { previous = byte }
       return byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0x5C || byte == 0x2B
-        || byte == 0x40 || byte == 0x3A || (byte == 0x20 && previous == 0x20)
+        || byte == 0x40 || byte == 0x3A || (byte == 0x20 && (asWord || previous == 0x20))
     }) else {
       return title
     }
     let scalars = Array(title.unicodeScalars)
-    let inWords = wordEscapes(title)
+    var inWords = wordEscapes(title)
+    if asWord {
+      for (index, scalar) in scalars.enumerated() where scalar == " " || scalar == ":" { inWords.insert(index) }
+    }
     guard !inWords.isEmpty || scalars.contains(where: isEscaped)
       || scalars.indices.contains(where: { isEscapeText(scalars, at: $0) })
     else {
