@@ -29,7 +29,8 @@ import Testing
 
   /// The help of each import and export format names how ootd's fields travel in it (its
   /// UDA, keys and properties), as README's tables do: `import taskwarrior --help` did not
-  /// name the `ootdblock` UDA, `import todotxt --help` nor `export --help` the block at all.
+  /// name the `ootdblock` UDA, `import todotxt --help` nor `export --help` the block at all,
+  /// nor `export --help` the properties that carry an iCalendar title exactly.
   @Test func formatHelp_namesWhatTravels_asTheReadmeDoes() throws {
     let readme = try String(
       contentsOf: Golden.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -38,8 +39,8 @@ import Testing
       (Ootd.Import.TaskwarriorImport.self, ["ootdblock", "scheduled", "entry", "annotations", "attributes"]),
       (Ootd.Import.TodoTxtImport.self, ["ootdblock:", "ootd:UUID", "dropped:yes", "due:", "pri:", "\\uXXXX"]),
       (Ootd.Export.self, [
-        "ootdblock", "ootdblock:NAME", "ootd:UUID", "dropped:yes", "SUMMARY", "DESCRIPTION", "CATEGORIES", "DTSTART",
-        "\\uXXXX",
+        "ootdblock", "ootdblock:NAME", "ootd:UUID", "dropped:yes", "SUMMARY", "X-OOTD-SUMMARY", "DESCRIPTION",
+        "X-OOTD-DESCRIPTION", "CATEGORIES", "DTSTART", "\\uXXXX",
       ]),
     ]
     for (command, names) in names {

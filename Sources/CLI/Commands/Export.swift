@@ -18,7 +18,9 @@ extension Ootd {
         the project as +project, tags as @tag, attributes as key:value, the block as \
         ootdblock:NAME, dropped:yes, and ootd:UUID, which a re-import matches on; what a line \
         cannot hold in the title is escaped \\uXXXX. iCalendar: the title as SUMMARY, notes as \
-        DESCRIPTION, PRIORITY 1/5/9, the day as DTSTART and DUE the next day, project, block and tags as CATEGORIES. Taskwarrior and \
+        DESCRIPTION (a title or notes with a CR or another control character, which TEXT cannot \
+        hold, also exactly as X-OOTD-SUMMARY / X-OOTD-DESCRIPTION), PRIORITY 1/5/9, the day as \
+        DTSTART and DUE the next day, project, block and tags as CATEGORIES. Taskwarrior and \
         todo.txt exports import back unchanged.
 
         Examples:
