@@ -41,7 +41,11 @@ extension TodoTxt {
   /// `a@b`, `10:30`, `https://…`) is written as it is.
   static func wordEscapes(_ title: String) -> Set<Int> {
     var escaped: Set<Int> = []
-    var line = Line()  // as the reader fills it: the title's words come first on the line
+    // As the reader fills it: the title's words come first on the line, and the reader takes
+    // none of them (each it would take is escaped), so each is asked of an empty line (a
+    // second `ootd:UUID` or `t:1` was asked of a line that had the first, kept as it was, and
+    // taken by the reader, which never saw the escaped first).
+    let line = Line()
     // The title's words as the reader splits them (``take(_:into:)``), each with the offset
     // of its first scalar in the title.
     let scalars = title.unicodeScalars
@@ -50,7 +54,8 @@ extension TodoTxt {
     for word in title.split(separator: " ", omittingEmptySubsequences: true) {
       offset += scalars.distance(from: position, to: word.startIndex)
       position = word.startIndex
-      guard (try? take(word, into: &line)) ?? true else { continue }
+      var probe = line
+      guard (try? take(word, into: &probe)) ?? true else { continue }
       // The `+` or `@` that starts it, else the colon of its `key:value`.
       let at = word.first == "+" || word.first == "@" ? word.startIndex : word.firstIndex(of: ":") ?? word.startIndex
       escaped.insert(offset + scalars.distance(from: word.startIndex, to: at))

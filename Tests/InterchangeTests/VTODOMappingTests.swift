@@ -210,6 +210,28 @@ import Zone
     #expect(again.components(separatedBy: "X-OOTD-SUMMARY").count == 2)
   }
 
+  /// Hostile titles (InterchangeRoundTripBinaryTests.hostileTitles' kinds: every C0 control
+  /// but NUL, DEL and C1, bidi overrides, U+2028, emoji, combining marks, todo.txt's own words,
+  /// the longest title) come back from the VTODO byte for byte, as notes too.
+  @Test func hostileTitlesAndNotes_comeBackExactly() throws {
+    let hostile = [
+      "c0 " + String(String.UnicodeScalarView((1...31).map { Unicode.Scalar($0)! })) + " end",
+      "del \u{7F} c1 \u{80}\u{85}\u{9B}\u{9F} end", "bidi \u{202E}txt.exe\u{202C} \u{2066}iso\u{2069}",
+      "ls\u{2028}ps\u{2029}end", "emoji 🧑‍💻🇰🇷 👍🏽", "combining e\u{301} a\u{308}\u{323}",
+      "x (A) +word @word key:value; a,b \\n \\u000A", "cr\rlf\ncrlf\r\nend",
+      String(String(repeating: "long é🚀 ", count: 70).prefix(499)) + "!",
+    ]
+    for text in hostile {
+      var fields = Self.fields
+      fields["title"] = .text(text)
+      fields["notes"] = .text(text)
+      let object = VTODOMapping.render(fields, uuid: Self.uuid, createdAt: Self.now, now: Self.now, productVersion: "0.1.0")
+      let back = try VTODOMapping.parse(object, timeZone: Self.seoul, today: Self.today, now: Self.now)
+      #expect(back.fields[todo: .title]?.text.map { Array($0.utf8) } == Array(text.utf8), "\(text.debugDescription)")
+      #expect(back.fields[todo: .notes]?.text.map { Array($0.utf8) } == Array(text.utf8), "\(text.debugDescription)")
+    }
+  }
+
   @Test func categoriesThatAreNoTagsStay() throws {
     let server = Self.object(["SUMMARY:t", "CATEGORIES:Work Stuff,errand"])
     let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)
