@@ -7,7 +7,10 @@ import Foundation
 /// (`NEEDS-ACTION`, `COMPLETED`, or `CANCELLED` when dropped), `PRIORITY` (high → 1, mid → 5,
 /// low → 9, RFC 5545 §3.8.1.9), `DTSTART` and `DUE` (below), `COMPLETED` when done,
 /// `CATEGORIES` (project, block, then the tags) and `DESCRIPTION` (notes). Lines end in CR LF, text is
-/// escaped, lines are folded at 75 octets.
+/// escaped, lines are folded at 75 octets. A title or notes TEXT cannot hold exactly (a CR, which
+/// TEXT writes as its one line break, `\n`; another control character, written as its symbol)
+/// is carried exactly too, in `X-OOTD-SUMMARY` / `X-OOTD-DESCRIPTION` (``exactText(_:)``), which
+/// the import reads (``VTODOText/exact(_:agreeingWith:)``).
 ///
 /// The day: a todo is planned for its day and overdue once the day is over, so `DTSTART` is
 /// the day and `DUE` the next day, both DATE values. RFC 5545 §3.8.2.3 defines `DUE` as the time
@@ -90,6 +93,11 @@ public enum ICalendar {
     begin("SUMMARY:")
     appendEscaped(todo.title, to: &bytes)
     end()
+    if let exact = exactText(todo.title) {
+      begin("X-OOTD-SUMMARY:")
+      text(exact)
+      end()
+    }
     add("STATUS:", todo.isDone ? "COMPLETED" : todo.isDropped ? "CANCELLED" : "NEEDS-ACTION")
     switch todo.priority {
     case .high: add("PRIORITY:1", "")
@@ -126,6 +134,11 @@ public enum ICalendar {
       begin("DESCRIPTION:")
       appendEscaped(notes, to: &bytes)
       end()
+      if let exact = exactText(notes) {
+        begin("X-OOTD-DESCRIPTION:")
+        text(exact)
+        end()
+      }
     }
     add("END:VTODO", "")
   }
@@ -174,7 +187,7 @@ public enum ICalendar {
 
   /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line ends (LF, CR LF and
   /// a lone CR, each `\n`, TEXT's one line break: a CR was dropped, joining `line\rtitle` into
-  /// `linetitle`; the import reads it back as LF). TEXT cannot
+  /// `linetitle`; the import reads it back as LF, and ``exactText(_:)`` carries the CR). TEXT cannot
   /// hold other control characters (§3.3.11: CONTROL is excluded), so they are written as the
   /// visible symbols the terminal shows for them (``ControlCharacters``: ␛ for ESC, ␡ for DEL);
   /// a tab stays.
@@ -198,6 +211,33 @@ public enum ICalendar {
       }
     }
     return result
+  }
+
+  /// The value of the `X-OOTD-…` property that carries `text` exactly beside its TEXT property,
+  /// when ``escape(_:)`` cannot (it holds a control character other than LF and tab: a CR reads
+  /// back as LF, another is written as its symbol); nil when the TEXT property is exact. It is
+  /// TEXT's escape (`\\`, `\;`, `\,`, `\n` for LF) with each other control character written
+  /// `\uXXXX` (four uppercase hex digits): one line, no control character, read back by
+  /// ``VTODOText/exact(_:agreeingWith:)``.
+  public static func exactText(_ text: String) -> String? {
+    guard ControlCharacters.mayContainControl(text),
+      text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\t" })
+    else { return nil }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+      case ";": result.append(contentsOf: "\\;".unicodeScalars)
+      case ",": result.append(contentsOf: "\\,".unicodeScalars)
+      case "\n": result.append(contentsOf: "\\n".unicodeScalars)
+      case "\t": result.append(scalar)
+      case _ where ControlCharacters.isControl(scalar):
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - digits.utf8.count) + digits).unicodeScalars)
+      default: result.append(scalar)
+      }
+    }
+    return String(result)
   }
 
   /// Folds a content line (RFC 5545 §3.1): at most 75 octets per line, continuation lines

@@ -32,6 +32,9 @@ public enum TodoTxt {
     public var uuid: String?
     /// Whether it says `dropped:yes` (ootd's export of a dropped todo).
     public var isDropped = false
+    /// The block from `ootdblock:NAME` (what ootd's export writes for a todo made from a block,
+    /// as Taskwarrior's ``Taskwarrior/blockField``), unescaped; the first one.
+    public var block: String?
     /// The other `key:value` words (`t:2026-12-20`, `rec:1w`), the first of each key.
     public var attributes: [String: String] = [:]
     /// The text without the words the mapping takes out (`+project`, `@context`, `due:`,
@@ -40,8 +43,11 @@ public enum TodoTxt {
     public var title = ""
   }
 
+  /// The key that carries a todo's block: the name of Taskwarrior's UDA (``Taskwarrior/blockField``).
+  static let blockKey = Taskwarrior.blockField
+
   /// Keys of ootd's own fields in a line; every other `key:value` is an attribute.
-  static let reservedKeys: Set<String> = ["due", "pri", "ootd", "dropped"]
+  static let reservedKeys: Set<String> = ["due", "pri", "ootd", "dropped", blockKey]
 
   /// The attributes a todo.txt line carries: a `key:value` word each, under a key that is none
   /// of ``reservedKeys``.
@@ -120,6 +126,9 @@ public enum TodoTxt {
     case "dropped":
       guard value == "yes" else { return false }
       line.isDropped = true
+    case blockKey:
+      guard line.block == nil else { return false }
+      line.block = unescapedTitle(String(value))
     default:
       return Attributes.add(String(key), String(value), to: &line.attributes)
     }
@@ -231,6 +240,13 @@ public enum TodoTxt {
       let (contextTags, contextOthers) = ImportTags.split(line.contexts)
       if !projectOthers.isEmpty { notes.append("projects: " + projectOthers.map { "+" + $0 }.joined(separator: " ")) }
       if !contextOthers.isEmpty { notes.append("contexts: " + contextOthers.map { "@" + $0 }.joined(separator: " ")) }
+      // The block, created when missing (as a Taskwarrior import does); a name that is no
+      // block name stays in the notes, as Taskwarrior's does.
+      var block = line.block
+      if let name = block, (try? Name.validate(name, kind: "block")) == nil {
+        notes.append("\(blockKey): \(name)")
+        block = nil
+      }
       var title = line.title
       if title.isEmpty {
         // Nothing but projects and contexts: the whole text is the title.
@@ -277,7 +293,7 @@ public enum TodoTxt {
             isDropped: line.isDropped,
             doneAt: line.completed.map { $0.start(in: timeZone) },
             doneAtEnd: line.completed.map { $0.adding(days: 1).start(in: timeZone) }, doneDay: line.completed,
-            project: project,
+            project: project, block: block,
             createdAt: line.created.map { $0.start(in: timeZone) },
             notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), replacesNotes: false,
             tags: projectTags + contextTags, attributes: line.attributes, attributeCarrier: attributeCarrier)
@@ -291,9 +307,11 @@ public enum TodoTxt {
   // MARK: - Export
 
   /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A key:value
-  /// ootd:UUID` for done ones, `(A) CREATED title +project @tag due:DAY key:value [dropped:yes]
-  /// ootd:UUID` for open and dropped ones (high → A, mid → B, low → C; the attributes a word
-  /// can hold, sorted by key; `ootd:` the todo's uuid, which a re-import matches on).
+  /// [ootdblock:NAME] ootd:UUID` for done ones, `(A) CREATED title +project @tag due:DAY key:value
+  /// [ootdblock:NAME] [dropped:yes] ootd:UUID` for open and dropped ones (high → A, mid → B, low →
+  /// C; the attributes a word can hold, sorted by key; the block it was made from, escaped as a
+  /// title is and every space too (``escapedWord(_:)``); `ootd:` the todo's uuid, which a
+  /// re-import matches on).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules) -> String {
     var bytes: [UInt8] = []
     for todo in todos { appendLine(todo, timeZone: timeZone, to: &bytes) }
@@ -353,6 +371,12 @@ public enum TodoTxt {
         bytes.append(UInt8(ascii: ":"))
         bytes.appendUTF8(value)
       }
+    }
+    if let block = todo.block {
+      bytes.appendUTF8(" ")
+      bytes.appendUTF8(blockKey)
+      bytes.append(UInt8(ascii: ":"))
+      bytes.appendUTF8(escapedWord(block))
     }
     if todo.isDropped && !todo.isDone { bytes.appendUTF8(" dropped:yes") }
     bytes.appendUTF8(" ootd:")

@@ -41,7 +41,11 @@ extension TodoTxt {
   /// `a@b`, `10:30`, `https://…`) is written as it is.
   static func wordEscapes(_ title: String) -> Set<Int> {
     var escaped: Set<Int> = []
-    var line = Line()  // as the reader fills it: the title's words come first on the line
+    // As the reader fills it: the title's words come first on the line, and the reader takes
+    // none of them (each it would take is escaped), so each is asked of an empty line (a
+    // second `ootd:UUID` or `t:1` was asked of a line that had the first, kept as it was, and
+    // taken by the reader, which never saw the escaped first).
+    let line = Line()
     // The title's words as the reader splits them (``take(_:into:)``), each with the offset
     // of its first scalar in the title.
     let scalars = title.unicodeScalars
@@ -50,7 +54,8 @@ extension TodoTxt {
     for word in title.split(separator: " ", omittingEmptySubsequences: true) {
       offset += scalars.distance(from: position, to: word.startIndex)
       position = word.startIndex
-      guard (try? take(word, into: &line)) ?? true else { continue }
+      var probe = line
+      guard (try? take(word, into: &probe)) ?? true else { continue }
       // The `+` or `@` that starts it, else the colon of its `key:value`.
       let at = word.first == "+" || word.first == "@" ? word.startIndex : word.firstIndex(of: ":") ?? word.startIndex
       escaped.insert(offset + scalars.distance(from: word.startIndex, to: at))
@@ -66,20 +71,31 @@ extension TodoTxt {
 
   /// `title` as a todo.txt line carries it (see the extension's summary); the title itself when
   /// it has nothing to escape.
-  public static func escapedTitle(_ title: String) -> String {
+  public static func escapedTitle(_ title: String) -> String { escaped(title, asWord: false) }
+
+  /// `value` as the value of a `key:value` word (the block of `ootdblock:`): escaped as a title
+  /// is, and every space and colon too, so it stays one word and ``unescapedTitle(_:)`` gives it
+  /// back exactly. A block name (letters, digits, `-`, `_`, `.`) is written as it is.
+  static func escapedWord(_ value: String) -> String { escaped(value, asWord: true) }
+
+  /// ``escapedTitle(_:)``, or with `asWord` ``escapedWord(_:)``.
+  private static func escaped(_ title: String, asWord: Bool) -> String {
     // Bytes first, in one pass: a title without a C0 byte, DEL, a C1 control (lead byte
     // 0xC2), U+2028/U+2029 (0xE2), a backslash, or what may make a word the reader's (`+`,
-    // `@`, `:`, two spaces), as most, is written as it is without decoding it.
+    // `@`, `:`, two spaces; a word: any space), as most, is written as it is without decoding it.
     var previous: UInt8 = 0
     guard title.containsUTF8(where: { byte in
       defer { previous = byte }
       return byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0x5C || byte == 0x2B
-        || byte == 0x40 || byte == 0x3A || (byte == 0x20 && previous == 0x20)
+        || byte == 0x40 || byte == 0x3A || (byte == 0x20 && (asWord || previous == 0x20))
     }) else {
       return title
     }
     let scalars = Array(title.unicodeScalars)
-    let inWords = wordEscapes(title)
+    var inWords = wordEscapes(title)
+    if asWord {
+      for (index, scalar) in scalars.enumerated() where scalar == " " || scalar == ":" { inWords.insert(index) }
+    }
     guard !inWords.isEmpty || scalars.contains(where: isEscaped)
       || scalars.indices.contains(where: { isEscapeText(scalars, at: $0) })
     else {

@@ -38,7 +38,10 @@ public enum VTODOMapping {
     var fields = Fields()
 
     // The title: as the CLI takes one (trimmed, NUL replaced, at most the title cap).
-    var title = trimmingWhiteSpace(StoredText.replacingNUL(VTODOText.unescape(properties["SUMMARY"]?.value ?? "")))
+    // What SUMMARY cannot hold (a CR, a control character) from X-OOTD-SUMMARY, when it agrees.
+    let summary = VTODOText.unescape(properties["SUMMARY"]?.value ?? "")
+    let exactTitle = VTODOText.exact(properties["X-OOTD-SUMMARY"], agreeingWith: summary) ?? summary
+    var title = trimmingWhiteSpace(StoredText.replacingNUL(exactTitle))
     if title.isEmpty { title = "(no title)"; adjustments.append("it has no SUMMARY: titled '(no title)'") }
     if title.count > Title.maximumLength {
       title = trimmingWhiteSpace(String(title.prefix(Title.maximumLength)))
@@ -72,7 +75,10 @@ public enum VTODOMapping {
     fields[todo: .dropped] = .bool(!done && status == "CANCELLED")
     fields[todo: .doneAt] = done ? .text(Timestamp.string(completed ?? now, .compact)) : .null
 
-    var notes = properties["DESCRIPTION"].map { VTODOText.unescape($0.value) }.flatMap(Notes.cleaned)
+    var notes = properties["DESCRIPTION"].map { line in
+      let shown = VTODOText.unescape(line.value)
+      return VTODOText.exact(properties["X-OOTD-DESCRIPTION"], agreeingWith: shown) ?? shown
+    }.flatMap(Notes.cleaned)
     if let text = notes, text.count > Caps.notesCharacters {
       notes = String(text.prefix(Caps.notesCharacters))
       adjustments.append("its DESCRIPTION was cut to \(Caps.notesCharacters) characters")
@@ -121,11 +127,11 @@ public enum VTODOMapping {
   /// The properties each field is written in.
   static func properties(of field: String) -> [String] {
     switch field {
-    case TodoField.title.rawValue: ["SUMMARY"]
+    case TodoField.title.rawValue: ["SUMMARY", "X-OOTD-SUMMARY"]
     case TodoField.priority.rawValue: ["PRIORITY"]
     case TodoField.day.rawValue: ["DTSTART", "DUE"]
     case TodoField.done.rawValue, TodoField.dropped.rawValue, TodoField.doneAt.rawValue: ["STATUS", "COMPLETED"]
-    case TodoField.notes.rawValue: ["DESCRIPTION"]
+    case TodoField.notes.rawValue: ["DESCRIPTION", "X-OOTD-DESCRIPTION"]
     case TodoField.tags.rawValue, TodoField.project.rawValue, TodoField.block.rawValue: ["CATEGORIES"]
     default: []
     }

@@ -152,6 +152,43 @@ public enum VTODOText {
     return result
   }
 
+  /// The text an `X-OOTD-SUMMARY` or `X-OOTD-DESCRIPTION` line carries exactly
+  /// (``ICalendar/exactText(_:)`` reversed), when it agrees with `shown`, the unescaped TEXT
+  /// property beside it, up to what TEXT cannot hold (a CR read as LF, a control character
+  /// as its symbol); nil when there is no such line, it is malformed, or it disagrees (a third
+  /// party edited the TEXT property, and its edit wins).
+  public static func exact(_ line: ContentLine?, agreeingWith shown: String) -> String? {
+    guard let value = line?.value else { return nil }
+    var result = String.UnicodeScalarView()
+    var scalars = value.unicodeScalars.makeIterator()
+    while let scalar = scalars.next() {
+      guard scalar == "\\" else {
+        result.append(scalar)
+        continue
+      }
+      switch scalars.next() {
+      case "\\": result.append("\\")
+      case ";": result.append(";")
+      case ",": result.append(",")
+      case "n", "N": result.append("\n")
+      case "u":
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+          switch scalars.next() {
+          case let digit? where ("0"..."9").contains(digit): code = code << 4 | (digit.value - 0x30)
+          case let digit? where ("A"..."F").contains(digit): code = code << 4 | (digit.value - 0x41 + 10)
+          default: return nil
+          }
+        }
+        guard let control = Unicode.Scalar(code), ControlCharacters.isControl(control) else { return nil }
+        result.append(control)
+      default: return nil
+      }
+    }
+    let text = String(result)
+    return unescape(ICalendar.escape(text)) == shown ? text : nil
+  }
+
   /// A TEXT list (`CATEGORIES`) split on the commas that are not escaped, each unescaped.
   public static func unescapeList(_ value: String) -> [String] {
     var items: [String] = []

@@ -27,6 +27,32 @@ import Testing
     }
   }
 
+  /// The help of each import and export format names how ootd's fields travel in it (its
+  /// UDA, keys and properties), as README's tables do: `import taskwarrior --help` did not
+  /// name the `ootdblock` UDA, `import todotxt --help` nor `export --help` the block at all,
+  /// nor `export --help` the properties that carry an iCalendar title exactly.
+  @Test func formatHelp_namesWhatTravels_asTheReadmeDoes() throws {
+    let readme = try String(
+      contentsOf: Golden.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md"), encoding: .utf8)
+    let names: [(command: any ParsableCommand.Type, names: [String])] = [
+      (Ootd.Import.TaskwarriorImport.self, ["ootdblock", "scheduled", "entry", "annotations", "attributes"]),
+      (Ootd.Import.TodoTxtImport.self, ["ootdblock:", "ootd:UUID", "dropped:yes", "due:", "pri:", "\\uXXXX"]),
+      (Ootd.Export.self, [
+        "ootdblock", "ootdblock:NAME", "ootd:UUID", "dropped:yes", "SUMMARY", "X-OOTD-SUMMARY", "DESCRIPTION",
+        "X-OOTD-DESCRIPTION", "CATEGORIES", "DTSTART", "\\uXXXX",
+      ]),
+    ]
+    for (command, names) in names {
+      // Unwrapped, so no name is cut at a line's end.
+      let help = Ootd.helpMessage(for: command, columns: 10_000)
+      for name in names {
+        #expect(help.contains(name), "\(command) --help does not name \(name)")
+        #expect(readme.contains(name), "README does not name \(name)")
+      }
+    }
+  }
+
   @Test func everyGoldenHelpFile_belongsToACommand() throws {
     let names = Set(Self.commands().map { Self.fileName($0.path) })
     let folder = Golden.folder.appendingPathComponent("help")

@@ -257,12 +257,6 @@ import Testing
     #expect(imported["blocks"] as? [String] == ["pairing"])
     // The listing there is this one's, todo for todo, blocks and all (the numbers are the
     // file's order there).
-    func todos(_ listing: String) throws -> [String: NSDictionary] {
-      let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
-      return Dictionary(uniqueKeysWithValues: all.map { todo in
-        (todo["uuid"] as? String ?? "", NSDictionary(dictionary: todo.filter { $0.key != "id" }))
-      })
-    }
     let there = try todos(freshRun(["list", "--all", "--json"]))
     #expect(there == (try todos(before)))
     #expect(Set(there.values.compactMap { $0["block"] as? String }) == ["pairing", "algorithm"])
@@ -271,6 +265,125 @@ import Testing
     let again = try #require(
       try JSONSerialization.jsonObject(with: Data(freshRun(["import", "taskwarrior", "-", "--json"]).utf8)) as? [String: Any])
     #expect(again["unchanged"] as? Int == 3 && again["blocks"] as? [String] == [], "\(again)")
+  }
+
+  /// A `list --all --json` by uuid, without the numbers (a fresh database numbers the todos in
+  /// the file's order) and the other members in `without`.
+  func todos(_ listing: String, without: Set<String> = []) throws -> [String: NSDictionary] {
+    let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: all.map { todo in
+      (todo["uuid"] as? String ?? "", NSDictionary(dictionary: todo.filter { $0.key != "id" && !without.contains($0.key) }))
+    })
+  }
+
+  /// A todo's block travels in the todo.txt export too (`ootdblock:NAME`, the UDA's name):
+  /// imported into a fresh database, `list --all --json` is this one's, blocks included, the
+  /// missing block created as the Taskwarrior import creates it; the file again changes
+  /// nothing. Before, the line had no block and the todo came back without.
+  @Test func block_travelsThroughTodoTxt_intoAFreshDatabase() throws {
+    _ = try run(["block", "add", "pairing", "Pair with a colleague", "--priority", "high"])
+    _ = try run(["add", "--block", "pairing", "--on", TestClock.day()])
+    _ = try run(["add", "--block", "algorithm", "--on", TestClock.day(-1)])
+    _ = try run(["done", "2"])
+    _ = try run(["add", "--block", "pairing", "--someday"])
+    _ = try run(["drop", "3"])
+    _ = try run(["add", "No block", "--on", TestClock.day()])
+    let before = try listing()
+    let file = folder.file("blocks.txt")
+    _ = try run(["export", "--format", "todotxt", "--output", file])
+    let exported = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(exported.contains(" ootdblock:pairing ") && exported.contains(" ootdblock:algorithm "), "\(exported)")
+    let fresh = try TemporaryFolder()
+    let freshEnv = ["OOTD_DB": fresh.file("ootd.sqlite")]
+    func freshRun(_ arguments: [String]) throws -> String {
+      let result = try BinaryTests.run(arguments, environment: freshEnv)
+      #expect(result.code == 0, "\(arguments): \(result.stderr)")
+      return result.stdout
+    }
+    let imported = try #require(
+      try JSONSerialization.jsonObject(with: Data(freshRun(["import", "todotxt", file, "--json"]).utf8)) as? [String: Any])
+    #expect(imported["added"] as? Int == 4, "\(imported)")
+    #expect(imported["blocks"] as? [String] == ["pairing"], "\(imported)")
+    // But who marked it done (`doneBy`, ootd's own bookkeeping, as the GitHub link and the
+    // carried days): no export carries it (README), and an imported done todo has none.
+    let listed = try freshRun(["list", "--all", "--json"])
+    let there = try todos(listed, without: ["doneBy"])
+    #expect(there == (try todos(before, without: ["doneBy"])))
+    #expect(Set(there.values.compactMap { $0["block"] as? String }) == ["pairing", "algorithm"])
+    #expect(try todos(listed).values.filter { $0["doneBy"] is NSNull }.count == 4)
+    let blocks = try freshRun(["block", "list"])
+    #expect(blocks.contains("pairing") && blocks.contains("Pair with a colleague"), "\(blocks)")
+    let again = try #require(
+      try JSONSerialization.jsonObject(with: Data(freshRun(["import", "todotxt", file, "--json"]).utf8)) as? [String: Any])
+    #expect(again["unchanged"] as? Int == 4 && again["blocks"] as? [String] == [], "\(again)")
+  }
+
+  /// Titles an export could bend: every C0 control but NUL, DEL and C1 controls, bidi
+  /// overrides, U+2028/U+2029, emoji, combining marks (decomposed, as typed), what reads as
+  /// todo.txt's own (`x `, `(A) `, `+word`, `@word`, `key:value` words, ootd's keys twice, a run
+  /// of spaces, the escape's text), and the longest title. Shared with the iCalendar leg
+  /// (VTODOMappingTests keeps its own copy: another test target).
+  static let hostileTitles: [String] = [
+    "c0 " + String(String.UnicodeScalarView((1...31).map { Unicode.Scalar($0)! })) + " end",
+    "del \u{7F} c1 \u{80}\u{85}\u{9B}\u{9F} end",
+    "bidi \u{202E}txt.exe\u{202C} \u{2066}iso\u{2069} \u{200F}rlm",
+    "ls\u{2028}ps\u{2029}end", "emoji 🧑‍💻🇰🇷 👍🏽", "combining e\u{301} a\u{308}\u{323} 한\u{1100}\u{1161}",
+    "x 2026-11-01 looks done", "(A) looks high", "+word first", "@word first", "mid +proj @ctx 2+2 a@b end",
+    "keys due:2026-12-01 t:1 t:2 pri:A pri:B ootd:a1b2c3d4-0000-4000-8000-000000000001 "
+      + "ootd:a1b2c3d4-0000-4000-8000-000000000002 ootdblock:x ootdblock:y dropped:yes dropped:yes",
+    #"escape text \u000A \\u001B back\ C:\Users"#, "runs a  b   c", "cr\rlf\ncrlf\r\nend",
+    String(String(repeating: "long é🚀 ", count: 70).prefix(499)) + "!",
+  ]
+
+  /// Every format's export of hostile titles (``hostileTitles``), imported into a fresh
+  /// database (and into the same one: all unchanged), gives `list --all --json` back exactly,
+  /// each title byte for byte (through the real `task` too, when installed). Before, a title
+  /// with a `key:value` word twice lost the second (`t:2` became an attribute of the todo).
+  @Test func hostileTitles_comeBackExactly_inEveryFormat() throws {
+    let day = TestClock.today.adding(days: -1)
+    let start = Timestamp.string(day.start(in: TimeZone(identifier: "UTC")!), .compact)
+    var tasks: [[String: Any]] = []
+    for (index, title) in Self.hostileTitles.enumerated() {
+      var task: [String: Any] = [
+        "uuid": String(format: "b1b2c3d4-0000-4000-8000-%012d", index), "description": title, "entry": "20261101T080000Z",
+        "status": index % 3 == 1 ? "completed" : "pending", "project": "ootd", "tags": ["t\(index % 2)"],
+      ]
+      if index % 3 == 1 { task["end"] = start }
+      if index % 4 != 3 { task["scheduled"] = start }
+      if index % 5 == 0 { task["ootdblock"] = "pairing" }
+      tasks.append(task)
+    }
+    let json = String(decoding: try JSONSerialization.data(withJSONObject: tasks), as: UTF8.self)
+    _ = try run(["import", "taskwarrior", "-"], stdin: json)
+    let before = try listing()
+    func titles(_ listing: String) throws -> [[UInt8]] {
+      let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
+      return all.compactMap { ($0["title"] as? String).map { Array($0.utf8) } }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+    #expect(Self.hostileTitles.last?.count == Title.maximumLength)
+    let expected = Self.hostileTitles.map { Array((try! Title.validate($0)).utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    #expect(try titles(before) == expected)
+    var files: [(String, String)] = []
+    for format in ["todotxt", "taskwarrior"] {
+      let file = folder.file("hostile.\(format)")
+      _ = try run(["export", "--format", format, "--output", file])
+      files.append((format, try String(contentsOfFile: file, encoding: .utf8)))
+    }
+    if let taskBinary = InterchangeBinaryTests.taskBinary {
+      _ = try task(taskBinary, ["import", folder.file("hostile.taskwarrior")])
+      files.append(("taskwarrior", try task(taskBinary, ["export"])))
+    }
+    for (trip, (format, text)) in files.enumerated() {
+      let fresh = try TemporaryFolder()
+      let result = try BinaryTests.run(["import", format, "-", "--json"], environment: ["OOTD_DB": fresh.file("ootd.sqlite")], stdin: text)
+      #expect(result.code == 0, "\(format) \(trip): \(result.stderr)")
+      let there = try BinaryTests.run(["list", "--all", "--json"], environment: ["OOTD_DB": fresh.file("ootd.sqlite")]).stdout
+      #expect(try titles(there) == expected, "\(format) \(trip)")
+      #expect(try todos(there) == (try todos(before)), "\(format) \(trip)")
+      let same = try counts(try run(["import", format, "-", "--json"], stdin: text))
+      #expect(same["unchanged"] as? Int == Self.hostileTitles.count, "\(format) \(trip): \(same)")
+      #expect(try listing() == before, "\(format) \(trip)")
+    }
   }
 
   /// A Taskwarrior history arrives honest: deleted tasks are dropped todos on their days, so a

@@ -70,8 +70,10 @@ import Testing
   }
 
   /// A CR in a title or the notes is a line break, TEXT's `\n` (a lone CR, or CR LF as one): it
-  /// was dropped, joining `line\rtitle` into `linetitle`. The iCalendar import (CalDAV's
-  /// ``VTODOMapping``) reads it back as a line break (LF), the words kept apart.
+  /// was dropped, joining `line\rtitle` into `linetitle`. TEXT has no CR, so the exact text goes
+  /// beside it, in `X-OOTD-SUMMARY` / `X-OOTD-DESCRIPTION`, and the iCalendar import (CalDAV's
+  /// ``VTODOMapping``) reads the CR back (it came back as LF); a reader that does not know
+  /// them sees the line break.
   @Test func carriageReturn_isALineBreak_andComesBack() throws {
     #expect(ICalendar.escape("line\rtitle") == "line\\ntitle")
     #expect(ICalendar.escape("a\r\nb\n\rc\r\rd") == "a\\nb\\n\\nc\\n\\nd")
@@ -81,9 +83,23 @@ import Testing
     todo.notes = "first\rsecond"
     let text = ICalendar.export([todo], now: Date(timeIntervalSince1970: 0), productVersion: "0")
     #expect(text.contains("SUMMARY:line\\ntitle\r\n"), "\(text)")
+    #expect(text.contains("X-OOTD-SUMMARY:line\\u000Dtitle\r\n"), "\(text)")
+    #expect(text.contains("DESCRIPTION:first\\nsecond\r\nX-OOTD-DESCRIPTION:first\\u000Dsecond\r\n"), "\(text)")
     let back = try VTODOMapping.parse(
       text, timeZone: TimeZone(identifier: "UTC")!, today: Day(iso: "2026-11-22")!, now: Date(timeIntervalSince1970: 0))
-    #expect(back.fields[todo: .title] == .text("line\ntitle"))
-    #expect(back.fields[todo: .notes] == .text("first\nsecond"))
+    #expect(back.fields[todo: .title] == .text("line\rtitle"))
+    #expect(back.fields[todo: .notes] == .text("first\rsecond"))
+  }
+
+  /// `X-OOTD-SUMMARY` is written only when SUMMARY cannot hold the title exactly: a CR, ESC,
+  /// DEL, a C1 control; not for a line end or a tab, which TEXT holds.
+  @Test(arguments: [
+    ("plain; a,b \\ c", nil),
+    ("lf\nand\ttab", nil),
+    ("crlf\r\nx", #"crlf\u000D\nx"#),
+    ("esc\u{1B}[31m; del\u{7F} csi\u{9B}, back\\", #"esc\u001B[31m\; del\u007F csi\u009B\, back\\"#),
+  ] as [(String, String?)])
+  func exactText_onlyWhenTEXTCannotHoldIt(text: String, exact: String?) {
+    #expect(ICalendar.exactText(text) == exact)
   }
 }

@@ -178,4 +178,37 @@ import Testing
     #expect(back.map(\.tags) == [["bug", "집"], [], ["solo"]])
     #expect(back.allSatisfy { $0.notes == nil })
   }
+
+  /// The block a todo was made from is the word `ootdblock:NAME` (the name of Taskwarrior's
+  /// UDA), read back as the block; a value no word can hold as it is (a space, a colon, a control
+  /// character) is escaped as a title is and comes back exactly; one that is no block name
+  /// stays in the notes, as Taskwarrior's does. Before, the export left the block out.
+  @Test func block_isTheOotdblockWord() throws {
+    let created = Date(timeIntervalSince1970: 1_709_000_000)
+    let uuid = "a1b2c3d4-0000-4000-8000-000000000001"
+    var todo = Todo(id: 1, title: "Pair", priority: .high, day: Day(iso: "2024-03-02")!, createdAt: created, uuid: uuid)
+    todo.block = "pairing"
+    todo.isDropped = true
+    #expect(TodoTxt.line(todo, timeZone: utc) == "(A) 2024-02-27 Pair due:2024-03-02 ootdblock:pairing dropped:yes ootd:\(uuid)")
+    let back = try TodoTxt.plan(TodoTxt.export([todo], timeZone: utc), today: today, timeZone: utc).todos
+    #expect(back.map(\.block) == ["pairing"])
+    #expect(back.map(\.notes) == [nil])
+    // Any name, even one no block can have, is one word that reads back exactly.
+    for name in ["회의.v2-x_1", "a b:c", "esc\u{1B}\nx", #"back\u0020slash"#, "+p @c"] {
+      todo.block = name
+      let line = TodoTxt.line(todo, timeZone: utc)
+      let word = try #require(line.split(separator: " ").first { $0.hasPrefix("ootdblock:") })
+      #expect(Attributes.isWord(word.dropFirst("ootdblock:".count)), "\(line)")
+      #expect(try TodoTxt.parse(line)?.block == name, "\(line)")
+      #expect(try TodoTxt.parse(line)?.title == "Pair")
+    }
+    let odd = try TodoTxt.plan("(B) Pair ootdblock:a\\u0020b", today: today, timeZone: utc).todos
+    #expect(odd.map(\.block) == [nil])
+    #expect(odd.map(\.notes) == ["ootdblock: a b"])
+    // A title's own `ootdblock:` word stays in the title.
+    todo.title = "see ootdblock:x"
+    todo.block = "pairing"
+    let parsed = try #require(try TodoTxt.parse(TodoTxt.line(todo, timeZone: utc)))
+    #expect(parsed.block == "pairing" && TodoTxt.unescapedTitle(parsed.title) == "see ootdblock:x")
+  }
 }

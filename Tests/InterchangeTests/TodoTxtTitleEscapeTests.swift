@@ -52,6 +52,11 @@ import Testing
     ("impossible due:2026-02-30", #"impossible due\u003A2026-02-30"#),
     ("keys ootd:a3fe4b93-5181-4180-92d8-311fe1ab2cce dropped:yes pri:A", #"keys ootd\u003Aa3fe4b93-5181-4180-92d8-311fe1ab2cce dropped\u003Ayes pri\u003AA"#),
     ("two  spaces   three", #"two \u0020spaces \u0020\u0020three"#),
+    // The same key twice: both escaped (the second was written as it was, and the reader, which
+    // never saw the escaped first, took it out of the title).
+    ("twice t:1 t:2 ootdblock:a ootdblock:b", #"twice t\u003A1 t\u003A2 ootdblock\u003Aa ootdblock\u003Ab"#),
+    ("uuids ootd:a1b2c3d4-0000-4000-8000-000000000002 ootd:a1b2c3d4-0000-4000-8000-000000000003",
+     #"uuids ootd\u003Aa1b2c3d4-0000-4000-8000-000000000002 ootd\u003Aa1b2c3d4-0000-4000-8000-000000000003"#),
     (#"typed \u002B text"#, #"typed \\u002B text"#),
   ])
   func wordsTheReaderWouldTake_areEscaped(title: String, written: String) throws {

@@ -172,6 +172,66 @@ import Zone
     #expect(reread.fields[todo: .notes] == .null)
   }
 
+  /// A title and notes with what TEXT cannot hold (CR, ESC, BEL, DEL, a C1 control) come back
+  /// exactly through `X-OOTD-SUMMARY` / `X-OOTD-DESCRIPTION` (they came back with LF and ␛); a
+  /// third party's edit of SUMMARY or DESCRIPTION wins over the stale exact text; a patch of
+  /// the title or notes replaces the exact text too, or drops it when no longer needed.
+  @Test func exactText_bringsBackWhatTEXTCannotHold_unlessEditedElsewhere() throws {
+    let title = "cr\rx crlf\r\ny esc\u{1B}[31m bel\u{07} del\u{7F} c1\u{85}; a,b \\n"
+    let notes = "first\rsecond\r\nthird\u{1B}"
+    var fields = Self.fields
+    fields["title"] = .text(title)
+    fields["notes"] = .text(notes)
+    let text = VTODOMapping.render(fields, uuid: Self.uuid, createdAt: Self.now, now: Self.now, productVersion: "0.1.0")
+    #expect(!text.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n" })
+    let back = try VTODOMapping.parse(text, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    #expect(back.fields[todo: .title] == .text(title))
+    #expect(back.fields[todo: .notes] == .text(notes))
+    // A phone changed SUMMARY (and DESCRIPTION); the X- lines stay, stale: the edit wins.
+    let edited = text.replacingOccurrences(of: "SUMMARY:cr\\nx", with: "SUMMARY:CR\\nx")
+      .replacingOccurrences(of: "DESCRIPTION:first\\nsecond", with: "DESCRIPTION:first\\nSECOND")
+    let theirs = try VTODOMapping.parse(edited, timeZone: Self.seoul, today: Self.today, now: Self.now)
+    #expect(theirs.fields[todo: .title]?.text?.hasPrefix("CR\nx crlf\ny esc␛[31m") == true)
+    #expect(theirs.fields[todo: .notes] == .text("first\nSECOND\nthird␛"))
+    // Malformed exact text is passed over.
+    let malformed = text.replacingOccurrences(of: "X-OOTD-SUMMARY:cr\\u000D", with: "X-OOTD-SUMMARY:cr\\u00")
+    #expect(try VTODOMapping.parse(malformed, timeZone: Self.seoul, today: Self.today, now: Self.now)
+      .fields[todo: .title]?.text?.hasPrefix("cr\nx") == true)
+    // A patch to a plain title drops X-OOTD-SUMMARY; to another CR title, replaces it.
+    let old = back.fields(reference: nil, names: CalDAVCategories.Names(projects: ["ootd"], blocks: []))
+    var plain = old
+    plain["title"] = .text("plain")
+    let patched = try VTODOMapping.patch(text, uuid: Self.uuid, old: old, new: plain, now: Self.now)
+    #expect(!patched.contains("X-OOTD-SUMMARY") && patched.contains("X-OOTD-DESCRIPTION"), "\(patched)")
+    var other = old
+    other["title"] = .text("new\rone")
+    let again = try VTODOMapping.patch(text, uuid: Self.uuid, old: old, new: other, now: Self.now)
+    #expect(try VTODOMapping.parse(again, timeZone: Self.seoul, today: Self.today, now: Self.now).fields[todo: .title] == .text("new\rone"))
+    #expect(again.components(separatedBy: "X-OOTD-SUMMARY").count == 2)
+  }
+
+  /// Hostile titles (InterchangeRoundTripBinaryTests.hostileTitles' kinds: every C0 control
+  /// but NUL, DEL and C1, bidi overrides, U+2028, emoji, combining marks, todo.txt's own words,
+  /// the longest title) come back from the VTODO byte for byte, as notes too.
+  @Test func hostileTitlesAndNotes_comeBackExactly() throws {
+    let hostile = [
+      "c0 " + String(String.UnicodeScalarView((1...31).map { Unicode.Scalar($0)! })) + " end",
+      "del \u{7F} c1 \u{80}\u{85}\u{9B}\u{9F} end", "bidi \u{202E}txt.exe\u{202C} \u{2066}iso\u{2069}",
+      "ls\u{2028}ps\u{2029}end", "emoji 🧑‍💻🇰🇷 👍🏽", "combining e\u{301} a\u{308}\u{323}",
+      "x (A) +word @word key:value; a,b \\n \\u000A", "cr\rlf\ncrlf\r\nend",
+      String(String(repeating: "long é🚀 ", count: 70).prefix(499)) + "!",
+    ]
+    for text in hostile {
+      var fields = Self.fields
+      fields["title"] = .text(text)
+      fields["notes"] = .text(text)
+      let object = VTODOMapping.render(fields, uuid: Self.uuid, createdAt: Self.now, now: Self.now, productVersion: "0.1.0")
+      let back = try VTODOMapping.parse(object, timeZone: Self.seoul, today: Self.today, now: Self.now)
+      #expect(back.fields[todo: .title]?.text.map { Array($0.utf8) } == Array(text.utf8), "\(text.debugDescription)")
+      #expect(back.fields[todo: .notes]?.text.map { Array($0.utf8) } == Array(text.utf8), "\(text.debugDescription)")
+    }
+  }
+
   @Test func categoriesThatAreNoTagsStay() throws {
     let server = Self.object(["SUMMARY:t", "CATEGORIES:Work Stuff,errand"])
     let parsed = try VTODOMapping.parse(server, timeZone: Self.seoul, today: Self.today, now: Self.now)

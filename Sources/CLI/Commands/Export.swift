@@ -12,11 +12,16 @@ extension Ootd {
       abstract: "Write todos as Taskwarrior JSON, todo.txt, iCalendar (VTODO) or ootd JSON.",
       discussion: """
         Every todo, unless --from/--to or --project narrow it. Taskwarrior: the day is \
-        'scheduled', done → completed at 'end', dropped → deleted, tags → 'tags', notes → an \
-        annotation stamped with 'entry', then the annotations and the attributes. todo.txt: \
-        high/mid/low → (A)/(B)/(C), the day as due:, the project as +project, tags as @tag, \
-        attributes as key:value, dropped:yes, and ootd:UUID, which a re-import matches on. \
-        iCalendar: PRIORITY 1/5/9, the day as DUE, project, block and tags as CATEGORIES.
+        'scheduled', done → completed at 'end', dropped → deleted, the block → the 'ootdblock' \
+        UDA, tags → 'tags', notes → an annotation stamped with 'entry', then the annotations \
+        and the attributes as members. todo.txt: high/mid/low → (A)/(B)/(C), the day as due:, \
+        the project as +project, tags as @tag, attributes as key:value, the block as \
+        ootdblock:NAME, dropped:yes, and ootd:UUID, which a re-import matches on; what a line \
+        cannot hold in the title is escaped \\uXXXX. iCalendar: the title as SUMMARY, notes as \
+        DESCRIPTION (a title or notes with a CR or another control character, which TEXT cannot \
+        hold, also exactly as X-OOTD-SUMMARY / X-OOTD-DESCRIPTION), PRIORITY 1/5/9, the day as \
+        DTSTART and DUE the next day, project, block and tags as CATEGORIES. Taskwarrior and \
+        todo.txt exports import back unchanged.
 
         Examples:
           ootd export --format taskwarrior | task import

@@ -12,10 +12,14 @@ extension Ootd.Import {
       abstract: "Import 'task export' output (Taskwarrior 2.6 or 3.x).",
       discussion: """
         description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
-        the day is scheduled, else due, else end (completed or deleted), else entry; completed \
-        → done; deleted → dropped (skipped without scheduled, due or end); recurring templates \
-        are skipped (their instances are imported); tags → tags (lowercased; one that is no \
-        ootd tag stays in the notes); annotations → annotations; user-defined attributes and \
+        ootdblock (ootd's own UDA, which 'ootd export' writes and 'task import' keeps) → the \
+        block the todo was made from (created when missing); the day is scheduled, else due, \
+        else end (completed or deleted), else entry (a pending task with neither scheduled nor \
+        due goes to the backlog); completed → done at end; deleted → dropped (skipped without \
+        scheduled, due or end); recurring templates are skipped (their instances are imported); \
+        entry → created time; tags → tags (lowercased; one that is no ootd tag stays in the \
+        notes); the annotation stamped with the task's own entry → the notes, the others → \
+        annotations; user-defined attributes, depends, wait, until, a due beside scheduled and \
         other fields → attributes, which export writes back.
 
         Examples:

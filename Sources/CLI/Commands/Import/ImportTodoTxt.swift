@@ -11,10 +11,14 @@ extension Ootd.Import {
       commandName: "todotxt",
       abstract: "Import a todo.txt (or done.txt) file.",
       discussion: """
-        (A) → high, (B) → mid, (C)–(Z) → low, none → mid; the day is due:, else the creation \
-        date, else today; 'x DATE' → done on DATE; dropped:yes → dropped; ootd:UUID → that \
-        todo; the first +project → project; other +projects and @contexts → tags (one that is \
-        no ootd tag stays in the notes); other key:values (t:, rec:…) → attributes.
+        (A) → high, (B) → mid, (C)–(Z) → low, none → mid (pri:A on done lines); the day is \
+        due: (an open line without it goes to the backlog, a done one keeps its creation date, \
+        else its completion date); 'x DATE' → done on DATE; dropped:yes → dropped; ootd:UUID → \
+        that todo; ootdblock:NAME → the block the todo was made from (created when missing); \
+        the first +project → project; other +projects and @contexts → tags (one that is no \
+        ootd tag stays in the notes); other key:values (t:, rec:…) → attributes; a \\uXXXX in \
+        the text (what the export escapes: a line end, a control character, a word that would \
+        read as a project, context or key) → that character.
 
         Examples:
           ootd import todotxt ~/todo.txt
