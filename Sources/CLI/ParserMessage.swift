@@ -76,6 +76,12 @@ enum ParserMessage {
       }
       return text
     }
+    // `ootd show -1`: a negative id reads as an option, and the id as missing.
+    if line.hasPrefix("Missing expected argument '<id"),
+      let negative = arguments.first(where: { $0.hasPrefix("-") && Int($0) != nil })
+    {
+      return "invalid todo id '\(TerminalText.printable(negative))': ids are whole numbers from 1 (or a uuid prefix)"
+    }
     // `ootd list -2d`: a day offset in a positional place reads as an option too.
     if line.hasPrefix("Unknown option '"), let option = quoted(line, after: "Unknown option "),
       isPastOffset(option)

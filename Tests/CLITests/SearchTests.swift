@@ -109,6 +109,9 @@ import Testing
       (["add", "x", "--on", "-2d"], "ootd: error: --on needs a value ('-2d' reads as an option; write --on=-2d)\n"),
       (["list", "--from", "-1w"], "ootd: error: --from needs a value ('-1w' reads as an option; write --from=-1w)\n"),
       (["list", "-2d"], "ootd: error: '-2d' reads as an option: put '--' before it ('-- -2d') or give a date\n"),
+      // A negative id (argument-parser: "missing expected argument '<id>'").
+      (["show", "-1"], "ootd: error: invalid todo id '-1': ids are whole numbers from 1 (or a uuid prefix)\n"),
+      (["done", "-3"], "ootd: error: invalid todo id '-3': ids are whole numbers from 1 (or a uuid prefix)\n"),
     ]
     for (arguments, expected) in cases {
       let result = await h.run(arguments)
