@@ -73,6 +73,13 @@ struct DeviceNameSyncBinaryTests {
     let text = try m.run("b", "log", "--no-color").stdout
     #expect(text.contains("done 1  from SECRETdesk\n"), "\(text)")
     #expect(!text.contains("from \(deviceA.prefix(8))"), "\(text)")
+    // `show`'s history marks it as `log` does.
+    let listedB = try #require(try Self.json(try m.run("b", "list", "--all", "--json")) as? [[String: Any]])
+    let idOnB = { (title: String) in listedB.first { $0["title"] as? String == title }?["id"] as? Int }
+    let shown = try m.run("b", "show", "\(try #require(idOnB("Read")))", "--no-color").stdout
+    #expect(shown.contains("done 1 from SECRETdesk\n"), "\(shown)")
+    let own = try m.run("b", "show", "\(try #require(idOnB("Write")))", "--no-color").stdout
+    #expect(own.contains("  add Write\n"), "\(own)")
     // On a, b's changes carry b's default name.
     let logA = try #require(try Self.json(try m.run("a", "log", "--json")) as? [[String: Any]])
     let deviceB = try #require(try Self.status(m, "b")["device"] as? String)

@@ -66,9 +66,11 @@ struct TodoDetail {
     }
     for entry in history {
       let undone = entry.isUndone ? " " + style.dim("(undone)") : ""
+      // Marked as `log` marks it: a change pulled from another machine.
+      let from = entry.fromDevice.map { " " + style.cyan(JournalOutput.from($0, name: entry.fromDeviceName)) } ?? ""
       lines.append(
         "  " + style.dim(journal.localTime(entry.at)) + "  "
-          + TerminalText.printable(entry.command) + undone)
+          + TerminalText.printable(entry.command) + from + undone)
       lines.append("    " + style.dim(TerminalText.printable(entry.summary)))
     }
     return lines
