@@ -60,6 +60,12 @@ extension RemoteServer {
     }
   }
 
+  /// The refusal of a team command by a role that is not in `team` (or asks of a team there
+  /// is not: the server does not tell one from the other).
+  public static func notAMember(_ team: String) -> String {
+    "you are not a member of team '\(team)' ('ootd team list' shows your teams and invitations)"
+  }
+
   /// Invites the database role `role` into `team` (as an admin when `admin`).
   public func invite(_ role: String, to team: String, admin: Bool = false) throws(RemoteError) {
     // pg_has_role fails on an unknown role name: ask only when the role exists.
@@ -77,10 +83,10 @@ extension RemoteServer {
     guard mine == .owner || mine == .admin else {
       throw .refused(
         mine == nil
-          ? "you are not a member of team '\(team)'"
+          ? Self.notAMember(team)
           : "only an owner or admin of team '\(team)' can invite")
     }
-    if admin && mine != .owner { throw .refused("only the owner of team '\(team)' can invite an admin") }
+    if admin && mine != .owner { throw .refused("only an owner of team '\(team)' can invite an admin") }
     do {
       try connection.execute(
         "INSERT INTO ootd.team_members (team, member, role) VALUES ($1, $2, $3)",
@@ -114,7 +120,7 @@ extension RemoteServer {
     // Members hold no DELETE privilege (it would let them lock the table): the schema's
     // function deletes the caller's own membership only.
     let rows = try connection.query("SELECT ootd.remove_from_team($1, current_user)", [team])
-    guard rows.rows.first?.first == "t" else { throw .refused("you are not a member of team '\(team)'") }
+    guard rows.rows.first?.first == "t" else { throw .refused(Self.notAMember(team)) }
   }
 
   /// How many joined owners `team` has (as far as the connection's role may see it).
@@ -136,7 +142,7 @@ extension RemoteServer {
       throw .refused("'\(member)' has not joined team '\(team)': only a member who has joined can be made an owner")
     default:
       throw .refused(try myRole(in: team) == nil
-        ? "you are not a member of team '\(team)'" : "only an owner of team '\(team)' can make another member an owner")
+        ? Self.notAMember(team) : "only an owner of team '\(team)' can make another member an owner")
     }
   }
 
@@ -146,7 +152,7 @@ extension RemoteServer {
     let rows = try connection.query("SELECT ootd.delete_team($1)", [team])
     guard rows.rows.first?.first == "deleted" else {
       throw .refused(try myRole(in: team) == nil
-        ? "you are not a member of team '\(team)'" : "only an owner of team '\(team)' can delete it")
+        ? Self.notAMember(team) : "only an owner of team '\(team)' can delete it")
     }
   }
 
@@ -161,6 +167,28 @@ extension RemoteServer {
   public func myRole(in team: String) throws(RemoteError) -> TeamRole? {
     let rows = try connection.query("SELECT role FROM ootd.my_teams WHERE team = $1", [team])
     return rows.rows.first?.first.flatMap { $0 }.flatMap(TeamRole.init(rawValue:))
+  }
+
+  /// One team the connection's role belongs to or is invited to (``memberships()``).
+  public struct Membership: Equatable, Sendable {
+    public var team: String
+    /// Its role there (the one it is invited as, until it joins).
+    public var role: TeamRole
+    /// Whether it has joined (false: an invitation it has not accepted).
+    public var joined: Bool
+    /// The role that invited it (the creator for its own team).
+    public var invitedBy: String
+  }
+
+  /// The teams the connection's role has joined or is invited to, by name: the rows of
+  /// `ootd.team_members` that are its own (the row policy lets it read them).
+  public func memberships() throws(RemoteError) -> [Membership] {
+    try connection.query(
+      "SELECT team, role, joined::text, invited_by FROM ootd.team_members WHERE member = current_user ORDER BY team"
+    ).rows.compactMap { row in
+      guard let team = row[0], let role = row[1].flatMap(TeamRole.init(rawValue:)) else { return nil }
+      return Membership(team: team, role: role, joined: row[2] == "true", invitedBy: row[3] ?? "")
+    }
   }
 
   /// The teams the connection's role has joined, by name.
@@ -179,7 +207,7 @@ extension RemoteServer {
         throw .refused(
           "you are not a member of team '\(team)' yet: you are invited; 'ootd team join \(team)' accepts the invitation")
       }
-      throw .refused("you are not a member of team '\(team)'")
+      throw .refused(Self.notAMember(team))
     }
     let members = try connection.query(
       """

@@ -177,10 +177,22 @@ struct RemoteBinaryTests {
     // Bob is not in yet: no board for him.
     let early = try world.run(as: world.bob, ["team", "board", team])
     #expect(early.code == 1)
-    #expect(early.stderr == "ootd: error: you are not a member of team '\(team)'\n")
+    #expect(early.stderr == "ootd: error: you are not a member of team '\(team)' ('ootd team list' shows your teams and invitations)\n")
+    #expect(try world.run(as: world.bob, ["team", "list"]).stdout.hasPrefix("No teams yet"))
     #expect(try world.run(as: world.bob, ["team", "join", team]).code == 1)
     #expect(try world.run(as: world.alice, ["team", "invite", team, world.bob]).code == 0)
     #expect(try world.run(as: world.alice, ["team", "invite", team, world.stranger]).code == 1)
+    // team list: alice owns it; bob sees the invitation, who sent it and how to accept it.
+    let aliceTeams = try world.run(as: world.alice, ["team", "list", "--no-color"])
+    #expect(aliceTeams.stdout == "\(team)  owner\n", "\(aliceTeams.stderr)")
+    let invited = try world.run(as: world.bob, ["team", "list", "--no-color"])
+    #expect(invited.stdout == "\(team)  invited as member by \(world.alice): 'ootd team join \(team)'\n", "\(invited.stderr)")
+    let invitedJSON = try world.run(as: world.bob, ["team", "list", "--json"])
+    let invitations = try #require(JSONSerialization.jsonObject(with: Data(invitedJSON.stdout.utf8)) as? [[String: Any]])
+    #expect(invitations.count == 1)
+    #expect(Set(invitations[0].keys) == ["team", "role", "joined", "invitedBy"])
+    #expect(invitations[0]["joined"] as? Bool == false && invitations[0]["role"] as? String == "member")
+    #expect(invitations[0]["invitedBy"] as? String == world.alice && invitations[0]["team"] as? String == team)
     let joined = try world.run(as: world.bob, ["team", "join", team])
     #expect(joined.stdout == "Joined team \(team).\n")
 

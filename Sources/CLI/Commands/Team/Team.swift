@@ -20,11 +20,12 @@ extension Ootd {
           ootd team create algo-study
           ootd team invite algo-study bob       # bob's database role
           ootd team join algo-study             # run by bob
+          ootd team list                        # your teams and invitations
           ootd team board algo-study --week
           ootd team promote algo-study bob      # a team always keeps an owner
           ootd team leave algo-study
           ootd team delete algo-study
         """,
-      subcommands: [Create.self, Invite.self, Join.self, Leave.self, Promote.self, Delete.self, Board.self])
+      subcommands: [Create.self, Invite.self, Join.self, List.self, Leave.self, Promote.self, Delete.self, Board.self])
   }
 }
