@@ -353,6 +353,19 @@ public final class RemoteServer {
     }
   }
 
+  /// The member's row as it is, or (none yet) one with no display name: the board then shows
+  /// the role's name, refused as ``setDisplayName(_:)`` refuses it when it folds like another's.
+  func keepDisplayName() throws(RemoteError) {
+    do {
+      try connection.execute(
+        "INSERT INTO ootd.members (display_name, name_key) VALUES (NULL, $1) ON CONFLICT (owner) DO NOTHING",
+        [Self.nameKey(connection.role)])
+    } catch RemoteError.server(let state, _) where state == "23505" {
+      throw .refused(
+        "the name '\(connection.role)' is taken by another member of this server (names are compared ignoring case and width): choose another with 'ootd remote set URI --name NAME'")
+    }
+  }
+
   /// A display name as names are compared: compatibility-composed (NFKC: full-width letters,
   /// ligatures and the like become their plain forms), lowercased, and with runs of spaces as
   /// one, ends trimmed. The server holds these keys unique; the fold is this client's.
@@ -369,7 +382,9 @@ public final class RemoteServer {
   public func publishDayFigures(_ days: [DayFigure], displayName: String?) throws(RemoteError) {
     do {
       try connection.transaction { () throws in
-        try setDisplayName(displayName)
+        // A machine without a name of its own (`remote set --name` was given on another) keeps
+        // the name the member has: it only makes the member's row when there is none.
+        if let displayName { try setDisplayName(displayName) } else { try keepDisplayName() }
         var start = 0
         while start < days.count {
           let batch = days[start..<min(start + Self.pushBatch, days.count)]

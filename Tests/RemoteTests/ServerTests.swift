@@ -145,6 +145,14 @@ struct ServerTests {
     #expect(try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice) == ["2026-11-02|4|3|4"])
     try alice.publishDayFigures([DayFigure(date: day, total: 4, done: 3, commits: 0)], displayName: "Alice")
     #expect(try fixture.psql("SELECT day, total, done, commits FROM ootd.day_figures", as: fixture.alice) == ["2026-11-02|4|3|0"])
+    // A machine of hers without a name of its own publishes: the name her laptop set stays.
+    try alice.publishDayFigures([DayFigure(date: day, total: 5, done: 3, commits: nil)], displayName: nil)
+    #expect(try fixture.psql("SELECT display_name FROM ootd.members WHERE owner = current_user", as: fixture.alice) == ["Alice"])
+    #expect(try fixture.psql("SELECT total FROM ootd.day_figures", as: fixture.alice) == ["5"])
+    // A member who never set a name gets a row without one (the board shows the role's name).
+    let bob = try fixture.server(fixture.bob)
+    try bob.publishDayFigures([DayFigure(date: day, total: 1, done: 1, commits: nil)], displayName: nil)
+    #expect(try fixture.psql("SELECT coalesce(display_name, '(none)') FROM ootd.members WHERE owner = current_user", as: fixture.bob) == ["(none)"])
   }
 
   @Test(
