@@ -261,6 +261,17 @@ struct RemoteBinaryTests {
     #expect((members.first?["days"] as? [Any])?.count == 7)
     #expect(members.first?["rate"] is NSNull)
     #expect(members.first?["currentStreak"] as? Int == 0)
+
+    // Bob asks for the name Alice has (told apart ignoring case): refused at once, nothing saved
+    // (it was saved, and every team command after it failed).
+    let bobEnv = ["OOTD_DB": world.folder.file("bob-saved.sqlite"), "OOTD_REMOTE": ""]
+    let taken = try BinaryTests.run(["remote", "set", world.uri(world.bob), "--name", "alice a."], environment: bobEnv)
+    #expect(taken.code == 1)
+    #expect(taken.stderr.hasPrefix("ootd: error: the name 'alice a.' is taken by another member of this server"), "\(taken.stderr)")
+    let status = try BinaryTests.run(["remote", "status"], environment: bobEnv)
+    #expect(status.code == 0 && status.stdout.hasPrefix("Server:     none"), "\(status.stdout) \(status.stderr)")
+    #expect(try BinaryTests.run(["remote", "set", world.uri(world.bob), "--name", "Bob B."], environment: bobEnv).code == 0)
+    #expect(try BinaryTests.run(["team", "create", world.cluster.uniqueName("bobs")], environment: bobEnv).code == 0)
   }
 
   @Test("commands that need no server never load libpq")

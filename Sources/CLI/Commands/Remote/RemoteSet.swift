@@ -47,7 +47,11 @@ extension Ootd.RemoteCommand {
       let path = try environment.databasePath(option: global.db)
       let access = RemoteAccess(uri: parsed, source: "argument", displayName: name, environment: environment)
       let key = SyncKey(environment, databasePath: path)
-      let outcome = try key.key(for: try access.server()).outcome
+      let server = try access.server()
+      let outcome = try key.key(for: server).outcome
+      // The name at once, so a name another member has is refused now (exit 1, nothing saved),
+      // not by every team command after it.
+      try access.shareDisplayName(server)
       let database = try global.openDatabase(environment)
       var settings: [RemoteSetting: String?] = [.uri: uri]
       if let name { settings[.displayName] = name }
