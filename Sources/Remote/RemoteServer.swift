@@ -111,19 +111,35 @@ public final class RemoteServer {
   /// were new.
   @discardableResult
   public func push(_ records: [SyncRecord]) throws(RemoteError) -> Int {
-    guard !records.isEmpty else { return 0 }
+    try push(records, after: nil).inserted
+  }
+
+  /// Stores `records` as ``push(_:)`` does and, given the pull cursor `seq` of the pushing
+  /// machine, says whether the role's records past it are exactly the ones this push stored
+  /// (``SyncPushReceipt/pulledThrough``): asked in the push's transaction, after its rows, while
+  /// it holds the role's push turn (``RemoteSchema``'s `serialise_push`). A push of the role that
+  /// committed before this one took the turn has smaller positions, and is seen by a statement
+  /// begun after the turn was taken (read committed: each statement sees what committed before
+  /// it; under a stricter isolation, which sees the transaction's first snapshot, the answer is
+  /// no). One that commits after has larger ones. So the positions up to the last stored hold
+  /// nothing a pull of this machine would not skip as its own.
+  public func push(_ records: [SyncRecord], after seq: Int64?) throws(RemoteError) -> SyncPushReceipt {
+    guard !records.isEmpty else { return SyncPushReceipt(inserted: 0, pulledThrough: nil) }
     let records = try sealed(records)
     do {
-      return try connection.transaction { () throws -> Int in
-        var inserted = 0
+      return try connection.transaction { () throws -> SyncPushReceipt in
+        var stored: [Int64] = []
         var start = 0
         while start < records.count {
           let batch = records[start..<min(start + Self.pushBatch, records.count)]
-          let rows = try insert(batch)
-          inserted += rows.rows.count
+          stored += try insert(batch).rows.compactMap { $0.first.flatMap { $0 }.flatMap { Int64($0) } }
           start += batch.count
         }
-        return inserted
+        guard let seq, let first = stored.min(), let last = stored.max(), first > seq else {
+          return SyncPushReceipt(inserted: stored.count, pulledThrough: nil)
+        }
+        let alone = try connection.query(Self.storedAlone, [String(seq), String(first)])
+        return SyncPushReceipt(inserted: stored.count, pulledThrough: alone.rows.first?.first == "t" ? last : nil)
       }
     } catch let error as RemoteError {
       throw error
@@ -132,14 +148,21 @@ public final class RemoteServer {
     }
   }
 
+  /// Whether the role holds no record between positions $1 and $2 (both excluded), asked in a
+  /// push's transaction under read committed (``push(_:after:)``).
+  static let storedAlone = """
+    SELECT pg_catalog.current_setting('transaction_isolation') = 'read committed'
+      AND NOT EXISTS (SELECT 1 FROM ootd.ops WHERE owner = current_user AND seq > $1::bigint AND seq < $2::bigint)
+    """
+
   /// A batch's records past which its average payload makes the batch a few large records
   /// (a first sync's, ~500 KB each): sent as parameters of their own, not as array literals.
   static let largeRecordBytes = 16 << 10
 
   /// Inserts `batch` (in its order: the server numbers the records as they come), skipping a
-  /// record already stored; one row per record inserted.
+  /// record already stored; one row per record inserted, its position.
   private func insert(_ batch: ArraySlice<SyncRecord>) throws(RemoteError) -> PostgresRows {
-    let conflict = "ON CONFLICT (owner, op_id) DO NOTHING RETURNING 1"
+    let conflict = "ON CONFLICT (owner, op_id) DO NOTHING RETURNING seq"
     if batch.reduce(0, { $0 + $1.payload.utf8.count }) / batch.count < Self.largeRecordBytes {
       // Many small records: four array parameters instead of four parameters a row, one short
       // statement to plan, whatever the batch size.

@@ -162,11 +162,16 @@ public struct RemoteSyncRun {
       // one is read and encoded here (issue 24: a first push of 20,000 todos did each in turn).
       // The next page is read as if this one were marked pushed; it is marked once the server
       // took it, as before.
-      let sending = Concurrently { [server] in try server.push(page.records) }
+      // Given the pull cursor, the server says whether the page's records are all it holds
+      // past it: the cursor then moves past them, and the next sync does not download this
+      // machine's own records again (issue 24, session 18).
+      let sending = Concurrently { [server, cursor] in try server.push(page.records, after: cursor) }
       let following = Result { try journal.pushPage(after: page) }
-      _ = try sending.wait()
+      let receipt = try sending.wait()
       reached("remote-push-sent")
-      try journal.markPushed(page)
+      let move = receipt.pulledThrough.map { SyncCursorMove(from: cursor, to: $0) }
+      try journal.markPushed(page, pullCursor: move)
+      if let move { cursor = move.to }
       reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count

@@ -28,8 +28,10 @@ public protocol SyncJournal {
   /// that page, as if the server had taken it and ``markPushed(_:)`` recorded it (so the next
   /// page is read while the server stores the one before it).
   func pushPage(maxOperations: Int, after: SyncPushPage?) throws -> SyncPushPage?
-  /// Records that the server took `page`.
-  func markPushed(_ page: SyncPushPage) throws
+  /// Records that the server took `page`; with `pullCursor`, the server's answer that the
+  /// page's records lie right after the pull cursor (``SyncPushReceipt/pulledThrough``): the
+  /// cursor moves past them when it is still at `from`, as a pull reading them back would.
+  func markPushed(_ page: SyncPushPage, pullCursor: SyncCursorMove?) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
   /// The day figures this machine last published (``recordPublished(_:displayName:)``).
@@ -54,6 +56,39 @@ extension SyncJournal {
   public func pushPage(after page: SyncPushPage? = nil) throws -> SyncPushPage? {
     try pushPage(maxOperations: 20_000, after: page)
   }
+
+  /// Records that the server took `page`, the pull cursor left where it is.
+  public func markPushed(_ page: SyncPushPage) throws {
+    try markPushed(page, pullCursor: nil)
+  }
+}
+
+/// A pull cursor moved past records this machine pushed: from `from` (where the push found
+/// it) to `to` (the server's position of the last of them).
+public struct SyncCursorMove: Hashable, Sendable {
+  public var from: Int64
+  public var to: Int64
+
+  public init(from: Int64, to: Int64) {
+    self.from = from
+    self.to = to
+  }
+}
+
+/// What the server answered a push.
+public struct SyncPushReceipt: Hashable, Sendable {
+  /// Records it stored (those it held already are skipped).
+  public var inserted: Int
+  /// When every record of the role the server holds past the pull cursor the push was given is
+  /// one this push stored, the position of the last: a pull would read back only this
+  /// machine's own records up to there. Nil otherwise (another machine's records in between, a
+  /// record stored by an earlier push, nothing stored).
+  public var pulledThrough: Int64?
+
+  public init(inserted: Int, pulledThrough: Int64?) {
+    self.inserted = inserted
+    self.pulledThrough = pulledThrough
+  }
 }
 
 /// The server's side of a sync.
@@ -64,6 +99,9 @@ public protocol SyncServer {
   func pull(after seq: Int64, limit: Int) throws -> [(seq: Int64, record: SyncRecord)]
   /// Stores `records` (deduplicated on their ids); returns how many were new.
   func push(_ records: [SyncRecord]) throws -> Int
+  /// Stores `records` as ``push(_:)`` does and, given the pull cursor `seq`, says whether they
+  /// are all the role's records past it (``SyncPushReceipt/pulledThrough``).
+  func push(_ records: [SyncRecord], after seq: Int64?) throws -> SyncPushReceipt
   /// Publishes this device's day figures for its teams' boards.
   func publishDayFigures(_ days: [DayFigure], displayName: String?) throws
   /// The server's clock, now.
@@ -75,6 +113,11 @@ public protocol SyncServer {
 }
 
 extension SyncServer {
+  /// A push that never moves the pull cursor.
+  public func push(_ records: [SyncRecord], after seq: Int64?) throws -> SyncPushReceipt {
+    SyncPushReceipt(inserted: try push(records), pulledThrough: nil)
+  }
+
   /// The three calls one after another.
   public func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws -> SyncOpening {
     try registerDevice(device, name: nil)
