@@ -70,8 +70,32 @@ public final class RemoteServer {
       """),
   ]
 
-  /// The key record's columns, as ``keyRecord(_:)`` reads them.
-  static let keyColumns = "k.key_id::text, k.salt, k.ops_limit::text, k.mem_limit::text, k.wrapped_key"
+  /// The key record's columns, as ``keyRecord(_:)`` reads them, then the microseconds of its
+  /// creation (``accountIdentity``).
+  static let keyColumns = """
+    k.key_id::text, k.salt, k.ops_limit::text, k.mem_limit::text, k.wrapped_key,
+    (extract(epoch FROM k.created_at) * 1000000)::bigint::text
+    """
+
+  /// What the server is to the connecting role, whatever the URI's spelling: the role, its key
+  /// record's id and the microsecond the server created the record (`role/key_id@created`), read
+  /// with the key record (the opening round trip, or ``keyRecord()``); nil before the role has
+  /// one. (The role: a server's owner may copy one role's record to others, as
+  /// scripts/bench-remote-load.py does, in one transaction: the same id and time.)
+  ///
+  /// The record is the role's on this server's database, written once: members may not change
+  /// its id nor its creation time, nor delete it. Its id alone is not enough: a machine
+  /// re-creates the key record, with the key id of its key file, on a server that has none (a
+  /// new server, a server re-created empty), and that server holds none of the data the
+  /// database's sync state counts as pushed; the creation time tells them apart. A copy of the
+  /// server's database (pg_dump, a replica) is the same account, as it holds the same records.
+  public internal(set) var accountIdentity: String?
+
+  /// The identity in `role`'s key record `row` (``keyColumns``), nil without one.
+  static func accountIdentity(_ row: [String?], role: String) -> String? {
+    guard row.count >= 6, let keyID = row[0], let created = row[5] else { return nil }
+    return "\(role)/\(keyID.lowercased())@\(created)"
+  }
 
   /// The role's key record read with the opening statements, until ``keyRecord()`` takes it
   /// (nil: not read; .some(nil): the role has none).
@@ -91,6 +115,7 @@ public final class RemoteServer {
     if case .success(let rows) = answers[1], let row = rows.rows.first {
       version = row[0].flatMap { Int($0) }
       openingKeyRecord = .some(Self.keyRecord(Array(row.dropFirst())))
+      accountIdentity = Self.accountIdentity(Array(row.dropFirst()), role: role)
     } else {
       // No keys table (a schema before version 5) or another failure: the version alone.
       version = try RemoteSchema.installedVersion(connection, tableExists: true)

@@ -132,6 +132,22 @@ extension SyncServer {
   }
 }
 
+/// The account a database syncs with: a role's data on one server's database.
+public struct SyncAccount: Hashable, Sendable {
+  /// What the server is, whatever the URI's spelling (`localhost` or `127.0.0.1`): an identity
+  /// the server holds for the role (its sync key's record, see `RemoteServer.accountIdentity`);
+  /// nil when it holds none.
+  public var identity: String?
+  /// The account as the URI names it (`alice@db.example.com:5432/ootd`): for messages, and the
+  /// identity of a state recorded before identities were.
+  public var name: String
+
+  public init(identity: String?, name: String) {
+    self.identity = identity
+    self.name = name
+  }
+}
+
 /// What ``SyncServer/openSync(device:after:limit:clock:)`` learnt.
 public struct SyncOpening: Sendable {
   /// The server's clock, read between ``sentAt`` and ``answeredAt`` (this machine's clock).

@@ -44,28 +44,43 @@ extension SyncState {
     }
   }
 
-  /// Binds this database's sync to `account` (the server and role it syncs with, as the
-  /// caller names them). The cursors, stamps and aliases belong to one account: when the
-  /// database synced with another one before, they are dropped (its journal stays), so that
-  /// the next sync is a first sync again, pushing every row to the new account (issue 24: a
-  /// `remote set` to another role or server left the push cursor past every change, and no
-  /// todo ever reached the new account). Returns the account it synced with before, when it
-  /// was another one; nil otherwise (a database that synced before accounts were recorded
-  /// takes `account` as its own).
-  public func follow(account: String) throws(StorageError) -> String? {
-    try write { db in
-      let recorded = try SyncState.text(db, "account")
-      guard recorded != account else { return nil }
-      var previous: String?
-      if let recorded, try SyncState.isSyncing(db) {
-        try db.execute(sql: "DELETE FROM syncState WHERE key <> 'fileIdentity'")
-        try db.execute(sql: "DELETE FROM syncStamp")
-        try db.execute(sql: "DELETE FROM syncSetAside")
-        previous = recorded
-      }
-      try SyncState.set(db, "account", account)
-      return previous
+  /// Binds this database's sync to `account` (``follow(_:_:)``). Returns the account (its
+  /// name) it synced with before, when it was another one: its sync state was dropped, the next
+  /// sync is a first sync.
+  public func follow(account: SyncAccount) throws(StorageError) -> String? {
+    try write { db in try SyncState.follow(db, account) }
+  }
+
+  /// Binds this database's sync to `account` (the server's database and role it syncs with).
+  /// The cursors, stamps and aliases belong to one account: when the database synced with
+  /// another one before, they are dropped (its journal stays), so that the sync is a first sync
+  /// again, pushing every row to the new account (issue 24: a `remote set` to another role or
+  /// server left the push cursor past every change, and no todo ever reached the new account).
+  /// Returns the account (its name) it synced with before, when it was another one; nil
+  /// otherwise (a database that synced before accounts were recorded takes `account` as its own).
+  ///
+  /// Accounts are compared by the identity the server holds when both have one, so two URIs
+  /// reaching one server (`localhost`, `127.0.0.1`) are one account (issue 24, session 18: the
+  /// other spelling cost a full first push); else by name: a state recorded before identities
+  /// were (its name only) takes the identity of the account of the same name, without starting
+  /// over, and one of another name starts over, as before. Writes only what changed.
+  static func follow(_ db: Database, _ account: SyncAccount) throws -> String? {
+    let name = try text(db, "account")
+    let identity = try text(db, "accountIdentity")
+    let same =
+      if let identity, let current = account.identity { identity == current } else { name == nil || name == account.name }
+    var previous: String?
+    if !same, let name, try isSyncing(db) {
+      try db.execute(sql: "DELETE FROM syncState WHERE key <> 'fileIdentity'")
+      try db.execute(sql: "DELETE FROM syncStamp")
+      try db.execute(sql: "DELETE FROM syncSetAside")
+      previous = name
     }
+    if previous != nil || name != account.name { try set(db, "account", account.name) }
+    if let current = account.identity, previous != nil || identity != current {
+      try set(db, "accountIdentity", current)
+    }
+    return previous
   }
 
   /// Records that a sync completed at `now`.

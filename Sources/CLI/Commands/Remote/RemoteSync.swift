@@ -76,11 +76,12 @@ extension Ootd.RemoteCommand {
       // The passphrase is proven (or the key file read) before anything is pulled.
       let server = try SyncKey(environment, databasePath: database.path).seal(try access.server())
       // Another role or server than the last sync's: a first sync there, every row pushed.
-      let account = access.account(role: server.connection.role)
+      // (The same server under another spelling of its URI is the same account.)
+      let account = access.account(server)
       if let before = try database.sync.follow(account: account) {
         environment.printError(
           TerminalText.printable(
-            "ootd: note: this database synced with \(before) and now syncs with \(account): its first sync there pushes all its todos, blocks and projects"))
+            "ootd: note: this database synced with \(before) and now syncs with \(account.name): its first sync there pushes all its todos, blocks and projects"))
       }
       try DeviceNaming.ensureSaved(environment, database: database)
       var run = RemoteSyncRun(
