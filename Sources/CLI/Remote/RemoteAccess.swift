@@ -34,7 +34,7 @@ struct RemoteAccess {
   }
 
   /// The account a sync reaches, what a database's sync state belongs to
-  /// (``SyncState/follow(account:)``): the identity `server` holds for its
+  /// (``SyncState/beginSync(fileIdentity:account:now:)``): the identity `server` holds for its
   /// role (``RemoteServer/accountIdentity``), named by its role on the server the URI names
   /// (`alice@db.example.com:5432/ootd`).
   func account(_ server: RemoteServer) -> SyncAccount {

@@ -15,9 +15,10 @@ import Zone
 public protocol SyncJournal {
   /// Where the database stands with the server.
   func syncStatus() throws -> SyncStatus
-  /// Prepares a sync (a new device id for a copied file, whose identity differs); returns the
-  /// device id.
-  func beginSync(fileIdentity: String?, now: Date) throws -> String
+  /// Prepares a sync (a new device id for a copied file, whose identity differs) with
+  /// `account` (nil: the one it synced with before); starts over (a first sync) when the
+  /// database synced with another account. Returns the device id and that other account.
+  func beginSync(fileIdentity: String?, account: SyncAccount?, now: Date) throws -> SyncBeginning
   /// The server position pulled up to.
   func pullCursor() throws -> Int64
   /// Applies one pulled page in one transaction and moves the pull cursor past it.
@@ -45,6 +46,12 @@ public protocol SyncJournal {
 }
 
 extension SyncJournal {
+  /// Prepares a sync with the account it synced with before; returns the device id.
+  @discardableResult
+  public func beginSync(fileIdentity: String?, now: Date) throws -> String {
+    try beginSync(fileIdentity: fileIdentity, account: nil, now: now).device
+  }
+
   /// Applies one pulled page, the clocks being this machine's at `now` alone.
   public func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date) throws
     -> SyncPullResult
@@ -145,6 +152,20 @@ public struct SyncAccount: Hashable, Sendable {
   public init(identity: String?, name: String) {
     self.identity = identity
     self.name = name
+  }
+}
+
+/// What ``SyncJournal/beginSync(fileIdentity:account:now:)`` found.
+public struct SyncBeginning: Hashable, Sendable {
+  /// This database's device id.
+  public var device: String
+  /// The account (its name) the database synced with before, when it was another one: its
+  /// sync state was dropped, this sync is a first sync.
+  public var previousAccount: String?
+
+  public init(device: String, previousAccount: String?) {
+    self.device = device
+    self.previousAccount = previousAccount
   }
 }
 

@@ -6,18 +6,23 @@ import GRDB
 // the status `ootd remote status` shows, and a copied file's adoption of its unpushed changes.
 
 extension SyncState {
-  /// Prepares a sync: on the first one, records the clock value the whole database is pushed
-  /// at and where the push cursor starts; gives this database a new device id on its first
-  /// sync and whenever `fileIdentity` (the file's device and inode numbers, from the caller)
-  /// differs from the one recorded, which is what a copied file looks like (`cp`, `sqlite3
-  /// .backup`; `mv` on one file system keeps the file, so a moved database keeps its id, and a
-  /// move across file systems looks like a copy: a new id, harmless). A copy thus never pushes
-  /// under its original's device id: the changes it has not pushed yet, made since the copy
-  /// under the original's id, become the new id's (``adoptUnpushed(_:from:to:)``), so
-  /// the original receives them. Returns the device id.
-  @discardableResult
-  public func beginSync(fileIdentity: String?, now: Date) throws(StorageError) -> String {
+  /// Prepares a sync: binds the database to `account` (``follow(_:_:)``: a database that synced
+  /// with another account starts over); on the first sync, records the clock value the whole
+  /// database is pushed at and where the push cursor starts; gives this database a new device
+  /// id on its first sync and whenever `fileIdentity` (the file's device and inode numbers, from
+  /// the caller) differs from the one recorded, which is what a copied file looks like (`cp`,
+  /// `sqlite3 .backup`; `mv` on one file system keeps the file, so a moved database keeps its
+  /// id, and a move across file systems looks like a copy: a new id, harmless). A copy thus
+  /// never pushes under its original's device id: the changes it has not pushed yet, made since
+  /// the copy under the original's id, become the new id's (``adoptUnpushed(_:from:to:)``), so
+  /// the original receives them. Returns the device id, and the account synced with before when
+  /// it was another one. One write transaction, which every sync makes (issue 24, session 18:
+  /// the account was checked in a write transaction of its own, every sync).
+  public func beginSync(fileIdentity: String?, account: SyncAccount?, now: Date) throws(StorageError)
+    -> SyncBeginning
+  {
     try write { db in
+      let previous = try account.flatMap { try SyncState.follow(db, $0) }
       let firstSync = try !SyncState.isSyncing(db)
       let recorded = try SyncState.text(db, "fileIdentity")
       let copied = !firstSync && fileIdentity != nil && recorded != nil && recorded != fileIdentity
@@ -27,7 +32,7 @@ extension SyncState {
           sql: "UPDATE journalSetting SET value = ? WHERE key = 'device'", arguments: [RowID.random()])
       }
       if copied { try SyncState.adoptUnpushed(db, from: old, to: try AppDatabase.device(db)) }
-      if let fileIdentity { try SyncState.set(db, "fileIdentity", fileIdentity) }
+      if let fileIdentity, fileIdentity != recorded { try SyncState.set(db, "fileIdentity", fileIdentity) }
       if firstSync {
         let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
         let floor = HybridClock.tick(last: last, milliseconds: Self.milliseconds(now))
@@ -40,15 +45,8 @@ extension SyncState {
         try SyncState.set(db, "echoedClock", floor)
         try SyncState.set(db, "snapshotPending", 1)
       }
-      return try AppDatabase.device(db)
+      return SyncBeginning(device: try AppDatabase.device(db), previousAccount: previous)
     }
-  }
-
-  /// Binds this database's sync to `account` (``follow(_:_:)``). Returns the account (its
-  /// name) it synced with before, when it was another one: its sync state was dropped, the next
-  /// sync is a first sync.
-  public func follow(account: SyncAccount) throws(StorageError) -> String? {
-    try write { db in try SyncState.follow(db, account) }
   }
 
   /// Binds this database's sync to `account` (the server's database and role it syncs with).
