@@ -15,6 +15,7 @@ extension RemoteServer {
     }
     let rows = try connection.query(
       "SELECT \(Self.keyColumns) FROM ootd.keys k WHERE k.owner = current_user")
+    accountIdentity = rows.rows.first.flatMap { Self.accountIdentity($0, role: connection.role) }
     return rows.rows.first.flatMap(Self.keyRecord)
   }
 

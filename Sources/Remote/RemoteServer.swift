@@ -70,8 +70,32 @@ public final class RemoteServer {
       """),
   ]
 
-  /// The key record's columns, as ``keyRecord(_:)`` reads them.
-  static let keyColumns = "k.key_id::text, k.salt, k.ops_limit::text, k.mem_limit::text, k.wrapped_key"
+  /// The key record's columns, as ``keyRecord(_:)`` reads them, then the microseconds of its
+  /// creation (``accountIdentity``).
+  static let keyColumns = """
+    k.key_id::text, k.salt, k.ops_limit::text, k.mem_limit::text, k.wrapped_key,
+    (extract(epoch FROM k.created_at) * 1000000)::bigint::text
+    """
+
+  /// What the server is to the connecting role, whatever the URI's spelling: the role, its key
+  /// record's id and the microsecond the server created the record (`role/key_id@created`), read
+  /// with the key record (the opening round trip, or ``keyRecord()``); nil before the role has
+  /// one. (The role: a server's owner may copy one role's record to others, as
+  /// scripts/bench-remote-load.py does, in one transaction: the same id and time.)
+  ///
+  /// The record is the role's on this server's database, written once: members may not change
+  /// its id nor its creation time, nor delete it. Its id alone is not enough: a machine
+  /// re-creates the key record, with the key id of its key file, on a server that has none (a
+  /// new server, a server re-created empty), and that server holds none of the data the
+  /// database's sync state counts as pushed; the creation time tells them apart. A copy of the
+  /// server's database (pg_dump, a replica) is the same account, as it holds the same records.
+  public internal(set) var accountIdentity: String?
+
+  /// The identity in `role`'s key record `row` (``keyColumns``), nil without one.
+  static func accountIdentity(_ row: [String?], role: String) -> String? {
+    guard row.count >= 6, let keyID = row[0], let created = row[5] else { return nil }
+    return "\(role)/\(keyID.lowercased())@\(created)"
+  }
 
   /// The role's key record read with the opening statements, until ``keyRecord()`` takes it
   /// (nil: not read; .some(nil): the role has none).
@@ -91,6 +115,7 @@ public final class RemoteServer {
     if case .success(let rows) = answers[1], let row = rows.rows.first {
       version = row[0].flatMap { Int($0) }
       openingKeyRecord = .some(Self.keyRecord(Array(row.dropFirst())))
+      accountIdentity = Self.accountIdentity(Array(row.dropFirst()), role: role)
     } else {
       // No keys table (a schema before version 5) or another failure: the version alone.
       version = try RemoteSchema.installedVersion(connection, tableExists: true)
@@ -111,19 +136,35 @@ public final class RemoteServer {
   /// were new.
   @discardableResult
   public func push(_ records: [SyncRecord]) throws(RemoteError) -> Int {
-    guard !records.isEmpty else { return 0 }
+    try push(records, after: nil).inserted
+  }
+
+  /// Stores `records` as ``push(_:)`` does and, given the pull cursor `seq` of the pushing
+  /// machine, says whether the role's records past it are exactly the ones this push stored
+  /// (``SyncPushReceipt/pulledThrough``): asked in the push's transaction, after its rows, while
+  /// it holds the role's push turn (``RemoteSchema``'s `serialise_push`). A push of the role that
+  /// committed before this one took the turn has smaller positions, and is seen by a statement
+  /// begun after the turn was taken (read committed: each statement sees what committed before
+  /// it; under a stricter isolation, which sees the transaction's first snapshot, the answer is
+  /// no). One that commits after has larger ones. So the positions up to the last stored hold
+  /// nothing a pull of this machine would not skip as its own.
+  public func push(_ records: [SyncRecord], after seq: Int64?) throws(RemoteError) -> SyncPushReceipt {
+    guard !records.isEmpty else { return SyncPushReceipt(inserted: 0, pulledThrough: nil) }
     let records = try sealed(records)
     do {
-      return try connection.transaction { () throws -> Int in
-        var inserted = 0
+      return try connection.transaction { () throws -> SyncPushReceipt in
+        var stored: [Int64] = []
         var start = 0
         while start < records.count {
           let batch = records[start..<min(start + Self.pushBatch, records.count)]
-          let rows = try insert(batch)
-          inserted += rows.rows.count
+          stored += try insert(batch).rows.compactMap { $0.first.flatMap { $0 }.flatMap { Int64($0) } }
           start += batch.count
         }
-        return inserted
+        guard let seq, let first = stored.min(), let last = stored.max(), first > seq else {
+          return SyncPushReceipt(inserted: stored.count, pulledThrough: nil)
+        }
+        let alone = try connection.query(Self.storedAlone, [String(seq), String(first)])
+        return SyncPushReceipt(inserted: stored.count, pulledThrough: alone.rows.first?.first == "t" ? last : nil)
       }
     } catch let error as RemoteError {
       throw error
@@ -132,14 +173,21 @@ public final class RemoteServer {
     }
   }
 
+  /// Whether the role holds no record between positions $1 and $2 (both excluded), asked in a
+  /// push's transaction under read committed (``push(_:after:)``).
+  static let storedAlone = """
+    SELECT pg_catalog.current_setting('transaction_isolation') = 'read committed'
+      AND NOT EXISTS (SELECT 1 FROM ootd.ops WHERE owner = current_user AND seq > $1::bigint AND seq < $2::bigint)
+    """
+
   /// A batch's records past which its average payload makes the batch a few large records
   /// (a first sync's, ~500 KB each): sent as parameters of their own, not as array literals.
   static let largeRecordBytes = 16 << 10
 
   /// Inserts `batch` (in its order: the server numbers the records as they come), skipping a
-  /// record already stored; one row per record inserted.
+  /// record already stored; one row per record inserted, its position.
   private func insert(_ batch: ArraySlice<SyncRecord>) throws(RemoteError) -> PostgresRows {
-    let conflict = "ON CONFLICT (owner, op_id) DO NOTHING RETURNING 1"
+    let conflict = "ON CONFLICT (owner, op_id) DO NOTHING RETURNING seq"
     if batch.reduce(0, { $0 + $1.payload.utf8.count }) / batch.count < Self.largeRecordBytes {
       // Many small records: four array parameters instead of four parameters a row, one short
       // statement to plan, whatever the batch size.

@@ -33,6 +33,9 @@ public struct RemoteSyncRun {
   public var physicalClock: (() -> Date)?
   /// Whether to push even when the clocks disagree by more than ``refusedSkewSeconds``.
   public var ignoreClockSkew = false
+  /// The account the sync reaches (nil: the one the database synced with before): a database
+  /// that synced with another starts over, a first sync.
+  public var account: SyncAccount?
 
   public init(
     journal: any SyncJournal, server: any SyncServer, figures: any DayFigureSource, now: Date,
@@ -84,6 +87,9 @@ public struct RemoteSyncRun {
     public var device = ""
     /// The device id this database had before it found itself a copy of another file.
     public var copiedFrom: String?
+    /// The account (its name) the database synced with before, when it was another: this sync
+    /// was a first sync there.
+    public var previousAccount: String?
     /// Rows pulled from the server and set aside instead of applied.
     public var setAside: [SetAsideRow] = []
     /// Todos whose number changed here.
@@ -106,7 +112,9 @@ public struct RemoteSyncRun {
   public func run() throws -> Summary {
     var summary = Summary()
     let before = try journal.syncStatus()
-    summary.device = try journal.beginSync(fileIdentity: fileIdentity, now: now)
+    let beginning = try journal.beginSync(fileIdentity: fileIdentity, account: account, now: now)
+    summary.device = beginning.device
+    summary.previousAccount = beginning.previousAccount
     if before.deviceAssigned && summary.device != before.device {
       summary.copiedFrom = before.device
     }
@@ -162,11 +170,16 @@ public struct RemoteSyncRun {
       // one is read and encoded here (issue 24: a first push of 20,000 todos did each in turn).
       // The next page is read as if this one were marked pushed; it is marked once the server
       // took it, as before.
-      let sending = Concurrently { [server] in try server.push(page.records) }
+      // Given the pull cursor, the server says whether the page's records are all it holds
+      // past it: the cursor then moves past them, and the next sync does not download this
+      // machine's own records again (issue 24, session 18).
+      let sending = Concurrently { [server, cursor] in try server.push(page.records, after: cursor) }
       let following = Result { try journal.pushPage(after: page) }
-      _ = try sending.wait()
+      let receipt = try sending.wait()
       reached("remote-push-sent")
-      try journal.markPushed(page)
+      let move = receipt.pulledThrough.map { SyncCursorMove(from: cursor, to: $0) }
+      try journal.markPushed(page, pullCursor: move)
+      if let move { cursor = move.to }
       reached("remote-push-marked")
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count

@@ -33,13 +33,17 @@ struct RemoteAccess {
     try resolve(environment, database: { database }).uri.text
   }
 
-  /// The account a sync reaches: `role` (the connection's, as the server knows it) on the
-  /// server the URI names (`alice@db.example.com:5432/ootd`), what a database's sync state
-  /// belongs to (``SyncState/follow(account:)``).
-  func account(role: String) -> String {
+  /// The account a sync reaches, what a database's sync state belongs to
+  /// (``SyncState/beginSync(fileIdentity:account:now:)``): the identity `server` holds for its
+  /// role (``RemoteServer/accountIdentity``), named by its role on the server the URI names
+  /// (`alice@db.example.com:5432/ootd`).
+  func account(_ server: RemoteServer) -> SyncAccount {
+    let role = server.connection.role
     let options = uri.options
     let host = options["host"] ?? options["hostaddr"] ?? "localhost"
-    return "\(role)@\(host):\(options["port"] ?? "5432")/\(options["dbname"] ?? role)"
+    return SyncAccount(
+      identity: server.accountIdentity,
+      name: "\(role)@\(host):\(options["port"] ?? "5432")/\(options["dbname"] ?? role)")
   }
 
   /// `text` parsed by libpq, refused when it holds a password.

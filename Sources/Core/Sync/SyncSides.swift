@@ -15,9 +15,10 @@ import Zone
 public protocol SyncJournal {
   /// Where the database stands with the server.
   func syncStatus() throws -> SyncStatus
-  /// Prepares a sync (a new device id for a copied file, whose identity differs); returns the
-  /// device id.
-  func beginSync(fileIdentity: String?, now: Date) throws -> String
+  /// Prepares a sync (a new device id for a copied file, whose identity differs) with
+  /// `account` (nil: the one it synced with before); starts over (a first sync) when the
+  /// database synced with another account. Returns the device id and that other account.
+  func beginSync(fileIdentity: String?, account: SyncAccount?, now: Date) throws -> SyncBeginning
   /// The server position pulled up to.
   func pullCursor() throws -> Int64
   /// Applies one pulled page in one transaction and moves the pull cursor past it.
@@ -28,8 +29,10 @@ public protocol SyncJournal {
   /// that page, as if the server had taken it and ``markPushed(_:)`` recorded it (so the next
   /// page is read while the server stores the one before it).
   func pushPage(maxOperations: Int, after: SyncPushPage?) throws -> SyncPushPage?
-  /// Records that the server took `page`.
-  func markPushed(_ page: SyncPushPage) throws
+  /// Records that the server took `page`; with `pullCursor`, the server's answer that the
+  /// page's records lie right after the pull cursor (``SyncPushReceipt/pulledThrough``): the
+  /// cursor moves past them when it is still at `from`, as a pull reading them back would.
+  func markPushed(_ page: SyncPushPage, pullCursor: SyncCursorMove?) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
   /// The day figures this machine last published (``recordPublished(_:displayName:)``).
@@ -43,6 +46,12 @@ public protocol SyncJournal {
 }
 
 extension SyncJournal {
+  /// Prepares a sync with the account it synced with before; returns the device id.
+  @discardableResult
+  public func beginSync(fileIdentity: String?, now: Date) throws -> String {
+    try beginSync(fileIdentity: fileIdentity, account: nil, now: now).device
+  }
+
   /// Applies one pulled page, the clocks being this machine's at `now` alone.
   public func applyPulled(_ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date) throws
     -> SyncPullResult
@@ -54,6 +63,39 @@ extension SyncJournal {
   public func pushPage(after page: SyncPushPage? = nil) throws -> SyncPushPage? {
     try pushPage(maxOperations: 20_000, after: page)
   }
+
+  /// Records that the server took `page`, the pull cursor left where it is.
+  public func markPushed(_ page: SyncPushPage) throws {
+    try markPushed(page, pullCursor: nil)
+  }
+}
+
+/// A pull cursor moved past records this machine pushed: from `from` (where the push found
+/// it) to `to` (the server's position of the last of them).
+public struct SyncCursorMove: Hashable, Sendable {
+  public var from: Int64
+  public var to: Int64
+
+  public init(from: Int64, to: Int64) {
+    self.from = from
+    self.to = to
+  }
+}
+
+/// What the server answered a push.
+public struct SyncPushReceipt: Hashable, Sendable {
+  /// Records it stored (those it held already are skipped).
+  public var inserted: Int
+  /// When every record of the role the server holds past the pull cursor the push was given is
+  /// one this push stored, the position of the last: a pull would read back only this
+  /// machine's own records up to there. Nil otherwise (another machine's records in between, a
+  /// record stored by an earlier push, nothing stored).
+  public var pulledThrough: Int64?
+
+  public init(inserted: Int, pulledThrough: Int64?) {
+    self.inserted = inserted
+    self.pulledThrough = pulledThrough
+  }
 }
 
 /// The server's side of a sync.
@@ -64,6 +106,9 @@ public protocol SyncServer {
   func pull(after seq: Int64, limit: Int) throws -> [(seq: Int64, record: SyncRecord)]
   /// Stores `records` (deduplicated on their ids); returns how many were new.
   func push(_ records: [SyncRecord]) throws -> Int
+  /// Stores `records` as ``push(_:)`` does and, given the pull cursor `seq`, says whether they
+  /// are all the role's records past it (``SyncPushReceipt/pulledThrough``).
+  func push(_ records: [SyncRecord], after seq: Int64?) throws -> SyncPushReceipt
   /// Publishes this device's day figures for its teams' boards.
   func publishDayFigures(_ days: [DayFigure], displayName: String?) throws
   /// The server's clock, now.
@@ -75,6 +120,11 @@ public protocol SyncServer {
 }
 
 extension SyncServer {
+  /// A push that never moves the pull cursor.
+  public func push(_ records: [SyncRecord], after seq: Int64?) throws -> SyncPushReceipt {
+    SyncPushReceipt(inserted: try push(records), pulledThrough: nil)
+  }
+
   /// The three calls one after another.
   public func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws -> SyncOpening {
     try registerDevice(device, name: nil)
@@ -86,6 +136,36 @@ extension SyncServer {
     }
     opening.firstPage = try pull(after: seq, limit: limit)
     return opening
+  }
+}
+
+/// The account a database syncs with: a role's data on one server's database.
+public struct SyncAccount: Hashable, Sendable {
+  /// What the server is, whatever the URI's spelling (`localhost` or `127.0.0.1`): an identity
+  /// the server holds for the role (its sync key's record, see `RemoteServer.accountIdentity`);
+  /// nil when it holds none.
+  public var identity: String?
+  /// The account as the URI names it (`alice@db.example.com:5432/ootd`): for messages, and the
+  /// identity of a state recorded before identities were.
+  public var name: String
+
+  public init(identity: String?, name: String) {
+    self.identity = identity
+    self.name = name
+  }
+}
+
+/// What ``SyncJournal/beginSync(fileIdentity:account:now:)`` found.
+public struct SyncBeginning: Hashable, Sendable {
+  /// This database's device id.
+  public var device: String
+  /// The account (its name) the database synced with before, when it was another one: its
+  /// sync state was dropped, this sync is a first sync.
+  public var previousAccount: String?
+
+  public init(device: String, previousAccount: String?) {
+    self.device = device
+    self.previousAccount = previousAccount
   }
 }
 

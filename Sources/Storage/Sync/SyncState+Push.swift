@@ -198,13 +198,40 @@ extension SyncState {
   }
 
   /// Records that `page` reached the server: the push cursor moves past it (a page pushed
-  /// again after a crash before this is deduplicated by the server).
-  public func markPushed(_ page: SyncPushPage) throws(StorageError) {
+  /// again after a crash before this is deduplicated by the server). With `pullCursor` (the
+  /// server found the page's records alone past the pull cursor), the pull cursor moves past
+  /// them too, in the same transaction (``skipOwn(_:_:_:)``).
+  public func markPushed(_ page: SyncPushPage, pullCursor: SyncCursorMove?) throws(StorageError) {
     try write { db in
       var position = try PushCursor(db, floor: nil)
       position.advance(past: page)
       try position.write(db)
+      if let pullCursor { try SyncState.skipOwn(db, page, pullCursor) }
     }
+  }
+
+  /// Moves the pull cursor past `page`'s records, which the server stored right after it (issue
+  /// 24, session 18: the sync after a push of 20,000 todos downloaded all of them again, only
+  /// to skip them as this machine's own). What a pull reading them back would do, and nothing
+  /// more: the cursor moves to their last position and the clock of this machine's changes read
+  /// back (`echoedClock`, see ``applyPulled(_:today:now:clocks:)``) past theirs. Only when the
+  /// cursor is still where the push found it, and every record is this device's: a record a
+  /// pull would apply is never skipped.
+  ///
+  /// Nothing is skipped but records this database has just pushed itself: a database restored
+  /// from an older copy (its cursor behind records pushed since) or one sharing a device id with
+  /// another (their records between) finds others' records in between, and pulls them as before.
+  static func skipOwn(_ db: Database, _ page: SyncPushPage, _ move: SyncCursorMove) throws {
+    guard move.to > move.from, try integer(db, "pulledThrough") ?? 0 == move.from else { return }
+    let device = try AppDatabase.device(db)
+    guard page.records.allSatisfy({ $0.device == device }) else { return }
+    let pushedClock = try integer(db, "pushedClock") ?? integer(db, "floor") ?? 0
+    var echoed = try integer(db, "echoedClock") ?? pushedClock
+    for record in page.records {
+      if let clock = HybridClock.parse(record.clock) { echoed = max(echoed, clock) }
+    }
+    try set(db, "pulledThrough", move.to)
+    try set(db, "echoedClock", echoed)
   }
 }
 

@@ -6,18 +6,23 @@ import GRDB
 // the status `ootd remote status` shows, and a copied file's adoption of its unpushed changes.
 
 extension SyncState {
-  /// Prepares a sync: on the first one, records the clock value the whole database is pushed
-  /// at and where the push cursor starts; gives this database a new device id on its first
-  /// sync and whenever `fileIdentity` (the file's device and inode numbers, from the caller)
-  /// differs from the one recorded, which is what a copied file looks like (`cp`, `sqlite3
-  /// .backup`; `mv` on one file system keeps the file, so a moved database keeps its id, and a
-  /// move across file systems looks like a copy: a new id, harmless). A copy thus never pushes
-  /// under its original's device id: the changes it has not pushed yet, made since the copy
-  /// under the original's id, become the new id's (``adoptUnpushed(_:from:to:)``), so
-  /// the original receives them. Returns the device id.
-  @discardableResult
-  public func beginSync(fileIdentity: String?, now: Date) throws(StorageError) -> String {
+  /// Prepares a sync: binds the database to `account` (``follow(_:_:)``: a database that synced
+  /// with another account starts over); on the first sync, records the clock value the whole
+  /// database is pushed at and where the push cursor starts; gives this database a new device
+  /// id on its first sync and whenever `fileIdentity` (the file's device and inode numbers, from
+  /// the caller) differs from the one recorded, which is what a copied file looks like (`cp`,
+  /// `sqlite3 .backup`; `mv` on one file system keeps the file, so a moved database keeps its
+  /// id, and a move across file systems looks like a copy: a new id, harmless). A copy thus
+  /// never pushes under its original's device id: the changes it has not pushed yet, made since
+  /// the copy under the original's id, become the new id's (``adoptUnpushed(_:from:to:)``), so
+  /// the original receives them. Returns the device id, and the account synced with before when
+  /// it was another one. One write transaction, which every sync makes (issue 24, session 18:
+  /// the account was checked in a write transaction of its own, every sync).
+  public func beginSync(fileIdentity: String?, account: SyncAccount?, now: Date) throws(StorageError)
+    -> SyncBeginning
+  {
     try write { db in
+      let previous = try account.flatMap { try SyncState.follow(db, $0) }
       let firstSync = try !SyncState.isSyncing(db)
       let recorded = try SyncState.text(db, "fileIdentity")
       let copied = !firstSync && fileIdentity != nil && recorded != nil && recorded != fileIdentity
@@ -27,7 +32,7 @@ extension SyncState {
           sql: "UPDATE journalSetting SET value = ? WHERE key = 'device'", arguments: [RowID.random()])
       }
       if copied { try SyncState.adoptUnpushed(db, from: old, to: try AppDatabase.device(db)) }
-      if let fileIdentity { try SyncState.set(db, "fileIdentity", fileIdentity) }
+      if let fileIdentity, fileIdentity != recorded { try SyncState.set(db, "fileIdentity", fileIdentity) }
       if firstSync {
         let last = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
         let floor = HybridClock.tick(last: last, milliseconds: Self.milliseconds(now))
@@ -40,32 +45,40 @@ extension SyncState {
         try SyncState.set(db, "echoedClock", floor)
         try SyncState.set(db, "snapshotPending", 1)
       }
-      return try AppDatabase.device(db)
+      return SyncBeginning(device: try AppDatabase.device(db), previousAccount: previous)
     }
   }
 
-  /// Binds this database's sync to `account` (the server and role it syncs with, as the
-  /// caller names them). The cursors, stamps and aliases belong to one account: when the
-  /// database synced with another one before, they are dropped (its journal stays), so that
-  /// the next sync is a first sync again, pushing every row to the new account (issue 24: a
-  /// `remote set` to another role or server left the push cursor past every change, and no
-  /// todo ever reached the new account). Returns the account it synced with before, when it
-  /// was another one; nil otherwise (a database that synced before accounts were recorded
-  /// takes `account` as its own).
-  public func follow(account: String) throws(StorageError) -> String? {
-    try write { db in
-      let recorded = try SyncState.text(db, "account")
-      guard recorded != account else { return nil }
-      var previous: String?
-      if let recorded, try SyncState.isSyncing(db) {
-        try db.execute(sql: "DELETE FROM syncState WHERE key <> 'fileIdentity'")
-        try db.execute(sql: "DELETE FROM syncStamp")
-        try db.execute(sql: "DELETE FROM syncSetAside")
-        previous = recorded
-      }
-      try SyncState.set(db, "account", account)
-      return previous
+  /// Binds this database's sync to `account` (the server's database and role it syncs with).
+  /// The cursors, stamps and aliases belong to one account: when the database synced with
+  /// another one before, they are dropped (its journal stays), so that the sync is a first sync
+  /// again, pushing every row to the new account (issue 24: a `remote set` to another role or
+  /// server left the push cursor past every change, and no todo ever reached the new account).
+  /// Returns the account (its name) it synced with before, when it was another one; nil
+  /// otherwise (a database that synced before accounts were recorded takes `account` as its own).
+  ///
+  /// Accounts are compared by the identity the server holds when both have one, so two URIs
+  /// reaching one server (`localhost`, `127.0.0.1`) are one account (issue 24, session 18: the
+  /// other spelling cost a full first push); else by name: a state recorded before identities
+  /// were (its name only) takes the identity of the account of the same name, without starting
+  /// over, and one of another name starts over, as before. Writes only what changed.
+  static func follow(_ db: Database, _ account: SyncAccount) throws -> String? {
+    let name = try text(db, "account")
+    let identity = try text(db, "accountIdentity")
+    let same =
+      if let identity, let current = account.identity { identity == current } else { name == nil || name == account.name }
+    var previous: String?
+    if !same, let name, try isSyncing(db) {
+      try db.execute(sql: "DELETE FROM syncState WHERE key <> 'fileIdentity'")
+      try db.execute(sql: "DELETE FROM syncStamp")
+      try db.execute(sql: "DELETE FROM syncSetAside")
+      previous = name
     }
+    if previous != nil || name != account.name { try set(db, "account", account.name) }
+    if let current = account.identity, previous != nil || identity != current {
+      try set(db, "accountIdentity", current)
+    }
+    return previous
   }
 
   /// Records that a sync completed at `now`.

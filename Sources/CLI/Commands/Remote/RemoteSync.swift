@@ -75,13 +75,6 @@ extension Ootd.RemoteCommand {
       let access = try RemoteAccess.resolve(environment, database: { database })
       // The passphrase is proven (or the key file read) before anything is pulled.
       let server = try SyncKey(environment, databasePath: database.path).seal(try access.server())
-      // Another role or server than the last sync's: a first sync there, every row pushed.
-      let account = access.account(role: server.connection.role)
-      if let before = try database.sync.follow(account: account) {
-        environment.printError(
-          TerminalText.printable(
-            "ootd: note: this database synced with \(before) and now syncs with \(account): its first sync there pushes all its todos, blocks and projects"))
-      }
       try DeviceNaming.ensureSaved(environment, database: database)
       var run = RemoteSyncRun(
         journal: database.sync, server: server, figures: database, now: environment.now,
@@ -91,7 +84,16 @@ extension Ootd.RemoteCommand {
       // The running clock, not `now` (a test pins `now`; libfaketime moves the running one).
       run.physicalClock = environment.clock
       run.ignoreClockSkew = ignoreClockSkew
+      // Another role, server or database than the last sync's: a first sync there, every row
+      // pushed (the same server under another spelling of its URI is the same account).
+      let account = access.account(server)
+      run.account = account
       let summary = try run.run()
+      if let before = summary.previousAccount {
+        environment.printError(
+          TerminalText.printable(
+            "ootd: note: this database synced with \(before) and now syncs with \(account.name): its first sync there pushes all its todos, blocks and projects"))
+      }
       let skew = summary.clockSkewSeconds
       if abs(skew) > RemoteSyncRun.warnedSkewSeconds && !output.json && !summary.pushRefused {
         environment.printError("ootd: warning: \(Self.describeSkew(skew)); set it right (NTP) before a change made here wins or loses by the clock instead of by time")
