@@ -85,5 +85,11 @@ struct SyncOwnRecordsBinaryTests {
     let onA = try m.titles("a")
     #expect(onA.contains("From B since") && onA.contains("New after restore"), "\(onA)")
     #expect(try m.titles("b").contains("New after restore"))
+    // What a pushed after the copy comes back to it from the server (it was skipped as its
+    // own for ever: the two machines differed and every sync said success), and both agree.
+    #expect(onA.contains("Lost with the restore"), "\(onA)")
+    try m.sync("b")
+    try m.sync("a")
+    #expect(try m.titles("a").sorted() == (try m.titles("b")).sorted())
   }
 }
