@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rules every todo keeps, whichever path wrote it: a command, undo or redo, a sync merge,
 /// an import, `github issues`, a routine or a commit tick.
 ///
@@ -15,6 +17,11 @@
 ///    once, as planned and done (a day it was carried from before is kept, as any move keeps it).
 /// 3. *Done in the backlog*: done work was done on a day, so the todo stays done and moves to
 ///    today, as in 2.
+///
+/// "After today" is this machine's today for its own changes (commands, undo and redo, an
+/// import). For a change another machine made (a sync merge) it is the latest day that is today
+/// somewhere on Earth (``TodoRules/latestDay(at:)``, UTC+14): a machine whose date is behind
+/// (UTC while Auckland is a day ahead) does not move work done on the other's today.
 ///
 /// `ootd done` of a todo of a later day uses the same rule: doing tomorrow's work today moves it
 /// to today, done; so does `ootd done` of a backlog todo.
@@ -127,11 +134,28 @@ public enum TodoRules {
     fields[todo: .done] != .integer(0)
   }
 
+  /// The latest day that is today somewhere on Earth at `now`: the day in UTC+14 (Kiribati's
+  /// Line Islands, the zone furthest ahead). Work another machine did on its today was done on
+  /// a day no later than this one, whatever this machine's zone.
+  public static func latestDay(at now: Date) -> Day {
+    Day(ordinal: Int(((now.timeIntervalSince1970 + 14 * 3600) / 86_400).rounded(.down)))
+  }
+
+  /// The last day done work may be on, judged on `today`: `today` itself, or for a change made
+  /// on another machine (`latest`, ``latestDay(at:)``) that day when later.
+  public static func lastDoneDay(today: Day, latest: Day?) -> Day {
+    latest.map { max($0, today) } ?? today
+  }
+
   /// The rules `state` breaks on `today`, in ``TodoRule`` order (empty when it keeps them all).
-  public static func broken(_ state: TodoRuleState, today: Day) -> [TodoRule] {
-    TodoRule.allCases.filter { rule in
+  /// `latest`: the state comes from a merge of another machine's changes, and a done todo is
+  /// after today only after `latest` (``latestDay(at:)``), never after this machine's today
+  /// alone; nil (this machine's own changes): after `today`.
+  public static func broken(_ state: TodoRuleState, today: Day, latest: Day? = nil) -> [TodoRule] {
+    let lastDone = lastDoneDay(today: today, latest: latest)
+    return TodoRule.allCases.filter { rule in
       switch rule {
-      case .doneAfterToday: state.isDone && state.day.map { $0 > today } == true
+      case .doneAfterToday: state.isDone && state.day.map { $0 > lastDone } == true
       case .droppedAndDone: state.isDone && state.isDropped
       case .doneInBacklog: state.isDone && state.day == nil
       }
@@ -141,10 +165,13 @@ public enum TodoRules {
   /// `state` mended by the fixed resolution (see ``TodoRule``), with one fix per rule it broke;
   /// `state` itself and no fixes when it keeps every rule. Pure and deterministic: the same
   /// state and day give the same result on every machine, and the result keeps every rule.
-  public static func resolve(_ state: TodoRuleState, today: Day) -> (state: TodoRuleState, fixes: [TodoRuleFix]) {
+  /// `latest` as in ``broken(_:today:latest:)``; a mended todo still moves to `today`.
+  public static func resolve(_ state: TodoRuleState, today: Day, latest: Day? = nil)
+    -> (state: TodoRuleState, fixes: [TodoRuleFix])
+  {
     var current = state
     var fixes: [TodoRuleFix] = []
-    for rule in broken(state, today: today) {
+    for rule in broken(state, today: today, latest: latest) {
       let before = current
       switch rule {
       case .droppedAndDone:

@@ -28,14 +28,17 @@ extension JournalOperation {
 
 extension AppDatabase {
   /// Mends each todo of `uuids` that breaks a rule on `today` by the fixed resolution
-  /// (``TodoRules/resolve(_:today:)``), through `recorder`, and returns a sentence per fix.
-  /// Rows that are gone, or keep every rule, are left alone.
-  static func keepTodoRules(_ recorder: ChangeRecorder, uuids: some Collection<String>, today: Day)
-    throws -> [String]
-  {
+  /// (``TodoRules/resolve(_:today:latest:)``), through `recorder`, and returns a sentence per fix.
+  /// Rows that are gone, or keep every rule, are left alone. A sync merge passes `latest`
+  /// (``TodoRules/latestDay(at:)``: a done todo of a day that is today somewhere is not after
+  /// today).
+  static func keepTodoRules(
+    _ recorder: ChangeRecorder, uuids: some Collection<String>, today: Day, latest: Day? = nil
+  ) throws -> [String] {
     var sentences: [String] = []
-    for (record, state) in try breakingRules(recorder.db, uuids: uuids, today: today) {
-      let (resolved, fixes) = TodoRules.resolve(state, today: today)
+    for (record, state) in try breakingRules(recorder.db, uuids: uuids, today: today, latest: latest) {
+      let (resolved, fixes) = TodoRules.resolve(state, today: today, latest: latest)
+      guard !fixes.isEmpty else { continue }
       try recorder.update(.todo, row: record.uuid, current: record.fields, to: resolved.fields)
       sentences += fixes.map { $0.sentence(record.ruleSubject) }
     }
@@ -52,25 +55,38 @@ extension AppDatabase {
     throw StorageError.journalConflict("cannot \(what): \(why.joined(separator: "; "))")
   }
 
-  /// The todos of `uuids` that break a rule on `today`, with their states.
-  private static func breakingRules(_ db: Database, uuids: some Collection<String>, today: Day)
+  /// The todos of `uuids` that break a rule on `today` (`latest` as in
+  /// ``TodoRules/broken(_:today:latest:)``), with their states.
+  private static func breakingRules(_ db: Database, uuids: some Collection<String>, today: Day, latest: Day? = nil)
     throws -> [(TodoRecord, TodoRuleState)]
   {
-    guard !uuids.isEmpty else { return [] }
+    // Only rows that can break a rule are read whole: done and dropped, done on a day after
+    // today, or done in the backlog (no day: `day > ?` is NULL there, never true).
+    let lastDone = TodoRules.lastDoneDay(today: today, latest: latest)
     var found: [(TodoRecord, TodoRuleState)] = []
+    for record in try records(
+      db, uuids, where: "todo.done = 1 AND (todo.dropped = 1 OR todo.day IS NULL OR todo.day > ?)",
+      [lastDone.description])
+    {
+      guard let state = record.ruleState, !TodoRules.broken(state, today: today, latest: latest).isEmpty else { continue }
+      found.append((record, state))
+    }
+    return found
+  }
+
+  /// The todos of `uuids` that meet `clause` (with `arguments` after the uuids').
+  private static func records(
+    _ db: Database, _ uuids: some Collection<String>, where clause: String, _ arguments: [String] = []
+  ) throws -> [TodoRecord] {
+    guard !uuids.isEmpty else { return [] }
+    var found: [TodoRecord] = []
     // A few hundred at a time: SQLite limits the arguments of one statement.
     let all = Array(uuids)
     for start in stride(from: 0, to: all.count, by: 500) {
       let chunk = Array(all[start..<min(start + 500, all.count)])
       let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-      // Only rows that can break a rule are read whole: done and dropped, done on a day after
-      // today, or done in the backlog (no day: `day > ?` is NULL there, never true).
-      let clause =
-        "todo.uuid IN (\(marks)) AND todo.done = 1 AND (todo.dropped = 1 OR todo.day IS NULL OR todo.day > ?)"
-      for record in try TodoRecord.fetchAll(db, where: clause, StatementArguments(chunk + [today.description])) {
-        guard let state = record.ruleState, !TodoRules.broken(state, today: today).isEmpty else { continue }
-        found.append((record, state))
-      }
+      found += try TodoRecord.fetchAll(
+        db, where: "todo.uuid IN (\(marks)) AND \(clause)", StatementArguments(chunk + arguments))
     }
     return found
   }

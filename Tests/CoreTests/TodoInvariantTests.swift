@@ -169,4 +169,44 @@ struct TodoInvariantTests {
     let high = Todo(id: 7, title: "e", priority: .high, day: nil, createdAt: t0.addingTimeInterval(9))
     #expect([new, waiting, old, high].sorted(by: Todo.backlogOrder).map(\.id) == [7, 9, 4, 2])
   }
+
+  // MARK: - Issue 24 tryout 18: the rules judged for a merge of another machine's changes
+
+  static func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+  @Test(
+    "the latest day that is today somewhere is the day in UTC+14",
+    arguments: [
+      ("2026-11-28T09:59:59Z", "2026-11-28"),
+      ("2026-11-28T10:00:00Z", "2026-11-29"),
+      ("2026-11-28T13:45:00Z", "2026-11-29"),
+      ("2026-11-28T23:59:59Z", "2026-11-29"),
+      // Auckland's 02:45 on 11-29 (UTC+13) is 11-29 there and in UTC+14.
+      ("2026-11-29T02:45:00+13:00", "2026-11-29"),
+      ("1969-12-31T09:00:00Z", "1969-12-31"),
+    ])
+  func latestDay(now: String, expected: String) {
+    #expect(TodoRules.latestDay(at: Self.instant(now)) == d(expected))
+  }
+
+  @Test(
+    "done after today: a merge judges by the latest day anywhere, this machine's commands by its today",
+    arguments: [
+      // (day, today, latest, broken)
+      ("2026-11-29", "2026-11-28", nil, [.doneAfterToday]),
+      ("2026-11-29", "2026-11-28", "2026-11-29", []),
+      ("2026-11-30", "2026-11-28", "2026-11-29", [.doneAfterToday]),
+      ("2026-11-28", "2026-11-28", "2026-11-29", []),
+      // A latest day behind today (a pinned clock) never makes today's work later.
+      ("2026-11-28", "2026-11-28", "2026-11-27", []),
+      ("2026-11-29", "2026-11-28", "2026-11-27", [.doneAfterToday]),
+    ] as [(String, String, String?, [TodoRule])])
+  func doneAfterTodayElsewhere(day: String, today: String, latest: String?, expected: [TodoRule]) {
+    let state = TodoRuleState(day: d(day), isDone: true)
+    #expect(TodoRules.broken(state, today: d(today), latest: latest.map(d)) == expected)
+    let (resolved, fixes) = TodoRules.resolve(state, today: d(today), latest: latest.map(d))
+    #expect(fixes.map(\.rule) == expected)
+    // Mended, it is on this machine's today.
+    #expect(resolved.day == (expected.isEmpty ? d(day) : d(today)))
+  }
 }

@@ -160,7 +160,11 @@ extension SyncState {
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
       result.renumbered = try numbers.resolve(fixing, now: now)
-      result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
+      // A day after today is judged by the zone furthest ahead: another machine's today is
+      // not this one's tomorrow (``TodoRules/latestDay(at:)``).
+      result.ruleConflicts =
+        try AppDatabase.keepTodoRules(
+          fixing, uuids: touched, today: today, latest: TodoRules.latestDay(at: now))
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)

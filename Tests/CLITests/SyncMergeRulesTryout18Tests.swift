@@ -1,0 +1,73 @@
+import Foundation
+import PostgresSupport
+import TestTags
+import Testing
+
+@testable import CLI
+
+/// Issue 24's tryout 18: a sync never rewrites a day's record nor leaves a state the rules
+/// forbid (S1, S6, W6). Two machines syncing through a real PostgreSQL, in-process, with now and
+/// their time zones pinned.
+@Suite("Sync merge rules across machines (tryout 18)", .tags(.binary, .postgres), .serialized)
+struct SyncMergeRulesTryout18Tests {
+  typealias R = RulesOnEveryPathTests
+
+  static func at(_ text: String) throws -> Date {
+    try #require(ISO8601DateFormatter().date(from: text))
+  }
+
+  // MARK: - S1: machines in different time zones
+
+  @Test(
+    "done on Auckland's today while UTC is still on yesterday: the UTC machine's sync keeps it on Auckland's day, on both",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_doneOnTodayAhead_staysOnItsDay() async throws {
+    var (akl, utc) = try R.machines()
+    akl.timeZone = TimeZone(identifier: "Pacific/Auckland")!
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    // 13:45 UTC: 02:45 on 11-29 in Auckland, 11-28 in UTC.
+    akl.now = try Self.at("2026-11-28T13:45:00Z")
+    utc.now = akl.now
+    #expect(await akl.run(["add", "written in Auckland"]).stdout.contains("for 2026-11-29 (today)"))
+    #expect(await akl.run(["done", "1"]).code == 0)
+    _ = try await R.sync(akl)
+    let pulled = try await R.sync(utc)
+    #expect(pulled.json["ruleConflicts"] as? [String] == [])
+    #expect(!pulled.stderr.contains("conflict"), "\(pulled.stderr)")
+    let back = try await R.sync(akl)
+    #expect(back.json["ruleConflicts"] as? [String] == [])
+    for h in [akl, utc] {
+      let todo = try await R.todo(h, id: 1)
+      #expect(todo["date"] as? String == "2026-11-29")
+      #expect(todo["done"] as? Bool == true)
+    }
+    // This machine's own command keeps its own today: ticking a todo of tomorrow here moves it
+    // to today, done, as before.
+    await utc.run(["add", "tomorrow's", "--on", "2026-11-29"])
+    let done = await utc.run(["done", "2"])
+    #expect(done.stdout.contains("Moved #2 'tomorrow's' from 2026-11-29 to today (2026-11-28)"), "\(done.stdout)")
+    #expect(try await R.todo(utc, id: 2)["date"] as? String == "2026-11-28")
+  }
+
+  @Test(
+    "done on a day after today everywhere still moves to the pulling machine's today",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_doneAfterTodayEverywhere_stillMended() async throws {
+    var (a, b) = try R.machines()
+    a.timeZone = TimeZone(identifier: "UTC")!
+    b.timeZone = a.timeZone
+    // 13:45 UTC on 11-28: 11-29 somewhere, 11-30 nowhere.
+    a.now = try Self.at("2026-11-28T13:45:00Z")
+    b.now = a.now
+    await a.run(["add", "Read"])
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    #expect(await a.run(["done", "1"]).code == 0)
+    #expect(await b.run(["edit", "1", "--on", "2026-11-30"]).code == 0)
+    _ = try await R.sync(a)
+    let merged = try await R.sync(b)
+    #expect(merged.json["ruleConflicts"] as? [String] == [
+      "todo 1 'Read' was done but planned for 2026-11-30, a day after today: it stays done, moved to today (2026-11-28)"
+    ])
+  }
+}
