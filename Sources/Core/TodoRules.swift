@@ -17,6 +17,14 @@ import Foundation
 ///    once, as planned and done (a day it was carried from before is kept, as any move keeps it).
 /// 3. *Done in the backlog*: done work was done on a day, so the todo stays done and moves to
 ///    today, as in 2.
+/// 4. *Dropped and moved*: a drop on one machine met a move of the same todo made on another
+///    without seeing it (only a merge can tell: ``TodoRules/movedUnseen(_:by:isPending:)``). The
+///    move wins and the todo is no longer dropped, as done wins in 1: a drop gives up open work
+///    where it lies, and the move took the work on elsewhere. The day it was moved from keeps
+///    its record (planned and not done: a carried day, as any move keeps it), and the todo is
+///    open on its new day, where it can be dropped again. The drop winning instead would take
+///    the todo back to a day the moving machine may not know (a move from a day not begun
+///    records none).
 ///
 /// "After today" is this machine's today for its own changes (commands, undo and redo, an
 /// import). For a change another machine made (a sync merge) it is the latest day that is today
@@ -32,6 +40,8 @@ public enum TodoRule: String, CaseIterable, Hashable, Sendable {
   case droppedAndDone = "dropped-and-done"
   /// A done todo has a day: done work is never in the backlog.
   case doneInBacklog = "done-in-backlog"
+  /// A drop never stands over a move of the todo made on another machine without seeing it.
+  case droppedAndMoved = "dropped-and-moved"
 
   /// Why a change that would leave `state` breaking this rule is refused, about `subject`
   /// (e.g. `todo 12 'Write the report'`).
@@ -40,6 +50,7 @@ public enum TodoRule: String, CaseIterable, Hashable, Sendable {
     case .doneAfterToday: "\(subject) would be done on \(state.dayText), a day after today"
     case .droppedAndDone: "\(subject) would be both dropped and done"
     case .doneInBacklog: "\(subject) would be done in the backlog, without a day"
+    case .droppedAndMoved: "\(subject) would be dropped while moved to \(state.dayText)"
     }
   }
 }
@@ -51,13 +62,20 @@ public struct TodoRuleState: Hashable, Sendable {
   public var isDone: Bool
   public var isDropped: Bool
   public var carriedFrom: [Day]
+  /// Whether a merge met a drop and a move of the todo made on two machines, each without
+  /// seeing the other (``TodoRules/movedUnseen(_:by:isPending:)``). Known only to the merge: not
+  /// a stored field.
+  public var movedUnseen: Bool
 
   /// Creates a state.
-  public init(day: Day?, isDone: Bool, isDropped: Bool = false, carriedFrom: [Day] = []) {
+  public init(
+    day: Day?, isDone: Bool, isDropped: Bool = false, carriedFrom: [Day] = [], movedUnseen: Bool = false
+  ) {
     self.day = day
     self.isDone = isDone
     self.isDropped = isDropped
     self.carriedFrom = carriedFrom
+    self.movedUnseen = movedUnseen
   }
 
   /// The state of `todo`.
@@ -117,6 +135,8 @@ public struct TodoRuleFix: Hashable, Sendable {
       return "\(subject) was both dropped and done: it stays done and is no longer dropped"
     case .doneInBacklog:
       return "\(subject) was done but in the backlog: it stays done, moved to today (\(after.dayText))"
+    case .droppedAndMoved:
+      return "\(subject) was dropped on one machine and moved to \(after.dayText) on another: it stays on \(after.dayText), open, and is no longer dropped"
     }
   }
 }
@@ -158,8 +178,26 @@ public enum TodoRules {
       case .doneAfterToday: state.isDone && state.day.map { $0 > lastDone } == true
       case .droppedAndDone: state.isDone && state.isDropped
       case .doneInBacklog: state.isDone && state.day == nil
+      case .droppedAndMoved: state.movedUnseen && state.isDropped && !state.isDone
       }
     }
+  }
+
+  /// Whether `row`, as the merge of `operation` left it, holds a drop and a move (its day) made
+  /// on two machines without seeing each other: the todo is dropped, and of its `dropped` and
+  /// `day` one was set by `operation` (another machine's) and the other by a change of this
+  /// machine not yet pushed (`isPending`, as ``SyncMerge/merge(_:into:isPending:firstSync:)``
+  /// reads it). A machine that saw the drop could not have moved the todo (a dropped todo is not
+  /// moved), nor a machine that saw the move have dropped it where it was.
+  public static func movedUnseen(_ row: SyncRow, by operation: SyncOperation, isPending: (Stamp) -> Bool) -> Bool {
+    guard operation.entity == .todo, case .update(let field, _) = operation.kind,
+      field == TodoField.day.rawValue || field == TodoField.dropped.rawValue,
+      let dropped = row.fields[TodoField.dropped.rawValue], dropped.value == .bool(true),
+      row.fields[TodoField.done.rawValue]?.value != .bool(true),
+      let day = row.fields[TodoField.day.rawValue]
+    else { return false }
+    return (day.stamp == operation.stamp && isPending(dropped.stamp))
+      || (dropped.stamp == operation.stamp && isPending(day.stamp))
   }
 
   /// `state` mended by the fixed resolution (see ``TodoRule``), with one fix per rule it broke;
@@ -174,8 +212,9 @@ public enum TodoRules {
     for rule in broken(state, today: today, latest: latest) {
       let before = current
       switch rule {
-      case .droppedAndDone:
+      case .droppedAndDone, .droppedAndMoved:
         current.isDropped = false
+        current.movedUnseen = false
       case .doneAfterToday, .doneInBacklog:
         current.carriedFrom = CarryRecord.days(
           carriedFrom: current.carriedFrom, day: current.day, isDone: current.isDone, movesTo: today,
@@ -184,6 +223,7 @@ public enum TodoRules {
       }
       fixes.append(TodoRuleFix(rule: rule, before: before, after: current))
     }
+    current.movedUnseen = false
     return (current, fixes)
   }
 }

@@ -31,12 +31,24 @@ extension AppDatabase {
   /// (``TodoRules/resolve(_:today:latest:)``), through `recorder`, and returns a sentence per fix.
   /// Rows that are gone, or keep every rule, are left alone. A sync merge passes `latest`
   /// (``TodoRules/latestDay(at:)``: a done todo of a day that is today somewhere is not after
-  /// today).
+  /// today) and the todos of `movedUnseen`, whose drop met a move made without seeing it
+  /// (``TodoRules/movedUnseen(_:by:isPending:)``).
   static func keepTodoRules(
-    _ recorder: ChangeRecorder, uuids: some Collection<String>, today: Day, latest: Day? = nil
+    _ recorder: ChangeRecorder, uuids: some Collection<String>, today: Day, latest: Day? = nil,
+    movedUnseen: Set<String> = []
   ) throws -> [String] {
     var sentences: [String] = []
-    for (record, state) in try breakingRules(recorder.db, uuids: uuids, today: today, latest: latest) {
+    var breaking = try breakingRules(recorder.db, uuids: uuids, today: today, latest: latest)
+    let seen = Set(breaking.map(\.0.uuid))
+    for record in try records(recorder.db, movedUnseen.filter { !seen.contains($0) }, where: "todo.dropped = 1 AND todo.done = 0") {
+      guard var state = record.ruleState else { continue }
+      state.movedUnseen = true
+      breaking.append((record, state))
+    }
+    for index in breaking.indices where movedUnseen.contains(breaking[index].0.uuid) {
+      breaking[index].1.movedUnseen = true
+    }
+    for (record, state) in breaking {
       let (resolved, fixes) = TodoRules.resolve(state, today: today, latest: latest)
       guard !fixes.isEmpty else { continue }
       try recorder.update(.todo, row: record.uuid, current: record.fields, to: resolved.fields)

@@ -70,4 +70,76 @@ struct SyncMergeRulesTryout18Tests {
       "todo 1 'Read' was done but planned for 2026-11-30, a day after today: it stays done, moved to today (2026-11-28)"
     ])
   }
+
+  // MARK: - S6: dropped on one machine, moved on the other
+
+  static let sentence =
+    "todo 1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
+
+  static func expectMovedOpen(_ h: Harness) async throws {
+    let todo = try await R.todo(h, id: 1)
+    #expect(todo["date"] as? String == "2026-11-22")
+    #expect(todo["dropped"] as? Bool == false)
+    #expect(todo["done"] as? Bool == false)
+    #expect(todo["carriedFrom"] as? [String] == ["2026-11-20"])
+  }
+
+  @Test(
+    "carried on A, dropped on B: the move wins on both, B's sync says so in one line and in --json",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_carriedHereDroppedThere_moveWins() async throws {
+    let (a, b) = try R.machines()
+    await a.run(["add", "old1", "--on", "2026-11-20"])
+    await a.run(["add", "old2", "--on", "2026-11-20"])
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    #expect(await a.run(["carry"]).code == 0)
+    #expect(await b.run(["drop", "1"]).code == 0)
+    _ = try await R.sync(a)
+    let merged = try await R.sync(b)
+    #expect(merged.json["ruleConflicts"] as? [String] == [Self.sentence])
+    #expect(merged.stderr.contains("ootd: conflict: " + Self.sentence), "\(merged.stderr)")
+    let back = try await R.sync(a)
+    #expect(back.json["ruleConflicts"] as? [String] == [])
+    try await Self.expectMovedOpen(a)
+    try await Self.expectMovedOpen(b)
+    #expect(try await R.sync(b).json["ruleConflicts"] as? [String] == [])
+    // Open on today, it can be given up again there.
+    #expect(await b.run(["drop", "1"]).code == 0)
+  }
+
+  @Test(
+    "dropped on B synced first: A, which carried it, resolves the same way",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_droppedThereFirst_moveWins() async throws {
+    let (a, b) = try R.machines()
+    await a.run(["add", "old1", "--on", "2026-11-20"])
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    #expect(await a.run(["carry"]).code == 0)
+    #expect(await b.run(["drop", "1"]).code == 0)
+    _ = try await R.sync(b)
+    let merged = try await R.sync(a)
+    #expect(merged.json["ruleConflicts"] as? [String] == [Self.sentence])
+    #expect(try await R.sync(b).json["ruleConflicts"] as? [String] == [])
+    try await Self.expectMovedOpen(a)
+    try await Self.expectMovedOpen(b)
+  }
+
+  @Test(
+    "carried, synced, then dropped on the other machine: a drop that saw the move stands",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_dropAfterSeeingTheMove_stands() async throws {
+    let (a, b) = try R.machines()
+    await a.run(["add", "old1", "--on", "2026-11-20"])
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    #expect(await a.run(["carry"]).code == 0)
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    #expect(await b.run(["drop", "1"]).code == 0)
+    #expect(try await R.sync(b).json["ruleConflicts"] as? [String] == [])
+    #expect(try await R.sync(a).json["ruleConflicts"] as? [String] == [])
+    for h in [a, b] { #expect(try await R.todo(h, id: 1)["dropped"] as? Bool == true) }
+  }
 }

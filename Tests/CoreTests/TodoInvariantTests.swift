@@ -209,4 +209,78 @@ struct TodoInvariantTests {
     // Mended, it is on this machine's today.
     #expect(resolved.day == (expected.isEmpty ? d(day) : d(today)))
   }
+
+  @Test(
+    "dropped and moved unseen: the move wins, the todo is open on its new day; a drop alone is kept",
+    arguments: [
+      // (day, done, dropped, movedUnseen, carried, broken, expected dropped)
+      ("2026-11-22", false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      ("2026-11-25", false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      (nil, false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      // Carried, then dropped on this machine (seen): a drop of today's todo is the user's.
+      ("2026-11-22", false, true, false, ["2026-11-20"], [], true),
+      // Done as well: dropped and done has it, once.
+      ("2026-11-22", true, true, true, ["2026-11-20"], [.droppedAndDone], false),
+      // Not dropped (taken back up since): nothing to mend.
+      ("2026-11-22", false, false, true, ["2026-11-20"], [], false),
+    ] as [(String?, Bool, Bool, Bool, [String], [TodoRule], Bool)])
+  func droppedAndMoved(
+    day: String?, done: Bool, dropped: Bool, unseen: Bool, carried: [String], expected: [TodoRule],
+    expectedDropped: Bool
+  ) {
+    let state = TodoRuleState(
+      day: day.map(d), isDone: done, isDropped: dropped, carriedFrom: carried.map(d), movedUnseen: unseen)
+    #expect(TodoRules.broken(state, today: Self.today) == expected)
+    let (resolved, fixes) = TodoRules.resolve(state, today: Self.today)
+    #expect(fixes.map(\.rule) == expected)
+    #expect(resolved.isDropped == expectedDropped)
+    // The move stands: its day and the days it was carried from are kept.
+    #expect(resolved.day == state.day && resolved.carriedFrom == state.carriedFrom)
+    #expect(!resolved.movedUnseen && TodoRules.broken(resolved, today: Self.today).isEmpty)
+  }
+
+  @Test("dropped and moved is said in words naming the day it stays on")
+  func droppedAndMovedSentence() {
+    let state = TodoRuleState(
+      day: Self.today, isDone: false, isDropped: true, carriedFrom: [d("2026-11-20")], movedUnseen: true)
+    #expect(TodoRules.resolve(state, today: Self.today).fixes.map { $0.sentence("todo 1 'old1'") } == [
+      "todo 1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
+    ])
+  }
+
+  /// A merge sees a drop meet a move only when one of them is this machine's, not pushed yet,
+  /// and the other the pulled one: the machine that pulled the other's change first (and saw
+  /// it) could not have made its own.
+  @Test(
+    "a drop meets a move unseen only where one is pending here and the other pulled",
+    arguments: [
+      // (pulled field, pending here, pulled wins the field, expected)
+      ("day", "dropped", true, true),  // the dropper pulls the move
+      ("dropped", "day", true, true),  // the mover pulls the drop
+      ("day", "title", true, false),  // the drop was pushed (seen by the mover): no
+      ("dropped", "title", true, false),
+      ("title", "dropped", true, false),  // another field moved nothing
+      ("day", "dropped", false, false),  // the pulled move lost to a later day here
+    ] as [(String, String, Bool, Bool)])
+  func movedUnseen(pulled: String, pending: String, pulledWins: Bool, expected: Bool) {
+    let old = Stamp(clock: 1, device: "a")
+    let mine = Stamp(clock: 5, device: "here")
+    let theirs = Stamp(clock: 6, device: "there")
+    var row = SyncRow(
+      existence: Stamped(true, old),
+      fields: [
+        "day": Stamped(.text("2026-11-20"), old), "dropped": Stamped(.bool(true), old),
+        "done": Stamped(.bool(false), old), "title": Stamped(.text("t"), old),
+      ])
+    row.fields[pending]?.stamp = mine
+    if pending == "dropped" || pulled == "dropped" {
+      // The drop is whichever side's; the row holds it dropped.
+      row.fields["dropped"]?.value = .bool(true)
+    }
+    let value: FieldValue = pulled == "dropped" ? .bool(true) : .text("2026-11-22")
+    let operation = SyncOperation(.todo, row: "r", .update(field: pulled, value: value), stamp: theirs)
+    var merged = SyncMerge.merge(operation, into: row).row
+    if !pulledWins { merged.fields[pulled]?.stamp = Stamp(clock: 9, device: "here") }
+    #expect(TodoRules.movedUnseen(merged, by: operation, isPending: { $0.device == "here" }) == expected)
+  }
 }

@@ -65,6 +65,8 @@ extension SyncState {
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
       // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
       var touched = Set<String>()
+      // Todos whose drop met a move made without seeing it (``TodoRules/movedUnseen(_:by:isPending:)``).
+      var movedUnseen = Set<String>()
       var numbers = TodoNumbers()
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
@@ -81,6 +83,7 @@ extension SyncState {
           operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport](),
           numbers: TodoNumbers()
         )
+        var movedUnseenHere = Set<String>()
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
@@ -117,6 +120,9 @@ extension SyncState {
               // The todo's number as its merge now holds it, when this operation decided it.
               applied.numbers.merged(operation, into: outcome.row)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
+              if TodoRules.movedUnseen(outcome.row, by: operation, isPending: isPending) {
+                movedUnseenHere.insert(operation.row)
+              }
               try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
               for var conflict in outcome.conflicts {
                 let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
@@ -152,6 +158,7 @@ extension SyncState {
         result.conflicts += applied.conflicts
         clock = applied.clock
         touched.formUnion(applied.touched)
+        movedUnseen.formUnion(movedUnseenHere)
         numbers.formUnion(applied.numbers)
       }
       try db.execute(
@@ -164,7 +171,7 @@ extension SyncState {
       // not this one's tomorrow (``TodoRules/latestDay(at:)``).
       result.ruleConflicts =
         try AppDatabase.keepTodoRules(
-          fixing, uuids: touched, today: today, latest: TodoRules.latestDay(at: now))
+          fixing, uuids: touched, today: today, latest: TodoRules.latestDay(at: now), movedUnseen: movedUnseen)
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)
