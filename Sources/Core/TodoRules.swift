@@ -227,3 +227,51 @@ public enum TodoRules {
     return (current, fixes)
   }
 }
+
+/// A todo of a routine block on a day, as ``RoutineOnce`` looks at it.
+public struct RoutineTodo: Hashable, Sendable {
+  public var uuid: String
+  /// Its number, as a sentence names it.
+  public var number: Int64
+  public var isDone: Bool
+
+  /// Creates one.
+  public init(uuid: String, number: Int64, isDone: Bool) {
+    self.uuid = uuid
+    self.number = number
+    self.isDone = isDone
+  }
+}
+
+/// The rule that a day holds a routine block's todo once (README: "The day's routine planned on
+/// two machines appears once"; `plan` and `carry` refuse a second), kept after a merge: a
+/// routine todo moved to a day on one machine (keeping its uuid, of the day it was planned for)
+/// and the routine planned for that day on another (``RowID/routineTodo(block:day:)``) meet
+/// there. Planning would not have made the day's todo on a day that already had one of the
+/// block, so that one yields; the fixed resolution, the same on every machine:
+/// - the day's planned todo is folded into the block's other todo there (the smallest uuid,
+///   when several): that todo takes its done when only the planned one is done (done work stays
+///   done), and the planned one is removed;
+/// - a day without the planned todo among them (two todos moved there, or added with `--block`)
+///   is left as it is: the commands allow it.
+public enum RoutineOnce {
+  /// The resolution of a day's todos of one routine block: `planned` the day's planned routine
+  /// todo, when among them, and `others` the block's other todos there. Nil when nothing is
+  /// doubled.
+  public static func fold(planned: RoutineTodo?, others: [RoutineTodo])
+    -> (kept: RoutineTodo, removed: RoutineTodo, takesDone: Bool)?
+  {
+    guard let planned, let kept = others.filter({ $0.uuid != planned.uuid }).min(by: { $0.uuid < $1.uuid })
+    else { return nil }
+    return (kept, planned, planned.isDone && !kept.isDone)
+  }
+
+  /// The resolution in words: the block's title, the day, which todo stays and which went.
+  public static func sentence(
+    title: String, day: Day, kept: RoutineTodo, removed: RoutineTodo, takesDone: Bool
+  ) -> String {
+    "todo \(removed.number) '\(title)' was the routine planned for \(day) on one machine, and todo \(kept.number) "
+      + "was moved there on another: a day holds its routine once, so todo \(kept.number) stays"
+      + (takesDone ? ", done," : "") + " and todo \(removed.number) is removed"
+  }
+}

@@ -57,6 +57,70 @@ extension AppDatabase {
     return sentences
   }
 
+  /// Keeps ``RoutineOnce`` on the days the todos of `uuids` are on (those a merge created,
+  /// moved or gave a block): a day's planned routine todo that meets another todo of its
+  /// block there is folded into it and removed, through `recorder`. Returns a sentence per fold
+  /// and the todos that took over a done (for the rules to check).
+  static func keepRoutineOnce(_ recorder: ChangeRecorder, uuids: some Collection<String>) throws
+    -> (sentences: [String], tookDone: Set<String>)
+  {
+    let db = recorder.db
+    // The days and routine blocks of the todos placed, read without the todos themselves (a
+    // first pull places thousands).
+    var days = Set<[String]>()
+    let all = Array(uuids)
+    for start in stride(from: 0, to: all.count, by: 500) {
+      let chunk = Array(all[start..<min(start + 500, all.count)])
+      let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+      for row in try Row.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT todo.day, lower(todo.block) FROM todo
+          JOIN block ON block.name = todo.block COLLATE NOCASE AND block.routine = 1
+          WHERE todo.uuid IN (\(marks)) AND todo.day IS NOT NULL
+          """, arguments: StatementArguments(chunk))
+      {
+        let day: String = row[0]
+        let block: String = row[1]
+        days.insert([day, block])
+      }
+    }
+    var sentences: [String] = []
+    var tookDone = Set<String>()
+    for pair in days.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      guard let day = Day(iso: pair[0]),
+        let row = try Row.fetchOne(
+          db, sql: "SELECT * FROM block WHERE name = ? COLLATE NOCASE AND routine = 1", arguments: [pair[1]])
+      else { continue }
+      let block = try BlockRecord(row: row)
+      let todos = try TodoRecord.fetchAll(db, where: "todo.day = ? AND todo.block = ? COLLATE NOCASE", [pair[0], pair[1]])
+      guard todos.count > 1 else { continue }
+      let plannedUUID = RowID.routineTodo(block: block.uuid, day: day)
+      func routine(_ record: TodoRecord) -> RoutineTodo {
+        RoutineTodo(uuid: record.uuid, number: record.id, isDone: record.done)
+      }
+      guard let planned = todos.first(where: { $0.uuid == plannedUUID }),
+        let fold = RoutineOnce.fold(
+          planned: routine(planned), others: todos.filter { $0.uuid != plannedUUID }.map(routine)),
+        let kept = todos.first(where: { $0.uuid == fold.kept.uuid })
+      else { continue }
+      if fold.takesDone {
+        try recorder.update(
+          .todo, row: kept.uuid, current: kept.fields,
+          to: [
+            TodoField.done.rawValue: .bool(true), TodoField.doneAt.rawValue: .optional(planned.doneAt),
+            TodoField.doneBy.rawValue: .optional(planned.doneBy),
+          ])
+        tookDone.insert(kept.uuid)
+      }
+      try recorder.delete(.todo, row: planned.uuid, fields: planned.fields)
+      sentences.append(
+        RoutineOnce.sentence(
+          title: planned.title, day: day, kept: fold.kept, removed: fold.removed, takesDone: fold.takesDone))
+    }
+    return (sentences, tookDone)
+  }
+
   /// Refuses (``StorageError/journalConflict(_:)``, changing nothing) when a todo of `uuids` breaks a rule on
   /// `today`: what a path that can refuse (undo, redo) checks before it commits.
   static func checkTodoRules(_ db: Database, uuids: some Collection<String>, today: Day, refusing what: String)

@@ -142,4 +142,72 @@ struct SyncMergeRulesTryout18Tests {
     #expect(try await R.sync(a).json["ruleConflicts"] as? [String] == [])
     for h in [a, b] { #expect(try await R.todo(h, id: 1)["dropped"] as? Bool == true) }
   }
+
+  // MARK: - W6: a routine todo moved to a day, and that day's routine planned elsewhere
+
+  static func studies(_ h: Harness, on day: String) async throws -> [[String: Any]] {
+    try await h.allTodos().filter { $0["date"] as? String == day && $0["block"] as? String == "study" }
+  }
+
+  @Test(
+    "a routine todo moved to tomorrow on A, tomorrow's routine planned on B before it pulled: the day holds it once, on both",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_routineMovedHerePlannedThere_once() async throws {
+    var (a, b) = try R.machines()
+    #expect(await a.run(["block", "routine", "study"]).code == 0)
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    let moved = try #require(try await Self.studies(a, on: "2026-11-22").first)
+    let number = try #require(moved["id"] as? Int)
+    #expect(await a.run(["edit", "\(number)", "--on", "2026-11-23"]).code == 0)
+    _ = try await R.sync(a)
+    // B, on 11-23, plans the day's routine before it pulls A's move.
+    b.now = try Self.at("2026-11-23T09:00:00+09:00")
+    a.now = b.now
+    #expect(await b.run(["list"]).code == 0)
+    #expect(try await Self.studies(b, on: "2026-11-23").count == 1)
+    let planned = try #require(try await Self.studies(b, on: "2026-11-23").first?["id"] as? Int)
+    let merged = try await R.sync(b)
+    let sentence =
+      "todo \(planned) 'Study / watch a lecture' was the routine planned for 2026-11-23 on one machine, and todo "
+      + "\(number) was moved there on another: a day holds its routine once, so todo \(number) stays and todo \(planned) is removed"
+    #expect(merged.json["ruleConflicts"] as? [String] == [sentence])
+    #expect(merged.stderr.contains("ootd: conflict: " + sentence), "\(merged.stderr)")
+    #expect(try await R.sync(a).json["ruleConflicts"] as? [String] == [])
+    for h in [a, b] {
+      let day = try await Self.studies(h, on: "2026-11-23")
+      #expect(day.map { $0["uuid"] as? String } == [moved["uuid"] as? String])
+      // The day it was moved from keeps its record: carried from 11-22.
+      #expect(day.first?["carriedFrom"] as? [String] == ["2026-11-22"])
+    }
+  }
+
+  @Test(
+    "the planned one done on B, the moved one open: the one kept takes the done",
+    .enabled(if: PostgresCluster.available, "PostgreSQL is not installed (scripts/bootstrap installs it)"))
+  func sync_routinePlannedDone_foldsDone() async throws {
+    var (a, b) = try R.machines()
+    #expect(await a.run(["block", "routine", "study"]).code == 0)
+    _ = try await R.sync(a)
+    _ = try await R.sync(b)
+    let moved = try #require(try await Self.studies(a, on: "2026-11-22").first)
+    let number = try #require(moved["id"] as? Int)
+    #expect(await a.run(["edit", "\(number)", "--on", "2026-11-23"]).code == 0)
+    b.now = try Self.at("2026-11-23T09:00:00+09:00")
+    a.now = b.now
+    #expect(await b.run(["list"]).code == 0)
+    let planned = try #require(try await Self.studies(b, on: "2026-11-23").first?["id"] as? Int)
+    #expect(await b.run(["done", "\(planned)"]).code == 0)
+    _ = try await R.sync(b)
+    // A pulls B's plan and tick while its move is not pushed: A resolves.
+    let merged = try await R.sync(a)
+    #expect((merged.json["ruleConflicts"] as? [String])?.first?.hasSuffix("so todo \(number) stays, done, and todo \(planned) is removed") == true, "\(merged.json)")
+    _ = try await R.sync(b)
+    for h in [a, b] {
+      let day = try await Self.studies(h, on: "2026-11-23")
+      #expect(day.count == 1)
+      #expect(day.first?["uuid"] as? String == moved["uuid"] as? String)
+      #expect(day.first?["done"] as? Bool == true)
+    }
+  }
 }

@@ -283,4 +283,36 @@ struct TodoInvariantTests {
     if !pulledWins { merged.fields[pulled]?.stamp = Stamp(clock: 9, device: "here") }
     #expect(TodoRules.movedUnseen(merged, by: operation, isPending: { $0.device == "here" }) == expected)
   }
+
+  @Test(
+    "a day's routine once: the day's planned todo folds into the one moved there, done kept",
+    arguments: [
+      // (planned done, others (uuid, done), expected kept, takes done)
+      (false, [("b", false)], "b", false),
+      (true, [("b", false)], "b", true),
+      (false, [("b", true)], "b", false),
+      (true, [("b", true)], "b", false),
+      // Several moved there: the smallest uuid stays, on every machine.
+      (false, [("d", false), ("b", false)], "b", false),
+    ] as [(Bool, [(String, Bool)], String, Bool)])
+  func routineOnce(plannedDone: Bool, others: [(String, Bool)], kept: String, takesDone: Bool) throws {
+    let planned = RoutineTodo(uuid: "c", number: 4, isDone: plannedDone)
+    let todos = others.enumerated().map { RoutineTodo(uuid: $1.0, number: Int64(10 + $0), isDone: $1.1) }
+    let fold = try #require(RoutineOnce.fold(planned: planned, others: todos))
+    #expect(fold.kept.uuid == kept && fold.removed == planned && fold.takesDone == takesDone)
+    // In any order, the same.
+    #expect(RoutineOnce.fold(planned: planned, others: todos.reversed())?.kept.uuid == kept)
+  }
+
+  @Test("a day's routine once: nothing to fold without the day's planned todo or a second todo")
+  func routineOnceNothing() {
+    let moved = RoutineTodo(uuid: "b", number: 3, isDone: false)
+    #expect(RoutineOnce.fold(planned: nil, others: [moved, RoutineTodo(uuid: "e", number: 5, isDone: false)]) == nil)
+    #expect(RoutineOnce.fold(planned: RoutineTodo(uuid: "c", number: 4, isDone: false), others: []) == nil)
+    #expect(
+      RoutineOnce.sentence(
+        title: "Study", day: d("2026-11-29"), kept: moved, removed: RoutineTodo(uuid: "c", number: 4, isDone: true),
+        takesDone: true)
+        == "todo 4 'Study' was the routine planned for 2026-11-29 on one machine, and todo 3 was moved there on another: a day holds its routine once, so todo 3 stays, done, and todo 4 is removed")
+  }
 }
