@@ -169,4 +169,150 @@ struct TodoInvariantTests {
     let high = Todo(id: 7, title: "e", priority: .high, day: nil, createdAt: t0.addingTimeInterval(9))
     #expect([new, waiting, old, high].sorted(by: Todo.backlogOrder).map(\.id) == [7, 9, 4, 2])
   }
+
+  // MARK: - Issue 24 tryout 18: the rules judged for a merge of another machine's changes
+
+  static func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+  @Test(
+    "the latest day that is today somewhere is the day in UTC+14",
+    arguments: [
+      ("2026-11-28T09:59:59Z", "2026-11-28"),
+      ("2026-11-28T10:00:00Z", "2026-11-29"),
+      ("2026-11-28T13:45:00Z", "2026-11-29"),
+      ("2026-11-28T23:59:59Z", "2026-11-29"),
+      // Auckland's 02:45 on 11-29 (UTC+13) is 11-29 there and in UTC+14.
+      ("2026-11-29T02:45:00+13:00", "2026-11-29"),
+      ("1969-12-31T09:00:00Z", "1969-12-31"),
+    ])
+  func latestDay(now: String, expected: String) {
+    #expect(TodoRules.latestDay(at: Self.instant(now)) == d(expected))
+  }
+
+  @Test(
+    "done after today: a merge judges by the latest day anywhere, this machine's commands by its today",
+    arguments: [
+      // (day, today, latest, broken)
+      ("2026-11-29", "2026-11-28", nil, [.doneAfterToday]),
+      ("2026-11-29", "2026-11-28", "2026-11-29", []),
+      ("2026-11-30", "2026-11-28", "2026-11-29", [.doneAfterToday]),
+      ("2026-11-28", "2026-11-28", "2026-11-29", []),
+      // A latest day behind today (a pinned clock) never makes today's work later.
+      ("2026-11-28", "2026-11-28", "2026-11-27", []),
+      ("2026-11-29", "2026-11-28", "2026-11-27", [.doneAfterToday]),
+    ] as [(String, String, String?, [TodoRule])])
+  func doneAfterTodayElsewhere(day: String, today: String, latest: String?, expected: [TodoRule]) {
+    let state = TodoRuleState(day: d(day), isDone: true)
+    #expect(TodoRules.broken(state, today: d(today), latest: latest.map(d)) == expected)
+    let (resolved, fixes) = TodoRules.resolve(state, today: d(today), latest: latest.map(d))
+    #expect(fixes.map(\.rule) == expected)
+    // Mended, it is on this machine's today.
+    #expect(resolved.day == (expected.isEmpty ? d(day) : d(today)))
+  }
+
+  @Test(
+    "dropped and moved unseen: the move wins, the todo is open on its new day; a drop alone is kept",
+    arguments: [
+      // (day, done, dropped, movedUnseen, carried, broken, expected dropped)
+      ("2026-11-22", false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      ("2026-11-25", false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      (nil, false, true, true, ["2026-11-20"], [.droppedAndMoved], false),
+      // Carried, then dropped on this machine (seen): a drop of today's todo is the user's.
+      ("2026-11-22", false, true, false, ["2026-11-20"], [], true),
+      // Done as well: dropped and done has it, once.
+      ("2026-11-22", true, true, true, ["2026-11-20"], [.droppedAndDone], false),
+      // Not dropped (taken back up since): nothing to mend.
+      ("2026-11-22", false, false, true, ["2026-11-20"], [], false),
+    ] as [(String?, Bool, Bool, Bool, [String], [TodoRule], Bool)])
+  func droppedAndMoved(
+    day: String?, done: Bool, dropped: Bool, unseen: Bool, carried: [String], expected: [TodoRule],
+    expectedDropped: Bool
+  ) {
+    let state = TodoRuleState(
+      day: day.map(d), isDone: done, isDropped: dropped, carriedFrom: carried.map(d), movedUnseen: unseen)
+    #expect(TodoRules.broken(state, today: Self.today) == expected)
+    let (resolved, fixes) = TodoRules.resolve(state, today: Self.today)
+    #expect(fixes.map(\.rule) == expected)
+    #expect(resolved.isDropped == expectedDropped)
+    // The move stands: its day and the days it was carried from are kept.
+    #expect(resolved.day == state.day && resolved.carriedFrom == state.carriedFrom)
+    #expect(!resolved.movedUnseen && TodoRules.broken(resolved, today: Self.today).isEmpty)
+  }
+
+  @Test("dropped and moved is said in words naming the day it stays on")
+  func droppedAndMovedSentence() {
+    let state = TodoRuleState(
+      day: Self.today, isDone: false, isDropped: true, carriedFrom: [d("2026-11-20")], movedUnseen: true)
+    #expect(TodoRules.resolve(state, today: Self.today).fixes.map { $0.sentence("todo 1 'old1'") } == [
+      "todo 1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
+    ])
+  }
+
+  /// A merge sees a drop meet a move only when one of them is this machine's, not pushed yet,
+  /// and the other the pulled one: the machine that pulled the other's change first (and saw
+  /// it) could not have made its own.
+  @Test(
+    "a drop meets a move unseen only where one is pending here and the other pulled",
+    arguments: [
+      // (pulled field, pending here, pulled wins the field, expected)
+      ("day", "dropped", true, true),  // the dropper pulls the move
+      ("dropped", "day", true, true),  // the mover pulls the drop
+      ("day", "title", true, false),  // the drop was pushed (seen by the mover): no
+      ("dropped", "title", true, false),
+      ("title", "dropped", true, false),  // another field moved nothing
+      ("day", "dropped", false, false),  // the pulled move lost to a later day here
+    ] as [(String, String, Bool, Bool)])
+  func movedUnseen(pulled: String, pending: String, pulledWins: Bool, expected: Bool) {
+    let old = Stamp(clock: 1, device: "a")
+    let mine = Stamp(clock: 5, device: "here")
+    let theirs = Stamp(clock: 6, device: "there")
+    var row = SyncRow(
+      existence: Stamped(true, old),
+      fields: [
+        "day": Stamped(.text("2026-11-20"), old), "dropped": Stamped(.bool(true), old),
+        "done": Stamped(.bool(false), old), "title": Stamped(.text("t"), old),
+      ])
+    row.fields[pending]?.stamp = mine
+    if pending == "dropped" || pulled == "dropped" {
+      // The drop is whichever side's; the row holds it dropped.
+      row.fields["dropped"]?.value = .bool(true)
+    }
+    let value: FieldValue = pulled == "dropped" ? .bool(true) : .text("2026-11-22")
+    let operation = SyncOperation(.todo, row: "r", .update(field: pulled, value: value), stamp: theirs)
+    var merged = SyncMerge.merge(operation, into: row).row
+    if !pulledWins { merged.fields[pulled]?.stamp = Stamp(clock: 9, device: "here") }
+    #expect(TodoRules.movedUnseen(merged, by: operation, isPending: { $0.device == "here" }) == expected)
+  }
+
+  @Test(
+    "a day's routine once: the day's planned todo folds into the one moved there, done kept",
+    arguments: [
+      // (planned done, others (uuid, done), expected kept, takes done)
+      (false, [("b", false)], "b", false),
+      (true, [("b", false)], "b", true),
+      (false, [("b", true)], "b", false),
+      (true, [("b", true)], "b", false),
+      // Several moved there: the smallest uuid stays, on every machine.
+      (false, [("d", false), ("b", false)], "b", false),
+    ] as [(Bool, [(String, Bool)], String, Bool)])
+  func routineOnce(plannedDone: Bool, others: [(String, Bool)], kept: String, takesDone: Bool) throws {
+    let planned = RoutineTodo(uuid: "c", number: 4, isDone: plannedDone)
+    let todos = others.enumerated().map { RoutineTodo(uuid: $1.0, number: Int64(10 + $0), isDone: $1.1) }
+    let fold = try #require(RoutineOnce.fold(planned: planned, others: todos))
+    #expect(fold.kept.uuid == kept && fold.removed == planned && fold.takesDone == takesDone)
+    // In any order, the same.
+    #expect(RoutineOnce.fold(planned: planned, others: todos.reversed())?.kept.uuid == kept)
+  }
+
+  @Test("a day's routine once: nothing to fold without the day's planned todo or a second todo")
+  func routineOnceNothing() {
+    let moved = RoutineTodo(uuid: "b", number: 3, isDone: false)
+    #expect(RoutineOnce.fold(planned: nil, others: [moved, RoutineTodo(uuid: "e", number: 5, isDone: false)]) == nil)
+    #expect(RoutineOnce.fold(planned: RoutineTodo(uuid: "c", number: 4, isDone: false), others: []) == nil)
+    #expect(
+      RoutineOnce.sentence(
+        title: "Study", day: d("2026-11-29"), kept: moved, removed: RoutineTodo(uuid: "c", number: 4, isDone: true),
+        takesDone: true)
+        == "todo 4 'Study' was the routine planned for 2026-11-29 on one machine, and todo 3 was moved there on another: a day holds its routine once, so todo 3 stays, done, and todo 4 is removed")
+  }
 }

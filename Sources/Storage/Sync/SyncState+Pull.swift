@@ -12,10 +12,11 @@ extension SyncState {
   /// through the one write path, as a journal entry of the record's device keeping its clock.
   /// Records of this device are skipped (already applied here).
   ///
-  /// A todo the merge leaves breaking a rule on `today` (done on a later day, dropped and done)
-  /// is then mended by ``TodoRules/resolve(_:today:)`` as a change of this machine, after
-  /// every record is applied (so a state that later records mend is not reported), and the
-  /// fix reported in ``SyncPullResult/ruleConflicts``.
+  /// A todo the merge leaves breaking a rule (done on a day after today everywhere, dropped and
+  /// done, dropped and moved unseen) is then mended by ``TodoRules/resolve(_:today:latest:)``
+  /// as a change of this machine, after every record is applied (so a state that later records
+  /// mend is not reported), and so is a day left with its routine twice (``RoutineOnce``); each
+  /// fix is reported in ``SyncPullResult/ruleConflicts``.
   ///
   /// A record whose every operation creates a todo never seen here (a first sync's) is applied
   /// by the bulk path, ``FreshTodos``: the same rows, stamps and journal entry, without reading
@@ -66,6 +67,10 @@ extension SyncState {
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
       // Todos whose day, done or dropped the merge changed: checked against the rules at the end.
       var touched = Set<String>()
+      // Todos the merge created or moved (a day's routine kept once), and those whose drop met
+      // a move made without seeing it (``TodoRules/movedUnseen(_:by:isPending:)``).
+      var placed = Set<String>()
+      var movedUnseen = Set<String>()
       var numbers = TodoNumbers()
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
@@ -85,9 +90,19 @@ extension SyncState {
           operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport](),
           numbers: TodoNumbers()
         )
+        var (placedHere, movedUnseenHere) = (Set<String>(), Set<String>())
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
+            for operation in batch.operations where operation.entity == .todo {
+              switch operation.kind {
+              case .create(let fields) where fields[todo: .block].map({ $0 != .null }) == true:
+                placedHere.insert(operation.row)
+              case .update(let field, _) where field == TodoField.day.rawValue || field == TodoField.block.rawValue:
+                placedHere.insert(operation.row)
+              default: break
+              }
+            }
             if let name = batch.from, names[record.device] != name {
               try SyncState.nameDevice(db, record.device, name)
               named = (record.device, name)
@@ -121,6 +136,9 @@ extension SyncState {
               // The todo's number as its merge now holds it, when this operation decided it.
               applied.numbers.merged(operation, into: outcome.row)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
+              if TodoRules.movedUnseen(outcome.row, by: operation, isPending: isPending) {
+                movedUnseenHere.insert(operation.row)
+              }
               try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
               for var conflict in outcome.conflicts {
                 let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
@@ -156,6 +174,8 @@ extension SyncState {
         result.conflicts += applied.conflicts
         clock = applied.clock
         touched.formUnion(applied.touched)
+        placed.formUnion(placedHere)
+        movedUnseen.formUnion(movedUnseenHere)
         numbers.formUnion(applied.numbers)
       }
       try db.execute(
@@ -164,7 +184,14 @@ extension SyncState {
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
       result.renumbered = try numbers.resolve(fixing, now: now)
-      result.ruleConflicts = try AppDatabase.keepTodoRules(fixing, uuids: touched, today: today)
+      let routine = try AppDatabase.keepRoutineOnce(fixing, uuids: placed)
+      // A day after today is judged by the zone furthest ahead: another machine's today is
+      // not this one's tomorrow (``TodoRules/latestDay(at:)``).
+      result.ruleConflicts =
+        routine.sentences
+        + (try AppDatabase.keepTodoRules(
+          fixing, uuids: touched.union(routine.tookDone), today: today, latest: TodoRules.latestDay(at: now),
+          movedUnseen: movedUnseen))
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)
