@@ -190,6 +190,12 @@ extension AppDatabase {
         return
       }
       let inverse = operation.inverse
+      // A project a kept todo is in stays with it.
+      if case .delete = inverse.action, inverse.entity == .project, let holder = leaving.holders[inverse.row] {
+        left.insert(id)
+        try leaving.leave(db, inverse, .rowExists, by: holder.by, holding: holder.subject)
+        return
+      }
       do {
         try recorder.apply(inverse, checked: true)
         applied += 1
@@ -266,13 +272,19 @@ extension AppDatabase {
     var count = 0
     private var seen = Set<String>()
     private var index: [String: Int] = [:]
+    /// The projects of the todos kept, by uuid: the first kept todo in each, and who worked on it.
+    private(set) var holders: [String: (subject: String, by: Overrider)] = [:]
 
     /// How many rows a step keeps to name (an undo of a million rows another device worked on
     /// names a few and counts the rest).
     static let keptRows = 100
 
     /// Notes that `operation` was left, for `conflict`, as `by` made its row.
-    mutating func leave(_ db: Database, _ operation: JournalOperation, _ conflict: OperationConflict, by: Overrider) throws {
+    /// `holding`: the todo kept that keeps this project.
+    mutating func leave(
+      _ db: Database, _ operation: JournalOperation, _ conflict: OperationConflict, by: Overrider,
+      holding: String? = nil
+    ) throws {
       if let at = index[operation.row] {
         if case .fields(var fields) = rows[at].kind, case .update(let field, _, _) = operation.action {
           if !fields.contains(field) { fields.append(field) }
@@ -282,21 +294,25 @@ extension AppDatabase {
       }
       guard seen.insert(operation.row).inserted else { return }
       count += 1
-      guard rows.count < Self.keptRows else { return }
       let kind: LeftRow.Kind
       switch (operation.action, conflict) {
       case (.update(let field, _, _), .fieldChanged): kind = .fields([field])
       case (.delete, .fieldChanged): kind = .kept
+      case (.delete, .rowExists): kind = .holding(holding ?? "a todo")
       case (.create, _): kind = .present
       default: kind = .deleted
       }
       let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
-      rows.append(
-        LeftRow(
-          entity: operation.entity, uuid: operation.row,
-          number: operation.entity == .todo ? current?[todo: .id]?.integer : nil,
-          name: current?[operation.entity.nameField]?.text ?? operation.knownName,
-          kind: kind, by: by.words, fromDevice: by.device, fromDeviceName: by.name))
+      let row = LeftRow(
+        entity: operation.entity, uuid: operation.row,
+        number: operation.entity == .todo ? current?[todo: .id]?.integer : nil,
+        name: current?[operation.entity.nameField]?.text ?? operation.knownName,
+        kind: kind, by: by.words, fromDevice: by.device, fromDeviceName: by.name)
+      if kind == .kept, let project = current?[todo: .project]?.text, holders[project] == nil {
+        holders[project] = (row.subject, by)
+      }
+      guard rows.count < Self.keptRows else { return }
+      rows.append(row)
       index[operation.row] = rows.count - 1
     }
   }

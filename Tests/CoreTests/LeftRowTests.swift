@@ -14,6 +14,8 @@ struct LeftRowTests {
      "Left the title, priority and day of #4 'x' as the sync set them"),
     (LeftRow(entity: .todo, uuid: "u", number: 203, name: "Buy milk", kind: .kept, by: "another device"),
      "Kept #203 'Buy milk': another device has changed it since (deleting it would lose that)"),
+    (LeftRow(entity: .project, uuid: "u", number: nil, name: "work", kind: .holding("#2 'Second'"), by: "desktop"),
+     "Kept project 'work': #2 'Second', kept, is in it"),
     (LeftRow(entity: .todo, uuid: "u", number: nil, name: "Gone", kind: .deleted, by: "desktop"),
      "Left todo 'Gone' deleted, as desktop deleted it"),
     (LeftRow(entity: .project, uuid: "u", number: nil, name: "ootd", kind: .present, by: "desktop"),

@@ -105,6 +105,32 @@ struct JournalStoreTests {
     #expect(try database.journal(limit: 10).filter { $0.kind == .change && $0.fromDevice == nil }.allSatisfy(\.isUndone))
   }
 
+  @Test("undo of an import after another device changed one of its todos: the others go, that one is kept, and so is the project it is in")
+  func importKeepsWorkedOnTodo() throws {
+    // Given an import of two todos in a new project, then another device's retitle of the second
+    let database = try AppDatabase.inMemory(command: "import todotxt a.txt")
+    let plan = ImportPlan(todos: try ["a1", "b2"].enumerated().map { index, title in
+      try ImportedTodo(
+        uuid: "c0000000-0000-4000-8000-00000000000\(index)", title: title, priority: .mid, day: fixedToday,
+        project: "work")
+    })
+    _ = try database.importTodos(plan, today: fixedToday, now: fixedNow)
+    let kept = try #require(try allTodos(database).first { $0.title == "b2" })
+    try database.applyChange(
+      [JournalOperation(.todo, row: kept.uuid, .update(field: "title", old: .text("b2"), new: .text("B2")))],
+      fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 2 --title B2", now: fixedNow)
+    // When undone
+    let step = try database.undo(now: fixedNow)
+    // Then the other todo is gone; the worked-on one stays, in its project, and both are said
+    #expect(step.entry.isUndone && step.effect.contains("deleted 1 todo"), "\(step.effect)")
+    #expect(try allTodos(database).map { "\($0.title) \($0.project ?? "-")" } == ["B2 work"])
+    #expect(try database.projects(.all).map(\.project.name) == ["work"])
+    #expect(step.leftLines == [
+      "Kept #\(kept.id) 'B2': another device has changed it since (deleting it would lose that)",
+      "Kept project 'work': #\(kept.id) 'B2', kept, is in it",
+    ])
+  }
+
   @Test("a field changed since outside the journal still stops undo, which changes nothing")
   func outsideJournalRefuses() throws {
     // Given a local retitle, then the title changed by hand (no journal entry)

@@ -67,6 +67,7 @@ struct JournalOutput {
   /// made here) and `fromDeviceName` (that machine's name; null when made here or unknown).
   /// The entry an `undo` or `redo` acted on adds what the step left as another device made it
   /// (`left`: `[{"entity","fields","fromDevice","fromDeviceName","kind","line","name","number","uuid"}]`,
+  /// `kind` one of `fields`, `kept`, `holding` (a project a kept todo is in), `deleted`, `present`;
   /// the first hundred rows; `leftCount`: all of them) and the ids of the changes it passed over
   /// (`passedOver`: nothing of them was left to undo).
   struct EntryJSON: JSONShape {
@@ -137,6 +138,7 @@ struct JournalOutput {
       switch row.kind {
       case .fields: writer.string("fields")
       case .kept: writer.string("kept")
+      case .holding: writer.string("holding")
       case .deleted: writer.string("deleted")
       case .present: writer.string("present")
       }

@@ -10,6 +10,8 @@ public struct LeftRow: Hashable, Sendable {
     /// The row stays: undoing its creation would delete it, and the other device has worked on
     /// it since (deleting it would lose that work).
     case kept
+    /// The project stays: a todo kept (``kept``) is in it, named here (`#2 'Second'`).
+    case holding(String)
     /// The row stays gone: the other device deleted it since.
     case deleted
     /// The row stays as it is: the other device brought it back since.
@@ -82,6 +84,8 @@ public struct LeftRow: Hashable, Sendable {
       return "Left \(list) of \(subject) as \(by) set \(words.count > 1 ? "them" : "it")"
     case .kept:
       return "Kept \(subject): \(by) has changed it since (deleting it would lose that)"
+    case .holding(let todo):
+      return "Kept \(subject): \(todo), kept, is in it"
     case .deleted:
       return "Left \(subject) deleted, as \(by) deleted it"
     case .present:
