@@ -90,7 +90,8 @@ extension AppDatabase {
   /// set since is left as it set it, a row it worked on since is kept rather than deleted, and
   /// the rest of the change is undone (``JournalStep/left``, issue 24). A change of which
   /// nothing is left to undo that way counts as undone and is passed over to the one before it
-  /// (``JournalStep/passedOver``).
+  /// (``JournalStep/passedOver``); when that one is refused (or there is none), the undo is of
+  /// the change passed over last, and the next undo says the refusal.
   public func undo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
     try write { db in
       var passed: [JournalStep] = []
@@ -105,13 +106,26 @@ extension AppDatabase {
               """)
         else {
           // Nothing older: the last change passed over is the step.
-          guard var last = passed.popLast() else { throw StorageError.nothingToUndo }
-          last.passedOver = passed.map(\.entry) + last.passedOver
-          last.left = passed.flatMap(\.left) + last.left
-          last.leftCount += passed.reduce(0) { $0 + $1.leftCount }
+          guard let last = Self.lastPassed(passed) else { throw StorageError.nothingToUndo }
           return last
         }
-        var (step, applied) = try step(db, .undo, target: target, today: today, now: now)
+        var taken: (step: JournalStep, applied: Int)?
+        do {
+          if passed.isEmpty {
+            taken = try step(db, .undo, target: target, today: today, now: now)
+          } else {
+            // Past a change passed over, an older one refused stays for the next undo to say:
+            // what was passed over stands (a savepoint takes back the refused step's writes).
+            try db.inSavepoint {
+              taken = try step(db, .undo, target: target, today: today, now: now)
+              return .commit
+            }
+          }
+        } catch StorageError.journalConflict(let message) {
+          guard let last = Self.lastPassed(passed) else { throw StorageError.journalConflict(message) }
+          return last
+        }
+        guard var (step, applied) = taken else { throw StorageError.nothingToUndo }
         if applied == 0, step.leftCount > 0 {
           passed.append(step)
           continue
@@ -129,6 +143,17 @@ extension AppDatabase {
         return step
       }
     }
+  }
+
+  /// The step of the last change `passed` holds (passed over by ``undo(today:now:)``, nothing
+  /// of it left to undo), saying the ones before it too; nil when there is none.
+  private static func lastPassed(_ passed: [JournalStep]) -> JournalStep? {
+    var passed = passed
+    guard var last = passed.popLast() else { return nil }
+    last.passedOver = passed.map(\.entry) + last.passedOver
+    last.left = passed.flatMap(\.left) + last.left
+    last.leftCount += passed.reduce(0) { $0 + $1.leftCount }
+    return last
   }
 
   /// Applies again the change undone most recently, unless a change was made since that undo:

@@ -131,6 +131,40 @@ struct JournalStoreTests {
     ])
   }
 
+  @Test("past a change passed over, an older change refused is not undone: the undo is of the one passed over, and the next undo says the refusal")
+  func passedOverThenRefused() throws {
+    // Given another device's todo, a local add, a local retitle of that todo, the other
+    // device's retitle of it, and the local todo's title changed by hand (outside the journal)
+    let device = "00000000-0000-4000-8000-000000000000"
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "edit 1 --title B")
+    let theirs = RowID.random()
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .create(.todo([
+        .title: .text("A"), .priority: .integer(1), .day: .text("2026-11-22"), .done: .integer(0),
+        .createdAt: .text("2026-11-22 09:00:00.000"),
+      ])))], fromDevice: device, command: "add A", now: fixedNow)
+    let mine = try database.addTodo(try draft("mine"), now: fixedNow)
+    let number = try #require(try allTodos(database).first { $0.uuid == theirs }?.id)
+    _ = try database.editTodo(id: number, try TodoChanges(title: "B"), today: fixedToday, now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .update(field: "title", old: .text("B"), new: .text("C")))],
+      fromDevice: device, command: "edit 1 --title C", now: fixedNow)
+    try withRawDatabase(scratch.path()) { try $0.execute(sql: "UPDATE todo SET title = 'hand' WHERE id = \(mine.id)") }
+    // When undone: the retitle is passed over, the add refused: the step is the retitle's
+    let step = try database.undo(now: fixedNow)
+    #expect(step.entry.id == 3 && step.entry.isUndone && step.effect == "nothing left to undo")
+    #expect(step.leftLines == ["Left the title of #\(number) 'C' as another device set it"])
+    #expect(try allTodos(database).map(\.title).sorted() == ["C", "hand"])
+    // Then the next undo says the refusal, changing nothing
+    #expect(throws: StorageError.journalConflict(
+      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'hand' has been changed since, "
+        + "outside ootd's journal; nothing was changed")) {
+      try database.undo(now: fixedNow)
+    }
+    #expect(try allTodos(database).map(\.title).sorted() == ["C", "hand"])
+  }
+
   @Test("a field changed since outside the journal still stops undo, which changes nothing")
   func outsideJournalRefuses() throws {
     // Given a local retitle, then the title changed by hand (no journal entry)
