@@ -76,7 +76,7 @@ extension AppDatabase {
   ///
   /// - Throws: ``StorageError/nothingToUndo`` when there is none, and
   ///   ``StorageError/journalConflict(_:)`` (changing nothing) when a row it touched was changed
-  ///   since by a change that is not undone.
+  ///   since by this machine's own change that still stands, or outside the journal.
   ///   It refuses the same way when the step would leave a todo breaking a rule on `today`
   ///   (``TodoRules``), e.g. undoing a sync's resolution; every command passes `today` (without
   ///   it, a caller that does not know the user's today, the rules are not checked).
@@ -85,125 +85,300 @@ extension AppDatabase {
   /// dropped and done mended) is passed over: every machine settles it the same way, so it
   /// stands (undoing it would give back the clash, or be refused for the rule it mended), and
   /// the user's own changes before it stay undoable. The step says so (``JournalStep/note``).
-  public func undo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
-    try step(
-      .undo, today: today, now: now,
-      target: """
-        SELECT \(JournalChangeRecord.selection()) FROM journalChange
-        WHERE remote = 0 AND kind = 'change' AND undone = 0 AND command != '\(SyncState.resolutionCommand)'
-        ORDER BY id DESC LIMIT 1
-        """)
-  }
-
-  /// Applies again the change undone most recently, unless a change was made since that undo.
   ///
-  /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
-  ///   ``StorageError/journalConflict(_:)`` as ``undo(today:now:)`` does.
-  public func redo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
-    try step(
-      .redo, today: today, now: now,
-      target: """
-        SELECT \(JournalChangeRecord.selection(of: "target")) FROM journalChange AS undo
-        JOIN journalChange AS target ON target.id = undo.target
-        WHERE undo.kind = 'undo' AND undo.remote = 0 AND target.undone = 1 AND target.redoable = 1
-        ORDER BY undo.id DESC LIMIT 1
-        """)
-  }
-
-  /// Undoes or redoes the change `target` (a query over this machine's own entries) selects: applies its
-  /// operations inverted and last first (undo) or again (redo), each checked against the row
-  /// as it is, flips the change's state, and records the step as a journal entry of its own.
-  /// The operations are read a batch at a time: a step of a million rows holds a thousand.
-  private func step(_ kind: JournalEntry.Kind, today: Day?, now: Date, target query: String)
-    throws(StorageError) -> JournalStep
-  {
-    let undo = kind == .undo
-    return try write { db in
-      guard
-        let target = try JournalChangeRecord.fetchOne(
-          db, sql: query)
-      else { throw undo ? StorageError.nothingToUndo : StorageError.nothingToRedo }
-      let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
-      // The todos whose day, done or dropped the step sets: checked against the rules.
-      var touched = Set<String>()
-      // The operations left as they are, which the step's words leave out (it claims only what
-      // it changes): a todo's number, and a field that already holds what the step would set.
-      var left = Set<Int64>()
-      func apply(_ id: Int64, _ operation: JournalOperation) throws {
-        // A todo's number moved by a sync stays: moving it back could take another todo's.
-        if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action {
-          left.insert(id)
-          return
+  /// Each machine undoes only its own changes: a field another device (or a sync's settling)
+  /// set since is left as it set it, a row it worked on since is kept rather than deleted, and
+  /// the rest of the change is undone (``JournalStep/left``, issue 24). A change of which
+  /// nothing is left to undo that way counts as undone and is passed over to the one before it
+  /// (``JournalStep/passedOver``); when that one is refused (or there is none), the undo is of
+  /// the change passed over last, and the next undo says the refusal.
+  public func undo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
+    try write { db in
+      var passed: [JournalStep] = []
+      while true {
+        guard
+          let target = try JournalChangeRecord.fetchOne(
+            db,
+            sql: """
+              SELECT \(JournalChangeRecord.selection()) FROM journalChange
+              WHERE remote = 0 AND kind = 'change' AND undone = 0 AND command != '\(SyncState.resolutionCommand)'
+              ORDER BY id DESC LIMIT 1
+              """)
+        else {
+          // Nothing older: the last change passed over is the step.
+          guard let last = Self.lastPassed(passed) else { throw StorageError.nothingToUndo }
+          return last
         }
-        let applied = undo ? operation.inverse : operation
-        if applied.touchesRules { touched.insert(operation.row) }
+        var taken: (step: JournalStep, applied: Int)?
         do {
-          try recorder.apply(applied, checked: true)
-        } catch let error as JournalConflictError {
-          // Set since to the very value the step sets (a sync's resolution that overrode it):
-          // nothing to do, and nothing in the way of the user's earlier changes.
-          if case .fieldChanged(_, _, let found) = error.conflict, case .update(_, _, let new) = applied.action,
-            found == new
-          {
-            left.insert(id)
-            return
+          if passed.isEmpty {
+            taken = try step(db, .undo, target: target, today: today, now: now)
+          } else {
+            // Past a change passed over, an older one refused stays for the next undo to say:
+            // what was passed over stands (a savepoint takes back the refused step's writes).
+            try db.inSavepoint {
+              taken = try step(db, .undo, target: target, today: today, now: now)
+              return .commit
+            }
           }
-          throw StorageError.journalConflict(
-            try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
-        } catch let error as DatabaseError
-          where [ResultCode.SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL].contains(error.extendedResultCode)
-        {
-          // A value no row may hold (a priority of 7, an empty title): the journal is damaged,
-          // said as the other corrupt entries are, not as SQLite's "CHECK constraint failed".
-          throw StorageError.sqlite("corrupt journal operation \(id)")
+        } catch StorageError.journalConflict(let message) {
+          guard let last = Self.lastPassed(passed) else { throw StorageError.journalConflict(message) }
+          return last
         }
-      }
-      // Described in the change's own order: the same rows, in the order the user named them.
-      var summary = ChangeSummary.Builder()
-      let names: [String: String]
-      // A change of a few operations is read once; a bigger one a batch at a time, twice.
-      let first = try Self.operations(db, of: target.id, after: .min, backwards: false)
-      if first.count < Self.batch {
-        for (id, operation) in undo ? first.reversed() : first { try apply(id, operation) }
-        let operations = first.filter { !left.contains($0.id) }.map(\.operation)
-        let described = undo ? operations.map(\.inverse) : operations
-        for operation in described { summary.add(operation) }
-        names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
-      } else {
-        // The first batch, read already, starts each pass that goes forwards.
-        try Self.forEachOperation(db, of: target.id, backwards: undo, startingWith: undo ? nil : first, apply)
-        try Self.forEachOperation(db, of: target.id, backwards: false, startingWith: first) { id, operation in
-          if !left.contains(id) { summary.add(undo ? operation.inverse : operation) }
+        guard var (step, applied) = taken else { throw StorageError.nothingToUndo }
+        if applied == 0, step.leftCount > 0 {
+          passed.append(step)
+          continue
         }
-        names = try recorder.names(summary.namedRows, change: target.id, inverted: undo)
-      }
-      if let today {
-        try Self.checkTodoRules(
-          db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
-      }
-      try db.execute(
-        sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
-        arguments: [undo, undo, target.id])
-      let effect = summary.text(names: names)
-      try recorder.finish(
-        summary: undo
-          ? ChangeSummary.undid(target.command, effect: effect)
-          : ChangeSummary.redid(target.command, effect: effect),
-        always: true)
-      var entry = target.entry
-      entry.isUndone = undo
-      var step = JournalStep(entry: entry, effect: effect)
-      if undo {
-        let passed = try Int.fetchOne(
+        step.passedOver = passed.map(\.entry)
+        step.left = passed.flatMap(\.left) + step.left
+        step.leftCount += passed.reduce(0) { $0 + $1.leftCount }
+        let resolutions = try Int.fetchOne(
           db,
           sql: """
             SELECT count(*) FROM journalChange
             WHERE id > ? AND remote = 0 AND kind = 'change' AND undone = 0 AND command = '\(SyncState.resolutionCommand)'
             """, arguments: [target.id]) ?? 0
-        if passed > 0 { step.note = ChangeSummary.passedOver(passed) }
+        if resolutions > 0 { step.note = ChangeSummary.passedOver(resolutions) }
+        return step
       }
-      return step
     }
+  }
+
+  /// The step of the last change `passed` holds (passed over by ``undo(today:now:)``, nothing
+  /// of it left to undo), saying the ones before it too; nil when there is none.
+  private static func lastPassed(_ passed: [JournalStep]) -> JournalStep? {
+    var passed = passed
+    guard var last = passed.popLast() else { return nil }
+    last.passedOver = passed.map(\.entry) + last.passedOver
+    last.left = passed.flatMap(\.left) + last.left
+    last.leftCount += passed.reduce(0) { $0 + $1.leftCount }
+    return last
+  }
+
+  /// Applies again the change undone most recently, unless a change was made since that undo:
+  /// what that undo did, taken back (what it left as another device set it stays so).
+  ///
+  /// - Throws: ``StorageError/nothingToRedo`` when there is none, and
+  ///   ``StorageError/journalConflict(_:)`` as ``undo(today:now:)`` does.
+  public func redo(today: Day? = nil, now: Date) throws(StorageError) -> JournalStep {
+    try write { db in
+      guard
+        let target = try JournalChangeRecord.fetchOne(
+          db,
+          sql: """
+            SELECT \(JournalChangeRecord.selection(of: "target")) FROM journalChange AS undo
+            JOIN journalChange AS target ON target.id = undo.target
+            WHERE undo.kind = 'undo' AND undo.remote = 0 AND target.undone = 1 AND target.redoable = 1
+            ORDER BY undo.id DESC LIMIT 1
+            """)
+      else { throw StorageError.nothingToRedo }
+      return try step(db, .redo, target: target, today: today, now: now).step
+    }
+  }
+
+  /// Undoes or redoes the change `target` (one of this machine's own entries): applies,
+  /// last first, the inverse of each operation of the change (undo), or of the undo that took
+  /// it back last (redo: what that undo did, and only that), each checked against the row as it
+  /// is, flips the change's state, and records the step as a journal entry of its own. Returns
+  /// the step and how many operations it applied.
+  /// The operations are read a batch at a time: a step of a million rows holds a thousand.
+  private func step(
+    _ db: Database, _ kind: JournalEntry.Kind, target: JournalChangeRecord, today: Day?, now: Date
+  ) throws -> (step: JournalStep, applied: Int) {
+    let undo = kind == .undo
+    // The entry whose operations are taken back: the change, or its latest undo.
+    let source: Int64
+    if undo {
+      source = target.id
+    } else {
+      guard
+        let id = try Int64.fetchOne(
+          db, sql: "SELECT id FROM journalChange WHERE kind = 'undo' AND remote = 0 AND target = ? ORDER BY id DESC LIMIT 1",
+          arguments: [target.id])
+      else { throw StorageError.nothingToRedo }
+      source = id
+    }
+    let recorder = ChangeRecorder(db, kind: kind, command: command, target: target.id, now: now)
+    // The todos whose day, done or dropped the step sets: checked against the rules.
+    var touched = Set<String>()
+    // The operations left as they are, which the step's words leave out (it claims only what
+    // it changes): a todo's number, a field that already holds what the step would set, and
+    // what another device changed since.
+    var left = Set<Int64>()
+    var applied = 0
+    var leaving = Leaving()
+    func apply(_ id: Int64, _ operation: JournalOperation) throws {
+      // A todo's number moved by a sync stays: moving it back could take another todo's.
+      if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action {
+        left.insert(id)
+        return
+      }
+      let inverse = operation.inverse
+      // A project a kept todo is in stays with it.
+      if case .delete = inverse.action, inverse.entity == .project, let holder = leaving.holders[inverse.row] {
+        left.insert(id)
+        try leaving.leave(db, inverse, .rowExists, by: holder.by, holding: holder.subject)
+        return
+      }
+      do {
+        try recorder.apply(inverse, checked: true)
+        applied += 1
+        if inverse.touchesRules { touched.insert(operation.row) }
+      } catch let error as JournalConflictError {
+        // Set since to the very value the step sets (a sync's resolution that overrode it):
+        // nothing to do, and nothing in the way of the user's earlier changes.
+        if case .fieldChanged(_, _, let found) = error.conflict, case .update(_, _, let new) = inverse.action,
+          found == new
+        {
+          left.insert(id)
+          return
+        }
+        // Changed since by another device (or settled by a sync): left as it is there.
+        if !error.missingProject, let by = try Self.overrider(db, of: inverse, after: target.id) {
+          left.insert(id)
+          try leaving.leave(db, inverse, error.conflict, by: by)
+          return
+        }
+        throw StorageError.journalConflict(
+          try Self.conflictMessage(db, error, target: target, verb: undo ? "undo" : "redo"))
+      } catch let error as DatabaseError
+        where [ResultCode.SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL].contains(error.extendedResultCode)
+      {
+        // A value no row may hold (a priority of 7, an empty title): the journal is damaged,
+        // said as the other corrupt entries are, not as SQLite's "CHECK constraint failed".
+        throw StorageError.sqlite("corrupt journal operation \(id)")
+      }
+    }
+    // Described in the change's own order: the same rows, in the order the user named them
+    // (an undo's operations are the change's last first).
+    var summary = ChangeSummary.Builder()
+    let names: [String: String]
+    // A change of a few operations is read once; a bigger one a batch at a time, twice.
+    let first = try Self.operations(db, of: source, after: .min, backwards: false)
+    if first.count < Self.batch {
+      for (id, operation) in first.reversed() { try apply(id, operation) }
+      let kept = first.filter { !left.contains($0.id) }
+      let described = (undo ? kept : kept.reversed()).map(\.operation.inverse)
+      for operation in described { summary.add(operation) }
+      names = try recorder.names(summary.namedRows) { row in ChangeRecorder.knownName(of: row, in: described) }
+    } else {
+      try Self.forEachOperation(db, of: source, backwards: true, apply)
+      // The first batch, read already, starts each pass that goes forwards.
+      try Self.forEachOperation(db, of: source, backwards: !undo, startingWith: undo ? first : nil) { id, operation in
+        if !left.contains(id) { summary.add(operation.inverse) }
+      }
+      names = try recorder.names(summary.namedRows, change: source, inverted: true)
+    }
+    if let today {
+      try Self.checkTodoRules(
+        db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
+    }
+    try db.execute(
+      sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",
+      arguments: [undo, undo, target.id])
+    let effect = applied == 0 && leaving.count > 0 ? ChangeSummary.nothingLeft(undo ? "undo" : "redo") : summary.text(names: names)
+    let line = undo ? ChangeSummary.undid(target.command, effect: effect) : ChangeSummary.redid(target.command, effect: effect)
+    try recorder.finish(
+      summary: leaving.count > 0 ? line + "; " + LeftRow.summary(leaving.rows, count: leaving.count) : line,
+      always: true)
+    var entry = target.entry
+    entry.isUndone = undo
+    var step = JournalStep(entry: entry, effect: effect)
+    step.left = leaving.rows
+    step.leftCount = leaving.count
+    return (step, applied)
+  }
+
+  /// The rows a step left as another device made them (``LeftRow``): the first
+  /// ``keptRows`` of them, one each, and how many in all.
+  private struct Leaving {
+    var rows: [LeftRow] = []
+    var count = 0
+    private var seen = Set<String>()
+    private var index: [String: Int] = [:]
+    /// The projects of the todos kept, by uuid: the first kept todo in each, and who worked on it.
+    private(set) var holders: [String: (subject: String, by: Overrider)] = [:]
+
+    /// How many rows a step keeps to name (an undo of a million rows another device worked on
+    /// names a few and counts the rest).
+    static let keptRows = 100
+
+    /// Notes that `operation` was left, for `conflict`, as `by` made its row.
+    /// `holding`: the todo kept that keeps this project.
+    mutating func leave(
+      _ db: Database, _ operation: JournalOperation, _ conflict: OperationConflict, by: Overrider,
+      holding: String? = nil
+    ) throws {
+      if let at = index[operation.row] {
+        if case .fields(var fields) = rows[at].kind, case .update(let field, _, _) = operation.action {
+          if !fields.contains(field) { fields.append(field) }
+          rows[at].kind = .fields(fields)
+        }
+        return
+      }
+      guard seen.insert(operation.row).inserted else { return }
+      count += 1
+      let kind: LeftRow.Kind
+      switch (operation.action, conflict) {
+      case (.update(let field, _, _), .fieldChanged): kind = .fields([field])
+      case (.delete, .fieldChanged): kind = .kept
+      case (.delete, .rowExists): kind = .holding(holding ?? "a todo")
+      case (.create, _): kind = .present
+      default: kind = .deleted
+      }
+      let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
+      let row = LeftRow(
+        entity: operation.entity, uuid: operation.row,
+        number: operation.entity == .todo ? current?[todo: .id]?.integer : nil,
+        name: current?[operation.entity.nameField]?.text ?? operation.knownName,
+        kind: kind, by: by.words, fromDevice: by.device, fromDeviceName: by.name)
+      if kind == .kept, let project = current?[todo: .project]?.text, holders[project] == nil {
+        holders[project] = (row.subject, by)
+      }
+      guard rows.count < Self.keptRows else { return }
+      rows.append(row)
+      index[operation.row] = rows.count - 1
+    }
+  }
+
+  /// Who made the change that a step finds in its way: another machine (`device`, and its name
+  /// as its records said), or a sync's own settling (no device).
+  private struct Overrider {
+    var device: String?
+    var name: String?
+
+    /// `desktop`, `another device`, `the sync`.
+    var words: String {
+      guard device != nil else { return "the sync" }
+      return name.flatMap(DeviceName.sanitised) ?? "another device"
+    }
+  }
+
+  /// The change in the way of `operation` (applied by a step on change `change`) when another
+  /// device made it, or a sync settled it: the latest change after `change` that still stands
+  /// and touched the row (for an update, its field). Nil when that change is this machine's own
+  /// (undo takes changes in order: it must be undone first), or there is none (the row was
+  /// changed outside ootd's journal): the step refuses then.
+  private static func overrider(_ db: Database, of operation: JournalOperation, after change: Int64) throws -> Overrider? {
+    var field: String?
+    if case .update(let name, _, _) = operation.action { field = name }
+    guard
+      let row = try Row.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT journalChange.remote, journalChange.command, journalChange.device, syncDevice.name
+            FROM journalOperation JOIN journalChange ON journalChange.id = journalOperation.changeId
+            LEFT JOIN syncDevice ON journalChange.remote = 1 AND syncDevice.device = journalChange.device
+            WHERE journalOperation.row = ? AND journalOperation.changeId > ?
+              AND journalChange.kind = 'change' AND journalChange.undone = 0
+              AND (journalOperation.field IS NULL OR ? IS NULL OR journalOperation.field = ?)
+            ORDER BY journalOperation.id DESC LIMIT 1
+            """), arguments: [operation.row, change, field, field])
+    else { return nil }
+    if row["remote"] as Bool { return Overrider(device: row["device"], name: row["name"]) }
+    if row["command"] as String == SyncState.resolutionCommand { return Overrider(device: nil, name: nil) }
+    return nil
   }
 
   /// The most recent journal entries, newest first.

@@ -39,7 +39,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case nothingToUndo
   /// `redo` found no undone change to apply again.
   case nothingToRedo
-  /// An undo or redo would overwrite a row changed since by a change that is not undone.
+  /// An undo or redo would overwrite a row changed since by this machine's own change that is
+  /// not undone, or outside the journal (another device's later change is left as it is).
   case journalConflict(String)
   /// SQLite failed; the message is SQLite's.
   case sqlite(String)

@@ -307,10 +307,13 @@ public final class Session {
         state.status = said(notes.isEmpty ? "Notes cleared:" : "Notes of", todos)
       case .undo:
         let step = try database.recording(as: "undo").undo(today: today, now: now)
+        // What it left as another device set it follows (the first of it: one status line).
         state.status = ChangeSummary.undid(step.entry.command, effect: step.effect)
+          + (step.leftLines.first.map { "; " + $0 } ?? "")
       case .redo:
         let step = try database.recording(as: "redo").redo(today: today, now: now)
         state.status = ChangeSummary.redid(step.entry.command, effect: step.effect)
+          + (step.leftLines.first.map { "; " + $0 } ?? "")
       }
       if effect == .load { try load() } else { try reloadChanged() }
     } catch {

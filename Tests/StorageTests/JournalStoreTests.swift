@@ -41,25 +41,146 @@ struct JournalStoreTests {
     #expect(devices.count == 1 && RowID.isValid(devices.first!))
   }
 
-  @Test("a row changed since by another machine's change stops undo, which changes nothing")
-  func conflictRefuses() throws {
-    // Given a local retitle, then another device's retitle of the same todo
+  /// Issue 24, session 18: each machine undoes only its own changes; another device's later
+  /// change of a field leaves that field as it set it, and the rest of the change is undone.
+  @Test("a field another device changed since is left as it set it, the rest undone; redo re-applies only that; the change counts as undone")
+  func otherDeviceFieldLeft() throws {
+    // Given a local retitle and reprioritising, then another device's retitle of the same todo
+    let database = try AppDatabase.inMemory(command: "edit 1 --title B -p high")
+    let todo = try database.addTodo(try draft("A"), now: fixedNow)
+    _ = try database.editTodo(
+      id: todo.id, try TodoChanges(title: "B", priority: .high), today: fixedToday, now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: todo.uuid, .update(field: "title", old: .text("B"), new: .text("C")))],
+      fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 1 --title C", now: fixedNow)
+    // When undone
+    let step = try database.undo(now: fixedNow)
+    // Then the priority is back, the title the other device's, and the step says so
+    #expect(step.entry.id == 2 && step.entry.isUndone)
+    #expect(try allTodos(database).map { "\($0.title) \($0.priority)" } == ["C \(todo.priority)"])
+    #expect(step.leftLines == ["Left the title of #1 'C' as another device set it"])
+    #expect(!step.effect.contains("retitled") && step.effect.contains("priority"), "\(step.effect)")
+    #expect(try database.journal(limit: 1).first?.summary
+      == "Undid 'edit 1 --title B -p high': \(step.effect); left the title of #1 'C' as another device set it")
+    // Redo re-applies what was undone, only that
+    _ = try database.redo(now: fixedNow)
+    #expect(try allTodos(database).map { "\($0.title) \($0.priority)" } == ["C high"])
+    _ = try database.undo(now: fixedNow)
+    // And the next undo goes to the earlier change: the add, which keeps the todo the other
+    // device worked on (nothing of it left to undo, nothing older)
+    let add = try database.undo(now: fixedNow)
+    #expect(add.entry.id == 1 && add.effect == "nothing left to undo")
+    #expect(add.leftLines == ["Kept #1 'C': another device has changed it since (deleting it would lose that)"])
+    #expect(try allTodos(database).map(\.title) == ["C"])
+    #expect(throws: StorageError.nothingToUndo) { try database.undo(now: fixedNow) }
+  }
+
+  @Test("a change of which nothing is left to undo is passed over, in one line, to the change before it")
+  func nothingLeftPassedOver() throws {
+    // Given another device's todo, a local add, a local retitle of that todo, then the other
+    // device's retitle of it
+    let device = "00000000-0000-4000-8000-000000000000"
+    let database = try AppDatabase.inMemory(command: "edit 1 --title B")
+    let theirs = RowID.random()
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .create(.todo([
+        .title: .text("A"), .priority: .integer(1), .day: .text("2026-11-22"), .done: .integer(0),
+        .createdAt: .text("2026-11-22 09:00:00.000"),
+      ])))], fromDevice: device, command: "add A", now: fixedNow)
+    _ = try database.addTodo(try draft("mine"), now: fixedNow)
+    let number = try #require(try allTodos(database).first { $0.uuid == theirs }?.id)
+    _ = try database.editTodo(id: number, try TodoChanges(title: "B"), today: fixedToday, now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .update(field: "title", old: .text("B"), new: .text("C")))],
+      fromDevice: device, command: "edit 1 --title C", now: fixedNow)
+    // When undone
+    let step = try database.undo(now: fixedNow)
+    // Then the retitle is passed over (undone, nothing changed) and the add undone
+    #expect(step.entry.id == 2 && step.effect == "deleted 1 todo ('mine')" && step.passedOver.map(\.id) == [3])
+    #expect(step.leftLines == [
+      "Passed over 'edit 1 --title B' (change 3): nothing left to undo",
+      "Left the title of #\(number) 'C' as another device set it",
+    ])
+    #expect(try allTodos(database).map(\.title) == ["C"])
+    #expect(try database.journal(limit: 10).filter { $0.kind == .change && $0.fromDevice == nil }.allSatisfy(\.isUndone))
+  }
+
+  @Test("undo of an import after another device changed one of its todos: the others go, that one is kept, and so is the project it is in")
+  func importKeepsWorkedOnTodo() throws {
+    // Given an import of two todos in a new project, then another device's retitle of the second
+    let database = try AppDatabase.inMemory(command: "import todotxt a.txt")
+    let plan = ImportPlan(todos: try ["a1", "b2"].enumerated().map { index, title in
+      try ImportedTodo(
+        uuid: "c0000000-0000-4000-8000-00000000000\(index)", title: title, priority: .mid, day: fixedToday,
+        project: "work")
+    })
+    _ = try database.importTodos(plan, today: fixedToday, now: fixedNow)
+    let kept = try #require(try allTodos(database).first { $0.title == "b2" })
+    try database.applyChange(
+      [JournalOperation(.todo, row: kept.uuid, .update(field: "title", old: .text("b2"), new: .text("B2")))],
+      fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 2 --title B2", now: fixedNow)
+    // When undone
+    let step = try database.undo(now: fixedNow)
+    // Then the other todo is gone; the worked-on one stays, in its project, and both are said
+    #expect(step.entry.isUndone && step.effect.contains("deleted 1 todo"), "\(step.effect)")
+    #expect(try allTodos(database).map { "\($0.title) \($0.project ?? "-")" } == ["B2 work"])
+    #expect(try database.projects(.all).map(\.project.name) == ["work"])
+    #expect(step.leftLines == [
+      "Kept #\(kept.id) 'B2': another device has changed it since (deleting it would lose that)",
+      "Kept project 'work': #\(kept.id) 'B2', kept, is in it",
+    ])
+  }
+
+  @Test("past a change passed over, an older change refused is not undone: the undo is of the one passed over, and the next undo says the refusal")
+  func passedOverThenRefused() throws {
+    // Given another device's todo, a local add, a local retitle of that todo, the other
+    // device's retitle of it, and the local todo's title changed by hand (outside the journal)
+    let device = "00000000-0000-4000-8000-000000000000"
+    let scratch = Scratch()
+    let database = try AppDatabase.open(path: scratch.path(), command: "edit 1 --title B")
+    let theirs = RowID.random()
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .create(.todo([
+        .title: .text("A"), .priority: .integer(1), .day: .text("2026-11-22"), .done: .integer(0),
+        .createdAt: .text("2026-11-22 09:00:00.000"),
+      ])))], fromDevice: device, command: "add A", now: fixedNow)
+    let mine = try database.addTodo(try draft("mine"), now: fixedNow)
+    let number = try #require(try allTodos(database).first { $0.uuid == theirs }?.id)
+    _ = try database.editTodo(id: number, try TodoChanges(title: "B"), today: fixedToday, now: fixedNow)
+    try database.applyChange(
+      [JournalOperation(.todo, row: theirs, .update(field: "title", old: .text("B"), new: .text("C")))],
+      fromDevice: device, command: "edit 1 --title C", now: fixedNow)
+    try withRawDatabase(scratch.path()) { try $0.execute(sql: "UPDATE todo SET title = 'hand' WHERE id = \(mine.id)") }
+    // When undone: the retitle is passed over, the add refused: the step is the retitle's
+    let step = try database.undo(now: fixedNow)
+    #expect(step.entry.id == 3 && step.entry.isUndone && step.effect == "nothing left to undo")
+    #expect(step.leftLines == ["Left the title of #\(number) 'C' as another device set it"])
+    #expect(try allTodos(database).map(\.title).sorted() == ["C", "hand"])
+    // Then the next undo says the refusal, changing nothing
+    #expect(throws: StorageError.journalConflict(
+      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'hand' has been changed since, "
+        + "outside ootd's journal; nothing was changed")) {
+      try database.undo(now: fixedNow)
+    }
+    #expect(try allTodos(database).map(\.title).sorted() == ["C", "hand"])
+  }
+
+  @Test("a field changed since outside the journal still stops undo, which changes nothing")
+  func outsideJournalRefuses() throws {
+    // Given a local retitle, then the title changed by hand (no journal entry)
     let scratch = Scratch()
     let database = try AppDatabase.open(path: scratch.path(), command: "edit 1 --title B")
     let todo = try database.addTodo(try draft("A"), now: fixedNow)
     _ = try database.editTodo(id: todo.id, try TodoChanges(title: "B"), today: fixedToday, now: fixedNow)
-    try database.applyChange(
-      [JournalOperation(.todo, row: todo.uuid, .update(field: "title", old: .text("B"), new: .text("C")))],
-      fromDevice: "00000000-0000-4000-8000-000000000000", command: "edit 1 --title C", now: fixedNow)
+    try withRawDatabase(scratch.path()) { try $0.execute(sql: "UPDATE todo SET title = 'C'") }
     let before = try dump(scratch.path())
     // When / Then
     #expect(throws: StorageError.journalConflict(
-      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'C' has been changed since by "
-        + "'edit 1 --title C' (change 3, from another device); nothing was changed")) {
+      "cannot undo 'edit 1 --title B' (change 2): the title of todo 'C' has been changed since, "
+        + "outside ootd's journal; nothing was changed")) {
       try database.undo(now: fixedNow)
     }
     #expect(try dump(scratch.path()) == before)
-    #expect(try allTodos(database).map(\.title) == ["C"])
   }
 
   @Test("undo and redo of a change longer than a read batch apply every operation and say so", .tags(.slow))
@@ -175,13 +296,14 @@ struct JournalPruningTests {
     let database = try AppDatabase.open(path: scratch.path(), command: "add x")
     _ = try database.addTodo(try draft("x"), now: fixedNow)
     _ = try database.undo(now: fixedNow)
+    // Redo takes back what the undo did: its deletion (operation 2) is what it reads.
     try withRawDatabase(scratch.path()) { db in
       try db.execute(sql: """
-        UPDATE journalOperation SET newValue = replace(newValue, '"title"', '"title) VALUES (1); --"')
-        WHERE action = 'create'
+        UPDATE journalOperation SET oldValue = replace(oldValue, '"title"', '"title) VALUES (1); --"')
+        WHERE action = 'delete'
         """)
     }
-    #expect(throws: StorageError.sqlite("corrupt journal operation 1")) { try database.redo(now: fixedNow) }
+    #expect(throws: StorageError.sqlite("corrupt journal operation 2")) { try database.redo(now: fixedNow) }
     #expect(try allTodos(database).isEmpty)
   }
 

@@ -15,6 +15,10 @@ extension Ootd {
         carried todos return to their days. Undo is a change too: it shows in the log, and \
         'ootd redo' applies the change again. GitHub data and settings are never undone.
 
+        Each machine undoes only its own changes: a field another machine changed since \
+        stays as that machine set it (a todo it worked on is kept), the rest is undone, and \
+        one line a row says so ('left' in --json).
+
         Examples:
           ootd done 12 13 && ootd undo
           ootd undo --json

@@ -263,6 +263,10 @@ extension ChangeSummary {
     return "Left \(what) as \(count == 1 ? "it is" : "they are"): what a sync settles stands on every machine"
   }
 
+  /// The effect of an undo or redo (`verb`) of which nothing was left to do: another device
+  /// changed since everything the change changed (``LeftRow``).
+  public static func nothingLeft(_ verb: String) -> String { "nothing left to \(verb)" }
+
   /// `Redid 'done 12 13': 2 todos done ('a', 'b')`.
   public static func redid(_ command: String, effect: String) -> String {
     "Redid '\(command)': \(effect)"

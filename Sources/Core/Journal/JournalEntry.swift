@@ -59,6 +59,22 @@ public struct JournalStep: Hashable, Sendable {
   /// A line more, when undo passed over what a sync settled to reach the change
   /// (``ChangeSummary/passedOver(_:)``).
   public var note: String?
+  /// What the step left as another device made it (the first ``LeftRow`` of each row, up to a
+  /// hundred), newest change's last; ``leftCount`` counts them all.
+  public var left: [LeftRow] = []
+  /// How many rows the step left as another device made them.
+  public var leftCount = 0
+  /// The changes of this machine undo passed over to reach ``entry``, newest first: another
+  /// device had changed since all they changed, so nothing of them was left to undo (each counts
+  /// as undone, with an undo entry of its own).
+  public var passedOver: [JournalEntry] = []
+
+  /// The lines that say what the step left and passed over: `Passed over 'edit 1 --title B'
+  /// (change 2): nothing left to undo`, then ``LeftRow/lines(_:count:)``.
+  public var leftLines: [String] {
+    passedOver.map { "Passed over '\($0.command)' (change \($0.id)): \(ChangeSummary.nothingLeft("undo"))" }
+      + LeftRow.lines(left, count: leftCount)
+  }
 
   /// Creates a step.
   public init(entry: JournalEntry, effect: String) {

@@ -90,7 +90,8 @@ public struct JournalOperation: Hashable, Sendable {
   /// hold `old`, a deletion needs the row present with the fields it records.
   ///
   /// This is how undo notices that a row was changed since by a change that is not undone (which
-  /// happens only once another machine's changes arrive): it then refuses instead of guessing.
+  /// happens only once another machine's changes arrive): it then leaves what another device
+  /// changed as it is (``LeftRow``), and refuses for anything else instead of guessing.
   public func conflict(current: Fields?) -> OperationConflict? {
     switch action {
     case .create:
