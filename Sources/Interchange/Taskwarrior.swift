@@ -180,6 +180,21 @@ public enum Taskwarrior {
     guard let rawUUID = object["uuid"]?.string.map({ $0.lowercased() }), RowID.isValid(rawUUID) else {
       throw InterchangeError("", "no valid 'uuid'")
     }
+    // What no field can hold: kept in the notes, never dropped.
+    var fallback: [String] = []
+    /// The text of member `key`: a string as it is; any other JSON value (a number, a list) is
+    /// none the field can hold, kept in the notes as `key: value` (its JSON text); nil then and
+    /// when absent.
+    func text(_ key: String) -> String? {
+      guard let value = object[key] else { return nil }
+      if let text = value.string { return text }
+      if case .null = value { return nil }
+      fallback.append("\(key): \(value.compactText)")
+      return nil
+    }
+    if let status = object["status"], status.string == nil, !(status == .null) {
+      throw InterchangeError("", "unknown status \(status.compactText)")
+    }
     let status = object["status"]?.string ?? "pending"
     switch status {
     case "pending", "waiting", "completed", "deleted": break
@@ -206,9 +221,7 @@ public enum Taskwarrior {
       throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')")
     }
     let priority: Priority
-    // What no field can hold: kept in the notes, never dropped.
-    var fallback: [String] = []
-    switch object["priority"]?.string {
+    switch text("priority") {
     case "H": priority = .high
     case "L": priority = .low
     case "M", nil: priority = .mid
@@ -216,27 +229,38 @@ public enum Taskwarrior {
       priority = .mid
       fallback.append("priority: \(other)")
     }
-    var project = object["project"]?.string
+    var project = text("project")
     if let name = project, (try? Name.validate(name, kind: "project")) == nil {
       fallback.append("project: \(name)")
       project = nil
     }
-    var block = object[blockField]?.string
+    var block = text(blockField)
     if let name = block, (try? Name.validate(name, kind: "block")) == nil {
       fallback.append("\(blockField): \(name)")
       block = nil
     }
     var tags: [String] = []
-    if let all = object["tags"]?.strings, !all.isEmpty {
-      let (valid, others) = ImportTags.split(all)
+    switch object["tags"] {
+    case nil, .null?: break
+    case .array(let values)? where values.allSatisfy({ $0.string != nil }):
+      let (valid, others) = ImportTags.split(values.compactMap(\.string))
       tags = valid
       if !others.isEmpty { fallback.append("tags: " + others.joined(separator: ", ")) }
+    // A single string or anything else: no list of tags, kept as it came.
+    case let other?: fallback.append("tags: " + (other.string ?? other.compactText))
     }
     var notes: String? = nil
     var annotations: [Annotation] = []
+    switch object["annotations"] {
+    case nil, .null?, .array?: break
+    case let other?: fallback.append("annotations: \(other.compactText)")
+    }
     if case .array(let values)? = object["annotations"] {
-      for annotation in values.compactMap(\.object) {
-        let text = annotation["description"]?.string ?? ""
+      for value in values {
+        guard let annotation = value.object, let text = annotation["description"]?.string else {
+          fallback.append("annotation: \(value.compactText)")
+          continue
+        }
         guard let stamp = (try? date(annotation, "entry")) ?? nil else {
           fallback.append("annotation: \(text)")
           continue
@@ -257,7 +281,8 @@ public enum Taskwarrior {
       switch member.value {
       case .string(let text): value = text
       // Taskwarrior 2.6 writes `depends` as "uuid,uuid", 3.x as an array: one form.
-      case .array where member.key == "depends": value = (member.value.strings ?? []).joined(separator: ",")
+      case .array where member.key == "depends" && member.value.strings != nil:
+        value = (member.value.strings ?? []).joined(separator: ",")
       default: value = member.value.compactText
       }
       guard Attributes.isKey(Substring(member.key)), Attributes.add(member.key, value, to: &attributes) else {
