@@ -54,6 +54,15 @@ public struct ImportedTodo: Hashable, Sendable {
   /// Its tags (see ``Tag``), lowercased, sorted and without repeats. An update replaces the
   /// todo's tags with these, as it replaces the notes.
   public var tags: [String]
+  /// The number the todo had where it was exported (ootd's own export: `ootdid`), kept by a new
+  /// todo when no todo of the database has or had it; nil when the file gives none.
+  public var number: Int64?
+  /// The days it was carried from (ootd's own export: `ootdcarriedfrom`), or nil when the file
+  /// gives none (an update keeps the todo's).
+  public var carriedFrom: [Day]?
+  /// What ticked it (ootd's own export: `ootddoneby`), a done todo's only; nil when the file gives
+  /// none (an update keeps the todo's).
+  public var doneBy: DoneBy?
 
   /// Creates an imported todo, validating its day (in the calendar), title, project name, tags,
   /// annotations and attributes (keys, and every cap of ``Caps``).
@@ -62,8 +71,12 @@ public struct ImportedTodo: Hashable, Sendable {
     isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil, doneDay: Day? = nil,
     project: String? = nil, block: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
     tags: [String] = [], annotations: [Annotation]? = nil, attributes: [String: String] = [:],
-    attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false)
+    attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false),
+    number: Int64? = nil, carriedFrom: [Day]? = nil, doneBy: DoneBy? = nil
   ) throws(CoreError) {
+    self.number = number.flatMap { $0 > 0 ? $0 : nil }
+    self.carriedFrom = carriedFrom.map { Array(Set($0)).sorted() }
+    self.doneBy = isDone ? doneBy : nil
     self.uuid = uuid
     self.title = try Title.validate(title)
     self.priority = priority

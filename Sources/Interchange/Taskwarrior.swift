@@ -27,6 +27,8 @@ public enum Taskwarrior {
   static let mappedFields: Set<String> = [
     "uuid", "status", "description", "entry", "end", "scheduled", "due", "priority", "project",
     "tags", "annotations", "id", "urgency", "modified", blockField,
+    // ootd's own: the todo's number, its carried days, what ticked it (``OotdFields``).
+    OotdFields.numberKey, OotdFields.carriedFromKey, OotdFields.doneByKey,
     // A recurring instance is a todo on its day; the template it belongs to is skipped.
     "parent", "imask", "mask", "rtype", "recur",
   ]
@@ -216,7 +218,10 @@ public enum Taskwarrior {
     // The day: `scheduled`, else `due`; a finished task (done or deleted) its `end`, else (done
     // only) its `entry`. A pending task with neither is not planned yet: the backlog.
     let planned = scheduled ?? due
-    let instant = planned ?? (done || dropped ? end : nil) ?? (done ? entry : nil)
+    // But a deleted task of ootd's own export (it has `ootdid`) without `scheduled` is a todo
+    // dropped in the backlog (its `end` is only its creation): there it goes back.
+    let droppedInBacklog = dropped && planned == nil && object[OotdFields.numberKey] != nil
+    let instant = planned ?? (done || dropped && !droppedInBacklog ? end : nil) ?? (done ? entry : nil)
     if done, instant == nil {
       throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')")
     }
@@ -273,6 +278,24 @@ public enum Taskwarrior {
         }
       }
     }
+    // ootd's own (its export's): the number, the carried days, what ticked it; a value that is
+    // not what ootd writes goes to the notes.
+    var number: Int64? = nil
+    var carriedFrom: [Day]? = nil
+    var doneBy: DoneBy? = nil
+    if let value = text(OotdFields.numberKey) {
+      number = OotdFields.number(value)
+      if number == nil { fallback.append("\(OotdFields.numberKey): \(value)") }
+    }
+    if let value = text(OotdFields.carriedFromKey) {
+      carriedFrom = OotdFields.carriedFrom(value)
+      if carriedFrom == nil { fallback.append("\(OotdFields.carriedFromKey): \(value)") }
+    }
+    if let value = text(OotdFields.doneByKey) {
+      // An open todo was ticked by nothing.
+      doneBy = done ? OotdFields.doneBy(value) : nil
+      if doneBy == nil { fallback.append("\(OotdFields.doneByKey): \(value)") }
+    }
     var attributes: [String: String] = [:]
     // The few unmapped members first, then sorted: sorting every member cost more than the rest.
     let unmapped = JSONObject(members: object.members.filter { !mappedFields.contains($0.key) })
@@ -301,7 +324,8 @@ public enum Taskwarrior {
         doneAtEnd: doneAt?.addingTimeInterval(1), doneDay: doneAt.map { Day($0, in: timeZone) }, project: project,
         block: block, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
-        attributes: attributes, attributeCarrier: attributeCarrier)
+        attributes: attributes, attributeCarrier: attributeCarrier,
+        number: number, carriedFrom: carriedFrom, doneBy: doneBy)
     } catch {
       throw InterchangeError("", "\(error)")
     }
@@ -470,6 +494,12 @@ public enum Taskwarrior {
     writer.member(#""entry":"#, entry)
     writer.member(#""modified":"#, modified)
     if let block = todo.block { writer.member(#""ootdblock":"#, block) }
+    // ootd's own, in key order (``OotdFields``): `ootdcarriedfrom`, `ootddoneby`, `ootdid`.
+    if !todo.carriedFrom.isEmpty, let days = CarryRecord.text(todo.carriedFrom) {
+      writer.member(#""ootdcarriedfrom":"#, days)
+    }
+    if todo.isDone, let doneBy = todo.doneBy { writer.member(#""ootddoneby":"#, doneBy.rawValue) }
+    if todo.id > 0 { writer.member(#""ootdid":"#, String(todo.id)) }
     writer.member(#""priority":"#, code(todo.priority))
     if let project = todo.project { writer.member(#""project":"#, project) }
     // A backlog todo has no day: no `scheduled`.

@@ -157,10 +157,10 @@ import Testing
     todos[3].isDropped = true
     let text = TodoTxt.export(todos, timeZone: seoul)
     #expect(text == """
-      (A) 2024-02-27 회의 🚀 +work.client @bug @집 due:2024-03-02 ootd:\(uuids[0])
-      x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C ootd:\(uuids[1])
-      (B) 2024-02-27 mid\\u000Asplit @solo due:2024-03-04 rec:1w t:2024-03-01 ootd:\(uuids[2])
-      (B) 2024-02-27 given up due:2024-03-05 dropped:yes ootd:\(uuids[3])
+      (A) 2024-02-27 회의 🚀 +work.client @bug @집 due:2024-03-02 ootd:\(uuids[0]) ootdid:1
+      x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C ootd:\(uuids[1]) ootdid:2
+      (B) 2024-02-27 mid\\u000Asplit @solo due:2024-03-04 rec:1w t:2024-03-01 ootd:\(uuids[2]) ootdid:3
+      (B) 2024-02-27 given up due:2024-03-05 dropped:yes ootd:\(uuids[3]) ootdid:4
 
       """)
     var back = try TodoTxt.plan(text, today: today, timeZone: seoul).todos
@@ -189,7 +189,7 @@ import Testing
     var todo = Todo(id: 1, title: "Pair", priority: .high, day: Day(iso: "2024-03-02")!, createdAt: created, uuid: uuid)
     todo.block = "pairing"
     todo.isDropped = true
-    #expect(TodoTxt.line(todo, timeZone: utc) == "(A) 2024-02-27 Pair due:2024-03-02 ootdblock:pairing dropped:yes ootd:\(uuid)")
+    #expect(TodoTxt.line(todo, timeZone: utc) == "(A) 2024-02-27 Pair due:2024-03-02 ootdblock:pairing dropped:yes ootd:\(uuid) ootdid:1")
     let back = try TodoTxt.plan(TodoTxt.export([todo], timeZone: utc), today: today, timeZone: utc).todos
     #expect(back.map(\.block) == ["pairing"])
     #expect(back.map(\.notes) == [nil])
