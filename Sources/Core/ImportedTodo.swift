@@ -161,6 +161,8 @@ public struct ImportPlan: Hashable, Sendable {
   public var todos: [ImportedTodo]
   /// How many items were left out, by reason (e.g. "deleted task": 3).
   public var skipped: [String: Int]
+  /// How many items named the uuid of an earlier one, by outcome (``RepeatedUUID``).
+  public var repeated: [String: Int] = [:]
 
   /// Creates a plan.
   public init(todos: [ImportedTodo] = [], skipped: [String: Int] = [:]) {
@@ -186,9 +188,30 @@ public protocol ImportSink {
   mutating func add(_ todo: ImportedTodo) throws
   /// Counts one item left out for `reason`.
   mutating func skip(_ reason: String)
+  /// Counts one item that named the uuid of an earlier item of the file, imported as `outcome`
+  /// says (``RepeatedUUID``).
+  mutating func repeated(_ outcome: String)
+}
+
+/// What became of an item of a file that named the uuid of an earlier one (an import says how
+/// many, never merges them without a word).
+public enum RepeatedUUID {
+  /// A Taskwarrior task (or any item read by uuid) after another of that uuid, case aside: the
+  /// later one's fields are the todo's, in the first one's place.
+  public static let laterKept = "an item named the uuid of an earlier one (case aside): the later one kept"
+  /// A todo.txt line whose `ootd:UUID` an earlier line had: a todo of its own, by its text.
+  public static let ownTodo = "a line had the ootd:UUID of an earlier one: imported as a todo of its own"
+}
+
+extension ImportSink {
+  /// Not counted.
+  public mutating func repeated(_ outcome: String) {}
 }
 
 extension ImportPlan: ImportSink {
   /// Appends the todo.
   public mutating func add(_ todo: ImportedTodo) { todos.append(todo) }
+
+  /// Counts it.
+  public mutating func repeated(_ outcome: String) { repeated[outcome, default: 0] += 1 }
 }

@@ -60,6 +60,7 @@ public enum Taskwarrior {
     mutating func add(_ todo: ImportedTodo) {
       if let place = places[todo.uuid] {
         plan.todos[place] = todo
+        plan.repeated(RepeatedUUID.laterKept)
       } else {
         places[todo.uuid] = plan.todos.count
         plan.add(todo)

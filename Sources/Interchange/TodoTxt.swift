@@ -288,6 +288,7 @@ public enum TodoTxt {
         // ootd's own export: the todo it came from.
         uuid = own
       } else {
+        if line.uuid != nil { sink.repeated(RepeatedUUID.ownTodo) }
         let identity = identity(line)
         let first = RowID.nameBased(identity, namespace: namespace)
         let seenKey = RowID.bits(first) ?? 0

@@ -22,6 +22,8 @@ public struct ImportResult: Hashable, Sendable {
   /// New todos whose file gave a number (ootd's own export) that a todo of the database has or
   /// had, or that an earlier todo of the file took: each took the next free number instead.
   public var renumbered = 0
+  /// Items of the file that named the uuid of an earlier one, by outcome (``RepeatedUUID``).
+  public var repeated: [String: Int] = [:]
 
   /// How many items were left out in all.
   public var skippedCount: Int { skipped.values.reduce(0, +) }
@@ -44,6 +46,7 @@ extension AppDatabase {
     do {
       return try importTodos(dryRun: dryRun, today: today, now: now) { writer in
         for (reason, count) in plan.skipped { writer.result.skipped[reason, default: 0] += count }
+        for (outcome, count) in plan.repeated { writer.result.repeated[outcome, default: 0] += count }
         for todo in plan.todos { try writer.add(todo) }
       }
     } catch let error as StorageError {
@@ -216,12 +219,18 @@ public struct ImportWriter: ImportSink {
     taken += 1
     if let place = batchPlaces[todo.uuid] {
       batch[place] = todo
+      repeated(RepeatedUUID.laterKept)
       return
     }
     if batch.count >= Self.batchSize { try flush() }
     batchPlaces[todo.uuid] = batch.count
     batch.append(todo)
   }
+
+  /// Counts one item of the file that named an earlier one's uuid (``RepeatedUUID``): by the
+  /// reader, or here, where a uuid met again is found (in the batch, ``add(_:)``; past it,
+  /// ``apply(_:existing:)`` and ``count(_:differs:)``).
+  public mutating func repeated(_ outcome: String) { result.repeated[outcome, default: 0] += 1 }
 
   /// Counts one item of the file left out for `reason`.
   public mutating func skip(_ reason: String) {
@@ -338,8 +347,10 @@ public struct ImportWriter: ImportSink {
     if let found, found.id > lastIDBefore {
       replacing = found
       record = nil
+      repeated(RepeatedUUID.laterKept)
     } else if recorder == nil, found == nil, let bits = RowID.bits(todo.uuid) {
       counted = !countedAsAdded.insert(bits).inserted
+      if counted { repeated(RepeatedUUID.laterKept) }
     }
     // Done in the future or before its own day: as the commands would have left it, said in
     // words (unless the todo is so already).
@@ -535,6 +546,7 @@ public struct ImportWriter: ImportSink {
   /// there `differs` says too.
   private mutating func count(_ record: TodoRecord, differs: Bool) {
     if !met.insert(record.id) {
+      repeated(RepeatedUUID.laterKept)
       if countedAsUpdated.contains(record.id) {
         guard recorder == nil else {
           metAgain.insert(record.id)

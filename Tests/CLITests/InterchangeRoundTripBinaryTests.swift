@@ -337,6 +337,32 @@ import Testing
     }
   }
 
+  /// Two objects of one uuid (tryout18 W7's `h_dup.json`, and `h_dupcase.json`: the uuid in
+  /// another case) and two todo.txt lines of one `ootd:UUID` (`h_dupline`'s kind): the summary
+  /// says so, in text and `--json` (`repeatedUUIDs`). Before, `1 todo added` and no word.
+  @Test func repeatedUUIDs_areSaid() throws {
+    let tasks = [
+      #"[{"description":"first","uuid":"11111111-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"},"#
+        + #"{"description":"second","uuid":"11111111-1111-4111-8111-111111111111","status":"completed","end":"20261128T010000Z","entry":"20261128T000000Z"}]"#,
+      #"[{"description":"first","uuid":"aaaaaaaa-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"},"#
+        + #"{"description":"second","uuid":"AAAAAAAA-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"}]"#,
+    ]
+    for (index, file) in tasks.enumerated() {
+      let fresh = try TemporaryFolder()
+      let result = try BinaryTests.run(
+        ["import", "taskwarrior", "-"], environment: ["OOTD_DB": fresh.file("ootd.sqlite")], stdin: file)
+      #expect(result.code == 0 && result.stdout.contains("1 todo added"), "\(index): \(result.stdout)")
+      #expect(
+        result.stdout.contains("  repeated uuid 1: an item named the uuid of an earlier one (case aside): the later one kept"),
+        "\(index): \(result.stdout)")
+    }
+    let lines = "(A) a ootd:11111111-1111-4111-8111-111111111111\n(B) b ootd:11111111-1111-4111-8111-111111111111\n"
+    let json = try counts(try run(["import", "todotxt", "-", "--json"], stdin: lines))
+    #expect(json["added"] as? Int == 2 && json["repeatedUUIDs"] as? Int == 1, "\(json)")
+    let text = try run(["import", "todotxt", "-", "--dry-run"], stdin: lines).stdout
+    #expect(text.contains("  repeated uuid 1: a line had the ootd:UUID of an earlier one: imported as a todo of its own"), "\(text)")
+  }
+
   /// A `list --all --json` in its order, ids included, without what todo.txt cannot hold.
   func withoutProse(_ listing: String) throws -> [NSDictionary] {
     let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])

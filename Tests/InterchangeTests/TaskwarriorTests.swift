@@ -155,6 +155,7 @@ import Testing
        {"uuid":"A1B2C3D4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"second"}]
       """#
     #expect(try plan(text).todos.map(\.title) == ["second"])
+    #expect(try plan(text).repeated == [RepeatedUUID.laterKept: 1])
   }
 
   @Test(arguments: [
