@@ -262,6 +262,8 @@ public enum TodoTxt {
         notes.append("\(blockKey): \(name)")
         block = nil
       }
+      // An open line was ticked by nothing: its `ootddoneby:` stays in the notes, as Taskwarrior's.
+      if !line.isDone, let doneBy = line.doneBy { notes.append("\(OotdFields.doneByKey): \(doneBy.rawValue)") }
       var title = line.title
       if title.isEmpty {
         // Nothing but projects and contexts: the whole text is the title.

@@ -149,6 +149,34 @@ import Testing
     }
   }
 
+  /// ootd's own UDAs read back as hostile values: exactly what ootd writes is the field
+  /// (`ootdid` digits above 0, `ootdcarriedfrom` real days, `ootddoneby` a known word on a done
+  /// task); anything else stays in the notes, never a crash nor a silent loss.
+  @Test func ootdFields_readBackOrStayInTheNotes() throws {
+    let good = try #require(
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","status":"completed","#
+        + #""end":"20260102T000000Z","ootdid":"42","ootdcarriedfrom":"2025-12-31,2025-12-30","ootddoneby":"commits"}]"#)
+        .todos.first)
+    #expect(good.number == 42 && good.doneBy == .commits && good.notes == nil)
+    #expect(good.carriedFrom == [Day(iso: "2025-12-30")!, Day(iso: "2025-12-31")!])
+    for (member, value) in [
+      ("ootdid", #""0""#), ("ootdid", #""007""#), ("ootdid", #""-3""#), ("ootdid", #""99999999999999999999""#),
+      ("ootdid", "5"), ("ootdcarriedfrom", #""2026-02-30""#), ("ootdcarriedfrom", #""2026-01-01,""#),
+      ("ootdcarriedfrom", #""yesterday""#), ("ootddoneby", #""me""#),
+    ] {
+      let todo = try #require(
+        try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","status":"completed","#
+          + #""end":"20260102T000000Z",""# + member + #"":"# + value + "}]").todos.first)
+      #expect(todo.number == nil && todo.carriedFrom == nil && todo.doneBy == nil, "\(member) \(value)")
+      let bare = value.replacingOccurrences(of: "\"", with: "")
+      #expect(todo.notes == "\(member): \(bare)", "\(member) \(value)")
+    }
+    // An open task was ticked by nothing: its ootddoneby stays in the notes.
+    let open = try #require(
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","ootddoneby":"manual"}]"#).todos.first)
+    #expect(open.doneBy == nil && open.notes == "ootddoneby: manual")
+  }
+
   @Test func duplicateUUIDKeepsTheLastObject() throws {
     let text = #"""
       [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"first"},
