@@ -54,6 +54,15 @@ public struct ImportedTodo: Hashable, Sendable {
   /// Its tags (see ``Tag``), lowercased, sorted and without repeats. An update replaces the
   /// todo's tags with these, as it replaces the notes.
   public var tags: [String]
+  /// The number the todo had where it was exported (ootd's own export: `ootdid`), kept by a new
+  /// todo when no todo of the database has or had it; nil when the file gives none.
+  public var number: Int64?
+  /// The days it was carried from (ootd's own export: `ootdcarriedfrom`), or nil when the file
+  /// gives none (an update keeps the todo's).
+  public var carriedFrom: [Day]?
+  /// What ticked it (ootd's own export: `ootddoneby`), a done todo's only; nil when the file gives
+  /// none (an update keeps the todo's).
+  public var doneBy: DoneBy?
 
   /// Creates an imported todo, validating its day (in the calendar), title, project name, tags,
   /// annotations and attributes (keys, and every cap of ``Caps``).
@@ -62,8 +71,12 @@ public struct ImportedTodo: Hashable, Sendable {
     isDone: Bool = false, isDropped: Bool = false, doneAt: Date? = nil, doneAtEnd: Date? = nil, doneDay: Day? = nil,
     project: String? = nil, block: String? = nil, createdAt: Date? = nil, notes: String? = nil, replacesNotes: Bool = true,
     tags: [String] = [], annotations: [Annotation]? = nil, attributes: [String: String] = [:],
-    attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false)
+    attributeCarrier: AttributeCarrier = AttributeCarrier(reserved: [], wordsOnly: false),
+    number: Int64? = nil, carriedFrom: [Day]? = nil, doneBy: DoneBy? = nil
   ) throws(CoreError) {
+    self.number = number.flatMap { $0 > 0 ? $0 : nil }
+    self.carriedFrom = carriedFrom.map { Array(Set($0)).sorted() }
+    self.doneBy = isDone ? doneBy : nil
     self.uuid = uuid
     self.title = try Title.validate(title)
     self.priority = priority
@@ -148,6 +161,8 @@ public struct ImportPlan: Hashable, Sendable {
   public var todos: [ImportedTodo]
   /// How many items were left out, by reason (e.g. "deleted task": 3).
   public var skipped: [String: Int]
+  /// How many items named the uuid of an earlier one, by outcome (``RepeatedUUID``).
+  public var repeated: [String: Int] = [:]
 
   /// Creates a plan.
   public init(todos: [ImportedTodo] = [], skipped: [String: Int] = [:]) {
@@ -173,9 +188,30 @@ public protocol ImportSink {
   mutating func add(_ todo: ImportedTodo) throws
   /// Counts one item left out for `reason`.
   mutating func skip(_ reason: String)
+  /// Counts one item that named the uuid of an earlier item of the file, imported as `outcome`
+  /// says (``RepeatedUUID``).
+  mutating func repeated(_ outcome: String)
+}
+
+/// What became of an item of a file that named the uuid of an earlier one (an import says how
+/// many, never merges them without a word).
+public enum RepeatedUUID {
+  /// A Taskwarrior task (or any item read by uuid) after another of that uuid, case aside: the
+  /// later one's fields are the todo's, in the first one's place.
+  public static let laterKept = "an item named the uuid of an earlier one (case aside): the later one kept"
+  /// A todo.txt line whose `ootd:UUID` an earlier line had: a todo of its own, by its text.
+  public static let ownTodo = "a line had the ootd:UUID of an earlier one: imported as a todo of its own"
+}
+
+extension ImportSink {
+  /// Not counted.
+  public mutating func repeated(_ outcome: String) {}
 }
 
 extension ImportPlan: ImportSink {
   /// Appends the todo.
   public mutating func add(_ todo: ImportedTodo) { todos.append(todo) }
+
+  /// Counts it.
+  public mutating func repeated(_ outcome: String) { repeated[outcome, default: 0] += 1 }
 }

@@ -27,6 +27,8 @@ public enum Taskwarrior {
   static let mappedFields: Set<String> = [
     "uuid", "status", "description", "entry", "end", "scheduled", "due", "priority", "project",
     "tags", "annotations", "id", "urgency", "modified", blockField,
+    // ootd's own: the todo's number, its carried days, what ticked it (``OotdFields``).
+    OotdFields.numberKey, OotdFields.carriedFromKey, OotdFields.doneByKey,
     // A recurring instance is a todo on its day; the template it belongs to is skipped.
     "parent", "imask", "mask", "rtype", "recur",
   ]
@@ -58,6 +60,7 @@ public enum Taskwarrior {
     mutating func add(_ todo: ImportedTodo) {
       if let place = places[todo.uuid] {
         plan.todos[place] = todo
+        plan.repeated(RepeatedUUID.laterKept)
       } else {
         places[todo.uuid] = plan.todos.count
         plan.add(todo)
@@ -180,6 +183,21 @@ public enum Taskwarrior {
     guard let rawUUID = object["uuid"]?.string.map({ $0.lowercased() }), RowID.isValid(rawUUID) else {
       throw InterchangeError("", "no valid 'uuid'")
     }
+    // What no field can hold: kept in the notes, never dropped.
+    var fallback: [String] = []
+    /// The text of member `key`: a string as it is; any other JSON value (a number, a list) is
+    /// none the field can hold, kept in the notes as `key: value` (its JSON text); nil then and
+    /// when absent.
+    func text(_ key: String) -> String? {
+      guard let value = object[key] else { return nil }
+      if let text = value.string { return text }
+      if case .null = value { return nil }
+      fallback.append("\(key): \(value.compactText)")
+      return nil
+    }
+    if let status = object["status"], status.string == nil, !(status == .null) {
+      throw InterchangeError("", "unknown status \(status.compactText)")
+    }
     let status = object["status"]?.string ?? "pending"
     switch status {
     case "pending", "waiting", "completed", "deleted": break
@@ -201,14 +219,15 @@ public enum Taskwarrior {
     // The day: `scheduled`, else `due`; a finished task (done or deleted) its `end`, else (done
     // only) its `entry`. A pending task with neither is not planned yet: the backlog.
     let planned = scheduled ?? due
-    let instant = planned ?? (done || dropped ? end : nil) ?? (done ? entry : nil)
+    // But a deleted task of ootd's own export (it has `ootdid`) without `scheduled` is a todo
+    // dropped in the backlog (its `end` is only its creation): there it goes back.
+    let droppedInBacklog = dropped && planned == nil && object[OotdFields.numberKey] != nil
+    let instant = planned ?? (done || dropped && !droppedInBacklog ? end : nil) ?? (done ? entry : nil)
     if done, instant == nil {
       throw InterchangeError("", "no date to plan it on ('scheduled', 'due', 'end' or 'entry')")
     }
     let priority: Priority
-    // What no field can hold: kept in the notes, never dropped.
-    var fallback: [String] = []
-    switch object["priority"]?.string {
+    switch text("priority") {
     case "H": priority = .high
     case "L": priority = .low
     case "M", nil: priority = .mid
@@ -216,27 +235,38 @@ public enum Taskwarrior {
       priority = .mid
       fallback.append("priority: \(other)")
     }
-    var project = object["project"]?.string
+    var project = text("project")
     if let name = project, (try? Name.validate(name, kind: "project")) == nil {
       fallback.append("project: \(name)")
       project = nil
     }
-    var block = object[blockField]?.string
+    var block = text(blockField)
     if let name = block, (try? Name.validate(name, kind: "block")) == nil {
       fallback.append("\(blockField): \(name)")
       block = nil
     }
     var tags: [String] = []
-    if let all = object["tags"]?.strings, !all.isEmpty {
-      let (valid, others) = ImportTags.split(all)
+    switch object["tags"] {
+    case nil, .null?: break
+    case .array(let values)? where values.allSatisfy({ $0.string != nil }):
+      let (valid, others) = ImportTags.split(values.compactMap(\.string))
       tags = valid
       if !others.isEmpty { fallback.append("tags: " + others.joined(separator: ", ")) }
+    // A single string or anything else: no list of tags, kept as it came.
+    case let other?: fallback.append("tags: " + (other.string ?? other.compactText))
     }
     var notes: String? = nil
     var annotations: [Annotation] = []
+    switch object["annotations"] {
+    case nil, .null?, .array?: break
+    case let other?: fallback.append("annotations: \(other.compactText)")
+    }
     if case .array(let values)? = object["annotations"] {
-      for annotation in values.compactMap(\.object) {
-        let text = annotation["description"]?.string ?? ""
+      for value in values {
+        guard let annotation = value.object, let text = annotation["description"]?.string else {
+          fallback.append("annotation: \(value.compactText)")
+          continue
+        }
         guard let stamp = (try? date(annotation, "entry")) ?? nil else {
           fallback.append("annotation: \(text)")
           continue
@@ -249,6 +279,24 @@ public enum Taskwarrior {
         }
       }
     }
+    // ootd's own (its export's): the number, the carried days, what ticked it; a value that is
+    // not what ootd writes goes to the notes.
+    var number: Int64? = nil
+    var carriedFrom: [Day]? = nil
+    var doneBy: DoneBy? = nil
+    if let value = text(OotdFields.numberKey) {
+      number = OotdFields.number(value)
+      if number == nil { fallback.append("\(OotdFields.numberKey): \(value)") }
+    }
+    if let value = text(OotdFields.carriedFromKey) {
+      carriedFrom = OotdFields.carriedFrom(value)
+      if carriedFrom == nil { fallback.append("\(OotdFields.carriedFromKey): \(value)") }
+    }
+    if let value = text(OotdFields.doneByKey) {
+      // An open todo was ticked by nothing.
+      doneBy = done ? OotdFields.doneBy(value) : nil
+      if doneBy == nil { fallback.append("\(OotdFields.doneByKey): \(value)") }
+    }
     var attributes: [String: String] = [:]
     // The few unmapped members first, then sorted: sorting every member cost more than the rest.
     let unmapped = JSONObject(members: object.members.filter { !mappedFields.contains($0.key) })
@@ -257,7 +305,8 @@ public enum Taskwarrior {
       switch member.value {
       case .string(let text): value = text
       // Taskwarrior 2.6 writes `depends` as "uuid,uuid", 3.x as an array: one form.
-      case .array where member.key == "depends": value = (member.value.strings ?? []).joined(separator: ",")
+      case .array where member.key == "depends" && member.value.strings != nil:
+        value = (member.value.strings ?? []).joined(separator: ",")
       default: value = member.value.compactText
       }
       guard Attributes.isKey(Substring(member.key)), Attributes.add(member.key, value, to: &attributes) else {
@@ -276,7 +325,8 @@ public enum Taskwarrior {
         doneAtEnd: doneAt?.addingTimeInterval(1), doneDay: doneAt.map { Day($0, in: timeZone) }, project: project,
         block: block, createdAt: entry,
         notes: notes.flatMap(Notes.cleaned), tags: tags, annotations: annotations,
-        attributes: attributes, attributeCarrier: attributeCarrier)
+        attributes: attributes, attributeCarrier: attributeCarrier,
+        number: number, carriedFrom: carriedFrom, doneBy: doneBy)
     } catch {
       throw InterchangeError("", "\(error)")
     }
@@ -445,6 +495,12 @@ public enum Taskwarrior {
     writer.member(#""entry":"#, entry)
     writer.member(#""modified":"#, modified)
     if let block = todo.block { writer.member(#""ootdblock":"#, block) }
+    // ootd's own, in key order (``OotdFields``): `ootdcarriedfrom`, `ootddoneby`, `ootdid`.
+    if !todo.carriedFrom.isEmpty, let days = CarryRecord.text(todo.carriedFrom) {
+      writer.member(#""ootdcarriedfrom":"#, days)
+    }
+    if todo.isDone, let doneBy = todo.doneBy { writer.member(#""ootddoneby":"#, doneBy.rawValue) }
+    if todo.id > 0 { writer.member(#""ootdid":"#, String(todo.id)) }
     writer.member(#""priority":"#, code(todo.priority))
     if let project = todo.project { writer.member(#""project":"#, project) }
     // A backlog todo has no day: no `scheduled`.

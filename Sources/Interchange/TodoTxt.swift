@@ -35,6 +35,12 @@ public enum TodoTxt {
     /// The block from `ootdblock:NAME` (what ootd's export writes for a todo made from a block,
     /// as Taskwarrior's ``Taskwarrior/blockField``), unescaped; the first one.
     public var block: String?
+    /// ootd's own (``OotdFields``): the todo's number (`ootdid:6`), the days it was carried from
+    /// (`ootdcarriedfrom:2026-11-20,2026-11-21`) and what ticked it (`ootddoneby:manual`); the
+    /// first of each. A value that is not what ootd writes stays a word of the title.
+    public var number: Int64?
+    public var carriedFrom: [Day]?
+    public var doneBy: DoneBy?
     /// The other `key:value` words (`t:2026-12-20`, `rec:1w`), the first of each key.
     public var attributes: [String: String] = [:]
     /// The text without the words the mapping takes out (`+project`, `@context`, `due:`,
@@ -47,7 +53,7 @@ public enum TodoTxt {
   static let blockKey = Taskwarrior.blockField
 
   /// Keys of ootd's own fields in a line; every other `key:value` is an attribute.
-  static let reservedKeys: Set<String> = ["due", "pri", "ootd", "dropped", blockKey]
+  static let reservedKeys = Set(["due", "pri", "ootd", "dropped", blockKey]).union(OotdFields.keys)
 
   /// The attributes a todo.txt line carries: a `key:value` word each, under a key that is none
   /// of ``reservedKeys``.
@@ -129,6 +135,15 @@ public enum TodoTxt {
     case blockKey:
       guard line.block == nil else { return false }
       line.block = unescapedTitle(String(value))
+    case OotdFields.numberKey:
+      guard line.number == nil, let number = OotdFields.number(value) else { return false }
+      line.number = number
+    case OotdFields.carriedFromKey:
+      guard line.carriedFrom == nil, let days = OotdFields.carriedFrom(value) else { return false }
+      line.carriedFrom = days
+    case OotdFields.doneByKey:
+      guard line.doneBy == nil, let doneBy = OotdFields.doneBy(value) else { return false }
+      line.doneBy = doneBy
     default:
       return Attributes.add(String(key), String(value), to: &line.attributes)
     }
@@ -247,6 +262,8 @@ public enum TodoTxt {
         notes.append("\(blockKey): \(name)")
         block = nil
       }
+      // An open line was ticked by nothing: its `ootddoneby:` stays in the notes, as Taskwarrior's.
+      if !line.isDone, let doneBy = line.doneBy { notes.append("\(OotdFields.doneByKey): \(doneBy.rawValue)") }
       var title = line.title
       if title.isEmpty {
         // Nothing but projects and contexts: the whole text is the title.
@@ -273,6 +290,7 @@ public enum TodoTxt {
         // ootd's own export: the todo it came from.
         uuid = own
       } else {
+        if line.uuid != nil { sink.repeated(RepeatedUUID.ownTodo) }
         let identity = identity(line)
         let first = RowID.nameBased(identity, namespace: namespace)
         let seenKey = RowID.bits(first) ?? 0
@@ -296,7 +314,8 @@ public enum TodoTxt {
             project: project, block: block,
             createdAt: line.created.map { $0.start(in: timeZone) },
             notes: notes.isEmpty ? nil : notes.joined(separator: "\n"), replacesNotes: false,
-            tags: projectTags + contextTags, attributes: line.attributes, attributeCarrier: attributeCarrier)
+            tags: projectTags + contextTags, attributes: line.attributes, attributeCarrier: attributeCarrier,
+            number: line.number, carriedFrom: line.carriedFrom, doneBy: line.doneBy)
       } catch {
         throw InterchangeError(location, "\(error)")
       }
@@ -308,7 +327,8 @@ public enum TodoTxt {
 
   /// `todos` as todo.txt lines: `x DONE CREATED title +project @tag due:DAY pri:A key:value
   /// [ootdblock:NAME] ootd:UUID` for done ones, `(A) CREATED title +project @tag due:DAY key:value
-  /// [ootdblock:NAME] [dropped:yes] ootd:UUID` for open and dropped ones (high → A, mid → B, low →
+  /// [ootdblock:NAME] [dropped:yes] ootd:UUID` for open and dropped ones, each followed by
+  /// `[ootdcarriedfrom:DAYS] [ootddoneby:WHAT] ootdid:N` (``OotdFields``) (high → A, mid → B, low →
   /// C; the attributes a word can hold, sorted by key; the block it was made from, escaped as a
   /// title is and every space too (``escapedWord(_:)``); `ootd:` the todo's uuid, which a
   /// re-import matches on).
@@ -381,6 +401,13 @@ public enum TodoTxt {
     if todo.isDropped && !todo.isDone { bytes.appendUTF8(" dropped:yes") }
     bytes.appendUTF8(" ootd:")
     bytes.appendUTF8(todo.uuid)
+    // ootd's own, in key order: `ootdcarriedfrom:`, `ootddoneby:`, `ootdid:`.
+    for (key, value) in OotdFields.values(todo) {
+      space()
+      bytes.appendUTF8(key)
+      bytes.append(UInt8(ascii: ":"))
+      bytes.appendUTF8(value)
+    }
     bytes.append(UInt8(ascii: "\n"))
   }
 }

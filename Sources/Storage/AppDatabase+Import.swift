@@ -19,6 +19,11 @@ public struct ImportResult: Hashable, Sendable {
   /// Todos the file would have left breaking a rule (done on a day after today, dropped and
   /// done), imported mended by the fixed resolution (``TodoRules``): one sentence each.
   public var conflicts: [String] = []
+  /// New todos whose file gave a number (ootd's own export) that a todo of the database has or
+  /// had, or that an earlier todo of the file took: each took the next free number instead.
+  public var renumbered = 0
+  /// Items of the file that named the uuid of an earlier one, by outcome (``RepeatedUUID``).
+  public var repeated: [String: Int] = [:]
 
   /// How many items were left out in all.
   public var skippedCount: Int { skipped.values.reduce(0, +) }
@@ -41,6 +46,7 @@ extension AppDatabase {
     do {
       return try importTodos(dryRun: dryRun, today: today, now: now) { writer in
         for (reason, count) in plan.skipped { writer.result.skipped[reason, default: 0] += count }
+        for (outcome, count) in plan.repeated { writer.result.repeated[outcome, default: 0] += count }
         for todo in plan.todos { try writer.add(todo) }
       }
     } catch let error as StorageError {
@@ -155,6 +161,15 @@ public struct ImportWriter: ImportSink {
   private var creations: [CreatedRow] = []
   /// The number the next created todo takes: the one SQLite's AUTOINCREMENT would give it.
   private var nextID: Int64
+  /// The first number no todo of the database has or had (the first ``nextID``): a new todo
+  /// keeps the number its file gives (``ImportedTodo/number``) from here on, when no earlier
+  /// todo of the import took it (a number below was a todo's, whose removal undo takes back).
+  private let firstFreeID: Int64
+  /// The numbers this import gave or holds for the batch's todos that bring one (a bit each).
+  private var numbered = RowIDBits()
+  /// The numbers of the batch's new todos held for them before the batch is applied, so that a
+  /// todo that takes another number takes none a later todo of the batch brings.
+  private var held: Set<Int64> = []
   /// The todos there before the import that an object of the file met so far, of those the
   /// ones counted as updated, and of those the ones an object of a later batch met again, by
   /// id (a bit each, 64 to a word): a uuid met again is counted once, by what the todo is at
@@ -195,6 +210,7 @@ public struct ImportWriter: ImportSink {
     rowsBefore = max(lastIDBefore, try Int64.fetchOne(db, sql: "SELECT max(id) FROM journalOperation") ?? 0)
     let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'todo'") ?? 0
     nextID = max(lastIDBefore, sequence) + 1
+    firstFreeID = nextID
   }
 
   /// Takes the next todo of the file. A uuid met again keeps the place of the first todo of
@@ -203,12 +219,18 @@ public struct ImportWriter: ImportSink {
     taken += 1
     if let place = batchPlaces[todo.uuid] {
       batch[place] = todo
+      repeated(RepeatedUUID.laterKept)
       return
     }
     if batch.count >= Self.batchSize { try flush() }
     batchPlaces[todo.uuid] = batch.count
     batch.append(todo)
   }
+
+  /// Counts one item of the file that named an earlier one's uuid (``RepeatedUUID``): by the
+  /// reader, or here, where a uuid met again is found (in the batch, ``add(_:)``; past it,
+  /// ``apply(_:existing:)`` and ``count(_:differs:)``).
+  public mutating func repeated(_ outcome: String) { result.repeated[outcome, default: 0] += 1 }
 
   /// Counts one item of the file left out for `reason`.
   public mutating func skip(_ reason: String) {
@@ -231,7 +253,11 @@ public struct ImportWriter: ImportSink {
     for record in try TodoRecord.fetchAll(db, where: clause, StatementArguments(uuids), cached: full) {
       existing[record.uuid] = record
     }
+    for todo in batch where existing[todo.uuid] == nil {
+      if let wanted = todo.number, wanted >= firstFreeID, numbered.insert(wanted) { held.insert(wanted) }
+    }
     for todo in batch { try apply(todo, existing: existing[todo.uuid]) }
+    held.removeAll(keepingCapacity: true)
     try recorder?.createAll(.todo, typed: creations)
     creations.removeAll(keepingCapacity: true)
     batch.removeAll(keepingCapacity: true)
@@ -321,8 +347,10 @@ public struct ImportWriter: ImportSink {
     if let found, found.id > lastIDBefore {
       replacing = found
       record = nil
+      repeated(RepeatedUUID.laterKept)
     } else if recorder == nil, found == nil, let bits = RowID.bits(todo.uuid) {
       counted = !countedAsAdded.insert(bits).inserted
+      if counted { repeated(RepeatedUUID.laterKept) }
     }
     // Done in the future or before its own day: as the commands would have left it, said in
     // words (unless the todo is so already).
@@ -363,6 +391,9 @@ public struct ImportWriter: ImportSink {
     // stays as the todo has it: a round trip through it changes nothing.
     if todo.replacesNotes || todo.notes != nil { fields["notes"] = .optional(todo.notes) }
     if let annotations = todo.annotations { fields["annotations"] = .optional(Annotation.text(annotations)) }
+    // ootd's own (its export's), when the file gives them: else a todo keeps its own.
+    if let days = todo.carriedFrom { fields["carriedFrom"] = .optional(CarryRecord.text(days)) }
+    if let doneBy = todo.doneBy { fields["doneBy"] = .text(doneBy.rawValue) }
     let stored = Attributes.attributes(record?.attributes)
     fields["attributes"] = .optional(
       Attributes.text(todo.attributeCarrier.merged(stored: stored, imported: todo.attributes)))
@@ -378,7 +409,7 @@ public struct ImportWriter: ImportSink {
       }
     } else {
       fields["notes"] = .optional(todo.notes)
-      for name in ["annotations", "attributes"] where fields[name] == .null { fields[name] = nil }
+      for name in ["annotations", "attributes", "carriedFrom"] where fields[name] == .null { fields[name] = nil }
       if todo.isDropped { fields["dropped"] = .bool(true) }
     }
     keepRules(&fields, of: todo, existing: record)
@@ -395,21 +426,37 @@ public struct ImportWriter: ImportSink {
       fields["createdAt"] = .text(Timestamp.string(todo.createdAt ?? now, .sqlite))
       if let replacing {
         // Every field a creation sets, the defaults included.
-        for name in ["notes", "annotations", "attributes"] where fields[name] == nil { fields[name] = .null }
+        for name in ["notes", "annotations", "attributes", "carriedFrom", "doneBy"] where fields[name] == nil {
+          fields[name] = .null
+        }
         if fields["dropped"] == nil { fields["dropped"] = .bool(false) }
         try recorder?.update(.todo, row: replacing.uuid, current: replacing.fields, to: fields)
         return
       }
       if !counted { result.added += 1 }
       reportDoneFixes(&result)
+      let id = counted ? 0 : number(for: todo)
       guard recorder != nil else { return }
-      // Created at the end of the batch, under the number AUTOINCREMENT would give it now
-      // (the journal records it, as for any creation).
-      fields[todo: .id] = .integer(nextID)
-      nextID += 1
+      // Created at the end of the batch, under its file's number when free, else the number
+      // AUTOINCREMENT would give it now (the journal records it, as for any creation).
+      fields[todo: .id] = .integer(id)
       let names = fields.keys.sorted()
       creations.append(CreatedRow(row: todo.uuid, names: names, values: names.map { fields[$0]! }))
     }
+  }
+
+  /// The number a new todo takes: the file's (``ImportedTodo/number``) when it is free (past
+  /// ``firstFreeID`` and not given by this import yet), else the next free one (counted in
+  /// ``ImportResult/renumbered`` when the file gave one).
+  private mutating func number(for todo: ImportedTodo) -> Int64 {
+    if let wanted = todo.number {
+      if held.remove(wanted) != nil || wanted >= firstFreeID && numbered.insert(wanted) { return wanted }
+      result.renumbered += 1
+    }
+    while numbered.contains(nextID) { nextID += 1 }
+    numbered.insert(nextID)
+    nextID += 1
+    return nextID - 1
   }
 
   /// The name of `todo`'s block (the database's spelling), created as a user block (the todo's
@@ -435,12 +482,15 @@ public struct ImportWriter: ImportSink {
   }
 
   /// The names of a new todo's fields, sorted, by which of the three it may leave out it sets
-  /// (1: annotations, 2: attributes, 4: dropped): the same arrays for all the rows of an import.
-  private static let creationNames: [[String]] = (0..<8).map { set in
+  /// (1: annotations, 2: attributes, 4: dropped, 8: carriedFrom, 16: doneBy): the same arrays
+  /// for all the rows of an import.
+  private static let creationNames: [[String]] = (0..<32).map { set in
     var names = ["createdAt", "day", "done", "doneAt", "id", "notes", "priority", "project", "tags", "title"]
     if set & 1 != 0 { names.append("annotations") }
     if set & 2 != 0 { names.append("attributes") }
     if set & 4 != 0 { names.append("dropped") }
+    if set & 8 != 0 { names.append("carriedFrom") }
+    if set & 16 != 0 { names.append("doneBy") }
     return names.sorted()
   }
 
@@ -452,32 +502,37 @@ public struct ImportWriter: ImportSink {
   private mutating func create(_ todo: ImportedTodo, project: String?, counted: Bool) throws -> Bool {
     let dropped = todo.isDropped && !todo.isDone
     // Both dropped and done (a todo.txt `x … dropped:yes`) breaks a rule: mended and reported.
-    let state = TodoRuleState(day: todo.day, isDone: todo.isDone, isDropped: todo.isDropped, carriedFrom: [])
+    let carriedFrom = todo.carriedFrom.flatMap(CarryRecord.text)
+    let state = TodoRuleState(
+      day: todo.day, isDone: todo.isDone, isDropped: todo.isDropped, carriedFrom: todo.carriedFrom ?? [])
     guard TodoRules.resolve(state, today: today).fixes.isEmpty else { return false }
     if !counted { result.added += 1 }
+    let id = counted ? 0 : number(for: todo)
     guard recorder != nil else { return true }
     let annotations = todo.annotations.flatMap(Annotation.text)
     let attributes = Attributes.text(
       todo.attributeCarrier.merged(stored: Attributes.attributes(nil), imported: todo.attributes))
     let set = (annotations == nil ? 0 : 1) | (attributes == nil ? 0 : 2) | (dropped ? 4 : 0)
-    // In the order of the names sorted: annotations, attributes, createdAt, day, done, doneAt,
-    // dropped, id, notes, priority, project, tags, title.
+      | (carriedFrom == nil ? 0 : 8) | (todo.doneBy == nil ? 0 : 16)
+    // In the order of the names sorted: annotations, attributes, carriedFrom, createdAt, day,
+    // done, doneAt, doneBy, dropped, id, notes, priority, project, tags, title.
     var values: [FieldValue] = []
-    values.reserveCapacity(13)
+    values.reserveCapacity(15)
     if let annotations { values.append(.text(annotations)) }
     if let attributes { values.append(.text(attributes)) }
+    if let carriedFrom { values.append(.text(carriedFrom)) }
     values.append(.text(Timestamp.string(todo.createdAt ?? now, .sqlite)))
     values.append(.optional(todo.day?.description))
     values.append(.bool(todo.isDone))
     values.append(todo.isDone ? .text(Timestamp.string(todo.doneAt ?? now, .sqlite)) : .null)
+    if let doneBy = todo.doneBy { values.append(.text(doneBy.rawValue)) }
     if dropped { values.append(.bool(true)) }
-    values.append(.integer(nextID))
+    values.append(.integer(id))
     values.append(.optional(todo.notes))
     values.append(.integer(Int64(todo.priority.rank)))
     values.append(.optional(project))
     values.append(.optional(Tag.text(todo.tags)))
     values.append(.text(todo.title))
-    nextID += 1
     creations.append(CreatedRow(row: todo.uuid, names: Self.creationNames[set], values: values))
     return true
   }
@@ -491,6 +546,7 @@ public struct ImportWriter: ImportSink {
   /// there `differs` says too.
   private mutating func count(_ record: TodoRecord, differs: Bool) {
     if !met.insert(record.id) {
+      repeated(RepeatedUUID.laterKept)
       if countedAsUpdated.contains(record.id) {
         guard recorder == nil else {
           metAgain.insert(record.id)
@@ -540,7 +596,7 @@ public struct ImportWriter: ImportSink {
       day: fields["day"].map { $0.text.flatMap(Day.init(iso:)) } ?? (record == nil ? todo.day : stored?.day),
       isDone: todo.isDone,
       isDropped: fields["dropped"].map { $0 == .bool(true) } ?? stored?.isDropped ?? false,
-      carriedFrom: stored?.carriedFrom ?? [])
+      carriedFrom: fields["carriedFrom"].map { CarryRecord.days($0.text) } ?? stored?.carriedFrom ?? [])
     let (resolved, fixes) = TodoRules.resolve(state, today: today)
     guard !fixes.isEmpty else { return }
     fields.merge(resolved.fields) { $1 }

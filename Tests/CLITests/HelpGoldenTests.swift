@@ -36,10 +36,10 @@ import Testing
       contentsOf: Golden.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("README.md"), encoding: .utf8)
     let names: [(command: any ParsableCommand.Type, names: [String])] = [
-      (Ootd.Import.TaskwarriorImport.self, ["ootdblock", "scheduled", "entry", "annotations", "attributes"]),
-      (Ootd.Import.TodoTxtImport.self, ["ootdblock:", "ootd:UUID", "dropped:yes", "due:", "pri:", "\\uXXXX"]),
+      (Ootd.Import.TaskwarriorImport.self, ["ootdblock", "ootdid", "ootdcarriedfrom", "ootddoneby", "scheduled", "entry", "annotations", "attributes"]),
+      (Ootd.Import.TodoTxtImport.self, ["ootdblock:", "ootdid:N", "ootdcarriedfrom:DAYS", "ootddoneby:WHO", "ootd:UUID", "dropped:yes", "due:", "pri:", "\\uXXXX"]),
       (Ootd.Export.self, [
-        "ootdblock", "ootdblock:NAME", "ootd:UUID", "dropped:yes", "SUMMARY", "X-OOTD-SUMMARY", "DESCRIPTION",
+        "ootdblock", "ootdblock:NAME", "ootdid", "ootdid:N", "ootdcarriedfrom", "ootddoneby", "ootd:UUID", "dropped:yes", "SUMMARY", "X-OOTD-SUMMARY", "DESCRIPTION",
         "X-OOTD-DESCRIPTION", "CATEGORIES", "DTSTART", "\\uXXXX",
       ]),
     ]

@@ -255,10 +255,10 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(freshRun(["import", "taskwarrior", "-", "--json"]).utf8)) as? [String: Any])
     #expect(imported["added"] as? Int == 3)
     #expect(imported["blocks"] as? [String] == ["pairing"])
-    // The listing there is this one's, todo for todo, blocks and all (the numbers are the
-    // file's order there).
-    let there = try todos(freshRun(["list", "--all", "--json"]))
-    #expect(there == (try todos(before)))
+    // The listing there is this one's, whole: blocks, numbers and all.
+    let listed = try freshRun(["list", "--all", "--json"])
+    #expect(listed == before)
+    let there = try todos(listed)
     #expect(Set(there.values.compactMap { $0["block"] as? String }) == ["pairing", "algorithm"])
     let blocks = try freshRun(["block", "list"])
     #expect(blocks.contains("pairing") && blocks.contains("Pair with a colleague"), "\(blocks)")
@@ -267,13 +267,106 @@ import Testing
     #expect(again["unchanged"] as? Int == 3 && again["blocks"] as? [String] == [], "\(again)")
   }
 
-  /// A `list --all --json` by uuid, without the numbers (a fresh database numbers the todos in
-  /// the file's order) and the other members in `without`.
+  /// A `list --all --json` by uuid, without the numbers and the other members in `without`.
   func todos(_ listing: String, without: Set<String> = []) throws -> [String: NSDictionary] {
     let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
     return Dictionary(uniqueKeysWithValues: all.map { todo in
       (todo["uuid"] as? String ?? "", NSDictionary(dictionary: todo.filter { $0.key != "id" && !without.contains($0.key) }))
     })
+  }
+
+  /// Issue W10/interchange18b: ootd's own export imported into a fresh database gives the same
+  /// `list --all --json`, whole: the numbers (`ootdid`; before, a fresh database numbered the
+  /// todos in the file's order, the backlog first), the days a todo was carried from
+  /// (`ootdcarriedfrom`) and who marked it done (`ootddoneby`), in both formats and through the
+  /// real `task` (`task import`, `task export`, `ootd import`). Into a database whose numbers are
+  /// taken, each such todo takes the next free number and the summary counts them.
+  @Test func ownExport_intoAFreshDatabase_isTheSameListingWhole() throws {
+    try seed(realTask: true)
+    _ = try run(["carry", "1", "--to", TestClock.day()])
+    let before = try listing()
+    let listed = try #require(try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [[String: Any]])
+    #expect(listed.contains { ($0["carriedFrom"] as? [String])?.isEmpty == false })
+    #expect(listed.contains { $0["doneBy"] as? String == "manual" })
+    // The export's order is not the numbers' (the backlog first).
+    #expect(listed.map { $0["id"] as? Int } != listed.map { $0["id"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) })
+    var files: [(format: String, text: String)] = []
+    for format in ["taskwarrior", "todotxt"] {
+      files.append((format, try run(["export", "--format", format]).stdout))
+    }
+    if let taskBinary = InterchangeBinaryTests.taskBinary {
+      let file = folder.file("to-task.json")
+      _ = try run(["export", "--format", "taskwarrior", "--output", file])
+      _ = try task(taskBinary, ["import", file])
+      files.append(("taskwarrior", try task(taskBinary, ["export"])))
+    }
+    for (index, file) in files.enumerated() {
+      let fresh = try TemporaryFolder()
+      let freshEnv = ["OOTD_DB": fresh.file("ootd.sqlite")]
+      func freshRun(_ arguments: [String]) throws -> String {
+        let result = try BinaryTests.run(arguments, environment: freshEnv, stdin: file.text)
+        #expect(result.code == 0, "\(arguments): \(result.stderr)")
+        return result.stdout
+      }
+      let imported = try counts(BinaryTests.Result(code: 0, stdout: freshRun(["import", file.format, "-", "--json"]), stderr: ""))
+      #expect(imported["added"] as? Int == listed.count && imported["renumbered"] as? Int == 0, "\(index): \(imported)")
+      let after = try freshRun(["list", "--all", "--json"])
+      if file.format == "taskwarrior" {
+        #expect(after == before, "\(index) \(file.format)")
+      } else {
+        // todo.txt holds no notes, no annotations and no value with a space (README): the rest whole.
+        #expect(try withoutProse(after) == withoutProse(before))
+      }
+    }
+    // Numbers 1 and 2 taken (one still a todo's, one a removed todo's): those two move on.
+    let taken = try TemporaryFolder()
+    let takenEnv = ["OOTD_DB": taken.file("ootd.sqlite")]
+    _ = try BinaryTests.run(["add", "Mine", "--on", TestClock.day()], environment: takenEnv)
+    _ = try BinaryTests.run(["add", "Removed", "--on", TestClock.day()], environment: takenEnv)
+    _ = try BinaryTests.run(["rm", "2", "--yes"], environment: takenEnv)
+    let result = try BinaryTests.run(["import", "todotxt", "-"], environment: takenEnv, stdin: files[1].text)
+    #expect(result.code == 0 && result.stdout.contains("2 todos took another number"), "\(result.stdout)")
+    let there = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(BinaryTests.run(["list", "--all", "--json"], environment: takenEnv).stdout.utf8)) as? [[String: Any]])
+    let ids = there.compactMap { $0["id"] as? Int }
+    #expect(Set(ids).count == ids.count && !ids.contains(2))
+    #expect(there.first { $0["title"] as? String == "Mine" }?["id"] as? Int == 1)
+    for todo in listed where (todo["id"] as? Int ?? 0) > 2 {
+      #expect(there.first { $0["uuid"] as? String == todo["uuid"] as? String }?["id"] as? Int == todo["id"] as? Int)
+    }
+  }
+
+  /// Two objects of one uuid (tryout18 W7's `h_dup.json`, and `h_dupcase.json`: the uuid in
+  /// another case) and two todo.txt lines of one `ootd:UUID` (`h_dupline`'s kind): the summary
+  /// says so, in text and `--json` (`repeatedUUIDs`). Before, `1 todo added` and no word.
+  @Test func repeatedUUIDs_areSaid() throws {
+    let tasks = [
+      #"[{"description":"first","uuid":"11111111-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"},"#
+        + #"{"description":"second","uuid":"11111111-1111-4111-8111-111111111111","status":"completed","end":"20261128T010000Z","entry":"20261128T000000Z"}]"#,
+      #"[{"description":"first","uuid":"aaaaaaaa-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"},"#
+        + #"{"description":"second","uuid":"AAAAAAAA-1111-4111-8111-111111111111","status":"pending","entry":"20261128T000000Z"}]"#,
+    ]
+    for (index, file) in tasks.enumerated() {
+      let fresh = try TemporaryFolder()
+      let result = try BinaryTests.run(
+        ["import", "taskwarrior", "-"], environment: ["OOTD_DB": fresh.file("ootd.sqlite")], stdin: file)
+      #expect(result.code == 0 && result.stdout.contains("1 todo added"), "\(index): \(result.stdout)")
+      #expect(
+        result.stdout.contains("  repeated uuid 1: an item named the uuid of an earlier one (case aside): the later one kept"),
+        "\(index): \(result.stdout)")
+    }
+    let lines = "(A) a ootd:11111111-1111-4111-8111-111111111111\n(B) b ootd:11111111-1111-4111-8111-111111111111\n"
+    let json = try counts(try run(["import", "todotxt", "-", "--json"], stdin: lines))
+    #expect(json["added"] as? Int == 2 && json["repeatedUUIDs"] as? Int == 1, "\(json)")
+    let text = try run(["import", "todotxt", "-", "--dry-run"], stdin: lines).stdout
+    #expect(text.contains("  repeated uuid 1: a line had the ootd:UUID of an earlier one: imported as a todo of its own"), "\(text)")
+  }
+
+  /// A `list --all --json` in its order, ids included, without what todo.txt cannot hold.
+  func withoutProse(_ listing: String) throws -> [NSDictionary] {
+    let all = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
+    return all.map { NSDictionary(dictionary: $0.filter { !["notes", "annotations", "attributes"].contains($0.key) }) }
   }
 
   /// A todo's block travels in the todo.txt export too (`ootdblock:NAME`, the UDA's name):
@@ -304,13 +397,12 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(freshRun(["import", "todotxt", file, "--json"]).utf8)) as? [String: Any])
     #expect(imported["added"] as? Int == 4, "\(imported)")
     #expect(imported["blocks"] as? [String] == ["pairing"], "\(imported)")
-    // But who marked it done (`doneBy`, ootd's own bookkeeping, as the GitHub link and the
-    // carried days): no export carries it (README), and an imported done todo has none.
+    // Who marked it done travels too (`ootddoneby:`), and the numbers (`ootdid:`).
     let listed = try freshRun(["list", "--all", "--json"])
-    let there = try todos(listed, without: ["doneBy"])
-    #expect(there == (try todos(before, without: ["doneBy"])))
+    #expect(listed == before)
+    let there = try todos(listed)
     #expect(Set(there.values.compactMap { $0["block"] as? String }) == ["pairing", "algorithm"])
-    #expect(try todos(listed).values.filter { $0["doneBy"] is NSNull }.count == 4)
+    #expect(there.values.filter { $0["doneBy"] as? String == "manual" }.count == 1)
     let blocks = try freshRun(["block", "list"])
     #expect(blocks.contains("pairing") && blocks.contains("Pair with a colleague"), "\(blocks)")
     let again = try #require(

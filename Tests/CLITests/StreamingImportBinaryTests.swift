@@ -45,6 +45,8 @@ import Testing
     #expect(dry.code == 0, "\(dry.stderr)")
     let counted = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
     #expect(counted["added"] as? Int == 1200)
+    // Said, not merged silently (interchange18b): two objects named an earlier one's uuid.
+    #expect(counted["repeatedUUIDs"] as? Int == 2, "\(counted)")
     #expect(try snapshot() == before)
 
     let imported = try run(["import", "taskwarrior", file, "--json"])
@@ -52,6 +54,9 @@ import Testing
     let result = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
     #expect(result["added"] as? Int == 1200)
     #expect(result["updated"] as? Int == 0)
+    #expect(result["repeatedUUIDs"] as? Int == 2, "\(result)")
+    let text = try run(["import", "taskwarrior", file, "--dry-run"]).stdout
+    #expect(text.contains("  repeated uuid 2: an item named the uuid of an earlier one (case aside): the later one kept"), "\(text)")
     let todos = try #require(
       try JSONSerialization.jsonObject(with: Data(run(["list", "--all", "--json"]).stdout.utf8)) as? [[String: Any]])
     #expect(todos.count == 1201)

@@ -125,12 +125,65 @@ import Testing
     #expect(todo.notes == notes)
   }
 
+  /// Values of the wrong JSON type (tryout18 W7, its file `h_pri.json`): each stays in the
+  /// notes as `key: value`, as a value no field can hold does; before, priority, project, tags
+  /// and annotations of another type were gone without a word, `depends` of numbers became
+  /// empty, and a status of another type read as pending.
+  @Test func wrongTypes_stayInTheNotes() throws {
+    let task = #"[{"description":"pn","uuid":"21111111-1111-4111-8111-111111111111","status":"pending","#
+      + #""priority":5,"project":7,"tags":"solo","depends":["x"],"due":12,"ootdblock":["b"],"#
+      + #""annotations":{"a":1},"wait":[1,2]}]"#
+    let todo = try #require(try plan(task).todos.first)
+    #expect(todo.priority == .mid && todo.project == nil && todo.tags.isEmpty && todo.block == nil)
+    #expect(todo.notes == "priority: 5\nproject: 7\nootdblock: [\"b\"]\ntags: solo\nannotations: {\"a\":1}")
+    // An array of uuids is Taskwarrior 3's `depends`; an array of anything else is kept as JSON.
+    #expect(todo.attributes == ["depends": "x", "wait": "[1,2]"])
+    #expect(todo.day == Day(iso: "1970-01-01"))  // epoch seconds, as Taskwarrior writes them
+    let numbers = try #require(
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","depends":[1,"y"],"tags":["a",2],"#
+        + #""annotations":[3,{"entry":"20260101T000000Z","description":4}]}]"#).todos.first)
+    #expect(numbers.attributes == ["depends": #"[1,"y"]"#])
+    #expect(numbers.notes == #"tags: ["a",2]"# + "\n" + #"annotation: 3"# + "\n" + #"annotation: {"description":4,"entry":"20260101T000000Z"}"#)
+    #expect(throws: InterchangeError.self) {
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","status":3}]"#)
+    }
+  }
+
+  /// ootd's own UDAs read back as hostile values: exactly what ootd writes is the field
+  /// (`ootdid` digits above 0, `ootdcarriedfrom` real days, `ootddoneby` a known word on a done
+  /// task); anything else stays in the notes, never a crash nor a silent loss.
+  @Test func ootdFields_readBackOrStayInTheNotes() throws {
+    let good = try #require(
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","status":"completed","#
+        + #""end":"20260102T000000Z","ootdid":"42","ootdcarriedfrom":"2025-12-31,2025-12-30","ootddoneby":"commits"}]"#)
+        .todos.first)
+    #expect(good.number == 42 && good.doneBy == .commits && good.notes == nil)
+    #expect(good.carriedFrom == [Day(iso: "2025-12-30")!, Day(iso: "2025-12-31")!])
+    for (member, value) in [
+      ("ootdid", #""0""#), ("ootdid", #""007""#), ("ootdid", #""-3""#), ("ootdid", #""99999999999999999999""#),
+      ("ootdid", "5"), ("ootdcarriedfrom", #""2026-02-30""#), ("ootdcarriedfrom", #""2026-01-01,""#),
+      ("ootdcarriedfrom", #""yesterday""#), ("ootddoneby", #""me""#),
+    ] {
+      let todo = try #require(
+        try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","status":"completed","#
+          + #""end":"20260102T000000Z",""# + member + #"":"# + value + "}]").todos.first)
+      #expect(todo.number == nil && todo.carriedFrom == nil && todo.doneBy == nil, "\(member) \(value)")
+      let bare = value.replacingOccurrences(of: "\"", with: "")
+      #expect(todo.notes == "\(member): \(bare)", "\(member) \(value)")
+    }
+    // An open task was ticked by nothing: its ootddoneby stays in the notes.
+    let open = try #require(
+      try plan(#"[{"description":"d","uuid":"21111111-1111-4111-8111-111111111111","ootddoneby":"manual"}]"#).todos.first)
+    #expect(open.doneBy == nil && open.notes == "ootddoneby: manual")
+  }
+
   @Test func duplicateUUIDKeepsTheLastObject() throws {
     let text = #"""
       [{"uuid":"a1b2c3d4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"first"},
        {"uuid":"A1B2C3D4-0000-4000-8000-000000000001","status":"pending","entry":"20240101T000000Z","description":"second"}]
       """#
     #expect(try plan(text).todos.map(\.title) == ["second"])
+    #expect(try plan(text).repeated == [RepeatedUUID.laterKept: 1])
   }
 
   @Test(arguments: [

@@ -45,6 +45,9 @@ import Testing
     members["priority"] = .string(Taskwarrior.code(todo.priority))
     if let project = todo.project { members["project"] = .string(project) }
     if let block = todo.block { members["ootdblock"] = .string(block) }
+    if let days = CarryRecord.text(todo.carriedFrom) { members["ootdcarriedfrom"] = .string(days) }
+    if todo.isDone, let doneBy = todo.doneBy { members["ootddoneby"] = .string(doneBy.rawValue) }
+    if todo.id > 0 { members["ootdid"] = .string(String(todo.id)) }
     if !todo.tags.isEmpty { members["tags"] = .strings(todo.tags) }
     let annotations =
       (todo.notes.map { [["entry": entry, "description": $0]] } ?? [])
@@ -75,15 +78,18 @@ import Testing
     done.notes = "line 1\nline 2 \u{8}"
     done.tags = ["bug", "회의"]
     done.annotations = [Annotation(entry: Date(timeIntervalSince1970: 1_709_100_000), text: "a \"note\" \u{c}")]
+    done.doneBy = .commits
+    done.carriedFrom = [Day(iso: "2024-02-28")!, Day(iso: "2024-03-01")!]
     done.attributes = ["estimate": "2.50", "Zeta": "z", "_x": "\u{1}", "ünïcode": "ü", "due": "20240305T000000Z", "aa": "1"]
     var dropped = Todo(
       id: 2, title: "dropped", priority: .low, day: nil,
       createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000002")
     dropped.isDropped = true
     dropped.attributes = ["due": "20240305T000000Z", "wait": "20240301T000000Z"]
-    let open = Todo(
+    var open = Todo(
       id: 3, title: "open", priority: .mid, day: Day(iso: "2024-03-03")!,
       createdAt: Date(timeIntervalSince1970: 1_709_000_000), uuid: "a1b2c3d4-0000-4000-8000-000000000003")
+    open.carriedFrom = [Day(iso: "2024-03-01")!]
     let modified = Timestamp.string(Date(timeIntervalSince1970: 1_709_500_000), .compact)
     for todo in [done, dropped, open] {
       #expect(Taskwarrior.line(todo, timeZone: utc, modified: modified) == (try Self.oracle(todo, timeZone: utc, modified: modified)))

@@ -157,10 +157,10 @@ import Testing
     todos[3].isDropped = true
     let text = TodoTxt.export(todos, timeZone: seoul)
     #expect(text == """
-      (A) 2024-02-27 회의 🚀 +work.client @bug @집 due:2024-03-02 ootd:\(uuids[0])
-      x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C ootd:\(uuids[1])
-      (B) 2024-02-27 mid\\u000Asplit @solo due:2024-03-04 rec:1w t:2024-03-01 ootd:\(uuids[2])
-      (B) 2024-02-27 given up due:2024-03-05 dropped:yes ootd:\(uuids[3])
+      (A) 2024-02-27 회의 🚀 +work.client @bug @집 due:2024-03-02 ootd:\(uuids[0]) ootdid:1
+      x 2024-03-04 2024-02-27 done one due:2024-03-03 pri:C ootd:\(uuids[1]) ootdid:2
+      (B) 2024-02-27 mid\\u000Asplit @solo due:2024-03-04 rec:1w t:2024-03-01 ootd:\(uuids[2]) ootdid:3
+      (B) 2024-02-27 given up due:2024-03-05 dropped:yes ootd:\(uuids[3]) ootdid:4
 
       """)
     var back = try TodoTxt.plan(text, today: today, timeZone: seoul).todos
@@ -183,13 +183,31 @@ import Testing
   /// UDA), read back as the block; a value no word can hold as it is (a space, a colon, a control
   /// character) is escaped as a title is and comes back exactly; one that is no block name
   /// stays in the notes, as Taskwarrior's does. Before, the export left the block out.
+  /// ootd's own keys: exactly what ootd writes is the field; another value stays a word of the
+  /// title (as `due:soon` does), never a crash nor a silent loss.
+  @Test func ootdKeys_readBackOrStayInTheTitle() throws {
+    let good = try #require(
+      try TodoTxt.plan(
+        "x 2026-01-02 2026-01-01 d due:2026-01-01 ootdcarriedfrom:2025-12-31 ootddoneby:github ootdid:7\n",
+        today: today, timeZone: utc
+      ).todos.first)
+    #expect(good.title == "d" && good.number == 7 && good.doneBy == .github)
+    #expect(good.carriedFrom == [Day(iso: "2025-12-31")!])
+    for word in ["ootdid:0", "ootdid:x", "ootdcarriedfrom:2026-02-30", "ootddoneby:me"] {
+      let todo = try #require(try TodoTxt.plan("(B) d \(word)\n", today: today, timeZone: utc).todos.first)
+      #expect(todo.title == "d \(word)" && todo.number == nil && todo.carriedFrom == nil, "\(word)")
+    }
+    let open = try #require(try TodoTxt.plan("(B) d ootddoneby:manual\n", today: today, timeZone: utc).todos.first)
+    #expect(open.title == "d" && open.doneBy == nil && open.notes == "ootddoneby: manual")
+  }
+
   @Test func block_isTheOotdblockWord() throws {
     let created = Date(timeIntervalSince1970: 1_709_000_000)
     let uuid = "a1b2c3d4-0000-4000-8000-000000000001"
     var todo = Todo(id: 1, title: "Pair", priority: .high, day: Day(iso: "2024-03-02")!, createdAt: created, uuid: uuid)
     todo.block = "pairing"
     todo.isDropped = true
-    #expect(TodoTxt.line(todo, timeZone: utc) == "(A) 2024-02-27 Pair due:2024-03-02 ootdblock:pairing dropped:yes ootd:\(uuid)")
+    #expect(TodoTxt.line(todo, timeZone: utc) == "(A) 2024-02-27 Pair due:2024-03-02 ootdblock:pairing dropped:yes ootd:\(uuid) ootdid:1")
     let back = try TodoTxt.plan(TodoTxt.export([todo], timeZone: utc), today: today, timeZone: utc).todos
     #expect(back.map(\.block) == ["pairing"])
     #expect(back.map(\.notes) == [nil])

@@ -13,10 +13,12 @@ extension Ootd {
       discussion: """
         Every todo, unless --from/--to or --project narrow it. Taskwarrior: the day is \
         'scheduled', done → completed at 'end', dropped → deleted, the block → the 'ootdblock' \
-        UDA, tags → 'tags', notes → an annotation stamped with 'entry', then the annotations \
+        UDA, the number, carried days and who ticked it → ootdid, ootdcarriedfrom, ootddoneby, \
+        tags → 'tags', notes → an annotation stamped with 'entry', then the annotations \
         and the attributes as members. todo.txt: high/mid/low → (A)/(B)/(C), the day as due:, \
         the project as +project, tags as @tag, attributes as key:value, the block as \
-        ootdblock:NAME, dropped:yes, and ootd:UUID, which a re-import matches on; what a line \
+        ootdblock:NAME, dropped:yes, ootd:UUID, which a re-import matches on, and \
+        ootdcarriedfrom:DAYS ootddoneby:WHO ootdid:N; what a line \
         cannot hold in the title is escaped \\uXXXX. iCalendar: the title as SUMMARY, notes as \
         DESCRIPTION (a title or notes with a CR or another control character, which TEXT cannot \
         hold, also exactly as X-OOTD-SUMMARY / X-OOTD-DESCRIPTION), PRIORITY 1/5/9, the day as \

@@ -7,7 +7,8 @@ import Glibc
 
 /// `{"added","updated","unchanged","skipped","projects"}`, plus `skippedReasons`, `dryRun`,
 /// `conflicts` (a sentence per todo imported mended by the rules, ``TodoRules``) and `blocks`
-/// (the blocks created).
+/// (the blocks created), `renumbered` (new todos whose number in the file was taken here),
+/// `repeatedUUIDs` (items that named an earlier item's uuid, ``RepeatedUUID``).
 struct ImportJSON: JSONShape {
   let result: ImportResult
   let dryRun: Bool
@@ -24,6 +25,10 @@ struct ImportJSON: JSONShape {
     writer.bool(dryRun)
     writer.key("projects")
     writer.strings(result.projects)
+    writer.key("renumbered")
+    writer.integer(result.renumbered)
+    writer.key("repeatedUUIDs")
+    writer.integer(result.repeated.values.reduce(0, +))
     writer.key("skipped")
     writer.integer(result.skippedCount)
     writer.key("skippedReasons")
@@ -46,6 +51,13 @@ enum ImportSummary {
     ]
     for (reason, n) in result.skipped.sorted(by: { $0.key < $1.key }) {
       lines.append("  skipped \(n): \(reason)")
+    }
+    for (outcome, n) in result.repeated.sorted(by: { $0.key < $1.key }) {
+      lines.append("  repeated uuid \(n): \(outcome)")
+    }
+    if result.renumbered > 0 {
+      lines.append(
+        "  \(counted(result.renumbered, "todo")) took another number: the file's is or was a todo's here")
     }
     // Each todo the rules mended, in words; a few, and how many more (--json lists them all).
     let shown = 10

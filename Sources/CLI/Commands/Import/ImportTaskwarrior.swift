@@ -13,7 +13,9 @@ extension Ootd.Import {
       discussion: """
         description → title; priority H/M/L → high/mid/low (none → mid); project → project; \
         ootdblock (ootd's own UDA, which 'ootd export' writes and 'task import' keeps) → the \
-        block the todo was made from (created when missing); the day is scheduled, else due, \
+        block the todo was made from (created when missing); ootdid, ootdcarriedfrom, \
+        ootddoneby → the number (kept when free), the days it was carried from, who ticked it; \
+        the day is scheduled, else due, \
         else end (completed or deleted), else entry (a pending task with neither scheduled nor \
         due goes to the backlog); completed → done at end; deleted → dropped (skipped without \
         scheduled, due or end); recurring templates are skipped (their instances are imported); \

@@ -15,6 +15,8 @@ extension Ootd.Import {
         due: (an open line without it goes to the backlog, a done one keeps its creation date, \
         else its completion date); 'x DATE' → done on DATE; dropped:yes → dropped; ootd:UUID → \
         that todo; ootdblock:NAME → the block the todo was made from (created when missing); \
+        ootdid:N, ootdcarriedfrom:DAYS, ootddoneby:WHO → the number (kept when free), the days \
+        it was carried from, who ticked it; \
         the first +project → project; other +projects and @contexts → tags (one that is no \
         ootd tag stays in the notes); other key:values (t:, rec:…) → attributes; a \\uXXXX in \
         the text (what the export escapes: a line end, a control character, a word that would \
