@@ -60,6 +60,9 @@ public struct RemoteSyncRun {
   /// of 20,000 todos is ~11 MB: three commits), and each commit writes again the pages of the
   /// indexes its rows fell into (twelve commits of 1 MB wrote 38,000 pages for 11 MB of records).
   public static let pullCommitBytes = 4 << 20
+  /// The bytes of the first commit of a pull (then twice as many each, up to
+  /// ``pullCommitBytes``).
+  public static let firstPullCommitBytes = 1 << 20
   /// The recent days whose figures a sync keeps published even without todos (a zero there is
   /// a true zero, and says commits were counted); before them, every day with todos or commits.
   public static let figureDays = 35
@@ -126,13 +129,18 @@ public struct RemoteSyncRun {
     let clocks = measureClocks(opening, &summary)
     var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
+    // The first commit comes after one page, each next after twice as many bytes up to
+    // ``pullCommitBytes``: a pull of a few MB stopped past its half has committed some of it
+    // too (1, 3, 7, 11 MB…; with 4 MB from the start, a 5 MB pull stopped at 3 MB kept nothing).
+    var commitBytes = Self.firstPullCommitBytes
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
       // end, then applied and committed with the cursor at once (issue 24: each commit of a
       // first pull wrote again every page of the uuid indexes its random rows fell into).
       var pages: [(seq: Int64, record: SyncRecord)] = []
       var bytes = 0
-      while bytes < Self.pullCommitBytes {
+      defer { commitBytes = min(commitBytes * 2, Self.pullCommitBytes) }
+      while bytes < commitBytes {
         let page = try first ?? server.pull(after: cursor, limit: Self.pullPage)
         first = nil
         guard let last = page.last else {

@@ -207,13 +207,20 @@ struct SyncClocksBinaryTests {
     let full = try m.sync("whole")
     let bytes = try #require(full["pulledBytes"] as? Int)
     #expect(bytes > 1_000_000)
-    // Killed once more than half the records were applied (each commit applies the pages read
-    // since the last, RemoteSyncRun.pullCommitBytes of them), then run again.
-    let commits = bytes / RemoteSyncRun.pullCommitBytes
-    try #require(commits >= 1 && bytes % RemoteSyncRun.pullCommitBytes > 0, "\(bytes) bytes")
-    try #require((commits / 2 + 1) * RemoteSyncRun.pullCommitBytes > bytes / 2, "\(bytes) bytes")
-    try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(commits / 2 + 1)")
-    #expect(try m.titles("cut").count > 5_000 - 1)
+    // Killed once more than half the records were applied, then run again. Each commit applies
+    // the pages read since the last, at least as many bytes as RemoteSyncRun plans for it: the
+    // first RemoteSyncRun.firstPullCommitBytes, each next twice as many, up to pullCommitBytes.
+    var planned = 0
+    var commits = 0
+    var size = RemoteSyncRun.firstPullCommitBytes
+    while planned < bytes / 2 {
+      planned += size
+      commits += 1
+      size = min(size * 2, RemoteSyncRun.pullCommitBytes)
+    }
+    try RemoteSyncBinaryTests.killSync(m, "cut", at: "remote-pull-applied:\(commits)")
+    let kept = try m.titles("cut").count
+    #expect(kept > 5_000 - 1 && kept < 10_000, "\(kept) todos kept of 10,000")
     let rerun = try m.sync("cut")
     let reread = try #require(rerun["pulledBytes"] as? Int)
     #expect(reread > 0 && Double(reread) < 0.9 * Double(bytes), "\(reread) of \(bytes)")
