@@ -186,8 +186,10 @@ public struct RemoteSyncRun {
   /// Whether the push is refused for a wrong clock (issue 24 §2), unless ``ignoreClockSkew``:
   /// the clock is more than ``refusedSkewSeconds`` off the server's now, or changes waiting
   /// here were made while it was (``MisstampedChanges``, recorded in `summary`): more than
-  /// ``refusedSkewSeconds`` ahead of the server's now, or before the previous sync by the
-  /// server's clock less the drift the hybrid clock allows (``warnedSkewSeconds``). A fast
+  /// ``refusedSkewSeconds`` ahead of the server's now, or as far before the previous sync by
+  /// the server's clock (a change made after it cannot honestly be earlier). The same hour
+  /// either way as for the clock now: a clock a little off (drift, or half an hour, warned
+  /// about at each sync) pushes its changes as it pushes itself. A fast
   /// change is refused rather than re-stamped to the server's time: its edit may have been
   /// meant for a day that its date chose, as a slow one's was.
   func refusesPush(_ clocks: SyncClocks, _ summary: inout Summary) throws -> Bool {
@@ -195,8 +197,7 @@ public struct RemoteSyncRun {
     if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds { return true }
     guard let server = clocks.server else { return false }
     let found = try journal.misstampedChanges(
-      serverNow: server, leadMilliseconds: Int64(Self.refusedSkewSeconds * 1000),
-      driftMilliseconds: HybridClock.maxLeadMilliseconds)
+      serverNow: server, toleranceMilliseconds: Int64(Self.refusedSkewSeconds * 1000))
     guard found.count > 0 else { return false }
     summary.misstamped = found
     return true

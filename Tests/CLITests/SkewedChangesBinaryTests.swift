@@ -91,7 +91,7 @@ struct SkewedChangesBinaryTests {
     #expect(try m.titles("b").sorted() == ["added while 2 days slow", "shared"])
   }
 
-  @Test("changes made with a clock off by normal drift (30 s either way) are pushed without a word")
+  @Test("changes made with a clock off by drift (30 s either way) are pushed without a word, half an hour slow with the clock's warning only")
   func driftPushed() throws {
     let m = try Self.synced()
     // 30 s slow: made 26 s before the last sync by the server's clock.
@@ -105,6 +105,15 @@ struct SkewedChangesBinaryTests {
     let fast = try Clocks.run(m, "a", at: 11, ["remote", "sync"])
     #expect(fast.code == 0 && fast.stderr.isEmpty, "\(fast.stderr)")
     #expect(fast.stdout.hasPrefix("Pushed 1 change"), "\(fast.stdout)")
+    // Half an hour slow, synced so (the clock's warning), then made 20 min before that sync
+    // by the server's clock: within the hour a clock may be off, pushed.
+    let halfHour = Clocks.faked(-1800)
+    let warned = try Clocks.run(m, "a", at: 12 - 1800, ["remote", "sync"], extra: halfHour)
+    #expect(warned.code == 0 && warned.stderr.hasPrefix("ootd: warning: this machine's clock is 30 min"), "\(warned.stderr)")
+    try Clocks.run(m, "a", at: 600 - 1800, ["edit", "1", "--title", "slow half an hour"], extra: halfHour).expectSuccess()
+    let later = try Clocks.run(m, "a", at: 601, ["remote", "sync"])
+    #expect(later.code == 0 && later.stderr.isEmpty, "\(later.stderr)")
+    #expect(later.stdout.hasPrefix("Pushed 1 change"), "\(later.stdout)")
   }
 
   @Test("remote sync --json with a clock 10 minutes fast: the warning line on standard error, the object on standard output")

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// This machine's changes waiting to be pushed that were made while its clock was wrong (issue
-/// 24 §2), by the wall-clock instant each was made at: ahead of the server's now by more than
-/// the sync allows, or before this machine's previous completed sync by the server's clock (a
-/// change made after that sync cannot honestly be earlier). A sync refuses to push them: a
+/// 24 §2), by the wall-clock instant each was made at: ahead of the server's now, or before
+/// this machine's previous completed sync by the server's clock (a change made after that sync
+/// cannot honestly be earlier), by more than the sync allows. A sync refuses to push them: a
 /// change from a fast clock would win over later edits made elsewhere, and one from a slow clock
 /// may have been put on the wrong day. Changes undone here (and their undos) are not counted:
 /// undoing them is a way out.
@@ -17,7 +17,7 @@ public struct MisstampedChanges: Hashable, Sendable {
   /// The changes made ahead of ``serverNow`` past the limit, and the latest instant of all.
   public var ahead = 0
   public var latest: Int64?
-  /// The changes made before the previous sync (less the drift allowed), the earliest instant
+  /// The changes made before the previous sync (past the tolerance), the earliest instant
   /// of all, and that sync's instant by the server's clock (nil before one was recorded).
   public var behind = 0
   public var earliest: Int64?

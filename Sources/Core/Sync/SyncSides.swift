@@ -33,10 +33,9 @@ public protocol SyncJournal {
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
   /// The changes waiting to be pushed that were made while this machine's clock was wrong
-  /// (``MisstampedChanges``): after `serverNow` + `leadMilliseconds`, or before the previous
-  /// sync's server instant (``recordSyncServerTime(_:)``) less `driftMilliseconds`.
-  func misstampedChanges(serverNow: Int64, leadMilliseconds: Int64, driftMilliseconds: Int64) throws
-    -> MisstampedChanges
+  /// (``MisstampedChanges``): more than `toleranceMilliseconds` after `serverNow`, or before
+  /// the previous sync's server instant (``recordSyncServerTime(_:)``).
+  func misstampedChanges(serverNow: Int64, toleranceMilliseconds: Int64) throws -> MisstampedChanges
   /// Records the server's instant (ms, in this machine's reckoning) of a sync that completed.
   func recordSyncServerTime(_ milliseconds: Int64) throws
   /// The day figures this machine last published (``recordPublished(_:displayName:)``).

@@ -7,19 +7,19 @@ import GRDB
 
 extension SyncState {
   /// This machine's changes not pushed yet made (by `journalChange.at`, the wall clock they
-  /// were made at) after `serverNow` + `leadMilliseconds`, or before the previous completed
-  /// sync's server instant less `driftMilliseconds`. A change undone here is not counted, nor
-  /// its undo: undoing is a way out.
-  public func misstampedChanges(serverNow: Int64, leadMilliseconds: Int64, driftMilliseconds: Int64)
+  /// were made at) more than `toleranceMilliseconds` after `serverNow`, or as far before the
+  /// previous completed sync's server instant. A change undone here is not counted, nor its
+  /// undo: undoing is a way out.
+  public func misstampedChanges(serverNow: Int64, toleranceMilliseconds: Int64)
     throws(StorageError) -> MisstampedChanges
   {
     try read { db in
       var found = MisstampedChanges(serverNow: serverNow)
       guard try SyncState.isSyncing(db) else { return found }
       found.previousSync = try SyncState.integer(db, "lastSyncServer")
-      let late = Timestamp.string(Self.date(HybridClock.advanced(serverNow, by: leadMilliseconds)), .sqlite)
+      let late = Timestamp.string(Self.date(HybridClock.advanced(serverNow, by: toleranceMilliseconds)), .sqlite)
       // Before any recorded sync nothing is too early ('' sorts before every instant).
-      let early = found.previousSync.map { Timestamp.string(Self.date($0 - driftMilliseconds), .sqlite) } ?? ""
+      let early = found.previousSync.map { Timestamp.string(Self.date($0 - toleranceMilliseconds), .sqlite) } ?? ""
       let pending = "SELECT changeId FROM journalOperation WHERE id > :pushed"
       let row = try Row.fetchOne(
         db,

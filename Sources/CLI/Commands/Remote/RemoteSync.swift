@@ -44,7 +44,7 @@ extension Ootd.RemoteCommand {
         machine is ahead); more than an hour apart, it pulls but pushes nothing and exits 1 \
         until the clock is set right (--ignore-clock-skew pushes anyway). So do changes waiting \
         here that were made while the clock was wrong: more than an hour ahead of the server's \
-        now, or more than a minute before this machine's last sync by the server's clock; undo \
+        now, or more than an hour before this machine's last sync by the server's clock; undo \
         them, or push them as they are with --ignore-clock-skew. Another machine's clock running \
         ahead never takes this machine's more than a minute past the later of its own and the \
         server's.
