@@ -100,8 +100,11 @@ public struct RemoteSyncRun {
     /// How far this machine's clock is ahead of the server's, in seconds (negative: behind),
     /// half the round trip compensated; 0 when not measured.
     public var clockSkewSeconds: Double = 0
-    /// Whether the push was refused for the skew (``refusedSkewSeconds``): pulled, nothing pushed.
+    /// Whether the push was refused for the skew (``refusedSkewSeconds``) or for changes made
+    /// while the clock was wrong (``misstamped``): pulled, nothing pushed.
     public var pushRefused = false
+    /// The changes waiting here made while this machine's clock was wrong, when they refused the push.
+    public var misstamped: MisstampedChanges?
     /// Journal entries pushed (one a command, as `remote status` counts them).
     public var pushedChanges = 0
     /// The bytes of the rows pulled from the server (payloads, ids, clocks).
@@ -167,7 +170,7 @@ public struct RemoteSyncRun {
       summary.renumbered += result.renumbered
     }
     reached("remote-pulled")
-    if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds && !ignoreClockSkew {
+    if try refusesPush(clocks, &summary) {
       // Pulled, nothing pushed or published, and not a completed sync: the CLI says how to go on.
       summary.pushRefused = true
       return summary
@@ -197,7 +200,28 @@ public struct RemoteSyncRun {
     summary.publishedDays = try publishFigures()
     reached("remote-figures")
     try journal.finishSync(now: now)
+    if let server = clocks.server { try journal.recordSyncServerTime(server) }
     return summary
+  }
+
+  /// Whether the push is refused for a wrong clock (issue 24 §2), unless ``ignoreClockSkew``:
+  /// the clock is more than ``refusedSkewSeconds`` off the server's now, or changes waiting
+  /// here were made while it was (``MisstampedChanges``, recorded in `summary`): more than
+  /// ``refusedSkewSeconds`` ahead of the server's now, or as far before the previous sync by
+  /// the server's clock (a change made after it cannot honestly be earlier). The same hour
+  /// either way as for the clock now: a clock a little off (drift, or half an hour, warned
+  /// about at each sync) pushes its changes as it pushes itself. A fast
+  /// change is refused rather than re-stamped to the server's time: its edit may have been
+  /// meant for a day that its date chose, as a slow one's was.
+  func refusesPush(_ clocks: SyncClocks, _ summary: inout Summary) throws -> Bool {
+    if ignoreClockSkew { return false }
+    if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds { return true }
+    guard let server = clocks.server else { return false }
+    let found = try journal.misstampedChanges(
+      serverNow: server, toleranceMilliseconds: Int64(Self.refusedSkewSeconds * 1000))
+    guard found.count > 0 else { return false }
+    summary.misstamped = found
+    return true
   }
 
   /// Records in `summary` the skew the opening measured (positive: this machine is ahead):

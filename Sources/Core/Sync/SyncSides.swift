@@ -35,6 +35,12 @@ public protocol SyncJournal {
   func markPushed(_ page: SyncPushPage, pullCursor: SyncCursorMove?) throws
   /// Records that a sync completed at `now`.
   func finishSync(now: Date) throws
+  /// The changes waiting to be pushed that were made while this machine's clock was wrong
+  /// (``MisstampedChanges``): more than `toleranceMilliseconds` after `serverNow`, or before
+  /// the previous sync's server instant (``recordSyncServerTime(_:)``).
+  func misstampedChanges(serverNow: Int64, toleranceMilliseconds: Int64) throws -> MisstampedChanges
+  /// Records the server's instant (ms, in this machine's reckoning) of a sync that completed.
+  func recordSyncServerTime(_ milliseconds: Int64) throws
   /// The day figures this machine last published (``recordPublished(_:displayName:)``).
   func publishedFigures() throws -> [DayFigure]
   /// The display name the figures were last published with ("" for none: the role's name),

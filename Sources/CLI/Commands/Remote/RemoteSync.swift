@@ -40,10 +40,14 @@ extension Ootd.RemoteCommand {
         (the only ones published).
 
         Each sync compares this machine's clock with the server's: more than a minute apart, \
-        it warns (clockSkewSeconds is positive when this machine is ahead); more than an hour \
-        apart, it pulls but pushes nothing and exits 1 until the clock is set right \
-        (--ignore-clock-skew pushes anyway). Another machine's clock running ahead never takes \
-        this machine's more than a minute past the later of its own and the server's.
+        it warns on standard error, with --json too (clockSkewSeconds is positive when this \
+        machine is ahead); more than an hour apart, it pulls but pushes nothing and exits 1 \
+        until the clock is set right (--ignore-clock-skew pushes anyway). So do changes waiting \
+        here that were made while the clock was wrong: more than an hour ahead of the server's \
+        now, or more than an hour before this machine's last sync by the server's clock; undo \
+        them, or push them as they are with --ignore-clock-skew. Another machine's clock running \
+        ahead never takes this machine's more than a minute past the later of its own and the \
+        server's.
 
         A todo has the same number on every machine: one pulled keeps the number it has on \
         its machine when that number is free here. When two machines gave one number to two \
@@ -95,7 +99,8 @@ extension Ootd.RemoteCommand {
             "ootd: note: this database synced with \(before) and now syncs with \(account.name): its first sync there pushes all its todos, blocks and projects"))
       }
       let skew = summary.clockSkewSeconds
-      if abs(skew) > RemoteSyncRun.warnedSkewSeconds && !output.json && !summary.pushRefused {
+      // On standard error with --json too: it is not the JSON stream (issue 24 §2).
+      if abs(skew) > RemoteSyncRun.warnedSkewSeconds && !(summary.pushRefused && summary.misstamped == nil) {
         environment.printError("ootd: warning: \(Self.describeSkew(skew)); set it right (NTP) before a change made here wins or loses by the clock instead of by time")
       }
       if let original = summary.copiedFrom {
@@ -108,7 +113,7 @@ extension Ootd.RemoteCommand {
       for row in summary.setAside {
         environment.printError("ootd: " + Self.describe(row))
       }
-      let refusal = summary.pushRefused ? Self.refusal(skew) : nil
+      let refusal = summary.pushRefused ? summary.misstamped.map(Self.refusal) ?? Self.refusal(skew) : nil
       if output.json {
         JSONOutput.print(SyncJSON(summary), environment)
         if let refusal { throw RemoteError.refused(refusal) }
@@ -132,13 +137,29 @@ extension Ootd.RemoteCommand {
 
     /// `this machine's clock is 10 min 2 s ahead of the server's (602 s)`.
     static func describeSkew(_ seconds: Double) -> String {
+      let side = seconds > 0 ? "ahead of" : "behind"
+      return "this machine's clock is \(span(seconds)) \(side) the server's (\(group(Int(seconds.rounded()))) s)"
+    }
+
+    /// `10 min 2 s`, `2 h 0 min`, `2 days 0 h` (of the magnitude of `seconds`).
+    static func span(_ seconds: Double) -> String {
       let whole = Int(abs(seconds).rounded())
       let hours = whole / 3600
       let minutes = whole % 3600 / 60
-      var span = hours > 0 ? "\(hours) h \(minutes) min" : minutes > 0 ? "\(minutes) min \(whole % 60) s" : "\(whole) s"
-      if hours >= 48 { span = "\(hours / 24) days \(hours % 24) h" }
-      let side = seconds > 0 ? "ahead of" : "behind"
-      return "this machine's clock is \(span) \(side) the server's (\(group(Int(seconds.rounded()))) s)"
+      if hours >= 48 { return "\(hours / 24) days \(hours % 24) h" }
+      return hours > 0 ? "\(hours) h \(minutes) min" : minutes > 0 ? "\(minutes) min \(whole % 60) s" : "\(whole) s"
+    }
+
+    /// The one line of a push refused for changes made while the clock was wrong (issue 24 §2):
+    /// how many, how far off, the ways out.
+    static func refusal(_ found: MisstampedChanges) -> String {
+      var how: [String] = []
+      if found.ahead > 0 { how.append("\(found.ahead) up to \(span(found.aheadSeconds)) ahead of the server's clock") }
+      if found.behind > 0 {
+        how.append("\(found.behind) up to \(span(found.behindSeconds)) before this machine's last sync by the server's clock")
+      }
+      let changes = counted(found.count, "change waiting here", "changes waiting here")
+      return "\(changes) \(found.count == 1 ? "was" : "were") made while this machine's clock was wrong (\(how.joined(separator: "; "))): pulled, but pushed nothing; undo them ('ootd undo') or push them as they are with --ignore-clock-skew"
     }
 
     /// The one line of a push refused for the skew.
