@@ -199,8 +199,7 @@ public struct RemoteSyncRun {
     }
     summary.publishedDays = try publishFigures()
     reached("remote-figures")
-    try journal.finishSync(now: now)
-    if let server = clocks.server { try journal.recordSyncServerTime(server) }
+    try journal.finishSync(now: now, serverTime: clocks.server)
     return summary
   }
 

@@ -33,14 +33,13 @@ public protocol SyncJournal {
   /// page's records lie right after the pull cursor (``SyncPushReceipt/pulledThrough``): the
   /// cursor moves past them when it is still at `from`, as a pull reading them back would.
   func markPushed(_ page: SyncPushPage, pullCursor: SyncCursorMove?) throws
-  /// Records that a sync completed at `now`.
-  func finishSync(now: Date) throws
+  /// Records that a sync completed at `now`, and the server's instant of it (ms, in this
+  /// machine's reckoning; nil when not measured), in one write.
+  func finishSync(now: Date, serverTime: Int64?) throws
   /// The changes waiting to be pushed that were made while this machine's clock was wrong
   /// (``MisstampedChanges``): more than `toleranceMilliseconds` after `serverNow`, or before
-  /// the previous sync's server instant (``recordSyncServerTime(_:)``).
+  /// the previous sync's server instant (``finishSync(now:serverTime:)``).
   func misstampedChanges(serverNow: Int64, toleranceMilliseconds: Int64) throws -> MisstampedChanges
-  /// Records the server's instant (ms, in this machine's reckoning) of a sync that completed.
-  func recordSyncServerTime(_ milliseconds: Int64) throws
   /// The day figures this machine last published (``recordPublished(_:displayName:)``).
   func publishedFigures() throws -> [DayFigure]
   /// The display name the figures were last published with ("" for none: the role's name),

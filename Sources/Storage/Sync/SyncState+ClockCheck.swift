@@ -41,11 +41,5 @@ extension SyncState {
     }
   }
 
-  /// Records the server's instant (ms, in this machine's reckoning) of a sync that completed:
-  /// a change made here after it cannot honestly be earlier (``misstampedChanges``).
-  public func recordSyncServerTime(_ milliseconds: Int64) throws(StorageError) {
-    try write { db in try SyncState.set(db, "lastSyncServer", milliseconds) }
-  }
-
   static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

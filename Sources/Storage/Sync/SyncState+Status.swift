@@ -81,9 +81,14 @@ extension SyncState {
     return previous
   }
 
-  /// Records that a sync completed at `now`.
-  public func finishSync(now: Date) throws(StorageError) {
-    try write { db in try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite)) }
+  /// Records that a sync completed at `now`, and the server's instant of it (`serverTime`, ms
+  /// in this machine's reckoning), which a change made here after it cannot honestly be earlier
+  /// than (``misstampedChanges(serverNow:toleranceMilliseconds:)``).
+  public func finishSync(now: Date, serverTime: Int64? = nil) throws(StorageError) {
+    try write { db in
+      try SyncState.set(db, "lastSync", Timestamp.string(now, .sqlite))
+      if let serverTime { try SyncState.set(db, "lastSyncServer", serverTime) }
+    }
   }
 
   /// The day figures last published, as ``recordPublished(_:displayName:)`` kept them (none before).
