@@ -133,6 +133,8 @@ public struct RemoteSyncRun {
     // ``pullCommitBytes``: a pull of a few MB stopped past its half has committed some of it
     // too (1, 3, 7, 11 MB…; with 4 MB from the start, a 5 MB pull stopped at 3 MB kept nothing).
     var commitBytes = Self.firstPullCommitBytes
+    // The todos the pulls so far created here: renumbered by a later one, not reported.
+    var arrived = Set<String>()
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
       // end, then applied and committed with the cursor at once (issue 24: each commit of a
@@ -164,7 +166,8 @@ public struct RemoteSyncRun {
       summary.conflicts += result.conflicts
       summary.ruleConflicts += result.ruleConflicts
       summary.setAside += result.setAside
-      summary.renumbered += result.renumbered
+      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
+      arrived.formUnion(result.arrived)
     }
     reached("remote-pulled")
     if abs(summary.clockSkewSeconds) > Self.refusedSkewSeconds && !ignoreClockSkew {
