@@ -104,6 +104,9 @@ public struct RemoteSyncRun {
     public var pushRefused = false
     /// Journal entries pushed (one a command, as `remote status` counts them).
     public var pushedChanges = 0
+    /// Of ``pushedChanges`` and ``pushed``, a sync's own settling (``SyncPushPage/settled``).
+    public var pushedSettled = 0
+    public var pushedSettledOperations = 0
     /// The bytes of the rows pulled from the server (payloads, ids, clocks).
     public var pulledBytes = 0
     /// Days whose figures were published (those that changed since the last publish).
@@ -195,6 +198,8 @@ public struct RemoteSyncRun {
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
       summary.pushedChanges += page.changes
+      summary.pushedSettled += page.settled
+      summary.pushedSettledOperations += page.settledOperations
       next = try following.get()
     }
     summary.publishedDays = try publishFigures()

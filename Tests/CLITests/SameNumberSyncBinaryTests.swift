@@ -127,4 +127,21 @@ struct SameNumberSyncBinaryTests {
     #expect((fresh["renumbered"] as? [Any])?.isEmpty == true, "\(fresh["renumbered"] ?? "")")
     #expect(try Self.numbers(m, "c") == final)
   }
+
+  @Test("remote status's count of changes to push is the sync's, what the sync settled itself counted apart")
+  func statusCountIsTheSyncs() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Shared")
+    try m.sync("a")
+    try m.sync("b")
+    try m.run("a", "add", "xa")
+    try m.run("b", "add", "ya")
+    try m.sync("a")
+    let status = try m.run("b", "remote", "status")
+    #expect(status.stdout.contains("To push:    1 change (1 row-level)"), "\(status.stdout)")
+    // The clash on #2 is settled by b's sync (whichever todo moves), a change of b's pushed too.
+    let sync = try m.run("b", "remote", "sync")
+    #expect(sync.code == 0)
+    #expect(sync.stdout.hasPrefix("Pushed 1 change (1 row-level; +1 this sync settled), "), "\(sync.stdout)")
+  }
 }

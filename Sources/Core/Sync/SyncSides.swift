@@ -266,6 +266,11 @@ public struct SyncPushPage: Sendable {
   /// How many journal entries they carry (the first sync's rows count as one), as `remote
   /// status` counts the changes waiting: a large entry travels as several records.
   public var changes: Int
+  /// Of `changes` and `operations`, those of a sync's own settling (``SyncState``'s
+  /// resolution entries: a todo renumbered, a rule kept), which `remote sync` reports apart
+  /// from the user's changes (tryout 18 W3).
+  public var settled = 0
+  public var settledOperations = 0
 
   public init(
     records: [SyncRecord], operations: Int, throughOperation: Int64, throughClock: Int64,
