@@ -107,6 +107,9 @@ public struct RemoteSyncRun {
     public var misstamped: MisstampedChanges?
     /// Journal entries pushed (one a command, as `remote status` counts them).
     public var pushedChanges = 0
+    /// Of ``pushedChanges`` and ``pushed``, a sync's own settling (``SyncPushPage/settled``).
+    public var pushedSettled = 0
+    public var pushedSettledOperations = 0
     /// The bytes of the rows pulled from the server (payloads, ids, clocks).
     public var pulledBytes = 0
     /// Days whose figures were published (those that changed since the last publish).
@@ -136,6 +139,8 @@ public struct RemoteSyncRun {
     // ``pullCommitBytes``: a pull of a few MB stopped past its half has committed some of it
     // too (1, 3, 7, 11 MB…; with 4 MB from the start, a 5 MB pull stopped at 3 MB kept nothing).
     var commitBytes = Self.firstPullCommitBytes
+    // The todos the pulls so far created here: renumbered by a later one, not reported.
+    var arrived = Set<String>()
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
       // end, then applied and committed with the cursor at once (issue 24: each commit of a
@@ -167,7 +172,8 @@ public struct RemoteSyncRun {
       summary.conflicts += result.conflicts
       summary.ruleConflicts += result.ruleConflicts
       summary.setAside += result.setAside
-      summary.renumbered += result.renumbered
+      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
+      arrived.formUnion(result.arrived)
     }
     reached("remote-pulled")
     if try refusesPush(clocks, &summary) {
@@ -195,6 +201,8 @@ public struct RemoteSyncRun {
       summary.pushed += page.operations
       summary.pushedRecords += page.records.count
       summary.pushedChanges += page.changes
+      summary.pushedSettled += page.settled
+      summary.pushedSettledOperations += page.settledOperations
       next = try following.get()
     }
     summary.publishedDays = try publishFigures()

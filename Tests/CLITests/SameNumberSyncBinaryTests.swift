@@ -73,11 +73,14 @@ struct SameNumberSyncBinaryTests {
     // The text names the todo renumbered.
     try m.run("a", "add", "Again a")
     try m.run("b", "add", "Again b")
-    try m.sync("a")
-    let text = try m.run("b", "remote", "sync")
-    #expect(text.code == 0)
-    #expect(text.stdout.contains("renumbered: #4 'Again "), "\(text.stdout)")
-    try m.sync("a")
+    // The line is the sync's of the machine the moved todo was made on (there it had #4).
+    var texts = ""
+    for machine in ["a", "b", "a"] {
+      let text = try m.run(machine, "remote", "sync")
+      #expect(text.code == 0)
+      texts += text.stdout
+    }
+    #expect(texts.components(separatedBy: "renumbered: #4 'Again ").count == 2, "\(texts)")
     #expect(try Self.numbers(m, "a") == Self.numbers(m, "b"))
     // b's own todos, whatever numbers they have now, are undone without a complaint.
     var steps = 0
@@ -87,5 +90,58 @@ struct SameNumberSyncBinaryTests {
       steps += 1
     }
     #expect(try !m.titles("b").contains { $0 == "Again b" || $0 == "From b" })
+  }
+
+  @Test("a todo is reported renumbered only on the machine where it had its number before the sync, never where it arrives, never on a fresh machine")
+  func reportedWhereItChanged() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Shared")
+    try m.sync("a")
+    try m.sync("b")
+    // Six clashes: whichever uuid is smaller, each machine's todo loses some (1 in 32 not).
+    for index in 1...6 {
+      try m.run("a", "add", "a\(index)")
+      try m.run("b", "add", "b\(index)")
+    }
+    let born = try Self.numbers(m, "a").merging(Self.numbers(m, "b")) { a, _ in a }
+    var reported: [String: [[String: Any]]] = ["a": [], "b": []]
+    for machine in ["a", "b", "a", "b"] {
+      reported[machine, default: []] += try m.sync(machine)["renumbered"] as? [[String: Any]] ?? []
+    }
+    let final = try Self.numbers(m, "a")
+    #expect(try Self.numbers(m, "b") == final)
+    let moved = Set(final.filter { born[$0.key] != $0.value }.map(\.key))
+    #expect(moved.count == 6)
+    // Each moved todo once, by the machine it was made on, from its first number to its last.
+    for machine in ["a", "b"] {
+      for entry in reported[machine]! {
+        let uuid = try #require(entry["uuid"] as? String)
+        #expect((entry["title"] as? String)?.hasPrefix(machine) == true, "\(machine): \(entry)")
+        #expect(entry["from"] as? Int == born[uuid] && entry["to"] as? Int == final[uuid])
+      }
+    }
+    let all = (reported["a"]! + reported["b"]!).compactMap { $0["uuid"] as? String }
+    #expect(all.count == moved.count && Set(all) == moved)
+    // A fresh machine saw none of it happen: nothing renumbered there.
+    let fresh = try m.sync("c")
+    #expect((fresh["renumbered"] as? [Any])?.isEmpty == true, "\(fresh["renumbered"] ?? "")")
+    #expect(try Self.numbers(m, "c") == final)
+  }
+
+  @Test("remote status's count of changes to push is the sync's, what the sync settled itself counted apart")
+  func statusCountIsTheSyncs() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Shared")
+    try m.sync("a")
+    try m.sync("b")
+    try m.run("a", "add", "xa")
+    try m.run("b", "add", "ya")
+    try m.sync("a")
+    let status = try m.run("b", "remote", "status")
+    #expect(status.stdout.contains("To push:    1 change (1 row-level)"), "\(status.stdout)")
+    // The clash on #2 is settled by b's sync (whichever todo moves), a change of b's pushed too.
+    let sync = try m.run("b", "remote", "sync")
+    #expect(sync.code == 0)
+    #expect(sync.stdout.hasPrefix("Pushed 1 change (1 row-level; +1 this sync settled), "), "\(sync.stdout)")
   }
 }

@@ -89,8 +89,9 @@ struct SyncBulkPullTests {
     let byRows = try Self.pull(rows, server.records, bulk: false)
     #expect(byBulk.records == byRows.records && byBulk.operations == byRows.operations)
     #expect(byBulk.changed == byRows.changed)
-    #expect(byBulk.renumbered == byRows.renumbered)
-    #expect(!byBulk.renumbered.isEmpty)
+    #expect(byBulk.renumbered == byRows.renumbered && byBulk.arrived == byRows.arrived)
+    // The clash on #1: "mine" reported when it moved; the pulled todo, new here, never (issue 24 §1).
+    #expect(!byBulk.arrived.isEmpty && byBulk.renumbered.allSatisfy { $0.title == "mine" && $0.from == 1 })
     #expect(byBulk.ruleConflicts == byRows.ruleConflicts)
     let (one, two) = (try Self.contents(bulk), try Self.contents(rows))
     // (Compared outside the expectation, which would print both databases whole.)
@@ -137,7 +138,9 @@ struct SyncBulkPullTests {
     #expect(kept >= 30 && kept < 100, "\(kept)")
     let byBulk = try Self.pull(bulk, server.records, bulk: true)
     let byRows = try Self.pull(rows, server.records, bulk: false)
-    #expect(byBulk.renumbered == byRows.renumbered && !byBulk.renumbered.isEmpty)
+    #expect(byBulk.renumbered == byRows.renumbered && byBulk.arrived == byRows.arrived)
+    // The clash on #1: "mine" reported when it moved; the pulled todo, new here, never (issue 24 §1).
+    #expect(byBulk.arrived.count == 100 && byBulk.renumbered.allSatisfy { $0.title == "mine" && $0.from == 1 })
     #expect(byBulk.ruleConflicts == byRows.ruleConflicts)
     let (one, two) = (try Self.contents(bulk), try Self.contents(rows))
     let same = one == two

@@ -271,6 +271,11 @@ public struct SyncPushPage: Sendable {
   /// How many journal entries they carry (the first sync's rows count as one), as `remote
   /// status` counts the changes waiting: a large entry travels as several records.
   public var changes: Int
+  /// Of `changes` and `operations`, those of a sync's own settling (``SyncState``'s
+  /// resolution entries: a todo renumbered, a rule kept), which `remote sync` reports apart
+  /// from the user's changes (tryout 18 W3).
+  public var settled = 0
+  public var settledOperations = 0
 
   public init(
     records: [SyncRecord], operations: Int, throughOperation: Int64, throughClock: Int64,
@@ -342,6 +347,9 @@ public struct SyncPullResult: Sendable {
   public var setAside: [SetAsideRow] = []
   /// Todos whose number changed here (one each), in the order it happened.
   public var renumbered: [SyncRenumbering] = []
+  /// Todos this pull created here (uuids): a later pull of the same sync does not report them
+  /// renumbered (``SyncRenumbering/combined(_:_:arrived:)``).
+  public var arrived = Set<String>()
 
   public init(records: Int, operations: Int, changed: Int, conflicts: [SyncConflictReport]) {
     self.records = records
@@ -353,8 +361,8 @@ public struct SyncPullResult: Sendable {
 
 
 /// A todo whose number (`id`) changed on this machine in a sync: another todo had its number
-/// on another machine (the smaller uuid keeps it, on every machine), or it came from another
-/// machine under a number taken here.
+/// on another machine (the smaller uuid keeps it, on every machine). Only a todo that was
+/// here with one number before the sync and has another after it (issue 24 §1).
 public struct SyncRenumbering: Hashable, Sendable {
   public var uuid: String
   public var title: String
@@ -366,6 +374,26 @@ public struct SyncRenumbering: Hashable, Sendable {
     self.title = title
     self.from = from
     self.to = to
+  }
+
+  /// The renumberings of one sync made of several pulls (each its own transaction): `earlier`,
+  /// the pulls so far, then `later`, the next one's. One per todo, from its number before the
+  /// sync to its number after; a todo back at its number is left out, and so is one that
+  /// `arrived` (created here by an earlier pull of this sync: it had no number here before the
+  /// sync, issue 24 §1).
+  public static func combined(
+    _ earlier: [SyncRenumbering], _ later: [SyncRenumbering], arrived: Set<String>
+  ) -> [SyncRenumbering] {
+    var result = earlier
+    for renumbering in later where !arrived.contains(renumbering.uuid) {
+      if let index = result.firstIndex(where: { $0.uuid == renumbering.uuid }) {
+        result[index].to = renumbering.to
+        result[index].title = renumbering.title
+      } else {
+        result.append(renumbering)
+      }
+    }
+    return result.filter { $0.from != $0.to }
   }
 }
 

@@ -15,6 +15,9 @@ struct TodoNumbers {
   private var claims: [(uuid: String, number: Int64, device: String)] = []
   /// Todos whose number changed here: uuid, the number before and after.
   private var changes: [(uuid: String, from: Int64, to: Int64)] = []
+  /// Todos this pull created here (``arriving(_:_:device:holder:waiting:)``): their number
+  /// never changed on this machine, whatever the records did to it since (issue 24 §1, W2).
+  private(set) var arrived = Set<String>()
 
   mutating func claim(_ uuid: String, _ number: Int64, device: String) { claims.append((uuid, number, device)) }
 
@@ -53,6 +56,7 @@ struct TodoNumbers {
   mutating func formUnion(_ other: TodoNumbers) {
     claims += other.claims
     changes += other.changes
+    arrived.formUnion(other.arrived)
   }
 
   /// The uuid of the todo holding `number` here, if any.
@@ -80,6 +84,7 @@ struct TodoNumbers {
   mutating func arriving(
     _ uuid: String, _ number: Int64, device: String, holder: String?, waiting: () throws -> Int64
   ) rethrows -> Int64 {
+    arrived.insert(uuid)
     guard let holder, holder != uuid else { return number }
     claim(uuid, number, device: device)
     return try waiting()
@@ -155,7 +160,8 @@ struct TodoNumbers {
           next += 1
         }
         targets.append((want.uuid, want.device, want.current, to, true))
-        changed(want.uuid, from: want.number, to: to)
+        // Its number here was the one it shows, not the one it claimed (which it never had here).
+        if want.current > 0 { changed(want.uuid, from: want.current, to: to) }
       }
     }
     var settling: [String: ChangeRecorder] = [:]
@@ -198,7 +204,8 @@ struct TodoNumbers {
   }
 
   /// One renumbering per todo still here (its first number and its last), in the order they
-  /// happened; a todo back at its first number is left out.
+  /// happened; a todo back at its first number is left out, and so is a todo this pull
+  /// brought (``arrived``): it had no number here before.
   private func report(_ db: Database) throws -> [SyncRenumbering] {
     var order: [String] = []
     var spans: [String: (from: Int64, to: Int64)] = [:]
@@ -211,7 +218,7 @@ struct TodoNumbers {
       }
     }
     return try order.compactMap { uuid in
-      guard let span = spans[uuid], span.from != span.to,
+      guard !arrived.contains(uuid), let span = spans[uuid], span.from != span.to,
         let title = try OperationExecutor.currentName(db, .todo, row: uuid)
       else { return nil }
       return SyncRenumbering(uuid: uuid, title: title, from: span.from, to: span.to)

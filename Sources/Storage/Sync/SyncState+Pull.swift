@@ -184,6 +184,7 @@ extension SyncState {
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
       result.renumbered = try numbers.resolve(fixing, now: now)
+      result.arrived = numbers.arrived
       let routine = try AppDatabase.keepRoutineOnce(fixing, uuids: placed)
       // A day after today is judged by the zone furthest ahead: another machine's today is
       // not this one's tomorrow (``TodoRules/latestDay(at:)``).

@@ -128,6 +128,7 @@ extension SyncState {
       var through = pushed
       var throughClock = pushedClock
       var entries = 0
+      var settled = (changes: 0, operations: 0)
       for change in changes {
         if count >= maxOperations { break }
         entries += 1
@@ -155,10 +156,16 @@ extension SyncState {
               clock: HybridClock.text(operations[range].map(\.stamp.clock).max() ?? 0), payload: payload))
         }
         count += operations.count
+        if command == SyncState.resolutionCommand {
+          settled.changes += 1
+          settled.operations += operations.count
+        }
       }
-      return SyncPushPage(
+      var page = SyncPushPage(
         records: records, operations: count, throughOperation: through, throughClock: throughClock,
         snapshot: false, changes: entries)
+      (page.settled, page.settledOperations) = settled
+      return page
     }
   }
 

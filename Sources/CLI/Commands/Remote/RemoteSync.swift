@@ -120,8 +120,15 @@ extension Ootd.RemoteCommand {
         return
       }
       // Counted as `remote status` counts: changes (journal entries, one a command) and their
-      // row-level operations, so "1 change waiting" is followed by "Pushed 1 change".
-      var line = "Pushed \(Self.changes(summary.pushedChanges, operations: summary.pushed))"
+      // row-level operations, so "1 change waiting" is followed by "Pushed 1 change"; what
+      // this sync settled itself (a todo renumbered, a rule kept), which the status could not
+      // know of, apart: "Pushed 1 change (1 row-level; +1 this sync settled)" (tryout 18 W3).
+      var line =
+        "Pushed \(Self.changes(summary.pushedChanges - summary.pushedSettled, operations: summary.pushed - summary.pushedSettledOperations))"
+      if summary.pushedSettled > 0 {
+        let own = "+\(group(summary.pushedSettled)) this sync settled"
+        line = line.hasSuffix(")") ? String(line.dropLast()) + "; \(own))" : line + " (\(own))"
+      }
       line += ", pulled \(Self.changes(summary.pulledRecords, operations: summary.pulled))"
       if summary.pulled > 0 { line.removeLast(); line += ", \(group(summary.changed)) applied here)" }
       line += summary.conflicts.isEmpty ? "." : "; \(counted(summary.conflicts.count, "conflict")) resolved:"
