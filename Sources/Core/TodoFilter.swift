@@ -66,6 +66,12 @@ extension TodoFilter {
   /// mappings, scalar by scalar, close to Unicode's full case folding. ASCII is only lowercased.
   public static func caseless(_ text: String) -> String {
     if !text.containsUTF8(where: { $0 >= 0x80 }) { return text.lowercased() }
+    // Scripts without case (Hangul, kana, CJK, emoji): every mapping keeps such a scalar, so
+    // only ASCII letters change (three passes over each title cost a Hangul search half again).
+    // U+0307 takes the whole way: it may be the dot of an `İ` typed decomposed.
+    if !text.unicodeScalars.contains(where: { !$0.isASCII && ($0.properties.changesWhenCaseMapped || $0 == "\u{307}") }) {
+      return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
     let folded = text.lowercased().uppercased().lowercased()
     guard folded.unicodeScalars.contains("\u{307}") else { return folded }
     var scalars = String.UnicodeScalarView()

@@ -47,6 +47,13 @@ import Testing
     if matches { #expect(Self.foldContains(title, needle), "\(title) / \(needle)") }
   }
 
+  @Test func caseless_ofScriptsWithoutCase_lowersOnlyASCII() {
+    #expect(TodoFilter.caseless("최단경로 BFS 🚀 テスト") == "최단경로 bfs 🚀 テスト")
+    #expect(TodoFilter.caseless("I\u{307}STANBUL 최단") == "istanbul 최단")
+    #expect(TodoFilter.caseless("i\u{307}zmir 최단") == "izmir 최단")
+    #expect(TodoFilter.caseless("STRASSE 최단 ẞ") == "strasse 최단 ss")
+  }
+
   @Test func composedAndDecomposedHangul_foldToTheSameBytes() {
     #expect(TodoFilter.fold("알고리즘") == TodoFilter.fold("\u{110B}\u{1161}\u{11AF}\u{1100}\u{1169}\u{1105}\u{1175}\u{110C}\u{1173}\u{11B7}"))
     #expect(TodoFilter.fold("Enable WAL") == "enable wal")
