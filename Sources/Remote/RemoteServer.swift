@@ -381,8 +381,7 @@ public final class RemoteServer {
   public func setDisplayName(_ name: String?) throws(RemoteError) {
     let key = Self.nameKey(name ?? connection.role)
     let shown = name ?? connection.role
-    let taken = RemoteError.refused(
-      "the name '\(shown)' is taken by another member of this server (names are compared ignoring case and width): choose another with 'ootd remote set URI --name NAME'")
+    let taken = Self.nameTaken(shown)
     let others = try connection.query(
       """
       SELECT rolname FROM pg_catalog.pg_roles
@@ -409,9 +408,14 @@ public final class RemoteServer {
         "INSERT INTO ootd.members (display_name, name_key) VALUES (NULL, $1) ON CONFLICT (owner) DO NOTHING",
         [Self.nameKey(connection.role)])
     } catch RemoteError.server(let state, _) where state == "23505" {
-      throw .refused(
-        "the name '\(connection.role)' is taken by another member of this server (names are compared ignoring case and width): choose another with 'ootd remote set URI --name NAME'")
+      throw Self.nameTaken(connection.role)
     }
+  }
+
+  /// The refusal of a display name (`shown`) that folds like another member's.
+  static func nameTaken(_ shown: String) -> RemoteError {
+    .refused(
+      "the name '\(shown)' is taken by another member of this server (names are compared ignoring case and width): choose another with 'ootd remote set URI --name NAME'")
   }
 
   /// A display name as names are compared: compatibility-composed (NFKC: full-width letters,
