@@ -126,7 +126,7 @@ public struct TodoRuleFix: Hashable, Sendable {
     self.after = after
   }
 
-  /// The fix in words, about `subject` (e.g. `todo 12 'Write the report'`).
+  /// The fix in words, about `subject` (e.g. `#12 'Write the report'`).
   public func sentence(_ subject: String) -> String {
     switch rule {
     case .doneAfterToday:
@@ -270,8 +270,8 @@ public enum RoutineOnce {
   public static func sentence(
     title: String, day: Day, kept: RoutineTodo, removed: RoutineTodo, takesDone: Bool
   ) -> String {
-    "todo \(removed.number) '\(title)' was the routine planned for \(day) on one machine, and todo \(kept.number) "
-      + "was moved there on another: a day holds its routine once, so todo \(kept.number) stays"
-      + (takesDone ? ", done," : "") + " and todo \(removed.number) is removed"
+    "\(RowSubject.of(.todo, number: removed.number, name: title)) was the routine planned for \(day) on one "
+      + "machine, and #\(kept.number) was moved there on another: a day holds its routine once, so #\(kept.number) "
+      + "stays" + (takesDone ? ", done," : "") + " and #\(removed.number) is removed"
   }
 }

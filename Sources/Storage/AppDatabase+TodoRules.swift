@@ -8,8 +8,8 @@ extension TodoRecord {
   /// What the rules look at in this row (nil when its day is unreadable).
   var ruleState: TodoRuleState? { TodoRuleState(fields) }
 
-  /// How a rule sentence names this todo: `todo 12 'Write the report'`.
-  var ruleSubject: String { "todo \(id) '\(title)'" }
+  /// How a rule sentence names this todo: `#12 'Write the report'` (``RowSubject``).
+  var ruleSubject: String { RowSubject.of(.todo, number: id, name: title) }
 }
 
 extension JournalOperation {

@@ -167,7 +167,7 @@ struct RulesOnEveryPathTests {
     try "x 2026-11-20 2026-11-01 some day\n".write(toFile: file, atomically: true, encoding: .utf8)
     let done = try #require(try Self.json(await h.run(["import", "todotxt", file, "--json"]).stdout) as? [String: Any])
     #expect(done["conflicts"] as? [String] == [
-      "todo 3 'some day' was done on 2026-11-20 but in the backlog: it stays done, moved to the day it was done (2026-11-20)"
+      "#3 'some day' was done on 2026-11-20 but in the backlog: it stays done, moved to the day it was done (2026-11-20)"
     ])
     let someDay = try await Self.todo(h, id: 3)
     #expect(someDay["date"] as? String == "2026-11-20" && someDay["doneOn"] as? String == "2026-11-20", "\(someDay)")
@@ -257,7 +257,7 @@ struct RulesOnEveryPathTests {
     _ = try await Self.sync(a)
     let merged = try await Self.sync(b)
     let sentence =
-      "todo 1 'Read' was done but planned for 2026-11-23, a day after today: it stays done, moved to today (2026-11-22)"
+      "#1 'Read' was done but planned for 2026-11-23, a day after today: it stays done, moved to today (2026-11-22)"
     #expect(merged.json["ruleConflicts"] as? [String] == [sentence])
     #expect(merged.stderr.contains("ootd: conflict: " + sentence))
     let back = try await Self.sync(a)
@@ -288,7 +288,7 @@ struct RulesOnEveryPathTests {
     _ = try await Self.sync(b)
     let text = await a.run(["remote", "sync"])
     #expect(text.code == 0, "\(text.stderr)")
-    #expect(text.stderr.contains("ootd: conflict: todo 1 'Read' was done but planned for 2026-11-23"), "\(text.stderr)")
+    #expect(text.stderr.contains("ootd: conflict: #1 'Read' was done but planned for 2026-11-23"), "\(text.stderr)")
     _ = try await Self.sync(b)
     _ = try await Self.sync(a)
     try await Self.expectDoneToday(a)
@@ -316,7 +316,7 @@ struct RulesOnEveryPathTests {
     }
     // b merged a's drop into its done: b resolved it, and said so.
     #expect(merged.json["ruleConflicts"] as? [String] == [
-      "todo 1 'Old' was both dropped and done: it stays done and is no longer dropped"
+      "#1 'Old' was both dropped and done: it stays done and is no longer dropped"
     ])
   }
 }

@@ -67,14 +67,14 @@ struct SyncMergeRulesTryout18Tests {
     _ = try await R.sync(a)
     let merged = try await R.sync(b)
     #expect(merged.json["ruleConflicts"] as? [String] == [
-      "todo 1 'Read' was done but planned for 2026-11-30, a day after today: it stays done, moved to today (2026-11-28)"
+      "#1 'Read' was done but planned for 2026-11-30, a day after today: it stays done, moved to today (2026-11-28)"
     ])
   }
 
   // MARK: - S6: dropped on one machine, moved on the other
 
   static let sentence =
-    "todo 1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
+    "#1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
 
   static func expectMovedOpen(_ h: Harness) async throws {
     let todo = try await R.todo(h, id: 1)
@@ -169,8 +169,8 @@ struct SyncMergeRulesTryout18Tests {
     let planned = try #require(try await Self.studies(b, on: "2026-11-23").first?["id"] as? Int)
     let merged = try await R.sync(b)
     let sentence =
-      "todo \(planned) 'Study / watch a lecture' was the routine planned for 2026-11-23 on one machine, and todo "
-      + "\(number) was moved there on another: a day holds its routine once, so todo \(number) stays and todo \(planned) is removed"
+      "#\(planned) 'Study / watch a lecture' was the routine planned for 2026-11-23 on one machine, and #"
+      + "\(number) was moved there on another: a day holds its routine once, so #\(number) stays and #\(planned) is removed"
     #expect(merged.json["ruleConflicts"] as? [String] == [sentence])
     #expect(merged.stderr.contains("ootd: conflict: " + sentence), "\(merged.stderr)")
     #expect(try await R.sync(a).json["ruleConflicts"] as? [String] == [])
@@ -201,7 +201,7 @@ struct SyncMergeRulesTryout18Tests {
     _ = try await R.sync(b)
     // A pulls B's plan and tick while its move is not pushed: A resolves.
     let merged = try await R.sync(a)
-    #expect((merged.json["ruleConflicts"] as? [String])?.first?.hasSuffix("so todo \(number) stays, done, and todo \(planned) is removed") == true, "\(merged.json)")
+    #expect((merged.json["ruleConflicts"] as? [String])?.first?.hasSuffix("so #\(number) stays, done, and #\(planned) is removed") == true, "\(merged.json)")
     _ = try await R.sync(b)
     for h in [a, b] {
       let day = try await Self.studies(h, on: "2026-11-23")

@@ -73,20 +73,20 @@ struct TodoInvariantTests {
     arguments: [
       (
         TodoRuleState(day: d("2026-11-23"), isDone: true),
-        "todo 12 'Write' was done but planned for 2026-11-23, a day after today: it stays done, moved to today (2026-11-22)"
+        "#12 'Write' was done but planned for 2026-11-23, a day after today: it stays done, moved to today (2026-11-22)"
       ),
       (
         TodoRuleState(day: d("2026-11-22"), isDone: true, isDropped: true),
-        "todo 12 'Write' was both dropped and done: it stays done and is no longer dropped"
+        "#12 'Write' was both dropped and done: it stays done and is no longer dropped"
       ),
       (
         TodoRuleState(day: nil, isDone: true),
-        "todo 12 'Write' was done but in the backlog: it stays done, moved to today (2026-11-22)"
+        "#12 'Write' was done but in the backlog: it stays done, moved to today (2026-11-22)"
       ),
     ] as [(TodoRuleState, String)])
   func sentence(state: TodoRuleState, expected: String) {
     let fixes = TodoRules.resolve(state, today: Self.today).fixes
-    #expect(fixes.map { $0.sentence("todo 12 'Write'") } == [expected])
+    #expect(fixes.map { $0.sentence("#12 'Write'") } == [expected])
   }
 
   @Test("fields map to a state and back")
@@ -243,8 +243,8 @@ struct TodoInvariantTests {
   func droppedAndMovedSentence() {
     let state = TodoRuleState(
       day: Self.today, isDone: false, isDropped: true, carriedFrom: [d("2026-11-20")], movedUnseen: true)
-    #expect(TodoRules.resolve(state, today: Self.today).fixes.map { $0.sentence("todo 1 'old1'") } == [
-      "todo 1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
+    #expect(TodoRules.resolve(state, today: Self.today).fixes.map { $0.sentence("#1 'old1'") } == [
+      "#1 'old1' was dropped on one machine and moved to 2026-11-22 on another: it stays on 2026-11-22, open, and is no longer dropped"
     ])
   }
 
@@ -313,6 +313,6 @@ struct TodoInvariantTests {
       RoutineOnce.sentence(
         title: "Study", day: d("2026-11-29"), kept: moved, removed: RoutineTodo(uuid: "c", number: 4, isDone: true),
         takesDone: true)
-        == "todo 4 'Study' was the routine planned for 2026-11-29 on one machine, and todo 3 was moved there on another: a day holds its routine once, so todo 3 stays, done, and todo 4 is removed")
+        == "#4 'Study' was the routine planned for 2026-11-29 on one machine, and #3 was moved there on another: a day holds its routine once, so #3 stays, done, and #4 is removed")
   }
 }

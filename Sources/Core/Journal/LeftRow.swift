@@ -63,11 +63,7 @@ public struct LeftRow: Hashable, Sendable {
   }
 
   /// `#1 'Y title'` for a todo with a number, else `todo 'Y title'` (`project 'ootd'`).
-  public var subject: String {
-    let named = name.map { " '\($0)'" } ?? ""
-    if entity == .todo, let number { return "#\(number)\(named)" }
-    return "\(entity)\(named)"
-  }
+  public var subject: String { RowSubject.of(entity, number: number, name: name) }
 
   /// One line: `Left the title of #1 'Y title' as desktop set it`,
   /// `Kept #203 'Buy milk': desktop has changed it since (deleting it would lose that)`.

@@ -309,14 +309,7 @@ public struct SyncConflictReport: Hashable, Sendable {
   }
 
   /// How a line names the row: `#3 'Read SICP'` for a todo, `project 'ootd'`.
-  public var subject: String {
-    switch (conflict.entity, number, name) {
-    case (.todo, let number?, let name?): return "#\(number) '\(name)'"
-    case (.todo, let number?, nil): return "#\(number)"
-    case (let entity, _, let name?): return "\(entity) '\(name)'"
-    case (let entity, _, nil): return "a \(entity)"
-    }
-  }
+  public var subject: String { RowSubject.of(conflict.entity, number: number, name: name) }
 
   /// The value kept, in the user's words (a deleted row: `deleted`).
   public var kept: ConflictWords {
