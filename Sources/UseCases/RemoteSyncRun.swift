@@ -169,7 +169,7 @@ public struct RemoteSyncRun {
       summary.pulled += result.operations
       summary.pulledRecords += result.records
       summary.changed += result.changed
-      summary.conflicts += result.conflicts
+      summary.conflicts = SyncConflictReport.combined(summary.conflicts, result.conflicts)
       summary.ruleConflicts += result.ruleConflicts
       summary.setAside += result.setAside
       summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)

@@ -121,9 +121,11 @@ struct SyncStoreTests {
     _ = try b.addTodo(try draft("Write", project: "ootd", block: "gym"), now: fixedNow)
     let first = try server.sync(a)
     let second = try server.sync(b)
-    try server.sync(a)
+    let third = try server.sync(a)
     #expect(first.conflicts.isEmpty)
     #expect(second.conflicts.map(\.conflict.kind) == [.nameTaken, .nameTaken])
+    // Reported once, by b, whose sync met it; a pulls b's rows knowing b has seen its own.
+    #expect(third.conflicts.isEmpty)
     #expect(try shapes(a) == shapes(b))
     for machine in [a, b] {
       let todos = try allTodos(machine)
@@ -131,6 +133,19 @@ struct SyncStoreTests {
       #expect(todos.allSatisfy { $0.project == "ootd" && $0.block == "gym" })
       #expect(try machine.projects(.all).filter { $0.project.name == "ootd" }.count == 1)
     }
+  }
+
+  @Test("machines already syncing make a project of one name each: the second to sync says so, the first does not")
+  func sameNameOnBoth_reportedOnce() throws {
+    let server = FakeSyncServer()
+    let (a, b) = try { let m = try Self.machines(2); return (m[0], m[1]) }()
+    for machine in [a, b, a, b] { try server.sync(machine) }
+    for machine in [a, b] { try machine.addProject(try Project(name: "ootd"), now: fixedNow) }
+    #expect(try server.sync(a).conflicts.isEmpty)
+    #expect(try server.sync(b).conflicts.map(\.conflict.kind) == [.nameTaken])
+    #expect(try server.sync(a).conflicts.isEmpty)
+    #expect(try server.sync(b).conflicts.isEmpty)
+    for machine in [a, b] { #expect(try machine.projects(.all).filter { $0.project.name == "ootd" }.count == 1) }
   }
 
   @Test("ticked on one machine, retitled on the other: done and retitled on both, no conflict")

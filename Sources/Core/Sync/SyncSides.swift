@@ -321,6 +321,37 @@ public struct SyncConflictReport: Hashable, Sendable {
     conflict.kind == .editOfDeleted && conflict.field == nil
       ? ConflictWords("edited") : ConflictWords(conflict.entity, field: conflict.field, conflict.lost)
   }
+
+  /// The conflicts of one sync made of several pulls and records: `earlier`, then `later`, one
+  /// per row, field and kind (issue 24 §3: a conflict is reported once). A field decided twice
+  /// in one sync (this machine's value lost to one record's, which lost to a later record's) is
+  /// one conflict: kept as the last decision kept it (its winner and rule), over what was here
+  /// before the first (its lost value and loser), in the first one's place; a field that ends
+  /// where it began was no conflict and is left out.
+  public static func combined(_ earlier: [SyncConflictReport], _ later: [SyncConflictReport])
+    -> [SyncConflictReport]
+  {
+    struct Key: Hashable {
+      let kind: SyncConflict.Kind, entity: Entity, row: String, field: String?
+    }
+    func key(_ report: SyncConflictReport) -> Key {
+      Key(kind: report.conflict.kind, entity: report.conflict.entity, row: report.conflict.row, field: report.conflict.field)
+    }
+    var result: [SyncConflictReport] = []
+    var places: [Key: Int] = [:]
+    for report in earlier + later {
+      guard let place = places[key(report)] else {
+        places[key(report)] = result.count
+        result.append(report)
+        continue
+      }
+      var joined = report
+      joined.conflict.lost = result[place].conflict.lost
+      joined.conflict.loser = result[place].conflict.loser
+      result[place] = joined
+    }
+    return result.filter { $0.conflict.kind != .sameField || $0.conflict.kept != $0.conflict.lost }
+  }
 }
 
 /// What one pull applied.

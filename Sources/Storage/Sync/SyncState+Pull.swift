@@ -61,6 +61,11 @@ extension SyncState {
       // both machines pushed before either pulled.
       var echoed = try SyncState.integer(db, "echoedClock") ?? pushedClock
       let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > echoed }
+      // A row of this machine no other machine can have seen: changed after what the server
+      // returned of this machine's, or one of the first sync's rows (stamped at the floor)
+      // while they are still to push.
+      let snapshotPending = try SyncState.integer(db, "snapshotPending") == 1
+      let unseen = { (stamp: Stamp) in isPending(stamp) || (snapshotPending && stamp == floorStamp) }
       let links = LinkTranslation(db)
       var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
       var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
@@ -132,7 +137,8 @@ extension SyncState {
               var outcome = SyncMerge.merge(operation, into: before, isPending: isPending, firstSync: firstSync)
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
-                outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers)
+                outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers,
+                unseen: { try SyncState.row(db, operation.entity, $0, floor: floorStamp)?.existence.map { unseen($0.stamp) } ?? true })
               // The todo's number as its merge now holds it, when this operation decided it.
               applied.numbers.merged(operation, into: outcome.row)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
@@ -206,7 +212,7 @@ extension SyncState {
   /// `numbers` resolves the claims (recorded from the merge, ``TodoNumbers/merged(_:into:)``).
   private static func apply(
     _ effect: SyncEffect, of operation: SyncOperation, recorder: ChangeRecorder,
-    outcome: inout SyncMerge.Outcome, numbers: inout TodoNumbers
+    outcome: inout SyncMerge.Outcome, numbers: inout TodoNumbers, unseen: (String) throws -> Bool
   ) throws {
     let db = recorder.db
     switch effect {
@@ -217,10 +223,15 @@ extension SyncState {
           db, sql: "SELECT uuid FROM \(OperationExecutor.table(operation.entity)) WHERE name = ? COLLATE NOCASE",
           arguments: [name]), holder != operation.row
       {
-        outcome.conflicts.append(
-          SyncConflict(
-            kind: .nameTaken, entity: operation.entity, row: operation.row, field: "name",
-            kept: .text(name), lost: .text(name), winner: operation.stamp, loser: operation.stamp))
+        // Reported once (issue 24 §3), by the machine whose sync met it: the one holding the
+        // name with a row the other machine had not seen when it made its own; the other
+        // machine, pulling that row later, resolves it alike without a word.
+        if try unseen(holder) {
+          outcome.conflicts.append(
+            SyncConflict(
+              kind: .nameTaken, entity: operation.entity, row: operation.row, field: "name",
+              kept: .text(name), lost: .text(name), winner: operation.stamp, loser: operation.stamp))
+        }
         outcome.row.existence = nil
         // The same name made on two machines is one project (or block) to its user: todos
         // linked to the other machine's row link to this one here, so both machines list them

@@ -1,0 +1,44 @@
+import Core
+import Testing
+
+/// One sync reports a field's conflict once (issue 24 §3; tryout 18 W4: one sync said `kept
+/// 2026-12-10, over the backlog` and then `kept 2026-12-10, over 2026-11-28` for one todo).
+@Suite struct SyncConflictCombinedTests {
+  static func day(_ row: String, kept: FieldValue, lost: FieldValue, winner: Int64, loser: Int64, rule: SyncConflict.Rule = .later)
+    -> SyncConflictReport
+  {
+    SyncConflictReport(
+      conflict: SyncConflict(
+        kind: .sameField, entity: .todo, row: row, field: "day", kept: kept, lost: lost,
+        winner: Stamp(clock: winner, device: "w"), loser: Stamp(clock: loser, device: "l")),
+      name: "Read", number: 1, rule: rule)
+  }
+
+  @Test func aFieldDecidedTwiceIsOneConflict_overWhatWasHereBefore() {
+    let first = Self.day("r", kept: .text("2026-11-28"), lost: .null, winner: 20, loser: 10)
+    let second = Self.day("r", kept: .text("2026-12-10"), lost: .text("2026-11-28"), winner: 30, loser: 20, rule: .clockAhead)
+    let combined = SyncConflictReport.combined([first], [second])
+    #expect(combined.count == 1)
+    #expect(combined.first?.conflict.kept == .text("2026-12-10"))
+    #expect(combined.first?.conflict.lost == .null)
+    #expect(combined.first?.conflict.winner == Stamp(clock: 30, device: "w"))
+    #expect(combined.first?.conflict.loser == Stamp(clock: 10, device: "l"))
+    #expect(combined.first?.rule == .clockAhead)
+    // Within one pull as across two.
+    #expect(SyncConflictReport.combined([], [first, second]) == combined)
+  }
+
+  @Test func otherRowsAndFieldsStayApart_inOrder() {
+    let a = Self.day("a", kept: .text("2026-11-28"), lost: .null, winner: 2, loser: 1)
+    let b = Self.day("b", kept: .text("2026-11-29"), lost: .null, winner: 2, loser: 1)
+    var title = a
+    title.conflict.field = "title"
+    #expect(SyncConflictReport.combined([a], [b, title]) == [a, b, title])
+  }
+
+  @Test func aFieldBackWhereItBeganIsNoConflict() {
+    let there = Self.day("r", kept: .text("2026-11-28"), lost: .text("2026-11-27"), winner: 2, loser: 1)
+    let back = Self.day("r", kept: .text("2026-11-27"), lost: .text("2026-11-28"), winner: 3, loser: 2)
+    #expect(SyncConflictReport.combined([there], [back]).isEmpty)
+  }
+}
