@@ -154,8 +154,20 @@ public struct PayloadCipher: RecordSealer {
       var opened = record
       opened.payload = String(decoding: bytes, as: UTF8.self)
       return opened
-    case .notSealed: throw EncryptionError.notSealed(seq: seq, opID: record.opID)
-    case .failed: throw EncryptionError.tampered(seq: seq, opID: record.opID)
+    case .notSealed: return Self.unopened(record, Self.notSealed)
+    case .failed: return Self.unopened(record, Self.failsAuthentication)
     }
+  }
+
+  /// Why a payload is not opened, as a set-aside row says it.
+  public static let failsAuthentication =
+    "its payload fails authentication: it was changed on the server or not sealed with your key"
+  public static let notSealed = "its payload is not encrypted (pushed by an ootd without encryption, or not by ootd)"
+
+  static func unopened(_ record: SyncRecord, _ why: String) -> SyncRecord {
+    var unopened = record
+    unopened.payload = ""
+    unopened.unopened = why
+    return unopened
   }
 }

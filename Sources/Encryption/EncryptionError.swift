@@ -15,10 +15,6 @@ public enum EncryptionError: Error, Equatable, Sendable, CustomStringConvertible
   case unusableKeyRecord(String)
   /// Argon2id could not run (out of memory) (exit 1).
   case derivationFailed
-  /// A pulled payload did not authenticate: changed on the server (exit 1).
-  case tampered(seq: Int64, opID: String)
-  /// A pulled payload is not encrypted (pushed by an ootd before encryption) (exit 1).
-  case notSealed(seq: Int64, opID: String)
   /// The key file beside the database cannot be used (exit 1).
   case keyFile(String)
 
@@ -35,10 +31,6 @@ public enum EncryptionError: Error, Equatable, Sendable, CustomStringConvertible
       return "wrong passphrase: it does not unlock your sync key on the server; nothing was pulled or changed"
     case .unusableKeyRecord(let why): return "your sync key on the server cannot be used: \(why)"
     case .derivationFailed: return "cannot derive the key from the passphrase (Argon2id ran out of memory)"
-    case .tampered(let seq, let opID):
-      return "server row \(seq) (op \(opID.prefix(36))) fails authentication: it was changed on the server or not sealed with your key; nothing was applied"
-    case .notSealed(let seq, let opID):
-      return "server row \(seq) (op \(opID.prefix(36))) is not encrypted (pushed by an ootd without encryption); nothing was applied"
     case .keyFile(let why): return why
     }
   }

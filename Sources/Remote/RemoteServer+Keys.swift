@@ -66,8 +66,8 @@ extension RemoteServer {
     }
   }
 
-  /// Pulled `rows` opened by ``sealer`` (unchanged without one); the first that fails to
-  /// authenticate stops the pull with one line naming it, before any row of the page is applied.
+  /// Pulled `rows` opened by ``sealer`` (unchanged without one); one that fails to authenticate
+  /// comes back unopened (``SyncRecord/unopened``), to be set aside by the pull.
   func opened(_ rows: [(seq: Int64, record: SyncRecord)]) throws(RemoteError) -> [(seq: Int64, record: SyncRecord)] {
     guard let sealer else { return rows }
     do {

@@ -103,6 +103,28 @@ struct HostileRowBinaryTests {
     #expect(try m.titles("b") == ["Again", "First", "Next"])
   }
 
+  @Test("a row not sealed with the key (plain JSON a member wrote with psql) is set aside: one line, exit 1, the others applied, the next sync goes on")
+  func unsealedRow() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Before")
+    try m.sync("a")
+    let opID = UUID().uuidString.lowercased()
+    let rows = try PostgresConnection(uri: m.uri).query(
+      "INSERT INTO ootd.ops (op_id, device, clock, payload) VALUES ($1::uuid, $2, $3, $4) RETURNING seq",
+      [opID, Self.stranger, String(Self.clock), Self.creation(["title": .text("Plain")])])
+    let seq = try #require(rows.rows.first?.first.flatMap { $0 }.flatMap { Int64($0) })
+    try Self.insert(m, payload: Self.creation(["title": .text("After")]))
+    let first = try m.run("b", "remote", "sync", "--json")
+    #expect(first.code == 1, "\(first.stderr)")
+    #expect(first.stderr.hasPrefix("ootd: error: server row \(seq) (op \(opID)) fails authentication: "), "\(first.stderr)")
+    #expect(first.stderr.split(separator: "\n").count == 1, "\(first.stderr)")
+    #expect(try Self.setAsideIDs(Self.json(first.stdout)) == [seq])
+    #expect(try m.titles("b") == ["After", "Before"])
+    let again = try m.run("b", "remote", "sync", "--json")
+    #expect(again.code == 0 && again.stderr.isEmpty, "\(again.stderr)")
+    #expect(try Self.setAsideIDs(Self.json(m.run("b", "remote", "status", "--json").stdout)) == [seq])
+  }
+
   @Test("unreadable rows are set aside with one warning each, the others applied; the next sync does not stop on them")
   func unreadableRows() throws {
     let m = try SyncMachines()

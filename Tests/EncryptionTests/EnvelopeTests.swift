@@ -129,13 +129,16 @@ import Testing
     #expect(try cipher.open(sealed, seq: 7) == record)
     var moved = sealed
     moved.opID = UUID().uuidString.lowercased()
-    #expect(throws: EncryptionError.tampered(seq: 7, opID: moved.opID)) { try cipher.open(moved, seq: 7) }
+    // Refused: comes back unopened, its payload dropped, to be set aside by the pull.
+    func unopened(_ why: String) -> (SyncRecord) -> Bool { { $0.unopened == why && $0.payload.isEmpty } }
+    #expect(unopened(PayloadCipher.failsAuthentication)(try cipher.open(moved, seq: 7)))
     var otherDevice = sealed
     otherDevice.device = "dev-b"
-    #expect(throws: EncryptionError.tampered(seq: 8, opID: sealed.opID)) { try cipher.open(otherDevice, seq: 8) }
-    #expect(throws: EncryptionError.notSealed(seq: 9, opID: record.opID)) { try cipher.open(record, seq: 9) }
+    #expect(unopened(PayloadCipher.failsAuthentication)(try cipher.open(otherDevice, seq: 8)))
+    #expect(unopened(PayloadCipher.notSealed)(try cipher.open(record, seq: 9)))
     let other = try PayloadCipher(DataKey.generate())
-    #expect(throws: EncryptionError.tampered(seq: 10, opID: sealed.opID)) { try other.open(sealed, seq: 10) }
+    #expect(unopened(PayloadCipher.failsAuthentication)(try other.open(sealed, seq: 10)))
+    #expect(try cipher.open(sealed, seq: 7).unopened == nil)
     // A payload the server withheld (over the cap) passes through, to be set aside as before.
     let withheld = SyncRecord(opID: record.opID, device: "dev-a", clock: "1", payload: "", withheldBytes: 9 << 20)
     #expect(try cipher.open(withheld, seq: 11) == withheld)

@@ -7,9 +7,10 @@
 public protocol RecordSealer: Sendable {
   /// `record` with its payload encrypted (a fresh nonce each call).
   func seal(_ record: SyncRecord) throws -> SyncRecord
-  /// `record`, pulled from the server at `seq`, with its payload decrypted; throws when it does
-  /// not authenticate (changed on the server, or not sealed with this key). A record whose
-  /// payload the server withheld (``SyncRecord/withheldBytes``) comes back as it is.
+  /// `record`, pulled from the server at `seq`, with its payload decrypted; when it does not
+  /// authenticate (changed on the server, or not sealed with this key), with an empty payload
+  /// and ``SyncRecord/unopened`` saying so. A record whose payload the server withheld
+  /// (``SyncRecord/withheldBytes``) comes back as it is.
   func open(_ record: SyncRecord, seq: Int64) throws -> SyncRecord
 }
 

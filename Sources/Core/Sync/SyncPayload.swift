@@ -12,6 +12,10 @@ public struct SyncRecord: Hashable, Sendable {
   /// The payload's size in bytes when the server withheld it for being larger than
   /// ``Caps/payloadBytes`` (`payload` is then empty); nil when it is here.
   public var withheldBytes: Int?
+  /// Why its payload could not be opened (``RecordSealer/open(_:seq:)``: it fails
+  /// authentication, or was never sealed), in words; `payload` is then empty. Such a record is
+  /// set aside as unreadable, as one that breaks a cap is (issue 21).
+  public var unopened: String?
 
   public init(opID: String, device: String, clock: String, payload: String, withheldBytes: Int? = nil) {
     self.opID = opID

@@ -245,11 +245,19 @@ public struct SetAsideRow: Hashable, Sendable {
   public var device: String
   /// Why, in words.
   public var reason: String
+  /// The row's op id, when known (server text).
+  public var opID: String?
+  /// Whether its payload could not be opened (``SyncRecord/unopened``): changed on the server,
+  /// or not sealed with this person's key. The sync that meets one fails (exit 1) after doing
+  /// the rest (issue 24 §6: refused, naming the row; issue 21: the next sync does not stop on it).
+  public var unopened: Bool
 
-  public init(seq: Int64, device: String, reason: String) {
+  public init(seq: Int64, device: String, reason: String, opID: String? = nil, unopened: Bool = false) {
     self.seq = seq
     self.device = device
     self.reason = reason
+    self.opID = opID
+    self.unopened = unopened
   }
 }
 

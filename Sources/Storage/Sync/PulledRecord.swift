@@ -17,6 +17,7 @@ enum PulledRecord {
 
   /// The operations of `record`, or ``Refused``.
   static func check(_ record: SyncRecord) throws -> SyncPayload.Batch {
+    if let why = record.unopened { throw Refused(reason: why) }
     if let bytes = record.withheldBytes {
       throw Refused(reason: "its payload of \(bytes) bytes is larger than the cap of \(Caps.payloadBytes) bytes")
     }

@@ -168,7 +168,8 @@ extension SyncState {
           }
         } catch {
           guard let reason = PulledRecord.reason(error) else { throw error }
-          let row = SetAsideRow(seq: seq, device: record.device, reason: reason)
+          let row = SetAsideRow(
+            seq: seq, device: record.device, reason: reason, opID: record.opID, unopened: record.unopened != nil)
           try PulledRecord.setAside(db, row, opID: record.opID, now: now)
           result.setAside.append(row)
           continue

@@ -56,7 +56,9 @@ extension Ootd.RemoteCommand {
 
         A row on the server this ootd cannot apply (unreadable, over a size cap, a clock out of \
         range, refused by the database) is set aside: nothing of it is applied, one line on \
-        standard error names it, `remote status` lists it, and later syncs go on past it.
+        standard error names it, `remote status` lists it, and later syncs go on past it. A \
+        row whose encrypted payload fails authentication (changed on the server, or not sealed \
+        with your key) is set aside the same way, and the sync that meets it exits 1.
 
         Examples:
           ootd remote sync
@@ -110,10 +112,12 @@ extension Ootd.RemoteCommand {
       for sentence in summary.ruleConflicts {
         environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
       }
-      for row in summary.setAside {
+      for row in summary.setAside where !row.unopened || summary.pushRefused {
         environment.printError("ootd: " + Self.describe(row))
       }
-      let refusal = summary.pushRefused ? summary.misstamped.map(Self.refusal) ?? Self.refusal(skew) : nil
+      let refusal =
+        summary.pushRefused
+        ? summary.misstamped.map(Self.refusal) ?? Self.refusal(skew) : Self.unopened(summary.setAside)
       if output.json {
         JSONOutput.print(SyncJSON(summary), environment)
         if let refusal { throw RemoteError.refused(refusal) }
@@ -187,6 +191,21 @@ extension Ootd.RemoteCommand {
 
     /// One line for a row set aside: `set aside server row 1234 from device '…': why`, printable
     /// (the device id and the reason may hold the server's text).
+    /// The one line for rows whose payload could not be opened (changed on the server, or not
+    /// sealed with this key): set aside, the sync done without them, and it fails (exit 1);
+    /// nil when there are none.
+    static func unopened(_ rows: [SetAsideRow]) -> String? {
+      let rows = rows.filter(\.unopened)
+      guard let first = rows.first else { return nil }
+      let named =
+        rows.count == 1
+        ? "server row \(first.seq) (op \(first.opID?.prefix(36) ?? "?")) fails authentication"
+        : "server rows \(rows.map { String($0.seq) }.joined(separator: ", ")) fail authentication"
+      return TerminalText.printable(
+        "\(named): changed on the server or not sealed with your key; set aside, nothing of "
+          + (rows.count == 1 ? "it" : "them") + " applied (the rest synced; `remote status` lists set-aside rows)")
+    }
+
     static func describe(_ row: SetAsideRow) -> String {
       TerminalText.printable(
         "set aside server row \(row.seq) from device '\(row.device.prefix(36))': \(row.reason)")
