@@ -26,10 +26,11 @@ import Foundation
 ///    the todo back to a day the moving machine may not know (a move from a day not begun
 ///    records none).
 ///
-/// "After today" is this machine's today for its own changes (commands, undo and redo, an
-/// import). For a change another machine made (a sync merge) it is the latest day that is today
-/// somewhere on Earth (``TodoRules/latestDay(at:)``, UTC+14): a machine whose date is behind
-/// (UTC while Auckland is a day ahead) does not move work done on the other's today.
+/// "After today" is this machine's today for its own changes (commands, undo and redo). For a
+/// change made elsewhere (a sync merge, an imported file, a CalDAV client's) it is the latest day
+/// that is today somewhere on Earth (``TodoRules/latestDay(at:)``, UTC+14): a machine whose date
+/// is behind (UTC while Auckland is a day ahead) does not move work done on the other's today,
+/// and an export of such a todo imports back unchanged.
 ///
 /// `ootd done` of a todo of a later day uses the same rule: doing tomorrow's work today moves it
 /// to today, done; so does `ootd done` of a backlog todo.

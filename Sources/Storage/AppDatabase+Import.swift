@@ -140,6 +140,11 @@ public struct ImportWriter: ImportSink {
   private let db: Database
   private let recorder: ChangeRecorder?
   private let today: Day
+  /// The last day a done todo of the file may be on: the latest day that is today anywhere
+  /// (``TodoRules/latestDay(at:)``), as for another machine's changes: a file is made elsewhere
+  /// (or by this database's own export of a todo done on a day ahead of this zone's: it comes
+  /// back unchanged).
+  private let latest: Day
   private let now: Date
   private let timestamp: String
   /// Projects by lowercased name → uuid (names are unique regardless of case).
@@ -201,6 +206,7 @@ public struct ImportWriter: ImportSink {
     self.recorder = recorder
     self.today = today
     self.now = now
+    self.latest = TodoRules.latestDay(at: now)
     deferIndexesFrom = deferringIndexesFrom
     timestamp = Timestamp.string(now, .sqlite)
     for row in try Row.fetchAll(db, sql: "SELECT name, uuid FROM project") {
@@ -505,7 +511,7 @@ public struct ImportWriter: ImportSink {
     let carriedFrom = todo.carriedFrom.flatMap(CarryRecord.text)
     let state = TodoRuleState(
       day: todo.day, isDone: todo.isDone, isDropped: todo.isDropped, carriedFrom: todo.carriedFrom ?? [])
-    guard TodoRules.resolve(state, today: today).fixes.isEmpty else { return false }
+    guard TodoRules.resolve(state, today: today, latest: latest).fixes.isEmpty else { return false }
     if !counted { result.added += 1 }
     let id = counted ? 0 : number(for: todo)
     guard recorder != nil else { return true }
@@ -597,7 +603,7 @@ public struct ImportWriter: ImportSink {
       isDone: todo.isDone,
       isDropped: fields["dropped"].map { $0 == .bool(true) } ?? stored?.isDropped ?? false,
       carriedFrom: fields["carriedFrom"].map { CarryRecord.days($0.text) } ?? stored?.carriedFrom ?? [])
-    let (resolved, fixes) = TodoRules.resolve(state, today: today)
+    let (resolved, fixes) = TodoRules.resolve(state, today: today, latest: latest)
     guard !fixes.isEmpty else { return }
     fields.merge(resolved.fields) { $1 }
     // A todo already as resolved (a file imported again) changes nothing: nothing to report.

@@ -83,6 +83,29 @@ import Testing
     return String(decoding: o, as: UTF8.self)
   }
 
+  /// A todo done on Auckland's today while this zone is still on the day before (as a sync
+  /// keeps it, README) exports and imports back unchanged: an imported file is judged by the
+  /// latest day that is today anywhere, as another machine's changes are (tryout 19 S1: the
+  /// import moved it to this zone's today, `updated: 1`).
+  @Test func aDoneTodoOfADayAheadOfThisZone_comesBackUnchanged() throws {
+    let instant = "\(TestClock.day())T17:00:00Z"  // already the next day in Auckland
+    var auckland = env
+    (auckland["TZ"], auckland["OOTD_NOW"]) = ("Pacific/Auckland", instant)
+    let added = try BinaryTests.run(["add", "Done in Auckland", "--done", "--json"], environment: auckland)
+    #expect(added.code == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("\"\(TestClock.day(1))\""), "\(added.stdout)")
+    let before = try run(["list", "--all", "--json"], now: instant).stdout
+    for format in ["todotxt", "taskwarrior"] {
+      let file = folder.file("ahead.\(format)")
+      _ = try run(["export", "--format", format, "--output", file], now: instant)
+      let imported = try run(["import", format, file, "--json"], now: instant)
+      let result = try counts(imported)
+      #expect(result["updated"] as? Int == 0 && result["unchanged"] as? Int == 1, "\(format): \(imported.stdout)")
+      #expect((result["conflicts"] as? [Any])?.isEmpty == true, "\(format): \(imported.stdout)")
+      #expect(try run(["list", "--all", "--json"], now: instant).stdout == before, "\(format)")
+    }
+  }
+
   /// `ootd export --format F` then `ootd import F` of it into the same database: all
   /// unchanged, three times over, and the listing byte for byte the same; F in both formats,
   /// one after the other.

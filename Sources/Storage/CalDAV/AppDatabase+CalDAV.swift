@@ -125,7 +125,7 @@ extension AppDatabase: CalDAVStore {
           result.deleted += 1
         }
       }
-      result.ruleConflicts = try Self.keepTodoRules(recorder, uuids: touched, today: today)
+      result.ruleConflicts = try Self.keepTodoRules(recorder, uuids: touched, today: today, latest: TodoRules.latestDay(at: now))
       for state in states { try CalDAVTodoRecord(state).save(db) }
       for uuid in forget { try CalDAVTodoRecord.deleteOne(db, key: uuid) }
       try db.execute(sql: "UPDATE caldavLink SET syncToken = ?", arguments: [syncToken])
