@@ -88,7 +88,10 @@ public enum Caps {
         if let why = violation(operation.entity, field: field, value: value) { return why }
       }
       return nil
-    case .update(let field, let value): return violation(operation.entity, field: field, value: value)
+    case .update(let field, let value):
+      // (The value before, which tags carry, keeps the same caps.)
+      return violation(operation.entity, field: field, value: value)
+        ?? operation.old.flatMap { violation(operation.entity, field: field, value: $0) }
     case .delete: return nil
     }
   }

@@ -11,7 +11,9 @@ extension AppDatabase {
   ///   identity (see ``SyncState``).
   /// - `syncStamp` holds the stamp of each row's existence (field `''`: 1 alive, 0 deleted) and
   ///   of each field set since by an update, with its value, so that later merges order every
-  ///   change (a deleted row keeps its later edits for an undo of the deletion to merge with).
+  ///   change (a deleted row keeps its later edits for an undo of the deletion to merge with);
+  ///   a todo's tag changed by a tags update has its own, under the field `+tag` (1 added, 0
+  ///   taken away: ``SyncRow/tags``).
   static func syncMigration(_ db: Database) throws {
     try db.execute(
       sql: """

@@ -30,9 +30,9 @@ struct Replica {
   /// The conflicts reported here: row, field, winning and losing stamps.
   var reported: [String] = []
 
-  mutating func local(_ entity: Entity, row: String, _ kind: SyncOperation.Kind, now: Int64) {
+  mutating func local(_ entity: Entity, row: String, _ kind: SyncOperation.Kind, now: Int64, old: FieldValue? = nil) {
     clock = HybridClock.tick(last: clock, milliseconds: now + skew)
-    let operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
+    let operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device), old: old)
     let outcome = SyncMerge.merge(operation, into: rows[row])
     #expect(outcome.conflicts.isEmpty, "a local change is never a conflict")
     rows[row] = outcome.row

@@ -32,6 +32,16 @@ public struct ConflictWords: Hashable, Sendable {
     }
   }
 
+  /// One side of a tag conflict (``SyncConflict/Kind/tag``): the tag `value` names (`+home`),
+  /// or, when it is null, the tag `other` names, without it (`without +home`).
+  public init(tag value: FieldValue?, else other: FieldValue?) {
+    if let tag = value?.text {
+      self.init("+" + tag)
+    } else {
+      self.init("without +" + (other?.text ?? ""))
+    }
+  }
+
   /// The yes-or-no fields and the word for yes.
   private static let flags = [
     "done": "done", "dropped": "dropped", "keepOpen": "kept open", "builtIn": "built in",

@@ -43,16 +43,22 @@ public struct SyncOperation: Hashable, Sendable {
   /// is not decided again for each row, nor each value looked up by name (issue 24). Not part
   /// of the operation's value; a new `kind` drops it.
   public var ordered: OrderedFields?
+  /// An update's value before it, where the merge needs it (``SyncMerge/carriesOld(_:_:)``: a
+  /// todo's tags, so that tags added and removed on two machines merge tag by tag, issue 24
+  /// §3); nil otherwise, and in records of an ootd before it (which merge as one value).
+  public var old: FieldValue?
 
-  public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp) {
+  public init(_ entity: Entity, row: String, _ kind: Kind, stamp: Stamp, old: FieldValue? = nil) {
     self.entity = entity
     self.row = row
     self.kind = kind
     self.stamp = stamp
+    self.old = old
   }
 
   public static func == (lhs: SyncOperation, rhs: SyncOperation) -> Bool {
     lhs.entity == rhs.entity && lhs.row == rhs.row && lhs.kind == rhs.kind && lhs.stamp == rhs.stamp
+      && lhs.old == rhs.old
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -60,17 +66,22 @@ public struct SyncOperation: Hashable, Sendable {
     hasher.combine(row)
     hasher.combine(kind)
     hasher.combine(stamp)
+    hasher.combine(old)
   }
 
-  /// The traveling form of a journal operation made at `stamp` (old values stay home).
+  /// The traveling form of a journal operation made at `stamp` (old values stay home, but for
+  /// the fields that merge by what changed: ``SyncMerge/carriesOld(_:_:)``).
   public init(_ operation: JournalOperation, stamp: Stamp) {
     let kind: Kind
+    var old: FieldValue?
     switch operation.action {
     case .create(let fields): kind = .create(fields.filter { !SyncMerge.isLocal(operation.entity, $0.key) })
-    case .update(let field, _, let new): kind = .update(field: field, value: new)
+    case .update(let field, let before, let new):
+      kind = .update(field: field, value: new)
+      if SyncMerge.carriesOld(operation.entity, field) { old = before }
     case .delete: kind = .delete
     }
-    self.init(operation.entity, row: operation.row, kind, stamp: stamp)
+    self.init(operation.entity, row: operation.row, kind, stamp: stamp, old: old)
   }
 }
 
@@ -90,13 +101,23 @@ public struct OrderedFields: Sendable {
 /// set by creations and deletions: a deletion is a tombstone) and each field's value with the
 /// stamp that set it. A deleted row keeps the fields edited after its creation, so that a later
 /// creation (an undo of the deletion) merges with them exactly as everywhere else.
+///
+/// A todo's tags are one field, whose value is what the row shows, and a mark for each tag an
+/// update carrying its old value added or took away (``tags``): whether it was added, and the
+/// stamp of that change, so that tags merge tag by tag (``SyncMerge/mergeTags(old:new:stamp:into:isPending:)``).
 public struct SyncRow: Hashable, Sendable {
   public var existence: Stamped<Bool>?
   public var fields: [String: Stamped<FieldValue>]
+  /// A todo's tags by the last change that added (true) or took away (false) each one; a tag
+  /// no such change touched is as the row's creation made it.
+  public var tags: [String: Stamped<Bool>]
 
-  public init(existence: Stamped<Bool>? = nil, fields: [String: Stamped<FieldValue>] = [:]) {
+  public init(
+    existence: Stamped<Bool>? = nil, fields: [String: Stamped<FieldValue>] = [:], tags: [String: Stamped<Bool>] = [:]
+  ) {
     self.existence = existence
     self.fields = fields
+    self.tags = tags
   }
 
   /// Whether the row is shown: created, and not deleted since.
@@ -119,6 +140,9 @@ public struct SyncConflict: Hashable, Sendable {
     /// A project or block came from another machine under a name another row has here: it
     /// was not created here.
     case nameTaken = "name-taken"
+    /// A tag was added to a todo on one machine and taken away on another: the later change
+    /// won. `field` is `tags`; `kept` is the tag when it stays (else null), `lost` the other.
+    case tag
   }
 
   /// Why the winner won, in truth (issue 24): a conflict line never says "the later" of a
@@ -184,7 +208,7 @@ public enum SyncEffect: Hashable, Sendable {
 }
 
 /// The merge rule of syncing, as a pure function: per-field last writer wins, ordered by
-/// ``Stamp`` (hybrid clock, then device id); a row's existence is a register of its own set by
+/// ``Stamp`` (hybrid clock, then device id), a todo's tags per tag (``mergeTags(old:new:stamp:into:isPending:)``); a row's existence is a register of its own set by
 /// creations and deletions, so an edit never brings a deleted row back, while a later creation
 /// (an undo of the deletion) does. Merging is commutative, associative and idempotent: any
 /// order of the same operations gives the same rows.
@@ -259,40 +283,62 @@ public enum SyncMerge {
       for (field, value) in fields where !isLocal(operation.entity, field) {
         let given = creationStamp(operation.entity, field, value, stamp, firstSync: firstSync)
         if let current = state.fields[field], current.stamp >= given { continue }
-        state.fields[field] = Stamped(value, given)
+        state.fields[field] = Stamped(
+          carriesOld(operation.entity, field) ? tags(value, since: given, state.tags) : value, given)
       }
     case .update(let field, let value):
       guard !isLocal(operation.entity, field) else { break }
       let current = state.fields[field]
+      // Tags that say what they changed merge tag by tag; a value without its old one (an older
+      // ootd's record) is one value, as any field, the tags changed later kept.
+      let isTags = carriesOld(operation.entity, field)
+      let tagsOld = isTags ? operation.old : nil
+      // The latest change of the field here (of tags, also of a tag).
+      let latest = isTags ? ([current?.stamp] + state.tags.values.map(\.stamp)).compactMap { $0 }.max() : current?.stamp
+      var deletedHere = false
       if field == "id" {
         // A number: the later one is the row's; a clash is the pull's to resolve, not a conflict.
       } else if let existence = state.existence, !existence.value, isPending(existence.stamp) {
         // Reported where the deletion is not pushed yet: a machine that pushed this edit after
         // the deletion reached the server pulled the deletion first, and reported it there.
+        deletedHere = true
         conflicts.append(
           SyncConflict(
             kind: .editOfDeleted, entity: operation.entity, row: operation.row, field: field,
             kept: nil, lost: value, winner: existence.stamp, loser: stamp))
-      } else if let current, current.stamp.device != stamp.device, current.value != value,
-        isPending(current.stamp)
+      } else if tagsOld == nil, let current, let latest, latest.device != stamp.device, current.value != value,
+        isPending(latest)
       {
         // Reported once, on the machine whose sync resolves it: the one with its edit not yet
         // pushed. Records arrive in the server's order and a sync pulls before it pushes, so a
         // machine that pushed this edit had pulled every change this one already pushed or
         // pulled, and reported the conflict itself.
-        if stamp < current.stamp {
+        if stamp < latest {
           conflicts.append(
             SyncConflict(
               kind: .sameField, entity: operation.entity, row: operation.row, field: field,
-              kept: current.value, lost: value, winner: current.stamp, loser: stamp))
+              kept: current.value, lost: value, winner: latest, loser: stamp))
         } else {
           conflicts.append(
             SyncConflict(
               kind: .sameField, entity: operation.entity, row: operation.row, field: field,
-              kept: value, lost: current.value, winner: stamp, loser: current.stamp))
+              kept: isTags ? tags(value, since: stamp, state.tags) : value, lost: current.value, winner: stamp,
+              loser: latest))
         }
       }
-      if current.map({ stamp > $0.stamp }) ?? true { state.fields[field] = Stamped(value, stamp) }
+      if let tagsOld {
+        let found = mergeTags(old: tagsOld, new: value, stamp: stamp, into: &state, isPending: isPending)
+        if !deletedHere {
+          conflicts += found.map {
+            SyncConflict(
+              kind: .tag, entity: operation.entity, row: operation.row, field: field,
+              kept: $0.kept ? .text($0.tag) : .null, lost: $0.kept ? .null : .text($0.tag),
+              winner: $0.winner, loser: $0.loser)
+          }
+        }
+      } else if current.map({ stamp > $0.stamp }) ?? true {
+        state.fields[field] = Stamped(isTags ? tags(value, since: stamp, state.tags) : value, stamp)
+      }
     case .delete:
       if state.isAlive {
         // Edits the deleting machine cannot have seen: this machine's, not pushed yet (one it
@@ -310,6 +356,78 @@ public enum SyncMerge {
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(false, stamp) }
     }
     return Outcome(row: state, effect: effect(from: before, to: state), conflicts: conflicts)
+  }
+
+  /// Whether an update of `field` travels with the value it replaced: a todo's tags, which
+  /// merge tag by tag (``mergeTags(old:new:stamp:into:isPending:)``).
+  public static func carriesOld(_ entity: Entity, _ field: String) -> Bool {
+    entity == .todo && field == TodoField.tags.rawValue
+  }
+
+  /// A tag two machines changed in opposite ways (added on one, taken away on the other):
+  /// whether it stays (`kept`), and the stamps of the winning and losing changes.
+  public struct TagConflict: Hashable, Sendable {
+    public var tag: String
+    public var kept: Bool
+    public var winner: Stamp
+    public var loser: Stamp
+  }
+
+  /// Merges a tags update made at `stamp` from `old` to `new` into `row` (issue 24 §3): tags
+  /// are a set, and what the update added and took away is applied to the tags the row has,
+  /// each tag on its own, so that tags added or taken away on two machines all count: the
+  /// result is the tags both sides last agreed on, plus what either added, less what either
+  /// took away. A tag this update changes that was changed here since (its mark in
+  /// ``SyncRow/tags``, else the value the tags field was set to as a whole, by the row's
+  /// creation) keeps the later of the two changes; when they differ (added on one machine,
+  /// taken away on the other) and the change here is not pushed yet, that is a conflict,
+  /// returned for the line that tells it (reported once, on the machine whose sync resolves
+  /// it, as ``merge(_:into:isPending:firstSync:)`` reports any). Each tag is a
+  /// last-writer-wins register: any order of the same changes gives the same tags. The
+  /// field's stamp stays the whole value's (``Stamp/seed`` when there is none yet), which a
+  /// creation then sets with the tags changed after it (``tags(_:since:_:)``). The tags keep
+  /// their stored form (``Tag/text(_:)``).
+  public static func mergeTags(
+    old: FieldValue, new: FieldValue, stamp: Stamp, into row: inout SyncRow, isPending: (Stamp) -> Bool
+  ) -> [TagConflict] {
+    let field = TodoField.tags.rawValue
+    let (before, after) = (Set(Tag.tags(old.text)), Set(Tag.tags(new.text)))
+    let current = row.fields[field]
+    var tags = Set(Tag.tags(current?.value.text))
+    var conflicts: [TagConflict] = []
+    let changes = after.subtracting(before).map { ($0, true) } + before.subtracting(after).map { ($0, false) }
+    for (tag, added) in changes.sorted(by: { $0.0 < $1.0 }) {
+      let mark = row.tags[tag]
+      // The last change of the tag here: its mark, or the whole value when that is later.
+      let since = [mark?.stamp, current?.stamp].compactMap { $0 }.max()
+      if let mark, mark.stamp == since, mark.value != added, mark.stamp.device != stamp.device,
+        isPending(mark.stamp)
+      {
+        let kept = stamp > mark.stamp ? added : mark.value
+        conflicts.append(
+          TagConflict(
+            tag: tag, kept: kept, winner: max(stamp, mark.stamp), loser: min(stamp, mark.stamp)))
+      }
+      guard since.map({ stamp > $0 }) ?? true else { continue }
+      row.tags[tag] = Stamped(added, stamp)
+      if added { tags.insert(tag) } else { tags.remove(tag) }
+    }
+    row.fields[field] = Stamped(.optional(Tag.text(Array(tags))), current?.stamp ?? .seed)
+    return conflicts
+  }
+
+  /// The tags `value` set as a whole at `stamp` (a creation, an older ootd's update), with
+  /// the tags changed since on their own (`marks` later than `stamp`) as those changes left
+  /// them: so that a whole value and the changes of single tags give the same tags in any
+  /// order.
+  static func tags(_ value: FieldValue, since stamp: Stamp, _ marks: [String: Stamped<Bool>]) -> FieldValue {
+    let later = marks.filter { $0.value.stamp > stamp }
+    guard !later.isEmpty else { return value }
+    var tags = Set(Tag.tags(value.text))
+    for (tag, mark) in later {
+      if mark.value { tags.insert(tag) } else { tags.remove(tag) }
+    }
+    return .optional(Tag.text(Array(tags)))
   }
 
   /// What changes in the visible row between two states.

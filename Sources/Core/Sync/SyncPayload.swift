@@ -43,7 +43,8 @@ public struct SyncRecord: Hashable, Sendable {
 ///   {"entity":"todo","row":"…","action":"update","field":"done","value":1,"clock":116…}]}
 /// ```
 ///
-/// `action` is `create` (with `fields`), `update` (with `field` and `value`) or `delete`.
+/// `action` is `create` (with `fields`), `update` (with `field` and `value`, and for a todo's
+/// `tags` the value before, `old`, absent in records of an older ootd) or `delete`.
 /// A todo's `project` and `block` name the linked row by its uuid. The device is the record's;
 /// `"from"` (after `command`, absent in records of an older ootd) is that device's name
 /// (``DeviceName``): inside the payload, so sealed like the rest, never in clear on the server.
@@ -183,6 +184,10 @@ public enum SyncPayload {
       opening(operation.entity, row: operation.row, to: &bytes)
       bytes.append(contentsOf: "\"action\":\"update\",\"field\":".utf8)
       JSONText.appendQuoted(field, to: &bytes)
+      if let old = operation.old {
+        bytes.append(contentsOf: ",\"old\":".utf8)
+        JSONText.append(old, to: &bytes)
+      }
       bytes.append(contentsOf: ",\"value\":".utf8)
       JSONText.append(value, to: &bytes)
       bytes.append(UInt8(ascii: ","))
@@ -322,6 +327,7 @@ public enum SyncPayload {
     var action: JSONValue?
     var field: JSONValue?
     var value: JSONValue?
+    var old: JSONValue?
     // The last `fields` given: nil when absent, `.failure` when not an object of field values.
     var fields: Result<CreatedFields, CoreError>?
     var object = try reader.openObject()
@@ -333,6 +339,7 @@ public enum SyncPayload {
       case "action": action = try reader.readValue()
       case "field": field = try reader.readValue()
       case "value": value = try reader.readValue()
+      case "old": old = try reader.readValue()
       case "fields":
         var read: CreatedFields?
         if reader.next == UInt8(ascii: "{") {
@@ -350,6 +357,7 @@ public enum SyncPayload {
     else { return bad(noIdentity) }
     let kind: SyncOperation.Kind
     var created: CreatedFields?
+    var before: FieldValue?
     switch action?.string {
     case "create":
       guard case .success(let read)? = fields else { return bad("a creation without fields") }
@@ -359,10 +367,16 @@ public enum SyncPayload {
       guard let field = field?.string, let value = JSONText.fieldValue(value ?? .null)
       else { return bad("an update without field") }
       kind = .update(field: field, value: value)
+      // What a field that merges by its changes had before (``SyncMerge/carriesOld(_:_:)``);
+      // without it (an older ootd's record), the update merges as one value.
+      if SyncMerge.carriesOld(entity, field), let old {
+        guard let read = JSONText.fieldValue(old) else { return bad("an update with an unreadable old value") }
+        before = read
+      }
     case "delete": kind = .delete
     default: return bad("unknown action")
     }
-    var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device))
+    var operation = SyncOperation(entity, row: row, kind, stamp: Stamp(clock: clock, device: device), old: before)
     if let created {
       operation.fieldsText = created.text
       operation.ordered = created.ordered

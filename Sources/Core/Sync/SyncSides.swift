@@ -319,15 +319,23 @@ public struct SyncConflictReport: Hashable, Sendable {
   /// How a line names the row: `#3 'Read SICP'` for a todo, `project 'ootd'`.
   public var subject: String { RowSubject.of(conflict.entity, number: number, name: name) }
 
-  /// The value kept, in the user's words (a deleted row: `deleted`).
+  /// The value kept, in the user's words (a deleted row: `deleted`; a tag: `+home`, or
+  /// `without +home`).
   public var kept: ConflictWords {
-    conflict.kind == .editOfDeleted ? ConflictWords("deleted") : ConflictWords(conflict.entity, field: conflict.field, conflict.kept)
+    switch conflict.kind {
+    case .editOfDeleted: ConflictWords("deleted")
+    case .tag: ConflictWords(tag: conflict.kept, else: conflict.lost)
+    default: ConflictWords(conflict.entity, field: conflict.field, conflict.kept)
+    }
   }
 
   /// The value lost, in the user's words (edits of a row deleted since: `edited`).
   public var lost: ConflictWords {
-    conflict.kind == .editOfDeleted && conflict.field == nil
-      ? ConflictWords("edited") : ConflictWords(conflict.entity, field: conflict.field, conflict.lost)
+    switch conflict.kind {
+    case .editOfDeleted where conflict.field == nil: ConflictWords("edited")
+    case .tag: ConflictWords(tag: conflict.lost, else: conflict.kept)
+    default: ConflictWords(conflict.entity, field: conflict.field, conflict.lost)
+    }
   }
 
   /// The conflicts of one sync made of several pulls and records: `earlier`, then `later`, one

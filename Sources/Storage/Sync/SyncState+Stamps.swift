@@ -13,11 +13,21 @@ extension SyncState {
     switch operation.action {
     case .create: try upsert(db, operation.row, "", stamp, .integer(1))
     case .delete: try upsert(db, operation.row, "", stamp, .integer(0))
-    case .update(let field, _, let new):
+    case .update(let field, let old, let new):
       guard !SyncMerge.isLocal(operation.entity, field) else { return }
-      try upsert(db, operation.row, field, stamp, new)
+      guard SyncMerge.carriesOld(operation.entity, field) else { return try upsert(db, operation.row, field, stamp, new) }
+      // Each tag it added or took away, marked (``SyncRow/tags``); the field keeps the stamp of
+      // its whole value (``SyncMerge/mergeTags(old:new:stamp:into:isPending:)``).
+      let (before, after) = (Set(Tag.tags(old.text)), Set(Tag.tags(new.text)))
+      for tag in after.symmetricDifference(before) {
+        try upsert(db, operation.row, tagMark(tag), stamp, .integer(after.contains(tag) ? 1 : 0))
+      }
     }
   }
+
+  /// The `syncStamp` field under which a todo's tag's mark is kept (``SyncRow/tags``): `+home`
+  /// (no field name starts with `+`).
+  static func tagMark(_ tag: String) -> String { "+" + tag }
 
   static func upsert(_ db: Database, _ row: String, _ field: String, _ stamp: Stamp, _ value: FieldValue) throws {
     try db.cachedStatement(
@@ -43,9 +53,15 @@ extension SyncState {
     let rows = try Row.fetchCursor(
       db.cachedStatement(sql: "SELECT field, clock, device, value FROM syncStamp WHERE row = ?"),
       arguments: [uuid])
+    var marks: [String: Stamped<Bool>] = [:]
     while let row = try rows.next() {
-      entries[row[0]] = Stamped(
-        FieldValue(row[3] as DatabaseValue), Stamp(clock: row[1], device: row[2]))
+      let field: String = row[0]
+      let stamp = Stamp(clock: row[1], device: row[2])
+      if field.hasPrefix("+") {
+        marks[String(field.dropFirst())] = Stamped(row[3] as Int64? == 1, stamp)
+        continue
+      }
+      entries[field] = Stamped(FieldValue(row[3] as DatabaseValue), stamp)
     }
     // Most pulled rows are new here: a cached lookup answers before any row is read.
     let exists = try Bool.fetchOne(
@@ -54,7 +70,7 @@ extension SyncState {
     let seed = entity == .block ? TaskBlock.builtInSeed(uuid: uuid) : nil
     if !exists && entries.isEmpty { return seed == nil ? nil : SyncRow(existence: Stamped(false, floor)) }
     let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
-    var state = SyncRow()
+    var state = SyncRow(tags: marks)
     let stampedExistence = entries.removeValue(forKey: "")
     if let existence = stampedExistence {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
@@ -80,7 +96,7 @@ extension SyncState {
     } else {
       state.fields = entries
     }
-    return state.existence == nil && state.fields.isEmpty ? nil : state
+    return state.existence == nil && state.fields.isEmpty && state.tags.isEmpty ? nil : state
   }
 
   /// Whether `stamp` is a first sync's: the clock another machine's first sync pushed its rows
@@ -109,6 +125,9 @@ extension SyncState {
         continue
       }
       try upsert(db, uuid, field, value.stamp, value.value)
+    }
+    for (tag, mark) in after.tags where before?.tags[tag] != mark {
+      try upsert(db, uuid, tagMark(tag), mark.stamp, .integer(mark.value ? 1 : 0))
     }
   }
 

@@ -216,12 +216,16 @@ extension Ootd.RemoteCommand {
       let conflict = report.conflict
       let subject = report.subject
       switch conflict.kind {
-      case .sameField:
+      case .sameField, .tag:
         let why: String
         switch report.rule {
         case .later: why = "the later"
         case .clockAhead: why = "the later by its machine's clock, which ran more than a minute ahead of the server's"
         case .tie: why = "made at the same clock value; the device ids broke the tie"
+        }
+        if conflict.kind == .tag {
+          let kept = conflict.kept?.text != nil
+          return "\(subject): tag \(kept ? report.kept.words : report.lost.words) added on one machine, taken away on another; \(kept ? "kept it" : "took it away") (\(why))"
         }
         return "\(subject): \(conflict.field ?? "?") changed on two machines; kept \(report.kept.quoted) (\(why)), over \(report.lost.quoted)"
       case .editOfDeleted:
