@@ -36,6 +36,18 @@ import Testing
     #expect(SyncConflictReport.combined([a], [b, title]) == [a, b, title])
   }
 
+  @Test func tagsConflictEachOnTheirOwn() {
+    func tag(_ name: String, kept: Bool) -> SyncConflictReport {
+      SyncConflictReport(
+        conflict: SyncConflict(
+          kind: .tag, entity: .todo, row: "r", field: "tags", kept: kept ? .text(name) : .null,
+          lost: kept ? .null : .text(name), winner: Stamp(clock: 2, device: "w"), loser: Stamp(clock: 1, device: "l")),
+        name: "Read", number: 1)
+    }
+    let (home, work) = (tag("home", kept: true), tag("work", kept: false))
+    #expect(SyncConflictReport.combined([home], [work]) == [home, work])
+  }
+
   @Test func aFieldBackWhereItBeganIsNoConflict() {
     let there = Self.day("r", kept: .text("2026-11-28"), lost: .text("2026-11-27"), winner: 2, loser: 1)
     let back = Self.day("r", kept: .text("2026-11-27"), lost: .text("2026-11-28"), winner: 3, loser: 2)

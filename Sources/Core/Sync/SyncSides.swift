@@ -348,10 +348,14 @@ public struct SyncConflictReport: Hashable, Sendable {
     -> [SyncConflictReport]
   {
     struct Key: Hashable {
-      let kind: SyncConflict.Kind, entity: Entity, row: String, field: String?
+      let kind: SyncConflict.Kind, entity: Entity, row: String, field: String?, tag: FieldValue?
     }
     func key(_ report: SyncConflictReport) -> Key {
-      Key(kind: report.conflict.kind, entity: report.conflict.entity, row: report.conflict.row, field: report.conflict.field)
+      let conflict = report.conflict
+      // A tag's conflict is the tag's own (``SyncConflict/Kind/tag``: the tag is the kept or lost value).
+      return Key(
+        kind: conflict.kind, entity: conflict.entity, row: conflict.row, field: conflict.field,
+        tag: conflict.kind == .tag ? (conflict.kept?.text != nil ? conflict.kept : conflict.lost) : nil)
     }
     var result: [SyncConflictReport] = []
     var places: [Key: Int] = [:]
