@@ -91,6 +91,32 @@ struct SkewedChangesBinaryTests {
     #expect(try m.titles("b").sorted() == ["added while 2 days slow", "shared"])
   }
 
+  @Test("a machine 2 days slow pulls a todo done today elsewhere: it stays on its day, and the clock set right, the sync goes through")
+  func slowPullKeepsDoneDays() throws {
+    let m = try Self.synced()
+    try Clocks.run(m, "b", at: 5, ["done", "1"]).expectSuccess()
+    try Clocks.run(m, "b", at: 6, ["remote", "sync", "--json"]).expectSuccess()
+    let slow = Clocks.faked(-2 * 86_400)
+    let pulled = try Clocks.run(m, "a", at: -2 * 86_400 + 20, ["remote", "sync", "--json"], extra: slow)
+    #expect(pulled.code == 1, "\(pulled.stderr)")
+    #expect(try Clocks.json(pulled)["pushRefused"] as? Bool == true)
+    // Judged by the server's clock, not this one's today two days back (tryout 19 S3: moved to
+    // it, and that move, pushed, rewrote every machine's record).
+    #expect(try Clocks.json(pulled)["ruleConflicts"] as? [String] == [], "\(pulled.stdout)")
+    #expect(!pulled.stderr.contains("conflict"), "\(pulled.stderr)")
+    func day(_ machine: String) throws -> String? {
+      let list = try Clocks.run(m, machine, at: 30, ["list", "--all", "--json"])
+      let todos = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+      return todos.first { $0["id"] as? Int == 1 }?["date"] as? String
+    }
+    #expect(try day("a") == TestClock.day())
+    // The clock set right: nothing waiting here was made while it was wrong.
+    let right = try Clocks.run(m, "a", at: 40, ["remote", "sync", "--json"])
+    #expect(right.code == 0, "\(right.stderr)")
+    try Clocks.run(m, "b", at: 41, ["remote", "sync", "--json"]).expectSuccess()
+    #expect(try day("a") == TestClock.day() && day("b") == TestClock.day())
+  }
+
   @Test("changes made with a clock off by drift (30 s either way) are pushed without a word, half an hour slow with the clock's warning only")
   func driftPushed() throws {
     let m = try Self.synced()

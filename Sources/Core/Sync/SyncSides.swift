@@ -442,6 +442,11 @@ public struct SyncRenumbering: Hashable, Sendable {
 }
 
 extension SyncClocks {
+  /// The later of this machine's clock and the server's, as an instant: what a pull judges "a
+  /// day after today" by (``TodoRules/latestDay(at:)``), so that a machine whose clock is days
+  /// slow does not move other machines' done work onto its own past today (tryout 19 S3).
+  public var latestInstant: Date { Date(timeIntervalSince1970: Double(max(local, server ?? local)) / 1000) }
+
   /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
   public static func milliseconds(_ date: Date) -> Int64 {
     Int64((date.timeIntervalSince1970 * 1000).rounded(.down))

@@ -198,7 +198,7 @@ extension SyncState {
       result.ruleConflicts =
         routine.sentences
         + (try AppDatabase.keepTodoRules(
-          fixing, uuids: touched.union(routine.tookDone), today: today, latest: TodoRules.latestDay(at: now),
+          fixing, uuids: touched.union(routine.tookDone), today: today, latest: TodoRules.latestDay(at: clocks.latestInstant),
           movedUnseen: movedUnseen))
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
