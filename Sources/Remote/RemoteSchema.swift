@@ -15,7 +15,7 @@ public enum RemoteSchema {
   public static var currentVersion: Int { steps.count }
 
   /// The steps, version 1 first.
-  public static let steps: [String] = [version1, version2, version3, version4, version5]
+  public static let steps: [String] = [version1, version2, version3, version4, version5, version6]
 
   /// Creates the schema or migrates it to `version` (default: the newest), on a connection whose
   /// role may create schemas and roles. Returns the versions it applied (empty when the server
@@ -242,10 +242,10 @@ public enum RemoteSchema {
   /// - The push turn was an advisory lock whose key anyone could compute from a role name (and
   ///   see in pg_locks). It is now a row lock on the pusher's own row of `push_turns`: row-level
   ///   security lets a role see, insert and lock only its own row, so no one can hold another's.
-  /// - `members.name_key` holds the display name (or, without one, the role name) folded by the
-  ///   client (NFKC, then lowercased: see `RemoteServer.nameKey`); a unique index refuses a second
-  ///   member under the same key, whatever team they share. The fold is the client's: the server
-  ///   only holds it unique.
+  /// - `members.name_key` holds the display name (or, without one, the role name) folded; a
+  ///   unique index refuses a second member under the same key, whatever team they share. Here
+  ///   the client computed the key, and a member could write any: version 6 derives it on the
+  ///   server.
   static let version3 = """
     REVOKE UPDATE, DELETE, TRUNCATE ON ootd.devices, ootd.members, ootd.day_figures FROM ootd_member;
     GRANT UPDATE (name, last_sync) ON ootd.devices TO ootd_member;
@@ -372,5 +372,149 @@ public enum RemoteSchema {
     CREATE POLICY keys_own ON ootd.keys USING (owner = current_user) WITH CHECK (owner = current_user);
     GRANT SELECT, INSERT ON ootd.keys TO ootd_member;
     GRANT UPDATE (salt, ops_limit, mem_limit, wrapped_key, updated_at) ON ootd.keys TO ootd_member;
+    """
+
+  /// Version 6: names are unique by the server's rule, and only people are invited.
+  ///
+  /// - `members.name_key` was computed by the client and writable by the member, so `UPDATE
+  ///   ootd.members SET display_name = 'Ana', name_key = 'anything'` put a second "Ana" on a
+  ///   board. The server now derives it: a trigger sets it from the display name (or, without
+  ///   one, the role name) with `ootd.name_key`, whatever the statement says, and members hold no
+  ///   INSERT nor UPDATE privilege on the column. The trigger also refuses a display name folding
+  ///   like another member's role name (a member without a display name shows it), with the
+  ///   unique index's own SQLSTATE, so that clients read both refusals as one.
+  /// - `ootd.name_key` folds as ootd's clients did (NFKC, lowercase, runs of white space as one
+  ///   space, ends trimmed), with PostgreSQL's own functions. Lowercasing follows a collation:
+  ///   the database's default may be `C`, which lowercases ASCII only, so the step picks, once,
+  ///   ICU's root locale (`und-x-icu`: the same mapping as the clients' Swift, except that a
+  ///   final capital sigma lowers to ς) when the server has ICU, else libc's `C.utf8`, else the
+  ///   database's default. NFKC needs a UTF-8 database and PostgreSQL 13 (`normalize`): in
+  ///   another encoding, or on PostgreSQL 12, it is left out (names then fold by case and white
+  ///   space only). The choice is written into the function, so a dump restored elsewhere needs
+  ///   the same collation.
+  /// - Existing rows get keys by the new rule. Keys differing from it (a forged key, or an edge
+  ///   case of the old fold) may now clash: the first claim keeps the name, in this order: a
+  ///   member without a display name (its role name is its own), then a row whose stored key
+  ///   already was the server's derivation (an honest client's), then the earlier `updated_at`.
+  ///   A later claim (or a display name folding like another member's role name) loses its
+  ///   display name: the member shows as its role name until it chooses another name (its next
+  ///   sync says the name is taken). A role name folding like an earlier row's key keeps no key
+  ///   (NULL: the index allows several) until the member sets a display name. Nothing fails.
+  /// - `ootd.invitable(role)` says whether a role may be invited: it must exist, log in, belong
+  ///   to `ootd_member`, and be a person's role: not a superuser nor a role that bypasses
+  ///   row-level security (they see every member's rows; `pg_has_role` also says a superuser is
+  ///   in every group), nor the owner of the `ootd` schema. A trigger on `team_members` refuses
+  ///   any other invitation, made through `psql` too; the client asks the function first, to say
+  ///   why. Invitations made before this step are left as they are.
+  static let version6 = """
+    DO $step$
+    DECLARE
+      fold_collation text := coalesce(
+        (SELECT collname FROM pg_catalog.pg_collation WHERE collname = 'und-x-icu' LIMIT 1),
+        (SELECT collname FROM pg_catalog.pg_collation WHERE collname = 'C.utf8'
+          AND collencoding IN (-1, pg_catalog.pg_char_to_encoding(pg_catalog.getdatabaseencoding())) LIMIT 1),
+        'default');
+      composed text := CASE WHEN pg_catalog.getdatabaseencoding() = 'UTF8'
+          AND pg_catalog.to_regprocedure('pg_catalog.normalize(text, text)') IS NOT NULL
+        THEN 'pg_catalog.normalize(display, ''NFKC'')' ELSE 'display' END;
+    BEGIN
+      EXECUTE pg_catalog.format($f$
+        CREATE FUNCTION ootd.name_key(display text) RETURNS text
+          LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $body$
+          SELECT pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.lower(%s COLLATE %I),
+            '[ \\t\\n\\v\\f\\r\\u0085\\u1680\\u2028\\u2029]+', ' ', 'g'), ' ')
+        $body$
+        $f$, composed, fold_collation);
+    END $step$;
+    REVOKE ALL ON FUNCTION ootd.name_key(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.name_key(text) TO ootd_member;
+
+    -- Whether a display name folding to `key` would be another member's role name.
+    CREATE FUNCTION ootd.is_other_role_name(key text, member_name name) RETURNS boolean
+      LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $f$
+      SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+        WHERE r.rolname <> member_name AND pg_catalog.pg_has_role(r.oid, 'ootd_member', 'MEMBER')
+          AND ootd.name_key(r.rolname::text) = key)
+    $f$;
+    REVOKE ALL ON FUNCTION ootd.is_other_role_name(text, name) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.is_other_role_name(text, name) TO ootd_member;
+
+    -- The existing keys, by the new rule (the order is the doc comment's). The rows of every
+    -- member: the schema's owner is held to row-level security here until the end of the loop.
+    ALTER TABLE ootd.members NO FORCE ROW LEVEL SECURITY;
+    DO $step$
+    DECLARE r record; own text;
+    BEGIN
+      UPDATE ootd.members SET name_key = NULL;
+      FOR r IN
+        SELECT owner, display_name, ootd.name_key(coalesce(display_name, owner::text)) AS key
+        FROM ootd.members
+        ORDER BY display_name IS NOT NULL,
+          name_key IS DISTINCT FROM ootd.name_key(coalesce(display_name, owner::text)), updated_at, owner
+      LOOP
+        IF r.display_name IS NOT NULL AND (ootd.is_other_role_name(r.key, r.owner)
+            OR EXISTS (SELECT 1 FROM ootd.members WHERE name_key = r.key)) THEN
+          own := ootd.name_key(r.owner::text);
+          UPDATE ootd.members SET display_name = NULL,
+            name_key = CASE WHEN EXISTS (SELECT 1 FROM ootd.members WHERE name_key = own) THEN NULL ELSE own END
+          WHERE owner = r.owner;
+        ELSIF NOT EXISTS (SELECT 1 FROM ootd.members WHERE name_key = r.key) THEN
+          UPDATE ootd.members SET name_key = r.key WHERE owner = r.owner;
+        END IF;
+      END LOOP;
+    END $step$;
+    ALTER TABLE ootd.members FORCE ROW LEVEL SECURITY;
+
+    CREATE FUNCTION ootd.derive_name_key() RETURNS trigger
+      LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
+    BEGIN
+      NEW.name_key := ootd.name_key(coalesce(NEW.display_name, NEW.owner::text));
+      IF NEW.display_name IS NOT NULL AND ootd.is_other_role_name(NEW.name_key, NEW.owner) THEN
+        RAISE EXCEPTION 'the display name % folds like another member''s role name', NEW.display_name
+          USING ERRCODE = 'unique_violation';
+      END IF;
+      RETURN NEW;
+    END $f$;
+    REVOKE ALL ON FUNCTION ootd.derive_name_key() FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.derive_name_key() TO ootd_member;
+    CREATE TRIGGER members_name_key BEFORE INSERT OR UPDATE ON ootd.members
+      FOR EACH ROW EXECUTE FUNCTION ootd.derive_name_key();
+    -- The table-wide INSERT let a member name the key; revoking UPDATE revokes the column grants.
+    REVOKE INSERT, UPDATE ON ootd.members FROM ootd_member;
+    GRANT INSERT (display_name, updated_at), UPDATE (display_name, updated_at) ON ootd.members TO ootd_member;
+
+    -- 'ok', 'no-role', 'superuser', 'bypassrls', 'owner' (of the ootd schema), 'cannot-login'
+    -- or 'not-member' (of ootd_member). Compared as text: a `name` would cut a long one short.
+    CREATE FUNCTION ootd.invitable(role_name text) RETURNS text
+      LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $f$
+      SELECT CASE
+        WHEN r.oid IS NULL THEN 'no-role'
+        WHEN r.rolsuper THEN 'superuser'
+        WHEN r.rolbypassrls THEN 'bypassrls'
+        WHEN r.oid = (SELECT nspowner FROM pg_catalog.pg_namespace WHERE nspname = 'ootd') THEN 'owner'
+        WHEN NOT r.rolcanlogin THEN 'cannot-login'
+        WHEN NOT pg_catalog.pg_has_role(r.oid, 'ootd_member', 'MEMBER') THEN 'not-member'
+        ELSE 'ok' END
+      FROM (VALUES (1)) AS one (x) LEFT JOIN pg_catalog.pg_roles r ON r.rolname::text = role_name
+    $f$;
+    REVOKE ALL ON FUNCTION ootd.invitable(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.invitable(text) TO ootd_member;
+    CREATE FUNCTION ootd.check_invitation() RETURNS trigger
+      LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
+    DECLARE verdict text;
+    BEGIN
+      IF NEW.member <> current_user THEN
+        verdict := ootd.invitable(NEW.member::text);
+        IF verdict <> 'ok' THEN
+          RAISE EXCEPTION 'the role % cannot be invited (%)', NEW.member, verdict
+            USING ERRCODE = 'check_violation';
+        END IF;
+      END IF;
+      RETURN NEW;
+    END $f$;
+    REVOKE ALL ON FUNCTION ootd.check_invitation() FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION ootd.check_invitation() TO ootd_member;
+    CREATE TRIGGER team_members_invitable BEFORE INSERT ON ootd.team_members
+      FOR EACH ROW EXECUTE FUNCTION ootd.check_invitation();
     """
 }

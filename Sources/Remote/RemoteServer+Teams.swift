@@ -34,8 +34,9 @@ public struct TeamBoardMember: Sendable, Equatable {
 /// messages.
 ///
 /// - `createTeam`: any member; the creator becomes its owner (and a joined member).
-/// - `invite`: an owner or admin names a database role in `ootd_member`; the invitation gives
-///   nothing until that role runs `join`.
+/// - `invite`: an owner or admin names a person's database role in `ootd_member` (version 6:
+///   never a superuser nor the schema's owner); the invitation gives nothing until that role
+///   runs `join`.
 /// - `join`: accepts an invitation.
 /// - `leave`: takes the role out (its figures stay its own; the team stops seeing them).
 /// - `board`: only joined members see it.
@@ -66,18 +67,24 @@ extension RemoteServer {
     "you are not a member of team '\(team)' ('ootd team list' shows your teams and invitations)"
   }
 
-  /// Invites the database role `role` into `team` (as an admin when `admin`).
+  /// Invites the database role `role` into `team` (as an admin when `admin`). Only a person's
+  /// role may be invited, by the server's rule (`ootd.invitable`, schema version 6, which a
+  /// trigger enforces for any client): it must exist, log in and be in `ootd_member`, and be
+  /// neither a superuser, nor a role that bypasses row-level security, nor the schema's owner.
   public func invite(_ role: String, to team: String, admin: Bool = false) throws(RemoteError) {
-    // pg_has_role fails on an unknown role name: ask only when the role exists.
-    let known = try connection.query(
-      """
-      SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1),
-        CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1)
-          THEN pg_catalog.pg_has_role($1, 'ootd_member', 'MEMBER') ELSE false END
-      """, [role])
-    guard known.rows.first?[0] == "t" else { throw .refused("there is no database role '\(role)'") }
-    guard known.rows.first?[1] == "t" else {
-      throw .refused("the role '\(role)' is not a member of ootd_member")
+    let verdict = try connection.query("SELECT ootd.invitable($1)", [role]).rows.first?.first ?? nil
+    switch verdict {
+    case "ok"?: break
+    case "no-role"?: throw .refused("there is no database role '\(role)'")
+    case "superuser"?:
+      throw .refused("'\(role)' is a superuser of the server, not a person's role: invite the role the person connects with")
+    case "bypassrls"?:
+      throw .refused("'\(role)' bypasses row-level security (it reads every member's rows), not a person's role: invite the role the person connects with")
+    case "owner"?:
+      throw .refused("'\(role)' owns the server's ootd schema, not a person's role: invite the role the person connects with")
+    case "cannot-login"?:
+      throw .refused("the role '\(role)' cannot log in (NOLOGIN): invite a person's login role")
+    default: throw .refused("the role '\(role)' is not a member of ootd_member")
     }
     let mine = try myRole(in: team)
     guard mine == .owner || mine == .admin else {
@@ -86,13 +93,20 @@ extension RemoteServer {
           ? Self.notAMember(team)
           : "only an owner or admin of team '\(team)' can invite")
     }
+    if role == connection.role { throw .refused("you are already in team '\(team)'") }
     if admin && mine != .owner { throw .refused("only an owner of team '\(team)' can invite an admin") }
     do {
       try connection.execute(
         "INSERT INTO ootd.team_members (team, member, role) VALUES ($1, $2, $3)",
         [team, role, admin ? "admin" : "member"])
     } catch RemoteError.server(let state, _) where state == "23505" {
-      throw .refused("'\(role)' is already invited to or in team '\(team)'")
+      let joined = try connection.query(
+        "SELECT joined FROM ootd.team_members WHERE team = $1 AND member = $2", [team, role]
+      ).rows.first?.first ?? nil
+      throw .refused(
+        joined == "t"
+          ? "'\(role)' is already a member of team '\(team)'"
+          : "'\(role)' is already invited to team '\(team)' (they join with 'ootd team join \(team)')")
     }
   }
 

@@ -374,29 +374,19 @@ public final class RemoteServer {
     }
   }
 
-  /// Sets the name teammates see (nil: the role name). Names are unique on the server after
-  /// ``nameKey(_:)``: a name folding like another member's display name, or like another
-  /// member's role name, is refused (the server's unique index on `members.name_key` holds the
-  /// first; this method checks the second).
+  /// Sets the name teammates see (nil: the role name). Names are unique by the server's rule
+  /// (schema version 6: the server folds the name with `ootd.name_key` and holds the keys
+  /// unique): a name folding like another member's display name, or like another member's role
+  /// name, is refused with ``nameTaken(_:)``.
   public func setDisplayName(_ name: String?) throws(RemoteError) {
-    let key = Self.nameKey(name ?? connection.role)
-    let shown = name ?? connection.role
-    let taken = Self.nameTaken(shown)
-    let others = try connection.query(
-      """
-      SELECT rolname FROM pg_catalog.pg_roles
-      WHERE rolname <> current_user AND pg_catalog.pg_has_role(oid, 'ootd_member', 'MEMBER')
-      """)
-    if others.rows.contains(where: { $0.first.flatMap { $0 }.map(Self.nameKey) == key }) { throw taken }
     do {
       try connection.execute(
         """
-        INSERT INTO ootd.members (display_name, name_key) VALUES ($1, $2)
-        ON CONFLICT (owner) DO UPDATE SET display_name = excluded.display_name,
-          name_key = excluded.name_key, updated_at = now()
-        """, [name, key])
+        INSERT INTO ootd.members (display_name) VALUES ($1)
+        ON CONFLICT (owner) DO UPDATE SET display_name = excluded.display_name, updated_at = now()
+        """, [name])
     } catch RemoteError.server(let state, _) where state == "23505" {
-      throw taken
+      throw Self.nameTaken(name ?? connection.role)
     }
   }
 
@@ -405,8 +395,7 @@ public final class RemoteServer {
   func keepDisplayName() throws(RemoteError) {
     do {
       try connection.execute(
-        "INSERT INTO ootd.members (display_name, name_key) VALUES (NULL, $1) ON CONFLICT (owner) DO NOTHING",
-        [Self.nameKey(connection.role)])
+        "INSERT INTO ootd.members (display_name) VALUES (NULL) ON CONFLICT (owner) DO NOTHING")
     } catch RemoteError.server(let state, _) where state == "23505" {
       throw Self.nameTaken(connection.role)
     }
@@ -416,14 +405,6 @@ public final class RemoteServer {
   static func nameTaken(_ shown: String) -> RemoteError {
     .refused(
       "the name '\(shown)' is taken by another member of this server (names are compared ignoring case and width): choose another with 'ootd remote set URI --name NAME'")
-  }
-
-  /// A display name as names are compared: compatibility-composed (NFKC: full-width letters,
-  /// ligatures and the like become their plain forms), lowercased, and with runs of spaces as
-  /// one, ends trimmed. The server holds these keys unique; the fold is this client's.
-  public static func nameKey(_ name: String) -> String {
-    name.precomposedStringWithCompatibilityMapping.lowercased()
-      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
   // MARK: - Day figures

@@ -42,4 +42,24 @@ struct TeamOwnershipBinaryTests {
     #expect(deleted.code == 0 && deleted.stdout == "Deleted team \(team).\n", "\(deleted.stderr)")
     #expect(try world.run(as: world.bob, ["team", "board", team]).code == 1)
   }
+
+  @Test("team invite of the server's superuser exits 1 with one line and invites no one; a person's role is invited as before")
+  func inviteSuperuser() throws {
+    let world = try RemoteBinaryTests.World()
+    let team = world.cluster.uniqueName("algo")
+    #expect(try world.run(as: world.alice, ["team", "create", team]).code == 0)
+    let rows = {
+      try world.cluster.psql(
+        "SELECT member || ':' || joined FROM ootd.team_members WHERE team = '\(team)' ORDER BY member", database: world.database)
+    }
+    let before = try rows()
+    let refused = try world.run(as: world.alice, ["team", "invite", team, PostgresCluster.admin])
+    #expect(refused.code == 1)
+    #expect(refused.stdout.isEmpty)
+    #expect(
+      refused.stderr
+        == "ootd: error: '\(PostgresCluster.admin)' is a superuser of the server, not a person's role: invite the role the person connects with\n")
+    #expect(try rows() == before)
+    #expect(try world.run(as: world.alice, ["team", "invite", team, world.bob]).code == 0)
+  }
 }

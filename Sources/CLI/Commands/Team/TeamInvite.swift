@@ -11,8 +11,8 @@ extension Ootd.Team {
       commandName: "invite",
       abstract: "Invite a person's database role into a team (owners and admins).",
       discussion: """
-        The role must be a member of ootd_member. It sees nothing until it runs 'ootd team \
-        join NAME'. Only the owner may invite an admin; admins invite and remove members too.
+        The role must be a person's login role in ootd_member: never a superuser nor the \
+        server's owner. It sees nothing until it runs 'ootd team join NAME'. Only the owner may invite an admin; admins invite and remove members too.
 
         Examples:
           ootd team invite algo-study bob
