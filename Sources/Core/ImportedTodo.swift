@@ -135,7 +135,7 @@ public struct ImportedTodo: Hashable, Sendable {
       doneAtEnd = nil
     }
     let planned = dayIsDefault ? stored ?? day : day
-    if planned.map({ $0 > done }) ?? true, done < today {
+    if TodoRules.doneWorkDay(planned: planned, done: done, today: today) != nil, done < today {
       let place = planned.map { "planned for \($0), a later day" } ?? "in the backlog"
       fixes.append { [done] subject in
         "\(subject) was done on \(done) but \(place): it stays done, moved to the day it was done (\(done))"

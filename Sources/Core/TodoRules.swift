@@ -155,6 +155,16 @@ public enum TodoRules {
     fields[todo: .done] != .integer(0)
   }
 
+  /// The day a todo planned for `planned` (nil: the backlog) belongs on once done on `done`:
+  /// the day it was done, when that is before its planned day or it had none (a past day's
+  /// record is what was planned and done that day: done work counts where it was done), never
+  /// after `today`; nil when it stays where it is. Where the time it was done is known (an
+  /// import's file, a GitHub issue's closing, a CalDAV client's completion).
+  public static func doneWorkDay(planned: Day?, done: Day, today: Day) -> Day? {
+    guard planned.map({ $0 > done }) ?? true else { return nil }
+    return min(done, today)
+  }
+
   /// The latest day that is today somewhere on Earth at `now`: the day in UTC+14 (Kiribati's
   /// Line Islands, the zone furthest ahead). Work another machine did on its today was done on
   /// a day no later than this one, whatever this machine's zone.

@@ -57,7 +57,7 @@ extension AppDatabase {
               new["project"] = .optional(try Self.projectUUID(db, repository: issue.repository))
             }
           }
-          new.merge(Self.issueFields(record, issue, now: now)) { $1 }
+          new.merge(Self.issueFields(record, issue, today: today, timeZone: timeZone, now: now)) { $1 }
           try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
           noteUpdate(record.uuid, before)
         case .gone(let linkedURL):
@@ -74,7 +74,8 @@ extension AppDatabase {
         if let record = try Self.linkedRecord(db, url: issue.url) {
           let before = recorder.count
           try recorder.update(
-            .todo, row: record.uuid, current: record.fields, to: Self.issueFields(record, issue, now: now))
+            .todo, row: record.uuid, current: record.fields,
+            to: Self.issueFields(record, issue, today: today, timeZone: timeZone, now: now))
           noteUpdate(record.uuid, before)
           continue
         }
@@ -120,14 +121,24 @@ extension AppDatabase {
 
   // MARK: - Helpers
 
-  /// The fields of a linked todo that `issue` changes: title, state, and done when closed.
-  static func issueFields(_ record: TodoRecord, _ issue: GitHubIssue, now: Date) -> Fields {
+  /// The fields of a linked todo that `issue` changes: title, state, and done when closed (on
+  /// the day it was closed in `timeZone`, when that is before the day it was planned for or it
+  /// was in the backlog: ``TodoRules/doneWorkDay(planned:done:today:)``).
+  static func issueFields(
+    _ record: TodoRecord, _ issue: GitHubIssue, today: Day, timeZone: any ZoneRules, now: Date
+  ) -> Fields {
     var new: Fields = ["title": .text(IssueTodoRule.title(issue))]
     new["githubState"] = .text(issue.isOpen ? "open" : "closed")
     if !issue.isOpen, record.githubState != "closed", !record.done {
       // Done on the day it was closed.
+      let closed = issue.closedAt ?? now
+      if let day = TodoRules.doneWorkDay(
+        planned: record.day.flatMap { Day(iso: $0) }, done: Day(closed, in: timeZone), today: today)
+      {
+        new["day"] = .text(day.description)
+      }
       new["done"] = .bool(true)
-      new["doneAt"] = .text(Timestamp.string(issue.closedAt ?? now, .sqlite))
+      new["doneAt"] = .text(Timestamp.string(closed, .sqlite))
       new["doneBy"] = .text(DoneBy.github.rawValue)
       new["dropped"] = .bool(false)
     } else if issue.isOpen, record.done, record.doneBy == DoneBy.github.rawValue {

@@ -85,4 +85,34 @@ struct DoneRuleStorageTests {
       timeZone: Self.seoul, now: Self.now)
     #expect(reopened.updated.first?.isDone == false && reopened.updated.first?.doneBy == nil)
   }
+  /// An issue in the backlog (no milestone) closed on GitHub is done on the day it was closed,
+  /// as an import's todo done in the backlog is, without a conflict line (tryout 19 F7: moved to
+  /// today and reported as a conflict, so the work showed on the wrong day).
+  @Test func aBacklogIssueClosed_isDoneOnTheDayItWasClosed() throws {
+    let database = try AppDatabase.inMemory()
+    let rules = LabelPriorityRules()
+    let today = day("2026-11-23")
+    _ = try database.importIssues(
+      open: [Self.issue(1, "One"), Self.issue(2, "Two")], checks: [], rules: rules, today: today,
+      timeZone: Self.seoul, now: Self.now)
+    #expect(try allTodos(database).allSatisfy { $0.day == nil })
+    func close(_ number: Int, at instant: String) throws -> IssueImport {
+      try database.importIssues(
+        open: [],
+        checks: [
+          .found(
+            linkedURL: "https://github.com/gr/app/issues/\(number)",
+            Self.issue(number, number == 1 ? "One" : "Two", open: false, closedAt: instant))
+        ],
+        rules: rules, today: today, timeZone: Self.seoul, now: Self.now)
+    }
+    // Closed on the 21st in Seoul (10:00 UTC is 19:00 there).
+    let yesterday = try close(1, at: "2026-11-21T10:00:00Z")
+    #expect(yesterday.conflicts.isEmpty, "\(yesterday.conflicts)")
+    #expect(yesterday.updated.first?.day == day("2026-11-21") && yesterday.updated.first?.isDone == true)
+    // Closed today: today, quietly.
+    let now = try close(2, at: "2026-11-23T01:00:00Z")
+    #expect(now.conflicts.isEmpty, "\(now.conflicts)")
+    #expect(now.updated.first?.day == today && now.updated.first?.isDone == true)
+  }
 }
