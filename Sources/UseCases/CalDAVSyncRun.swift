@@ -383,7 +383,17 @@ public struct CalDAVSyncRun {
   /// A resource read as a VTODO, or nil (said in the notes) when it is not one ootd can read.
   func read(_ object: CalendarObject, _ summary: inout Summary) -> ServerSide? {
     do {
-      let todo = try mapping.read(object.ics, timeZone: timeZone, today: today, now: now)
+      var todo = try mapping.read(object.ics, timeZone: timeZone, today: today, now: now)
+      // Completed in the backlog (no DTSTART), or before the day it was planned for: on the day
+      // it was completed, as an import's and a closed GitHub issue's (``TodoRules/doneWorkDay``;
+      // tryout 19 F7: a phone's tick of a backlog item was moved to today as a conflict).
+      if todo.repetition == nil, todo.fields[todo: .done] == .bool(true),
+        let at = todo.fields[todo: .doneAt]?.text.flatMap({ Timestamp.date($0, .compact) }),
+        let day = TodoRules.doneWorkDay(
+          planned: todo.fields[todo: .day]?.text.flatMap { Day(iso: $0) }, done: Day(at, in: timeZone), today: today)
+      {
+        todo.fields[todo: .day] = .text(day.description)
+      }
       if let repetition = todo.repetition {
         let title = todo.fields[todo: .title]?.text ?? ""
         let rule = repetition.rule.prefix(80)

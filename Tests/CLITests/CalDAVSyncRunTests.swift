@@ -217,6 +217,24 @@ struct CalDAVSyncRunTests {
     #expect(setup.counts(try await setup.sync()) == [0, 0, 0, 0])
   }
 
+  /// A VTODO without DTSTART (the backlog) ticked on the phone yesterday is done on yesterday,
+  /// quietly, as an import's and a closed GitHub issue's (tryout 19 F7: moved to today, reported
+  /// as a conflict).
+  @Test func aBacklogItemTickedOnThePhone_isDoneOnTheDayItWasTicked() async throws {
+    let setup = try await Setup()
+    let uid = "phone-backlog-1"
+    setup.collection.phoneSet(
+      "\(MemoryCollection.root)\(uid).ics",
+      MemoryCollection.phoneTodo(
+        uid: uid, summary: "Read the paper", day: nil, extra: ["STATUS:COMPLETED", "COMPLETED:20261121T010000Z"]))
+    let result = try await setup.sync()
+    #expect(result["ruleConflicts"] as? [String] == [], "\(result)")
+    let todo = try #require(try await setup.harness.allTodos().first { $0["title"] as? String == "Read the paper" })
+    #expect(todo["done"] as? Bool == true)
+    #expect(todo["date"] as? String == "2026-11-21")
+    #expect(setup.counts(try await setup.sync()).dropFirst() == [0, 0, 0])
+  }
+
   @Test func phoneEditsComeInAsOneUndoableChange() async throws {
     let setup = try await Setup()
     let a = try await setup.add("Buy milk")
