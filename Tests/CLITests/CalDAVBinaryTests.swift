@@ -138,7 +138,7 @@ struct CalDAVBinaryTests {
     none["OOTD_CALDAV_PASSWORD"] = nil
     let missing = try BinaryTests.run(
       ["caldav", "set", server.collectionURL.absoluteString, "--user", server.user], environment: none)
-    #expect(missing.code == 1)
+    #expect(missing.code == 64)
     #expect(missing.stderr.hasPrefix("ootd: error: no CalDAV password"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }

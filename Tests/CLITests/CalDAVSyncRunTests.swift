@@ -399,7 +399,7 @@ struct CalDAVSyncRunTests {
     setup.harness.variables["HOME"] = setup.harness.folder.path
     let before = try Data(contentsOf: URL(fileURLWithPath: setup.harness.databasePath))
     let result = await setup.harness.run(["caldav", "sync"])
-    #expect(result.code == 1)
+    #expect(result.code == 64)
     #expect(result.stderr.hasPrefix("ootd: error: no CalDAV password"))
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: setup.harness.databasePath)) == before)

@@ -40,7 +40,8 @@ enum CalDAVAccess {
 
   /// The password and the user for `url`: `OOTD_CALDAV_PASSWORD`, else `~/.netrc`'s entry for
   /// the host (and the user, when one is saved; its login names the user when none is), else
-  /// asked on the terminal without echo. None: a one-line error (exit 1).
+  /// asked on the terminal without echo. None, and no terminal to ask on: a one-line error
+  /// (exit 64, as `remote` without its passphrase: the invocation lacks what it needs).
   static func credentials(_ environment: AppEnvironment, url: URL, user: String?) throws -> (user: String?, password: String) {
     if let value = environment.variables[passwordVariable], !value.isEmpty { return (user, value) }
     if let home = environment.variables["HOME"], !home.isEmpty, let host = url.host,
@@ -49,7 +50,7 @@ enum CalDAVAccess {
       return (user ?? entry.login, entry.password)
     }
     guard environment.stdinIsTerminal else {
-      throw CLIError.calDAVFailed(
+      throw CLIError.invalidValue(
         "no CalDAV password: set \(passwordVariable), add 'machine \(url.host ?? "HOST") login \(user ?? "USER") password …' to ~/.netrc, or run on a terminal to be asked")
     }
     let who = user.map { "\($0) at " } ?? ""
