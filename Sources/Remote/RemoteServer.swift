@@ -401,6 +401,13 @@ public final class RemoteServer {
     }
   }
 
+  /// The display name the server holds for this member (set from any of their machines), or
+  /// nil without one (teammates then see the role name).
+  public func displayName() throws(RemoteError) -> String? {
+    let rows = try connection.query("SELECT display_name FROM ootd.members WHERE owner = current_user")
+    return rows.rows.first?.first ?? nil
+  }
+
   /// The refusal of a display name (`shown`) that folds like another member's.
   static func nameTaken(_ shown: String) -> RemoteError {
     .refused(

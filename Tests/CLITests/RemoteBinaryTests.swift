@@ -80,6 +80,13 @@ struct RemoteBinaryTests {
       "\(saved.stdout)")
     let again = try BinaryTests.run(["remote", "set", world.uri(world.alice)], environment: env)
     #expect(again.code == 0 && again.stdout.hasSuffix("Sync key: already on this machine\n"), "\(again.stdout)")
+    // A second machine without --name: teammates see the name the first set, and it says so
+    // (tryout 19 F2: it said the role name).
+    var second = env
+    second["OOTD_DB"] = folder.file("second.sqlite")
+    let other = try BinaryTests.run(["remote", "set", world.uri(world.alice)], environment: second)
+    #expect(other.code == 0, "\(other.stderr)")
+    #expect(other.stdout.contains("\nName on team boards: Alice K.\n"), "\(other.stdout)")
   }
 
   @Test("without a server, team and remote commands exit 64 saying to run 'ootd remote set'")

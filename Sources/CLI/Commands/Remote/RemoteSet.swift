@@ -57,7 +57,11 @@ extension Ootd.RemoteCommand {
       if let name { settings[.displayName] = name }
       try database.settings.setRemoteSettings(settings)
       environment.print(TerminalText.printable("Server: \(parsed.description)"))
-      let shownName = try database.settings.remoteSetting(.displayName) ?? parsed.user.map { "\($0) (the role name)" }
+      // Without --name, the name another machine set is the one teammates see (tryout 19 F2:
+      // this said the role name while the server kept the other machine's).
+      let shownName =
+        try name ?? server.displayName() ?? database.settings.remoteSetting(.displayName)
+        ?? parsed.user.map { "\($0) (the role name)" }
       if let shownName { environment.print(TerminalText.printable("Name on team boards: \(shownName)")) }
       switch outcome {
       case .created:
