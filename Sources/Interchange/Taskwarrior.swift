@@ -390,7 +390,7 @@ public enum Taskwarrior {
 
   /// `todos` as a Taskwarrior JSON array: the mapping reversed (the day → `scheduled` at the
   /// start of the day in `timeZone`; done → `completed` with `end`; dropped → `deleted` with
-  /// `end` at the start of its day; the block → `ootdblock`; tags → `tags`; notes → the
+  /// `end` at the start of its day, or at its `entry` when that is later; the block → `ootdblock`; tags → `tags`; notes → the
   /// annotation stamped with the task's `entry`, then the annotations; attributes → members of
   /// the task).
   public static func export(_ todos: [Todo], timeZone: any ZoneRules, now: Date) -> String {
@@ -453,9 +453,12 @@ public enum Taskwarrior {
     // The start of the day; 0001-01-01 starts in year 0 east of UTC, which `YYYYMMDD` cannot
     // hold (the import refused it): the calendar's first instant is still that day there.
     let start = todo.day.map { max($0.start(in: timeZone), Timestamp.earliest) }
-    // Done: when it was done. Dropped: its day, the day it was given up on (a backlog todo,
-    // which has none, its creation).
-    let end = todo.isDone ? todo.doneAt ?? start ?? entry : todo.isDropped ? start ?? entry : nil
+    // Done: when it was done. Dropped: ootd does not record when, so the latest instant it
+    // is known to stand for: the start of its day, the day it was given up on, or its creation
+    // when that is later (a todo planned on a past day, or in the backlog, which has no day).
+    // Never before `entry`: `task import` warns of an `end` before the `entry` (tryout 19 F4).
+    // The import reads a dropped todo's day from `scheduled`, not `end`: the round trip holds.
+    let end = todo.isDone ? todo.doneAt ?? start ?? entry : todo.isDropped ? max(start ?? entry, entry) : nil
     // The attributes Taskwarrior carries, as members of the task, among the others in key
     // order; a member of the task's own wins over an attribute of its name. A backlog todo has
     // no day: a `due` kept from an import is left out with it.

@@ -93,18 +93,24 @@ public struct Renderer {
   }
 
   /// The day's todos around the cursor (`>` on its row, `*` on marked ones), then those carried
-  /// away from the day, in `height` lines at most.
+  /// away from the day, in `height` lines at most, as `ootd list` shows the day: a day whose
+  /// todos were all carried away lists them (`[>] 4  mid   Title  → 2026-11-28`), not "Nothing
+  /// planned". A carried-away row is not the cursor's: the todo is acted on on its new day.
   func todoRows(_ state: TUIState, width: Int, height: Int) -> [String] {
     guard height > 0 else { return [] }
     let visible = state.visible
-    if visible.isEmpty {
+    // As `ootd list`: a filtered day shows only its own todos that match.
+    let carried = state.filter.isEmpty ? state.data.carriedAway : []
+    if visible.isEmpty && carried.isEmpty {
       let empty =
         state.data.todos.isEmpty
         ? "  Nothing planned. \(name(.add)) adds a todo, \(name(.nextDay))/\(name(.previousDay)) go to another day."
         : "  No todo matches the filter '\(TerminalText.printable(state.filter))' (Esc clears it)."
       return [paint(empty, "2")]
     }
-    let idWidth = String(max(state.data.largestID, 1)).count
+    // The id column as wide as `ootd list` makes it: the largest id of the day's rows, the
+    // carried-away ones included.
+    let idWidth = String(max(state.data.largestID, carried.lazy.map(\.id).max() ?? 0, 1)).count
     // Scroll so that the cursor stays in view.
     let first = max(0, state.cursor - height + 1)
     var lines: [String] = []
@@ -115,11 +121,9 @@ public struct Renderer {
       let marker = (cursor ? paint(">", "1") : " ") + (state.marks.contains(todo.id) ? paint("*", "1;35") : " ")
       lines.append(marker + String(line.dropFirst(2)))
     }
-    if state.filter.isEmpty {
-      let left = height - lines.count
-      lines += state.data.carriedAway.prefix(max(0, left)).map {
-        rows.line($0, idWidth: idWidth, width: width, carriedAway: true, today: state.today)
-      }
+    let left = height - lines.count
+    lines += carried.prefix(max(0, left)).map {
+      rows.line($0, idWidth: idWidth, width: width, carriedAway: true, today: state.today)
     }
     return lines
   }
@@ -153,19 +157,26 @@ public struct Renderer {
     }))
     lines.append(row(shown.map { _ in String(repeating: "─", count: cell) }))
     let depth = max(0, height - lines.count)
-    let tallest = shown.map(\.todos.count).max() ?? 0
+    // A column's rows: its own todos, then those carried away from it (`>`, dim), as `ootd
+    // list` lists the week.
+    func rowCount(_ column: DayColumn) -> Int { column.todos.count + column.carriedAway.count }
+    let tallest = shown.map(rowCount).max() ?? 0
     for index in 0..<min(depth, tallest) {
       lines.append(row(shown.map { column in
-        guard column.todos.indices.contains(index) else { return pad("") }
-        let todo = column.todos[index]
-        let mark = todo.isDone ? "x " : todo.isDropped ? "- " : "  "
-        let text = pad(mark + TerminalText.printable(todo.title))
-        return todo.isDone || todo.isDropped ? paint(text, "2") : text
+        if column.todos.indices.contains(index) {
+          let todo = column.todos[index]
+          let mark = todo.isDone ? "x " : todo.isDropped ? "- " : "  "
+          let text = pad(mark + TerminalText.printable(todo.title))
+          return todo.isDone || todo.isDropped ? paint(text, "2") : text
+        }
+        let carried = index - column.todos.count
+        guard column.carriedAway.indices.contains(carried) else { return pad("") }
+        return paint(pad("> " + TerminalText.printable(column.carriedAway[carried].title)), "2")
       }))
     }
     if tallest > depth, depth > 0 {
       lines[lines.count - 1] = row(shown.map { column in
-        column.todos.count >= depth ? pad("  +\(column.todos.count - depth + 1) more") : pad("")
+        rowCount(column) >= depth ? pad("  +\(rowCount(column) - depth + 1) more") : pad("")
       })
     }
     return lines

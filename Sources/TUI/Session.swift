@@ -122,12 +122,13 @@ public final class Session {
       }
       let carried = try database.todosCarriedAway(from: range)
       week = range.map { day in
-        DayColumn(
-          day: day, todos: todos.filter { $0.day == day },
-          // A todo carried from one day of the week to another counts once on its new day
-          // (as in the Day view), not twice (its own row and again as carried).
-          figures: DayFigures.tally(
-            of: day, todos: todos.filter { $0.day == day } + carried.filter { DayFigures.isCarriedAway($0, from: day) }))
+        let own = todos.filter { $0.day == day }
+        // Listed after the day's own todos, as `ootd list` lists the week (a todo carried from
+        // one day of the week to another is the first's `[>]` row, and the second's own).
+        let carriedAway = carried.filter { DayFigures.isCarriedAway($0, from: day) }
+        return DayColumn(
+          day: day, todos: own, carriedAway: carriedAway,
+          figures: DayFigures.tally(of: day, todos: own + carriedAway))
       }
     }
     var calendar: CalendarData? = nil

@@ -98,15 +98,18 @@ public struct CalendarData: Sendable, Equatable {
   }
 }
 
-/// One day of the Week tab: its todos in list order and its figures (``DayFigures``).
+/// One day of the Week tab: its todos in list order, the todos carried away from it (after
+/// them, as `ootd list` lists a week) and its figures (``DayFigures``).
 public struct DayColumn: Sendable, Equatable {
   public var day: Day
   public var todos: [Todo]
+  public var carriedAway: [Todo]
   public var figures: Tally
 
-  public init(day: Day, todos: [Todo], figures: Tally) {
+  public init(day: Day, todos: [Todo], carriedAway: [Todo] = [], figures: Tally) {
     self.day = day
     self.todos = todos
+    self.carriedAway = carriedAway
     self.figures = figures
   }
 }

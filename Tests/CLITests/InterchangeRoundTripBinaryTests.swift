@@ -62,13 +62,19 @@ import Testing
 
   /// Runs the real `task` (`binary`) on a data folder of this test's, by the test's zone.
   func task(_ binary: String, _ arguments: [String]) throws -> String {
+    try taskOutput(binary, arguments).stdout
+  }
+
+  /// ``task(_:_:)`` with its standard error; `verbose` its `rc.verbose` (`footnote`: its
+  /// warnings, which `nothing` keeps quiet).
+  func taskOutput(_ binary: String, _ arguments: [String], verbose: String = "nothing") throws -> (stdout: String, stderr: String) {
     let data = folder.file("task-data")
     try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
     let rc = folder.file("taskrc")
     try "data.location=\(data)\n".write(toFile: rc, atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["rc.confirmation=off", "rc.hooks=off", "rc.verbose=nothing"] + arguments
+    process.arguments = ["rc.confirmation=off", "rc.hooks=off", "rc.verbose=\(verbose)"] + arguments
     // task 2.6 crashes without HOME; the temporary folder stands in for it.
     process.environment = ["HOME": folder.path, "TASKDATA": data, "TASKRC": rc, "TZ": "UTC", "PATH": "/usr/bin:/bin"]
     let out = Pipe(), err = Pipe()
@@ -80,7 +86,7 @@ import Testing
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "task \(arguments): \(String(decoding: e, as: UTF8.self))")
-    return String(decoding: o, as: UTF8.self)
+    return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
   }
 
   /// A todo done on Auckland's today while this zone is still on the day before (as a sync
@@ -210,6 +216,52 @@ import Testing
     #expect(tasks.first { $0["description"] as? String == "Given up" }?["status"] as? String == "deleted")
     let chapter = try #require(tasks.first { $0["description"] as? String == "Write chapter" })
     #expect((chapter["annotations"] as? [[String: Any]])?.compactMap { $0["description"] as? String } == ["chapter on WAL"])
+  }
+
+  /// A todo planned on a past day and dropped (tryout 19 F4): its Taskwarrior `end` is not
+  /// before its `entry` (it was the start of its day, and `task import` warned "You have
+  /// specified that the 'entry' date is after the 'end' date"); the trips stay exact: into the
+  /// same database `updated 0` and the listing byte for byte, and through the real `task` into
+  /// a fresh database every field.
+  @Test(.enabled(
+    if: InterchangeBinaryTests.taskBinary != nil || InterchangeBinaryTests.isCI,
+    "Taskwarrior's 'task' is not installed (scripts/bootstrap installs it): the real round trip is skipped"))
+  func aDroppedTodoOfAPastDay_endsNoEarlierThanItsEntry_andTaskImportsItWithoutAWarning() throws {
+    let taskBinary = try #require(
+      InterchangeBinaryTests.taskBinary, "Taskwarrior's 'task' is not on PATH and CI=true requires it: run scripts/bootstrap")
+    _ = try run(["add", "rt dropped", "--on", TestClock.day(-8)])
+    _ = try run(["drop", "1"])
+    _ = try run(["add", "dropped ahead", "--on", TestClock.day(3)])
+    _ = try run(["drop", "2"])
+    _ = try run(["add", "dropped someday", "--someday"])
+    _ = try run(["drop", "3"])
+    let before = try listing()
+    let file = folder.file("dropped.json")
+    _ = try run(["export", "--format", "taskwarrior", "--output", file])
+    let tasks = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]])
+    let entry = Timestamp.string(TestClock.now, .compact)
+    let ends = Dictionary(uniqueKeysWithValues: tasks.map { ($0["description"] as? String ?? "", $0["end"] as? String) })
+    #expect(ends == ["rt dropped": entry, "dropped ahead": "\(TestClock.day(3).replacingOccurrences(of: "-", with: ""))T000000Z", "dropped someday": entry])
+    for task in tasks {
+      let (end, entry) = (try #require(task["end"] as? String), try #require(task["entry"] as? String))
+      #expect(end >= entry, "\(task)")
+    }
+    // Into the same database: nothing changes.
+    let result = try counts(try run(["import", "taskwarrior", file, "--json"]))
+    #expect(result["updated"] as? Int == 0 && result["unchanged"] as? Int == 3, "\(result)")
+    #expect(try listing() == before)
+    // Through the real `task`: no warning, and back into a fresh database whole.
+    let imported = try taskOutput(taskBinary, ["import", file], verbose: "footnote")
+    #expect(!imported.stderr.contains("Warning"), "\(imported.stderr)")
+    #expect(imported.stderr.contains("Imported 3 tasks."), "\(imported.stderr)")
+    let back = try task(taskBinary, ["export"])
+    let fresh = try TemporaryFolder()
+    let freshEnv = ["OOTD_DB": fresh.file("ootd.sqlite")]
+    let added = try BinaryTests.run(["import", "taskwarrior", "-", "--json"], environment: freshEnv, stdin: back)
+    #expect(added.code == 0, "\(added.stderr)")
+    #expect(try counts(added)["added"] as? Int == 3, "\(added.stdout)")
+    #expect(try BinaryTests.run(["list", "--all", "--json"], environment: freshEnv).stdout == before)
   }
 
   /// `task export` writes a description's control characters raw but for `\n`, `\r`, `\t`,

@@ -221,7 +221,8 @@ import Testing
     let text = Taskwarrior.export([first], timeZone: seoul, now: Date(timeIntervalSince1970: 0))
     let objects = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [[String: Any]]
     #expect(objects[0]["scheduled"] as? String == "00010101T000000Z")
-    #expect(objects[0]["end"] as? String == "00010101T000000Z")
+    // Dropped: `end` is never before `entry` (here the later of the two).
+    #expect(objects[0]["end"] as? String == "19700101T000000Z")
     let back = try Taskwarrior.plan(Data(text.utf8), timeZone: seoul).todos
     #expect(back.map(\.day) == [first.day])
     #expect(back.map(\.isDropped) == [true])
@@ -293,6 +294,27 @@ import Testing
       trip = Taskwarrior.export([again], timeZone: utc, now: Date(timeIntervalSince1970: 1_709_500_000))
     }
     #expect(trip == text)
+  }
+
+  /// A todo dropped on a day before it was made (`add --on` a past day, then `drop`): its
+  /// `end` is its `entry`, not the start of its day before it (tryout 19 F4: `task import`
+  /// warned "the 'entry' date is after the 'end' date"); on a later day, the day's start. The
+  /// day comes back from `scheduled` either way.
+  @Test func aDroppedTodosEnd_isNeverBeforeItsEntry() throws {
+    let created = Timestamp.date("2026-11-28T09:00:00Z", .iso8601)!
+    var past = Todo(
+      id: 5, title: "rt dropped", priority: .mid, day: Day(iso: "2026-11-20")!, createdAt: created,
+      uuid: "a1b2c3d4-0000-4000-8000-000000000005")
+    past.isDropped = true
+    var later = past
+    (later.id, later.uuid, later.day) = (6, "a1b2c3d4-0000-4000-8000-000000000006", Day(iso: "2026-12-01")!)
+    let text = Taskwarrior.export([past, later], timeZone: utc, now: created)
+    let objects = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    #expect(objects.map { $0["end"] as? String } == ["20261128T090000Z", "20261201T000000Z"])
+    #expect(objects.map { $0["entry"] as? String } == ["20261128T090000Z", "20261128T090000Z"])
+    let back = try Taskwarrior.plan(Data(text.utf8), timeZone: utc).todos
+    #expect(back.map(\.day) == [past.day, later.day])
+    #expect(back.allSatisfy { $0.isDropped && !$0.isDone && $0.doneAt == nil })
   }
 
   /// A done time agrees with Taskwarrior's whole second: ootd's fraction is kept.

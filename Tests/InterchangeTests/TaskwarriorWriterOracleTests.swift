@@ -40,7 +40,8 @@ import Testing
     if todo.isDone {
       members["end"] = .string(Timestamp.string(todo.doneAt ?? todo.day?.start(in: timeZone) ?? todo.createdAt, .compact))
     } else if todo.isDropped {
-      members["end"] = .string(start ?? entry)
+      // Never before its entry (`task import` warns of that).
+      members["end"] = .string(max(start ?? entry, entry))
     }
     members["priority"] = .string(Taskwarrior.code(todo.priority))
     if let project = todo.project { members["project"] = .string(project) }

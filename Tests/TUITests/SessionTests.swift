@@ -197,6 +197,72 @@ import Testing
     #expect(week[5].figures.total == 2)
   }
 
+  /// The Day tab's heading and rows of the day shown (the bar left out) against `ootd list DAY`'s
+  /// lines, both without colour and with titles that fit 80 columns.
+  static func expectSameRowsAsList(_ session: Session, _ fixture: Fixture, _ day: String) async throws {
+    var output = ""
+    var environment = fixture.environment
+    environment.output = { output += $0 }
+    #expect(await Ootd.run(arguments: ["list", day], environment: environment) == 0)
+    let list = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+    let screen = Renderer(rows: plainRows()).render(session.state, width: 80, height: 24)
+    #expect(screen[0] == list[0], "the heading")
+    let rows = Array(screen.dropFirst(2).prefix(list.count - 1))
+    // The cursor's `>` and the marks' `*` stand in the two spaces before a row's box.
+    #expect(rows.map { "  " + $0.dropFirst(2) } == Array(list.dropFirst()), "\(screen)")
+  }
+
+  @Test func aDayWhoseTodosWereAllCarriedAwayListsThemAsListDoes() async throws {
+    // Tryout 19 F3: "Nothing planned." under a "0/1 done" heading, where `list` shows `[>]`.
+    let fixture = try Fixture()
+    try fixture.add("Overdue one", day: -1)
+    let session = try fixture.session()
+    session.handle(keys("c"))
+    #expect(try fixture.todo(1).day == TUIClock.today)
+    session.handle(keys("h"))
+    let screen = Renderer(rows: plainRows()).render(session.state, width: 80, height: 24)
+    #expect(screen[0] == "Sat 2026-11-21 · yesterday  0/1 done  0%")
+    #expect(screen[2] == "  [>] 1  mid   Overdue one  → 2026-11-22")
+    #expect(!screen.contains { $0.contains("Nothing planned") }, "\(screen)")
+    try await Self.expectSameRowsAsList(session, fixture, "yesterday")
+    // The row is not the cursor's: ticking or dropping it is done on the day it went to.
+    #expect(session.state.current == nil)
+    let entries = try fixture.journal().count
+    session.handle(keys("xd"))
+    #expect(try fixture.todo(1).isDone == false && fixture.todo(1).isDropped == false)
+    #expect(try fixture.journal().count == entries)
+  }
+
+  @Test func aCarriedAwayRowIsAsWideAsListMakesIt() async throws {
+    // The id column counts the carried-away rows too (`[x]  1` above `[>] 10`), as `list`.
+    let fixture = try Fixture()
+    try fixture.add("Done yesterday", day: -1, done: true)
+    for number in 2...9 { try fixture.add("Today \(number)") }
+    try fixture.add("Overdue one", day: -1)
+    let session = try fixture.session()
+    session.handle(keys("c") + keys("h"))
+    let screen = Renderer(rows: plainRows()).render(session.state, width: 80, height: 24)
+    #expect(screen[2] == "> [x]  1  mid   Done yesterday")
+    #expect(screen[3] == "  [>] 10  mid   Overdue one  → 2026-11-22")
+    try await Self.expectSameRowsAsList(session, fixture, "yesterday")
+  }
+
+  @Test func theWeekListsATodoCarriedAwayUnderTheDayItLeft() throws {
+    let fixture = try Self.fixture()
+    let session = try fixture.session()
+    session.handle(keys("c") + [.tab])  // #4 from Saturday to today (Sunday)
+    let week = session.state.data.week
+    #expect(week[5].todos.isEmpty)
+    #expect(week[5].carriedAway.map(\.id) == [4])
+    #expect(week[6].todos.map(\.id) == [1, 2, 4, 3])
+    #expect(week[6].carriedAway.isEmpty, "carried to the day: its own row only")
+    let screen = Renderer(rows: plainRows()).render(session.state, width: 80, height: 24)
+    #expect(screen[2].contains("│0/1 0%    │"), "\(screen[2])")
+    // Saturday's column (the sixth) holds the carried todo's row, dim `>`.
+    let saturday = screen[4].split(separator: "│", omittingEmptySubsequences: false)[5]
+    #expect(saturday == "> Yesterd…", "\(screen)")
+  }
+
   @Test func theProjectsTabShowsProgressAndOpensAProjectsTodos() async throws {
     let fixture = try Self.fixture()
     #expect(await Ootd.run(arguments: ["project", "add", "ootd"], environment: fixture.environment) == 0)
