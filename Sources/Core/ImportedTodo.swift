@@ -127,6 +127,15 @@ public struct ImportedTodo: Hashable, Sendable {
     if let doneAt, doneAt > now {
       // A time later today is only clamped: the day it was done is still today.
       if done > today {
+        // Done today, so not on a later day either: moved to today, said in the rule's words
+        // (``TodoRules/resolve(_:today:latest:)``), here, where the done time is known to be
+        // wrong (the rules after the import judge a day by the latest today anywhere).
+        if let planned = day, planned > today {
+          let (_, moved) = TodoRules.resolve(TodoRuleState(day: planned, isDone: true), today: today)
+          fixes += moved.map { fix in { subject in fix.sentence(subject) } }
+          day = today
+          dayIsDefault = false
+        }
         fixes.append { [done] subject in "\(subject) was done on \(done), a day after today: it is done today (\(today))" }
         done = today
         doneDay = today

@@ -271,8 +271,11 @@ extension AppDatabase {
       names = try recorder.names(summary.namedRows, change: source, inverted: true)
     }
     if let today {
+      // A done todo of a day that is today somewhere (a sync's or an import's, made where the
+      // date was ahead) is a state the journal may hold: restoring it is no breach.
       try Self.checkTodoRules(
-        db, uuids: touched, today: today, refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
+        db, uuids: touched, today: today, latest: TodoRules.latestDay(at: now),
+        refusing: "\(undo ? "undo" : "redo") '\(target.command)'")
     }
     try db.execute(
       sql: "UPDATE journalChange SET undone = ?, redoable = ? WHERE id = ?",

@@ -122,12 +122,13 @@ extension AppDatabase {
   }
 
   /// Refuses (``StorageError/journalConflict(_:)``, changing nothing) when a todo of `uuids` breaks a rule on
-  /// `today`: what a path that can refuse (undo, redo) checks before it commits.
-  static func checkTodoRules(_ db: Database, uuids: some Collection<String>, today: Day, refusing what: String)
-    throws
-  {
-    guard let (record, state) = try breakingRules(db, uuids: uuids, today: today).first else { return }
-    let why = TodoRules.broken(state, today: today).map { $0.breach(record.ruleSubject, state) }
+  /// `today` (`latest` as in ``TodoRules/broken(_:today:latest:)``): what a path that can refuse
+  /// (undo, redo) checks before it commits.
+  static func checkTodoRules(
+    _ db: Database, uuids: some Collection<String>, today: Day, latest: Day? = nil, refusing what: String
+  ) throws {
+    guard let (record, state) = try breakingRules(db, uuids: uuids, today: today, latest: latest).first else { return }
+    let why = TodoRules.broken(state, today: today, latest: latest).map { $0.breach(record.ruleSubject, state) }
     throw StorageError.journalConflict("cannot \(what): \(why.joined(separator: "; "))")
   }
 
