@@ -168,6 +168,16 @@ public final class AppDatabase: DatabaseStore {
     _ = ootd_sqlite_no_bulk_page_cache()
   }()
 
+  #if DEBUG
+  /// The full-disk seam of debug builds (`OOTD_FAULT=wal-index:N:full`, see the CLI's
+  /// DebugSeams.swift): from SQLite's Nth map of a wal-index on, the `-shm` cannot grow, as on a
+  /// full disk. Call it before the first connection opens.
+  public static func failWALIndexGrowth(from count: Int) {
+    _ = sqliteSettings
+    _ = ootd_sqlite_fail_wal_index_growth(Int32(clamping: count))
+  }
+  #endif
+
   /// Foreign keys on, as GRDB's `foreignKeysEnabled` turns them on, by a plain statement: GRDB
   /// runs its pragma through an SQL literal, whose `joined()` is the process's first call of the
   /// standard library's generic one, and that resolves an associated type by a scan of the
@@ -213,9 +223,14 @@ public final class AppDatabase: DatabaseStore {
     do {
       queue = try DatabaseQueue(path: path, configuration: configuration)
     } catch {
-      throw map(error, path: path)
+      throw openFailed(map(error, path: path), claim: claim)
     }
-    try AppDatabase(writer: queue, path: path, command: command).checkIdentityAndMigrate()
+    do {
+      try AppDatabase(writer: queue, path: path, command: command).checkIdentityAndMigrate()
+    } catch {
+      if error == .diskFull(path) { try? queue.close() }
+      throw openFailed(error, claim: claim)
+    }
     dropStatementAuthorizer(queue)
     var unusedMark: WriteMark?
     if givesBackUnused, let claim, claim.found != .database {
@@ -232,10 +247,23 @@ public final class AppDatabase: DatabaseStore {
     return database
   }
 
+  /// What an open that failed throws: `error`, after removing, on a full disk, what SQLite made
+  /// beside the file before it failed (see ``FileClaim/removeStrayCompanions(_:)``), so that
+  /// nothing is left that the next open would have to get past, and the file this process made
+  /// for the command, with its folders (a failed command leaves no database behind).
+  private static func openFailed(_ error: StorageError, claim: FileClaim?) -> StorageError {
+    guard case .diskFull(let path) = error, let claim else { return error }
+    claim.removeStrayCompanions(path)
+    if access(path + "-wal", F_OK) != 0 { _ = claim.whileExclusive(path) { claim.removeMade(path) } }
+    return error
+  }
+
   /// Opens the ootd database at `path` for a command that only reads it. A file this process may
   /// write opens as ``open(path:command:givesBackUnused:)`` does; a read-only one (mode 0400, a
   /// read-only folder or mount: a backup, a snapshot) opens read-only, without creating a `-wal`
-  /// or `-shm` beside it, as long as it needs no migration.
+  /// or `-shm` beside it, as long as it needs no migration. So does a writable one whose open
+  /// failed for lack of space (SQLite could not make the `-shm` it writes through): a full disk
+  /// costs no reading (issue 21).
   ///
   /// - Throws: as ``open(path:command:givesBackUnused:)`` does, and ``StorageError/cannotOpen(path:reason:)``
   ///   when a read-only file was written by an older ootd and needs migrating.
@@ -247,8 +275,21 @@ public final class AppDatabase: DatabaseStore {
     guard access(path, F_OK) == 0,
       access(path, W_OK) != 0 || access(folder.isEmpty ? "." : folder, W_OK) != 0
     else {
-      return try open(path: path, command: command, givesBackUnused: true)
+      do {
+        return try open(path: path, command: command, givesBackUnused: true)
+      } catch .diskFull(let path) {
+        // Read as a read-only file is; when even that fails, the full disk is what to say.
+        guard let database = try? openReadOnly(path: path, command: command) else {
+          throw .diskFull(path)
+        }
+        return database
+      }
     }
+    return try openReadOnly(path: path, command: command)
+  }
+
+  /// Opens the file at `path` read-only: see ``openForReading(path:command:)``.
+  private static func openReadOnly(path: String, command: String) throws(StorageError) -> AppDatabase {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
       throw .pathIsDirectory(path)
@@ -476,6 +517,8 @@ public final class AppDatabase: DatabaseStore {
   static func map(_ error: any Error, path: String) -> StorageError {
     if let error = error as? StorageError { return error }
     if let error = error as? DatabaseError {
+      // SQLite could not grow the wal-index (`-shm`): writing its pages failed, for lack of space.
+      if error.extendedResultCode == .SQLITE_IOERR_SHMSIZE { return .diskFull(path) }
       switch error.resultCode {
       case .SQLITE_NOTADB: return .notADatabase(path)
       case .SQLITE_FULL: return .diskFull(path)

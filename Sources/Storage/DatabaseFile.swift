@@ -228,6 +228,26 @@ final class FileClaim: Sendable {
     for folder in madeFolders { rmdir(folder) }
   }
 
+  /// Removes what an open that failed for lack of space left beside the file at `path`: the
+  /// `-shm` SQLite made but could not grow to a wal-index header's 32 KiB, with the `-wal` when it
+  /// is empty (or missing). Nothing reads through such a `-shm` (any connection of the file, ootd's
+  /// or another program's, maps a whole header before it reads), and an empty log holds nothing;
+  /// left there, they would make the next read-only open need a `-shm` it cannot make. Only
+  /// while no other ootd process holds the file.
+  func removeStrayCompanions(_ path: String) {
+    _ = whileExclusive(path) {
+      var shm = stat()
+      var wal = stat()
+      let shmStray =
+        lstat(path + "-shm", &shm) == 0 && (shm.st_mode & S_IFMT) == S_IFREG && shm.st_size < 32 * 1024
+      let walEmpty =
+        lstat(path + "-wal", &wal) != 0 || ((wal.st_mode & S_IFMT) == S_IFREG && wal.st_size == 0)
+      guard shmStray, walEmpty else { return }
+      unlink(path + "-wal")
+      unlink(path + "-shm")
+    }
+  }
+
   /// Removes the file (or empties it again) and the folders made for it, when no other ootd
   /// process holds it and `unused` (run under the exclusive lock) confirms nothing was written.
   func giveBack(_ path: String, unused: () throws -> Bool) {

@@ -116,6 +116,7 @@ import Testing
   @Test(arguments: [
     ["OOTD_NOW": "2026-11-22"], ["OOTD_NOW": "tomorrow"], ["OOTD_NOW": ""],
     ["OOTD_FAULT": "remote-pulled"], ["OOTD_FAULT": "remote-pulled:0"], ["OOTD_FAULT": "remote-pulled:1:explode"],
+    ["OOTD_FAULT": "wal-index:1"], ["OOTD_FAULT": "wal-index:1:kill"], ["OOTD_FAULT": "remote-pulled:1:full"],
   ])
   func debugSeams_aBadValue_isExit64WithOneLine(variables: [String: String]) throws {
     let folder = try TemporaryFolder()

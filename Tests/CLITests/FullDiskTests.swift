@@ -68,3 +68,89 @@ import Glibc
     #expect(todos?.count == (imported.code == 0 ? 301 : 1))
   }
 }
+
+/// A disk so full that SQLite cannot make the wal-index (`-shm`) it reads and writes through
+/// (tryout 19, F6): a writing command says the one "no space left" line and changes nothing, a
+/// reading command still answers (read-only, as a read-only file is read), and what SQLite made
+/// before it failed is not left behind (issue 21). Without root or a real full disk: the debug
+/// build's `OOTD_FAULT=wal-index:1:full` makes the `-shm` unable to grow, as ENOSPC does.
+@Suite(.tags(.binary)) struct FullDiskAtOpenTests {
+  static let fullDisk = ["OOTD_FAULT": "wal-index:1:full"]
+
+  /// A database with two todos (one in a project), made while there was room.
+  private static func database(_ folder: TemporaryFolder) throws -> String {
+    let path = folder.file("disk/ootd.sqlite")
+    for arguments in [["project", "add", "home"], ["add", "Seed the garden"], ["add", "Water the seedlings", "--project", "home"]] {
+      let result = try BinaryTests.run(arguments + ["--db", path])
+      try #require(result.code == 0, "\(result.stderr)")
+    }
+    return path
+  }
+
+  /// Every file in the database's folder, by name.
+  private static func files(_ path: String) throws -> [String: Data] {
+    let folder = (path as NSString).deletingLastPathComponent
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+      files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+    return files
+  }
+
+  @Test(arguments: [
+    (["list", "--all", "--json"], "Water the seedlings"), (["list"], "Seed the garden"),
+    (["show", "2", "--json"], "Water the seedlings"), (["search", "seed"], "Water the seedlings"),
+    (["export", "--format", "todotxt"], "Seed the garden"), (["report", "--json"], "\"done\""),
+  ])
+  func aReadingCommand_stillAnswers_andLeavesTheFolderAsItWas(arguments: [String], expected: String) throws {
+    let folder = try TemporaryFolder()
+    let path = try Self.database(folder)
+    let before = try Self.files(path)
+    let result = try BinaryTests.run(arguments + ["--db", path], environment: Self.fullDisk)
+    #expect(result.code == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+    #expect(result.stdout.contains(expected), "\(result.stdout)")
+    #expect(try Self.files(path) == before)
+  }
+
+  @Test(arguments: [["add", "more"], ["done", "1"], ["edit", "2", "--title", "Renamed"], ["project", "add", "work"]])
+  func aWritingCommand_saysNoSpaceInOneLine_andChangesNothing(arguments: [String]) throws {
+    let folder = try TemporaryFolder()
+    let path = try Self.database(folder)
+    let before = try Self.files(path)
+    let result = try BinaryTests.run(arguments + ["--db", path], environment: Self.fullDisk)
+    #expect(result.code == 1)
+    #expect(result.stderr == "ootd: error: no space left on the file system of '\(path)': nothing was changed; free some space and run the command again\n")
+    #expect(try Self.files(path) == before)
+  }
+
+  @Test func aWritingCommand_onANewDatabase_leavesNoFileNorFolder() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("new/ootd.sqlite")
+    let result = try BinaryTests.run(["add", "first", "--db", path], environment: Self.fullDisk)
+    #expect(result.code == 1)
+    #expect(result.stderr.contains("no space left on the file system of"), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("new")))
+  }
+
+  @Test func whatAFailedOpenLeft_isCleared_andTheNextCommandsWork() throws {
+    let folder = try TemporaryFolder()
+    let path = try Self.database(folder)
+    let before = try Self.files(path)
+    // What an ootd without this fix left on a full disk: an empty -wal, a 3-byte -shm.
+    FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+    FileManager.default.createFile(atPath: path + "-shm", contents: Data([0, 0, 0]))
+    let listed = try BinaryTests.run(["list", "--all", "--json", "--db", path], environment: Self.fullDisk)
+    #expect(listed.code == 0, "\(listed.stderr)")
+    let todos = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+    #expect(todos?.compactMap { $0["title"] as? String } == ["Seed the garden", "Water the seedlings"])
+    #expect(try Self.files(path) == before)
+    // Room again: a write, then a read, as usual.
+    let added = try BinaryTests.run(["add", "After the disk was freed", "--db", path])
+    #expect(added.code == 0, "\(added.stderr)")
+    let after = try BinaryTests.run(["list", "--all", "--json", "--db", path])
+    let all = try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [Any]
+    #expect(all?.count == 3)
+  }
+}

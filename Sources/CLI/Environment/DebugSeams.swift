@@ -3,6 +3,7 @@ import Core
 import Encryption
 import Foundation
 import GitHubClient
+import Storage
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,9 @@ import Glibc
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
 //                                        test sends SIGCONT), or interrupts itself (`int`:
 //                                        SIGINT, as Ctrl-C would, then waits as a request in
-//                                        flight would).
+//                                        flight would). ACTION `full` (point `wal-index`
+//                                        only): from the Nth time on, fails as a full disk
+//                                        would.
 //
 // Fault points (see ``DebugFault/reached(_:)``):
 //   remote-pulled        `remote sync`: the pull loop ended (N = 1)
@@ -38,6 +41,9 @@ import Glibc
 //   github-commits-page  `sync`: the response to the Nth request for a page of commits arrived
 //                        (not yet stored)
 //   github-request       `sync`: the Nth request to GitHub is about to go out
+//   wal-index            SQLite maps the database's wal-index (`-shm`) for the Nth time; with
+//                        `full` (its only action), that map and every later one cannot grow the
+//                        `-shm`, as on a full disk (SQLITE_IOERR_SHMSIZE; one it holds already maps)
 
 #if DEBUG
 extension AppEnvironment {
@@ -81,7 +87,7 @@ extension AppEnvironment {
 /// The fault `OOTD_FAULT` names (debug builds only; in a release build nothing is ever reached).
 enum DebugFault {
   #if DEBUG
-  enum Action { case kill, stop, interrupt }
+  enum Action { case kill, stop, interrupt, full }
 
   struct Plan {
     let point: String
@@ -94,15 +100,18 @@ enum DebugFault {
     guard let pointer = getenv("OOTD_FAULT") else { return nil }
     let text = String(cString: pointer)
     let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-    let actions: [String: Action] = ["kill": .kill, "stop": .stop, "int": .interrupt]
+    let actions: [String: Action] = ["kill": .kill, "stop": .stop, "int": .interrupt, "full": .full]
     guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty,
       let count = Int(parts[1]), count >= 1,
-      let action = parts.count == 3 ? actions[parts[2]] : .kill
+      let action = parts.count == 3 ? actions[parts[2]] : .kill,
+      (action == .full) == (parts[0] == "wal-index")
     else {
       StandardStream.error.write(
-        "ootd: error: OOTD_FAULT '\(TerminalText.printable(text))' is not POINT:COUNT[:kill|stop|int]\n")
+        "ootd: error: OOTD_FAULT '\(TerminalText.printable(text))' is not POINT:COUNT[:kill|stop|int] or wal-index:COUNT:full\n")
       exit(ExitStatus.usage)
     }
+    // SQLite reaches this point itself: the seam is set before the first connection opens.
+    if action == .full { AppDatabase.failWALIndexGrowth(from: count) }
     return Plan(point: parts[0], count: count, action: action)
   }()
 
@@ -132,6 +141,8 @@ enum DebugFault {
       kill(getpid(), SIGINT)
       // As a request still in flight when Ctrl-C is pressed: the handler ends the process.
       sleep(30)
+    case .full:
+      break  // reached inside SQLite (``AppDatabase/failWALIndexGrowth(from:)``), never here
     }
     #endif
   }

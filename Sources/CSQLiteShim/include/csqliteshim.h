@@ -27,4 +27,12 @@ struct sqlite3;
 /// A C function because sqlite3_db_config is variadic, which Swift cannot call.
 int ootd_sqlite_no_checkpoint_on_close(struct sqlite3 *db);
 
+/// A test seam (called by debug builds only, for `OOTD_FAULT=wal-index:N:full`): makes the
+/// default VFS one whose files' wal-index (`-shm`) cannot grow from the Nth time SQLite maps it
+/// on, as on a full disk: SQLite makes the `-shm` (and the empty `-wal`) as usual, and the map
+/// fails with SQLITE_IOERR_SHMSIZE, as when writing its pages fails with ENOSPC. A `-shm` already
+/// big enough maps as before (it needs no space). Must run before the first connection opens.
+/// Returns SQLITE_OK (0) or SQLite's error code.
+int ootd_sqlite_fail_wal_index_growth(int from);
+
 #endif
