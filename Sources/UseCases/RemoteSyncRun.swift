@@ -33,6 +33,10 @@ public struct RemoteSyncRun {
   public var physicalClock: (() -> Date)?
   /// Whether to push even when the clocks disagree by more than ``refusedSkewSeconds``.
   public var ignoreClockSkew = false
+  /// Records a pull asks for at a time, each page committed alone (nil: ``pullPage``, commits
+  /// every ``firstPullCommitBytes``, then more): a test's seam (`OOTD_PULL_PAGE`, debug
+  /// builds), for a commit to fall between any two records.
+  public var pagedBy: Int?
   /// The account the sync reaches (nil: the one the database synced with before): a database
   /// that synced with another starts over, a first sync.
   public var account: SyncAccount?
@@ -130,8 +134,9 @@ public struct RemoteSyncRun {
     // One round trip: the device registered, the server's clock and the first page after
     // where the last pull stopped (read once: the pull goes on from it).
     var cursor = try journal.pullCursor()
+    let limit = pagedBy ?? Self.pullPage
     let opening = try server.openSync(
-      device: summary.device, after: cursor, limit: Self.pullPage, clock: physicalClock)
+      device: summary.device, after: cursor, limit: limit, clock: physicalClock)
     let clocks = measureClocks(opening, &summary)
     var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
@@ -149,7 +154,7 @@ public struct RemoteSyncRun {
       var bytes = 0
       defer { commitBytes = min(commitBytes * 2, Self.pullCommitBytes) }
       while bytes < commitBytes {
-        let page = try first ?? server.pull(after: cursor, limit: Self.pullPage)
+        let page = try first ?? server.pull(after: cursor, limit: limit)
         first = nil
         guard let last = page.last else {
           drained = true
@@ -161,6 +166,7 @@ public struct RemoteSyncRun {
         summary.pulledBytes += read
         reached("remote-pull-fetched")
         pages += page
+        if pagedBy != nil { break }
       }
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
       if pages.isEmpty { break }

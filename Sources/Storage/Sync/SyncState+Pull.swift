@@ -26,6 +26,13 @@ extension SyncState {
   /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:)``, as a
   /// change of this machine too, and reported in ``SyncPullResult/renumbered``.
   ///
+  /// The records of one entry of another machine (an import of 2,500 todos is three records
+  /// of ``Caps/operationsPerRecord``; a first sync's rows, one entry too) make one journal
+  /// entry here, whether they arrive in one page, in several pulls, or a pull stopped between
+  /// them is run again: each record naming the entry (``SyncPayload/Batch/entry``) adds its
+  /// operations to the entry the first one began (``JoinedEntries``). A record of an older ootd,
+  /// naming none, is an entry of its own.
+  ///
   /// A record that cannot be applied (unreadable, over a cap of ``Caps``, a clock out of range,
   /// a value a constraint refuses) is set aside whole: nothing of it is applied, it is kept in
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
@@ -80,6 +87,7 @@ extension SyncState {
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
       var named: (device: String, name: String)?
+      var joined = JoinedEntries()
       for (seq, record) in records {
         named = nil
         cursor = max(cursor, seq)
@@ -96,6 +104,8 @@ extension SyncState {
           numbers: TodoNumbers()
         )
         var (placedHere, movedUnseenHere) = (Set<String>(), Set<String>())
+        // The entry this record's operations joined, as it stands after them.
+        var joining: (uuid: String, id: Int64, summary: ChangeSummary.Builder)?
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
@@ -112,7 +122,9 @@ extension SyncState {
               try SyncState.nameDevice(db, record.device, name)
               named = (record.device, name)
             }
-            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            let uuid = batch.entry.map { JoinedEntries.uuid(device: record.device, entry: $0) }
+            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device, uuid: uuid)
+            let resumed = try uuid.map { try joined.resume(recorder, $0) } ?? false
             let firstSync = batch.command == SyncState.firstSyncCommand
             if firstSync, let clock = HybridClock.parse(record.clock) {
               try SyncState.recordFirstSync(db, record.device, clock)
@@ -122,6 +134,8 @@ extension SyncState {
               var rows: [Entity: Set<String>] = [:]
               for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
               recorder.brought = rows.mapValues(\.count)
+              // An entry joined: what all its records brought.
+              if let uuid { recorder.brought = try JoinedEntries.brought(db, uuid, adding: rows.mapValues(\.count)) }
             }
             recorder.clockCeiling = clocks.ceiling
             // Todos never seen here (a first sync's): the bulk path, the same rows as below.
@@ -163,7 +177,10 @@ extension SyncState {
             }
             applied.operations = batch.operations.count
             applied.changed = recorder.count
-            try recorder.finish()
+            // A first sync's entry joined says what the record brought, even when it changed nothing.
+            if let id = try recorder.finish(always: resumed && firstSync), let uuid {
+              joining = (uuid, id, recorder.summarySoFar)
+            }
             return .commit
           }
         } catch {
@@ -175,6 +192,7 @@ extension SyncState {
           continue
         }
         if let named { names[named.device] = named.name }
+        if let joining { joined.finished(joining.uuid, id: joining.id, summary: joining.summary) }
         result.records += 1
         result.operations += applied.operations
         result.changed += applied.changed
@@ -320,5 +338,55 @@ extension SyncState {
       sql: "SELECT EXISTS (SELECT 1 FROM journalOperation WHERE id > ? AND clock = ?)",
       arguments: [pushed.operation, clock]) ?? false
     return !here
+  }
+}
+
+/// The entries of other machines a pull joins records into (``SyncState/applyPulled(_:today:now:clocks:)``):
+/// each named by a uuid made of its device and the entry its records name, found in the
+/// journal, or in this pull's transaction as the last record left it (its summary so far
+/// kept, so that the records of one entry do not read each other's operations back).
+struct JoinedEntries {
+  private var open: [String: (id: Int64, summary: ChangeSummary.Builder)] = [:]
+
+  /// The uuid of the entry here of `device`'s entry `entry`.
+  static func uuid(device: String, entry: String) -> String {
+    RowID.syncRecord("pulled entry \(device) \(entry)")
+  }
+
+  /// Makes `recorder` add to the entry `uuid` when it is here already (true), else leaves it
+  /// to begin it (false).
+  func resume(_ recorder: ChangeRecorder, _ uuid: String) throws -> Bool {
+    if let known = open[uuid] {
+      try recorder.resume(known.id, summary: known.summary)
+      return true
+    }
+    guard
+      let id = try Int64.fetchOne(
+        recorder.db.cachedStatement(sql: "SELECT id FROM journalChange WHERE uuid = ? AND remote = 1"),
+        arguments: [uuid])
+    else { return false }
+    try recorder.resume(id)
+    return true
+  }
+
+  /// Records the entry `uuid` as the record just applied left it.
+  mutating func finished(_ uuid: String, id: Int64, summary: ChangeSummary.Builder) {
+    open[uuid] = (id, summary)
+  }
+
+  /// The rows a first sync's entry `uuid` brought, `rows` of the record just read added to
+  /// those of its records read before (kept in `syncState`, `brought:` and the uuid, as
+  /// `todo=2500,project=3`: an entry's records may come in several pulls).
+  static func brought(_ db: Database, _ uuid: String, adding rows: [Entity: Int]) throws -> [Entity: Int] {
+    let key = "brought:" + uuid
+    var brought = rows
+    for part in (try SyncState.text(db, key) ?? "").split(separator: ",") {
+      let pair = part.split(separator: "=")
+      guard pair.count == 2, let entity = Entity(rawValue: String(pair[0])), let count = Int(pair[1]) else { continue }
+      brought[entity, default: 0] += count
+    }
+    let text = Entity.allCases.compactMap { entity in brought[entity].map { "\(entity.rawValue)=\($0)" } }
+    try SyncState.set(db, key, text.joined(separator: ","))
+    return brought
   }
 }
