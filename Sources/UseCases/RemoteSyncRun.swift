@@ -146,6 +146,21 @@ public struct RemoteSyncRun {
     var commitBytes = Self.firstPullCommitBytes
     // The todos the pulls so far created here: renumbered by a later one, not reported.
     var arrived = Set<String>()
+    // Whether the last page applied settled the clashes of numbers: only the pull's last does
+    // (one a commit left waits for the records after it, issue 24 §1).
+    var settled = false
+    func apply(_ pages: [(seq: Int64, record: SyncRecord)], settling: Bool) throws {
+      let result = try journal.applyPulled(pages, today: today, now: now, clocks: clocks, settling: settling)
+      settled = settling
+      summary.pulled += result.operations
+      summary.pulledRecords += result.records
+      summary.changed += result.changed
+      summary.conflicts = SyncConflictReport.combined(summary.conflicts, result.conflicts)
+      summary.ruleConflicts += result.ruleConflicts
+      summary.setAside += result.setAside
+      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
+      arrived.formUnion(result.arrived)
+    }
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
       // end, then applied and committed with the cursor at once (issue 24: each commit of a
@@ -170,17 +185,11 @@ public struct RemoteSyncRun {
       }
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
       if pages.isEmpty { break }
-      let result = try journal.applyPulled(pages, today: today, now: now, clocks: clocks)
+      try apply(pages, settling: drained)
       reached("remote-pull-applied")
-      summary.pulled += result.operations
-      summary.pulledRecords += result.records
-      summary.changed += result.changed
-      summary.conflicts = SyncConflictReport.combined(summary.conflicts, result.conflicts)
-      summary.ruleConflicts += result.ruleConflicts
-      summary.setAside += result.setAside
-      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
-      arrived.formUnion(result.arrived)
     }
+    // The pull read everything: what a page left waiting (or a sync stopped after one) settles.
+    if !settled { try apply([], settling: true) }
     reached("remote-pulled")
     if try refusesPush(clocks, &summary) {
       // Pulled, nothing pushed or published, and not a completed sync: the CLI says how to go on.

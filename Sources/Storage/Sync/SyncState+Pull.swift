@@ -23,8 +23,13 @@ extension SyncState {
   /// each row's state first.
   ///
   /// A todo keeps the number it has on the machine it comes from when the number is free here;
-  /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:)``, as a
-  /// change of this machine too, and reported in ``SyncPullResult/renumbered``.
+  /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:now:)``, as a
+  /// change of this machine too, and reported in ``SyncPullResult/renumbered``. Unless
+  /// `settling` (a page of a pull that reads on), a clash waits for the pull's last page
+  /// (``TodoNumbers/keep(_:)``), its todo under a number below zero: the records after the
+  /// page may settle it as the machine that met it first did, and this machine then has
+  /// nothing of its own to settle, or to push (issue 24 §1: a fresh machine whose pull
+  /// committed between a clash and the record that settled it pushed a renumbering of its own).
   ///
   /// The records of one entry of another machine (an import of 2,500 todos is three records
   /// of ``Caps/operationsPerRecord``; a first sync's rows, one entry too) make one journal
@@ -38,9 +43,14 @@ extension SyncState {
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
   /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks,
+    settling: Bool = true
   ) throws(StorageError) -> SyncPullResult {
     return try write { db in
+      // Nothing to apply and nothing left waiting (the end of most pulls): nothing to write.
+      if records.isEmpty, try !TodoNumbers.hasKept(db) {
+        return SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
+      }
       // A page of a first pull writes thousands of rows into random places of the uuid
       // indexes: with SQLite's default 2 MB their pages spilled to the WAL and were read back
       // (63,667 writes and 36,152 reads for 20,000 todos), as an import's did. Kept for the
@@ -208,7 +218,14 @@ extension SyncState {
       // The fix is this machine's change, stamped after everything pulled: the next push takes
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
-      result.renumbered = try numbers.resolve(fixing, now: now)
+      // The clashes an earlier page of the pull left, before this page's claims.
+      try numbers.takeKept(db)
+      if settling {
+        result.renumbered = try numbers.resolve(fixing, now: now)
+      } else {
+        try numbers.keep(db)
+        result.renumbered = try numbers.report(db)
+      }
       result.arrived = numbers.arrived
       let routine = try AppDatabase.keepRoutineOnce(fixing, uuids: placed)
       // A day after today is judged by the zone furthest ahead: another machine's today is
