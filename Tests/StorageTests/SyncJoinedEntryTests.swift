@@ -44,18 +44,21 @@ struct SyncJoinedEntryTests {
 
   @Test(
     "an import of 2,500 todos pulled in one page, in two, one record at a time, or after a sync stopped between them: one entry",
-    arguments: [[3], [1, 2], [2, 1], [1, 1, 1]])
-  func oneEntry(split: [Int]) throws {
+    arguments: [[3], [1, 2], [2, 1], [1, 1, 1]], [false, true])
+  func oneEntry(split: [Int], oneRun: Bool) throws {
     let server = FakeSyncServer()
     let (laptop, desktop, records) = try Self.machines(server)
     #expect(records.count == 3, "the import travels as three records")
     #expect(records.allSatisfy { $0.record.payload.contains(#","entry":""#) })
     let own = try #require(try laptop.journal(limit: 1).first)
     #expect(try Self.pulled(desktop).isEmpty)
-    // Each group applied and committed on its own, as a pull's commits (or two syncs) do.
+    // Each group applied and committed on its own, as a pull's commits (`oneRun`: one sync
+    // value, as a sync run's, which keeps the entry's summary across them) or two syncs do.
+    let run = desktop.sync
     var start = 0
     for count in split {
-      _ = try desktop.sync.applyPulled(Array(records[start..<start + count]), today: fixedToday, now: fixedNow)
+      _ = try (oneRun ? run : desktop.sync).applyPulled(
+        Array(records[start..<start + count]), today: fixedToday, now: fixedNow)
       start += count
     }
     let entries = try Self.pulled(desktop)

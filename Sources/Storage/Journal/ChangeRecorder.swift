@@ -356,19 +356,25 @@ final class ChangeRecorder {
   /// For a command that writes in steps but is one change to undo: a CalDAV sync's pull and the
   /// pulls of its retried pushes (issue 27).
   /// Also for an entry of another machine that arrives in several records (a pull's,
-  /// ``SyncState/applyPulled(_:today:now:clocks:)``): `summary`, when given, is what
-  /// ``summarySoFar`` said of the entry when it was last finished in this transaction (its
-  /// operations are then not read back).
-  func resume(_ id: Int64, summary known: ChangeSummary.Builder? = nil) throws {
+  /// ``SyncState/applyPulled(_:today:now:clocks:settling:)``): `summary`, when given, is what
+  /// ``summarySoFar`` said of the entry when it was last finished (its operations are then not
+  /// read back). Returns how many operations were read back.
+  @discardableResult
+  func resume(_ id: Int64, summary known: ChangeSummary.Builder? = nil) throws -> Int {
     let (device, last, stamps) = try settings()
     entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
     held = nil
     heldTexts = []
     if let known {
       summary = known
-      return
+      return 0
     }
-    try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in summary.add(operation) }
+    var read = 0
+    try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in
+      summary.add(operation)
+      read += 1
+    }
+    return read
   }
 
   /// What the summary line holds so far, for ``resume(_:summary:)``.

@@ -97,7 +97,7 @@ extension SyncState {
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
       var named: (device: String, name: String)?
-      var joined = JoinedEntries()
+      var joined = JoinedEntries(joinedCache.known)
       for (seq, record) in records {
         named = nil
         cursor = max(cursor, seq)
@@ -115,7 +115,7 @@ extension SyncState {
         )
         var (placedHere, movedUnseenHere) = (Set<String>(), Set<String>())
         // The entry this record's operations joined, as it stands after them.
-        var joining: (uuid: String, id: Int64, summary: ChangeSummary.Builder)?
+        var joining: (uuid: String, id: Int64, summary: ChangeSummary.Builder, operations: Int)?
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
@@ -134,7 +134,8 @@ extension SyncState {
             }
             let uuid = batch.entry.map { JoinedEntries.uuid(device: record.device, entry: $0) }
             let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device, uuid: uuid)
-            let resumed = try uuid.map { try joined.resume(recorder, $0) } ?? false
+            let held = try uuid.flatMap { try joined.resume(recorder, $0) }
+            let resumed = held != nil
             let firstSync = batch.command == SyncState.firstSyncCommand
             if firstSync, let clock = HybridClock.parse(record.clock) {
               try SyncState.recordFirstSync(db, record.device, clock)
@@ -189,7 +190,7 @@ extension SyncState {
             applied.changed = recorder.count
             // A first sync's entry joined says what the record brought, even when it changed nothing.
             if let id = try recorder.finish(always: resumed && firstSync), let uuid {
-              joining = (uuid, id, recorder.summarySoFar)
+              joining = (uuid, id, recorder.summarySoFar, (held ?? 0) + recorder.count)
             }
             return .commit
           }
@@ -202,7 +203,9 @@ extension SyncState {
           continue
         }
         if let named { names[named.device] = named.name }
-        if let joining { joined.finished(joining.uuid, id: joining.id, summary: joining.summary) }
+        if let joining {
+          joined.finished(joining.uuid, id: joining.id, summary: joining.summary, operations: joining.operations)
+        }
         result.records += 1
         result.operations += applied.operations
         result.changed += applied.changed
@@ -238,6 +241,8 @@ extension SyncState {
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)
+      // (Checked again by the next transaction: kept before this one commits.)
+      joinedCache.keep(joined.open)
       return result
     }
   }
@@ -358,37 +363,76 @@ extension SyncState {
   }
 }
 
-/// The entries of other machines a pull joins records into (``SyncState/applyPulled(_:today:now:clocks:)``):
+/// The entries of other machines a pull joins records into (``SyncState/applyPulled(_:today:now:clocks:settling:)``):
 /// each named by a uuid made of its device and the entry its records name, found in the
-/// journal, or in this pull's transaction as the last record left it (its summary so far
-/// kept, so that the records of one entry do not read each other's operations back).
+/// journal, or as the last record left it, in this transaction or an earlier one of the same
+/// sync (``Cache``): its summary so far kept, so that the records of one entry do not read
+/// each other's operations back (a first pull of 20,000 todos is one entry of 20 records,
+/// applied in several commits).
 struct JoinedEntries {
-  private var open: [String: (id: Int64, summary: ChangeSummary.Builder)] = [:]
+  /// An entry as the last record joined into it left it.
+  struct Open {
+    var id: Int64
+    var summary: ChangeSummary.Builder
+    /// How many operations the entry holds.
+    var operations: Int
+    /// Whether this transaction found the entry as the last record left it (one of an earlier
+    /// transaction is checked once: a transaction rolled back, or another process, may have
+    /// changed it since; then its operations are read back).
+    var checked: Bool
+  }
+
+  /// The entries joined so far by a sync's pulls, across their transactions: `database.sync`
+  /// is one ``SyncState`` for a whole sync run.
+  final class Cache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: Open] = [:]
+    var known: [String: Open] { lock.withLock { entries } }
+    func keep(_ open: [String: Open]) { lock.withLock { entries = open } }
+  }
+
+  private(set) var open: [String: Open]
+
+  init(_ known: [String: Open] = [:]) {
+    open = known.mapValues { entry in
+      var entry = entry
+      entry.checked = false
+      return entry
+    }
+  }
 
   /// The uuid of the entry here of `device`'s entry `entry`.
   static func uuid(device: String, entry: String) -> String {
     RowID.syncRecord("pulled entry \(device) \(entry)")
   }
 
-  /// Makes `recorder` add to the entry `uuid` when it is here already (true), else leaves it
-  /// to begin it (false).
-  func resume(_ recorder: ChangeRecorder, _ uuid: String) throws -> Bool {
-    if let known = open[uuid] {
-      try recorder.resume(known.id, summary: known.summary)
-      return true
+  /// Makes `recorder` add to the entry `uuid` when it is here already, returning how many
+  /// operations it held; nil when it is not here (`recorder` begins it).
+  mutating func resume(_ recorder: ChangeRecorder, _ uuid: String) throws -> Int? {
+    let db = recorder.db
+    let id = { () throws -> Int64? in
+      try Int64.fetchOne(
+        db.cachedStatement(sql: "SELECT id FROM journalChange WHERE uuid = ? AND remote = 1"), arguments: [uuid])
     }
-    guard
-      let id = try Int64.fetchOne(
-        recorder.db.cachedStatement(sql: "SELECT id FROM journalChange WHERE uuid = ? AND remote = 1"),
-        arguments: [uuid])
-    else { return false }
-    try recorder.resume(id)
-    return true
+    if var known = open[uuid] {
+      if !known.checked {
+        let operations = try Int.fetchOne(
+          db.cachedStatement(sql: "SELECT count(*) FROM journalOperation WHERE changeId = ?"), arguments: [known.id])
+        known.checked = try id() == known.id && operations == known.operations
+        open[uuid] = known.checked ? known : nil
+      }
+      if known.checked {
+        try recorder.resume(known.id, summary: known.summary)
+        return known.operations
+      }
+    }
+    guard let found = try id() else { return nil }
+    return try recorder.resume(found)
   }
 
   /// Records the entry `uuid` as the record just applied left it.
-  mutating func finished(_ uuid: String, id: Int64, summary: ChangeSummary.Builder) {
-    open[uuid] = (id, summary)
+  mutating func finished(_ uuid: String, id: Int64, summary: ChangeSummary.Builder, operations: Int) {
+    open[uuid] = Open(id: id, summary: summary, operations: operations, checked: true)
   }
 
   /// The rows a first sync's entry `uuid` brought, `rows` of the record just read added to

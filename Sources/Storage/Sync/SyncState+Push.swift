@@ -229,7 +229,7 @@ extension SyncState {
   /// 24, session 18: the sync after a push of 20,000 todos downloaded all of them again, only
   /// to skip them as this machine's own). What a pull reading them back would do, and nothing
   /// more: the cursor moves to their last position and the clock of this machine's changes read
-  /// back (`echoedClock`, see ``applyPulled(_:today:now:clocks:)``) past theirs. Only when the
+  /// back (`echoedClock`, see ``applyPulled(_:today:now:clocks:settling:)``) past theirs. Only when the
   /// cursor is still where the push found it, and every record is this device's: a record a
   /// pull would apply is never skipped.
   ///
