@@ -7,7 +7,7 @@ extension AppDatabase {
   /// log shows its short id). The names travel sealed: the server never has them.
   ///
   /// It also starts `syncState`'s `echoedClock` (the latest clock of this machine's own records
-  /// the pull has read back from the server, see ``SyncState/applyPulled(_:today:now:clocks:)``)
+  /// the pull has read back from the server, see ``SyncState/applyPulled(_:today:now:clocks:settling:)``)
   /// at what a syncing database has pushed: those records were read back by its syncs before.
   static func deviceNameMigration(_ db: Database) throws {
     try db.execute(

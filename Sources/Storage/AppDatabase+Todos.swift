@@ -439,18 +439,27 @@ extension AppDatabase {
     }
   }
 
-  /// The journal entries that touched the todo with this uuid, oldest first (at most `limit`,
-  /// the most recent ones): what `ootd show` lists as its history.
+  /// The journal entries that touched the todo with this uuid, in the order they were made (at
+  /// most `limit`, the most recent ones): what `ootd show` lists as its history.
+  ///
+  /// Made, not pulled (issue 24 §3): each entry by the hybrid clock of its first operation on
+  /// the todo, which a change pulled from another machine keeps from there (and this machine's
+  /// clock, after every change pulled, orders its own after them). A todo edited on the desktop
+  /// at 10:00 and on the laptop at 10:05 lists the 10:00 edit first on both machines, whichever
+  /// synced first; a pulled entry says when it was made there (``JournalEntry/madeAt``). Entries
+  /// of one clock keep the order they came in.
+  /// `ootd log` lists the journal by arrival: it is the order `undo` steps back through.
   public func history(ofRow uuid: String, limit: Int = 50) throws(StorageError) -> [JournalEntry] {
     try read { db in
       try JournalChangeRecord.fetchAll(
         db,
         sql: """
-          SELECT c.*, d.name AS deviceName FROM journalChange c
+          SELECT c.*, d.name AS deviceName, o.made FROM (
+            SELECT changeId, MIN(clock) AS made FROM journalOperation WHERE row = ?
+            GROUP BY changeId ORDER BY made DESC, changeId DESC LIMIT ?) o
+          JOIN journalChange c ON c.id = o.changeId
           LEFT JOIN syncDevice d ON c.remote = 1 AND d.device = c.device
-          WHERE c.id IN (
-            SELECT changeId FROM journalOperation WHERE row = ? ORDER BY changeId DESC LIMIT ?)
-          ORDER BY c.id
+          ORDER BY o.made, c.id
           """, arguments: [uuid, limit]
       ).map(\.entry)
     }

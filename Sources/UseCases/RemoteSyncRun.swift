@@ -33,6 +33,10 @@ public struct RemoteSyncRun {
   public var physicalClock: (() -> Date)?
   /// Whether to push even when the clocks disagree by more than ``refusedSkewSeconds``.
   public var ignoreClockSkew = false
+  /// Records a pull asks for at a time, each page committed alone (nil: ``pullPage``, commits
+  /// every ``firstPullCommitBytes``, then more): a test's seam (`OOTD_PULL_PAGE`, debug
+  /// builds), for a commit to fall between any two records.
+  public var pagedBy: Int?
   /// The account the sync reaches (nil: the one the database synced with before): a database
   /// that synced with another starts over, a first sync.
   public var account: SyncAccount?
@@ -130,8 +134,9 @@ public struct RemoteSyncRun {
     // One round trip: the device registered, the server's clock and the first page after
     // where the last pull stopped (read once: the pull goes on from it).
     var cursor = try journal.pullCursor()
+    let limit = pagedBy ?? Self.pullPage
     let opening = try server.openSync(
-      device: summary.device, after: cursor, limit: Self.pullPage, clock: physicalClock)
+      device: summary.device, after: cursor, limit: limit, clock: physicalClock)
     let clocks = measureClocks(opening, &summary)
     var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
@@ -141,6 +146,21 @@ public struct RemoteSyncRun {
     var commitBytes = Self.firstPullCommitBytes
     // The todos the pulls so far created here: renumbered by a later one, not reported.
     var arrived = Set<String>()
+    // Whether the last page applied settled the clashes of numbers: only the pull's last does
+    // (one a commit left waits for the records after it, issue 24 §1).
+    var settled = false
+    func apply(_ pages: [(seq: Int64, record: SyncRecord)], settling: Bool) throws {
+      let result = try journal.applyPulled(pages, today: today, now: now, clocks: clocks, settling: settling)
+      settled = settling
+      summary.pulled += result.operations
+      summary.pulledRecords += result.records
+      summary.changed += result.changed
+      summary.conflicts = SyncConflictReport.combined(summary.conflicts, result.conflicts)
+      summary.ruleConflicts += result.ruleConflicts
+      summary.setAside += result.setAside
+      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
+      arrived.formUnion(result.arrived)
+    }
     while !drained {
       // Pages of about ``RemoteServer``'s page size are read until ``pullCommitBytes`` or the
       // end, then applied and committed with the cursor at once (issue 24: each commit of a
@@ -149,7 +169,7 @@ public struct RemoteSyncRun {
       var bytes = 0
       defer { commitBytes = min(commitBytes * 2, Self.pullCommitBytes) }
       while bytes < commitBytes {
-        let page = try first ?? server.pull(after: cursor, limit: Self.pullPage)
+        let page = try first ?? server.pull(after: cursor, limit: limit)
         first = nil
         guard let last = page.last else {
           drained = true
@@ -161,20 +181,15 @@ public struct RemoteSyncRun {
         summary.pulledBytes += read
         reached("remote-pull-fetched")
         pages += page
+        if pagedBy != nil { break }
       }
       // A page may be short for its bytes (the server caps a page's size): read on until empty.
       if pages.isEmpty { break }
-      let result = try journal.applyPulled(pages, today: today, now: now, clocks: clocks)
+      try apply(pages, settling: drained)
       reached("remote-pull-applied")
-      summary.pulled += result.operations
-      summary.pulledRecords += result.records
-      summary.changed += result.changed
-      summary.conflicts = SyncConflictReport.combined(summary.conflicts, result.conflicts)
-      summary.ruleConflicts += result.ruleConflicts
-      summary.setAside += result.setAside
-      summary.renumbered = SyncRenumbering.combined(summary.renumbered, result.renumbered, arrived: arrived)
-      arrived.formUnion(result.arrived)
     }
+    // The pull read everything: what a page left waiting (or a sync stopped after one) settles.
+    if !settled { try apply([], settling: true) }
     reached("remote-pulled")
     if try refusesPush(clocks, &summary) {
       // Pulled, nothing pushed or published, and not a completed sync: the CLI says how to go on.

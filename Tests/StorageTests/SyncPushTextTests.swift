@@ -77,7 +77,7 @@ struct SyncPushTextTests {
     try a.sync.beginSync(fileIdentity: nil, now: fixedNow)
     let page = try #require(try a.sync.pushPage())
     // The records as they were made before: each todo's ``Fields``, its link translated, as
-    // operations chunked by ``SyncPayload/chunks(command:from:_:)``.
+    // operations chunked by ``SyncPayload/chunks(command:from:entry:always:_:)``.
     let expected = try a.writer.read { db in
       let floor = try #require(try SyncState.integer(db, "floor"))
       let device = try #require(try SyncState.text(db, "floorDevice"))
@@ -87,7 +87,9 @@ struct SyncPushTextTests {
         try links.outgoing(
           SyncOperation(.todo, row: record.uuid, .create(record.fields), stamp: Stamp(clock: floor, device: device)))
       }
-      return SyncPayload.chunks(command: SyncState.firstSyncCommand, from: name, operations).map(\.payload)
+      // (All naming the first sync's one entry.)
+      let entry = SyncState.firstSyncEntry(device: device, floor: floor)
+      return SyncPayload.chunks(command: SyncState.firstSyncCommand, from: name, entry: entry, always: true, operations).map(\.payload)
     }
     let todoPayloads = page.records.map(\.payload).filter { $0.contains("\"entity\":\"todo\"") }
     #expect(todoPayloads.count == 2)

@@ -21,6 +21,9 @@ import Glibc
 //   OOTD_DEBUG_CHEAP_KDF=1               new sync keys are wrapped with Argon2id's minimum cost
 //                                        (1 pass over 8 KiB) instead of 3 passes over 256 MiB,
 //                                        for the tests that set up hundreds of machines.
+//   OOTD_PULL_PAGE=N                     `remote sync` pulls N records at a time and commits
+//                                        each page alone (RemoteSyncRun.pagedBy), so that a
+//                                        commit falls between any two records.
 //   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
 //                                        itself (ACTION `kill`, the default: SIGKILL, as
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
@@ -58,6 +61,17 @@ extension AppEnvironment {
       exit(ExitStatus.usage)
     }
     return date
+  }
+
+  /// `OOTD_PULL_PAGE`, when set: the records a pull reads and commits at a time. A value that
+  /// is not a positive number is one line on standard error and exit 64.
+  static func debugPullPage(_ variables: [String: String]) -> Int? {
+    guard let text = variables["OOTD_PULL_PAGE"] else { return nil }
+    guard let records = Int(text), records >= 1 else {
+      StandardStream.error.write("ootd: error: OOTD_PULL_PAGE '\(TerminalText.printable(text))' is not a positive number of records\n")
+      exit(ExitStatus.usage)
+    }
+    return records
   }
 
   /// `OOTD_CLOCK_OFFSET`, when set: seconds added to the running clock. A value that is not a

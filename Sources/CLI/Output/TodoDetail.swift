@@ -69,7 +69,7 @@ struct TodoDetail {
       // Marked as `log` marks it: a change pulled from another machine.
       let from = entry.fromDevice.map { " " + style.cyan(JournalOutput.from($0, name: entry.fromDeviceName)) } ?? ""
       lines.append(
-        "  " + style.dim(journal.localTime(entry.at)) + "  "
+        "  " + style.dim(journal.localTime(entry.madeAt ?? entry.at)) + "  "
           + TerminalText.printable(entry.command) + from + undone)
       lines.append("    " + style.dim(TerminalText.printable(entry.summary)))
     }

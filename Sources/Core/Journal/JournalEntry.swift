@@ -32,6 +32,9 @@ public struct JournalEntry: Hashable, Sendable {
   /// That machine's name (``DeviceName``), as its records last said; nil for a change made
   /// here, or when its records carry no name (an older ootd).
   public var fromDeviceName: String?
+  /// For a change pulled from another machine, when it was made there (its hybrid clock), where
+  /// the entry was read with it (a todo's history); nil otherwise.
+  public var madeAt: Date?
 
   /// Creates an entry value.
   public init(

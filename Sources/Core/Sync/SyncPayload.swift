@@ -48,6 +48,12 @@ public struct SyncRecord: Hashable, Sendable {
 /// A todo's `project` and `block` name the linked row by its uuid. The device is the record's;
 /// `"from"` (after `command`, absent in records of an older ootd) is that device's name
 /// (``DeviceName``): inside the payload, so sealed like the rest, never in clear on the server.
+/// `"entry"` (after `ops`) names the journal entry the operations belong to on that device (its
+/// uuid; a first sync's, one name-based uuid for all its rows), in each record of an entry of
+/// more operations than a record holds (and in every record of a first sync, whose pages are
+/// pushed one by one): the machines that pull them make one entry of them again, whether they
+/// arrive in one pull or in several (issue 24 §3). A change of one record (what a command
+/// typed by hand makes) names none, as records of an older ootd do, and is an entry of its own.
 public enum SyncPayload {
   /// The version this ootd writes and reads.
   public static let version = 1
@@ -58,21 +64,27 @@ public enum SyncPayload {
     public var operations: [SyncOperation]
     /// The name of the device that made them, sanitised; nil when the record has none.
     public var from: String?
-    public init(command: String, operations: [SyncOperation], from: String? = nil) {
+    /// The journal entry of that device they belong to (``RowID``); nil when the record names
+    /// none (an older ootd's: the record is an entry of its own).
+    public var entry: String?
+    public init(command: String, operations: [SyncOperation], from: String? = nil, entry: String? = nil) {
       self.command = command
       self.operations = operations
       self.from = from
+      self.entry = entry
     }
   }
 
   /// The JSON text of `operations` (made by one device, named `from`) and the command they came from.
-  public static func encode(command: String, from: String? = nil, _ operations: [SyncOperation]) -> String {
+  public static func encode(
+    command: String, from: String? = nil, entry: String? = nil, _ operations: [SyncOperation]
+  ) -> String {
     var text = head(command, from: from)
     for (index, operation) in operations.enumerated() {
       if index > 0 { text += "," }
       text += encode(operation)
     }
-    return text + "]}"
+    return text + "]" + String(decoding: named(entry), as: UTF8.self) + "}"
   }
 
   /// `operations` as the payloads of as few records as the caps allow, in order: each holds at
@@ -80,21 +92,26 @@ public enum SyncPayload {
   /// sealed it stays under ``Caps/payloadBytes`` (an operation
   /// is never split: one alone always fits, as every value keeps its cap). Each payload comes
   /// with the range of `operations` it holds; the same operations always split the same way.
-  public static func chunks(command: String, from: String? = nil, _ operations: [SyncOperation])
-    -> [(payload: String, range: Range<Int>)]
-  {
-    var chunker = Chunker(command: command, from: from)
+  /// `entry` is named in each payload when there are several (`always`: even when one).
+  public static func chunks(
+    command: String, from: String? = nil, entry: String? = nil, always: Bool = false, _ operations: [SyncOperation]
+  ) -> [(payload: String, range: Range<Int>)] {
+    var chunker = Chunker(command: command, from: from, entry: entry, always: always)
     for operation in operations { chunker.add(operation) }
     return chunker.finish()
   }
 
-  /// ``chunks(command:from:_:)`` built an operation at a time: the same payloads, split by the
+  /// ``chunks(command:from:entry:always:_:)`` built an operation at a time: the same payloads, split by the
   /// same rule, for operations handed over as they are read (a first push's todos are written
   /// from their rows, ``addCreation(_:row:clock:fields:)``, with no ``SyncOperation`` or
   /// ``Fields`` made for each: issue 24). Bytes throughout: one buffer per payload, one for the
   /// operation being added.
   public struct Chunker {
     private let start: [UInt8]
+    /// `,"entry":"…"`, or nothing; named in every payload when `always`, else only when the
+    /// operations make several.
+    private let entry: [UInt8]
+    private let always: Bool
     private var text: [UInt8]
     /// The operation being added, written before it is placed (its size decides the payload).
     private var operation: [UInt8] = []
@@ -102,8 +119,10 @@ public enum SyncPayload {
     private var count = 0
     private var chunks: [(payload: String, range: Range<Int>)] = []
 
-    public init(command: String, from: String? = nil) {
+    public init(command: String, from: String? = nil, entry: String? = nil, always: Bool = false) {
       start = Array(head(command, from: from).utf8)
+      self.entry = named(entry)
+      self.always = always
       text = start
     }
 
@@ -128,7 +147,7 @@ public enum SyncPayload {
     /// in) it holds.
     /// The chunker is then as new (its next operation is the first of its next payloads).
     public mutating func finish() -> [(payload: String, range: Range<Int>)] {
-      if first < count { close() }
+      if first < count { close(naming: always || !chunks.isEmpty) }
       defer {
         chunks = []
         text = start
@@ -141,8 +160,11 @@ public enum SyncPayload {
     /// The operation just written, in the open payload, or in a new one when it would pass a cap.
     private mutating func place() {
       let held = count - first
-      if held > 0, held == Caps.operationsPerRecord || text.count + operation.count + 3 > Caps.plainPayloadBytes {
-        close()
+      // (Room kept for the entry's name: a payload closed here has more after it.)
+      if held > 0,
+        held == Caps.operationsPerRecord || text.count + operation.count + 3 + entry.count > Caps.plainPayloadBytes
+      {
+        close(naming: true)
         text.append(contentsOf: start)
         first = count
       }
@@ -151,9 +173,11 @@ public enum SyncPayload {
       count += 1
     }
 
-    /// Ends the open payload.
-    private mutating func close() {
-      text.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "}")])
+    /// Ends the open payload, naming the entry when `naming`.
+    private mutating func close(naming: Bool) {
+      text.append(UInt8(ascii: "]"))
+      if naming { text.append(contentsOf: entry) }
+      text.append(UInt8(ascii: "}"))
       chunks.append((String(decoding: text, as: UTF8.self), first..<count))
       text.removeAll(keepingCapacity: true)
     }
@@ -163,6 +187,11 @@ public enum SyncPayload {
   private static func head(_ command: String, from: String?) -> String {
     let name = from.flatMap(DeviceName.sanitised).map { ",\"from\":" + JSONText.quoted($0) } ?? ""
     return "{\"v\":\(version),\"command\":\(JSONText.quoted(command))\(name),\"ops\":["
+  }
+
+  /// `,"entry":"…"` of `entry` (after a payload's `ops`), or nothing.
+  private static func named(_ entry: String?) -> [UInt8] {
+    entry.map { Array((",\"entry\":" + JSONText.quoted($0)).utf8) } ?? []
   }
 
   /// One operation's JSON text.
@@ -247,6 +276,7 @@ public enum SyncPayload {
     var version: JSONValue?
     var command: JSONValue?
     var from: JSONValue?
+    var entry: JSONValue?
     // The last `ops` given: its operations when it is an array (each decoded, or why not).
     var ops: [Result<SyncOperation, CoreError>]?
     var isObject = false
@@ -261,6 +291,7 @@ public enum SyncPayload {
           case "v": version = try reader.readValue()
           case "command": command = try reader.readValue()
           case "from": from = try reader.readValue()
+          case "entry": entry = try reader.readValue()
           case "ops":
             guard reader.next == UInt8(ascii: "[") else {
               _ = try reader.readValue()
@@ -295,8 +326,10 @@ public enum SyncPayload {
     operations.reserveCapacity(ops.count)
     for op in ops { operations.append(try op.get()) }
     // A name is outside text: sanitised here, whatever the other machine sent.
+    // An entry not named by a uuid is none (the record is an entry of its own, as an older ootd's).
     return Batch(
-      command: command?.string ?? "", operations: operations, from: from?.string.flatMap(DeviceName.sanitised))
+      command: command?.string ?? "", operations: operations, from: from?.string.flatMap(DeviceName.sanitised),
+      entry: entry?.string.flatMap { RowID.isValid($0) ? $0 : nil })
   }
 
   /// The fields of the last creation read whose names came in increasing order: their names

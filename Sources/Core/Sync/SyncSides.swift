@@ -21,9 +21,11 @@ public protocol SyncJournal {
   func beginSync(fileIdentity: String?, account: SyncAccount?, now: Date) throws -> SyncBeginning
   /// The server position pulled up to.
   func pullCursor() throws -> Int64
-  /// Applies one pulled page in one transaction and moves the pull cursor past it.
+  /// Applies one pulled page in one transaction and moves the pull cursor past it. Unless
+  /// `settling`, a clash of todo numbers the page leaves waits for the pull's last page
+  /// (issue 24 §1: a later record may settle it as the machine that met it first did).
   func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks, settling: Bool
   ) throws -> SyncPullResult
   /// The next records to push, nil when everything is pushed; with `after`, the records after
   /// that page, as if the server had taken it and ``markPushed(_:)`` recorded it (so the next
@@ -55,6 +57,13 @@ extension SyncJournal {
   @discardableResult
   public func beginSync(fileIdentity: String?, now: Date) throws -> String {
     try beginSync(fileIdentity: fileIdentity, account: nil, now: now).device
+  }
+
+  /// Applies one pulled page, the last of its pull (its clashes of numbers settled).
+  public func applyPulled(
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
+  ) throws -> SyncPullResult {
+    try applyPulled(records, today: today, now: now, clocks: clocks, settling: true)
   }
 
   /// Applies one pulled page, the clocks being this machine's at `now` alone.

@@ -35,6 +35,8 @@ final class ChangeRecorder {
   private let now: Date
   /// The other machine's device id, for an entry made there.
   private let remoteDevice: String?
+  /// The uuid the entry's row takes (nil: a random one).
+  private let uuid: String?
   /// Project uuid → local id, as looked up by the operations so far.
   private var projectIDs: [String: Int64] = [:]
   private var summary = ChangeSummary.Builder()
@@ -60,11 +62,13 @@ final class ChangeRecorder {
   }
 
   /// A recorder for one journal entry of `kind`: `command` as typed; `target`, the change an
-  /// undo or redo steps; `device`, the other machine's id for an entry made there.
+  /// undo or redo steps; `device`, the other machine's id for an entry made there; `uuid`, the
+  /// entry's (nil: a random one).
   init(
     _ db: Database, kind: JournalEntry.Kind = .change, command: String, target: Int64? = nil,
-    now: Date, device: String? = nil
+    now: Date, device: String? = nil, uuid: String? = nil
   ) {
+    self.uuid = uuid
     self.db = db
     self.kind = kind
     self.command = command
@@ -351,13 +355,30 @@ final class ChangeRecorder {
   /// machine's clock, and the summary line ``finish(summary:always:)`` writes describes them all.
   /// For a command that writes in steps but is one change to undo: a CalDAV sync's pull and the
   /// pulls of its retried pushes (issue 27).
-  func resume(_ id: Int64) throws {
+  /// Also for an entry of another machine that arrives in several records (a pull's,
+  /// ``SyncState/applyPulled(_:today:now:clocks:settling:)``): `summary`, when given, is what
+  /// ``summarySoFar`` said of the entry when it was last finished (its operations are then not
+  /// read back). Returns how many operations were read back.
+  @discardableResult
+  func resume(_ id: Int64, summary known: ChangeSummary.Builder? = nil) throws -> Int {
     let (device, last, stamps) = try settings()
     entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)
     held = nil
     heldTexts = []
-    try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in summary.add(operation) }
+    if let known {
+      summary = known
+      return 0
+    }
+    var read = 0
+    try AppDatabase.forEachOperation(db, of: id, backwards: false) { _, operation in
+      summary.add(operation)
+      read += 1
+    }
+    return read
   }
+
+  /// What the summary line holds so far, for ``resume(_:summary:)``.
+  var summarySoFar: ChangeSummary.Builder { summary }
 
   /// This machine's device id, its clock, and whether its operations are stamped (syncing).
   private func settings() throws -> (device: String, clock: Int64, stamps: Bool) {
@@ -387,7 +408,7 @@ final class ChangeRecorder {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      RowID.random(), Timestamp.string(now, .sqlite), device, kind.rawValue, command, summary, target, remoteDevice != nil,
+      uuid ?? RowID.random(), Timestamp.string(now, .sqlite), device, kind.rawValue, command, summary, target, remoteDevice != nil,
     ])
     let id = db.lastInsertedRowID
     let entry = Entry(id: id, device: device, start: tick(last), latest: last, stamps: stamps)

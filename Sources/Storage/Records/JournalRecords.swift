@@ -35,6 +35,9 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
   /// The name of that machine (`syncDevice`), read only where the query selects `deviceName`
   /// (the log).
   var deviceName: String?
+  /// The hybrid clock of the change's operations, read only where the query selects `made`
+  /// (a todo's history: the earliest of its operations on the todo).
+  var made: Int64?
 
   /// The columns ``init(row:)`` reads, of `table` (the table or its alias in the query): what
   /// the undo and redo queries select rather than `*`, each column selected costing their
@@ -55,14 +58,19 @@ struct JournalChangeRecord: FetchableRecord, TableRecord {
     undone = row[Columns.undone]
     remote = row.hasColumn("remote") ? row["remote"] : false
     deviceName = row.hasColumn("deviceName") ? row["deviceName"] : nil
+    made = row.hasColumn("made") ? row["made"] : nil
   }
 
   /// The Core value.
   var entry: JournalEntry {
-    JournalEntry(
+    var entry = JournalEntry(
       id: id, at: Timestamp.date(at, .sqlite) ?? Date(timeIntervalSince1970: 0), command: command,
       summary: summary, isUndone: undone, kind: JournalEntry.Kind(rawValue: kind) ?? .change,
       target: target, fromDevice: remote ? device : nil, fromDeviceName: remote ? deviceName : nil)
+    if remote, let made {
+      entry.madeAt = Date(timeIntervalSince1970: Double(HybridClock.milliseconds(made)) / 1000)
+    }
+    return entry
   }
 }
 

@@ -9,7 +9,7 @@ import GRDB
 // nothing of the rows is asked once for the whole record, the links and numbers of its todos
 // are looked up once each, and the todos are written set-wise by the same write path (the
 // executor's insert, the journal's operations, the stamps, each with one statement for the
-// record) as in ``SyncState/applyPulled(_:today:now:clocks:)``, whose per-row path it must equal
+// record) as in ``SyncState/applyPulled(_:today:now:clocks:settling:)``, whose per-row path it must equal
 // row for row (`SyncBulkPullTests`).
 
 /// The operations of one pulled record when each creates a todo unknown here (no row, no stamp)

@@ -203,10 +203,54 @@ struct TodoNumbers {
     return try report(db)
   }
 
+  /// Keeps the claims not met here yet (a todo not showing the number it claims) in
+  /// `syncState` (`claim:` and the todo's uuid), for the pull's last page to resolve
+  /// (``takeKept(_:)``), in the same transaction as the todos waiting for them.
+  mutating func keep(_ db: Database) throws {
+    var last: [String: (number: Int64, device: String)] = [:]
+    for claim in claims { last[claim.uuid] = (claim.number, claim.device) }
+    claims = []
+    for uuid in last.keys.sorted() {
+      let (number, device) = last[uuid]!
+      guard
+        let current = try Int64.fetchOne(
+          db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid = ?"), arguments: [uuid]),
+        current != number
+      else { continue }
+      try SyncState.set(db, Self.keptKey + uuid, "\(number) \(device)")
+    }
+  }
+
+  /// Takes back the claims ``keep(_:)`` kept, as made before this page's.
+  mutating func takeKept(_ db: Database) throws {
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT key, value FROM syncState WHERE key >= ? AND key < ? ORDER BY key",
+      arguments: [Self.keptKey, "claim;"])
+    guard !rows.isEmpty else { return }
+    var kept: [(uuid: String, number: Int64, device: String)] = []
+    for row in rows {
+      let key: String = row[0]
+      let parts = (row[1] as String? ?? "").split(separator: " ", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let number = Int64(parts[0]) else { continue }
+      kept.append((String(key.dropFirst(Self.keptKey.count)), number, parts[1]))
+    }
+    claims = kept + claims
+    try db.execute(sql: "DELETE FROM syncState WHERE key >= ? AND key < ?", arguments: [Self.keptKey, "claim;"])
+  }
+
+  private static let keptKey = "claim:"
+
+  /// Whether claims are kept (``keep(_:)``), waiting for a pull's last page.
+  static func hasKept(_ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key >= ? AND key < ?)", arguments: [keptKey, "claim;"]
+    ) ?? false
+  }
+
   /// One renumbering per todo still here (its first number and its last), in the order they
   /// happened; a todo back at its first number is left out, and so is a todo this pull
   /// brought (``arrived``): it had no number here before.
-  private func report(_ db: Database) throws -> [SyncRenumbering] {
+  func report(_ db: Database) throws -> [SyncRenumbering] {
     var order: [String] = []
     var spans: [String: (from: Int64, to: Int64)] = [:]
     for (uuid, from, to) in changes {

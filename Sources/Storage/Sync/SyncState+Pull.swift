@@ -23,17 +23,34 @@ extension SyncState {
   /// each row's state first.
   ///
   /// A todo keeps the number it has on the machine it comes from when the number is free here;
-  /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:)``, as a
-  /// change of this machine too, and reported in ``SyncPullResult/renumbered``.
+  /// a clash of numbers is resolved after every record by ``TodoNumbers/resolve(_:now:)``, as a
+  /// change of this machine too, and reported in ``SyncPullResult/renumbered``. Unless
+  /// `settling` (a page of a pull that reads on), a clash waits for the pull's last page
+  /// (``TodoNumbers/keep(_:)``), its todo under a number below zero: the records after the
+  /// page may settle it as the machine that met it first did, and this machine then has
+  /// nothing of its own to settle, or to push (issue 24 §1: a fresh machine whose pull
+  /// committed between a clash and the record that settled it pushed a renumbering of its own).
+  ///
+  /// The records of one entry of another machine (an import of 2,500 todos is three records
+  /// of ``Caps/operationsPerRecord``; a first sync's rows, one entry too) make one journal
+  /// entry here, whether they arrive in one page, in several pulls, or a pull stopped between
+  /// them is run again: each record naming the entry (``SyncPayload/Batch/entry``) adds its
+  /// operations to the entry the first one began (``JoinedEntries``). A record of an older ootd,
+  /// naming none, is an entry of its own.
   ///
   /// A record that cannot be applied (unreadable, over a cap of ``Caps``, a clock out of range,
   /// a value a constraint refuses) is set aside whole: nothing of it is applied, it is kept in
   /// `syncSetAside`, reported in ``SyncPullResult/setAside``, and the cursor moves past it, so
   /// that no later sync stops on it. Errors of this database itself (a full disk) still throw.
   public func applyPulled(
-    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks
+    _ records: [(seq: Int64, record: SyncRecord)], today: Day, now: Date, clocks: SyncClocks,
+    settling: Bool = true
   ) throws(StorageError) -> SyncPullResult {
     return try write { db in
+      // Nothing to apply and nothing left waiting (the end of most pulls): nothing to write.
+      if records.isEmpty, try !TodoNumbers.hasKept(db) {
+        return SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
+      }
       // A page of a first pull writes thousands of rows into random places of the uuid
       // indexes: with SQLite's default 2 MB their pages spilled to the WAL and were read back
       // (63,667 writes and 36,152 reads for 20,000 todos), as an import's did. Kept for the
@@ -80,6 +97,7 @@ extension SyncState {
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
       var named: (device: String, name: String)?
+      var joined = JoinedEntries(joinedCache.known)
       for (seq, record) in records {
         named = nil
         cursor = max(cursor, seq)
@@ -96,6 +114,8 @@ extension SyncState {
           numbers: TodoNumbers()
         )
         var (placedHere, movedUnseenHere) = (Set<String>(), Set<String>())
+        // The entry this record's operations joined, as it stands after them.
+        var joining: (uuid: String, id: Int64, summary: ChangeSummary.Builder, operations: Int)?
         do {
           try db.inSavepoint {
             let batch = try PulledRecord.check(record)
@@ -112,7 +132,10 @@ extension SyncState {
               try SyncState.nameDevice(db, record.device, name)
               named = (record.device, name)
             }
-            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device)
+            let uuid = batch.entry.map { JoinedEntries.uuid(device: record.device, entry: $0) }
+            let recorder = ChangeRecorder(db, command: batch.command, now: now, device: record.device, uuid: uuid)
+            let held = try uuid.flatMap { try joined.resume(recorder, $0) }
+            let resumed = held != nil
             let firstSync = batch.command == SyncState.firstSyncCommand
             if firstSync, let clock = HybridClock.parse(record.clock) {
               try SyncState.recordFirstSync(db, record.device, clock)
@@ -122,6 +145,8 @@ extension SyncState {
               var rows: [Entity: Set<String>] = [:]
               for operation in batch.operations { rows[operation.entity, default: []].insert(operation.row) }
               recorder.brought = rows.mapValues(\.count)
+              // An entry joined: what all its records brought.
+              if let uuid { recorder.brought = try JoinedEntries.brought(db, uuid, adding: rows.mapValues(\.count)) }
             }
             recorder.clockCeiling = clocks.ceiling
             // Todos never seen here (a first sync's): the bulk path, the same rows as below.
@@ -163,7 +188,10 @@ extension SyncState {
             }
             applied.operations = batch.operations.count
             applied.changed = recorder.count
-            try recorder.finish()
+            // A first sync's entry joined says what the record brought, even when it changed nothing.
+            if let id = try recorder.finish(always: resumed && firstSync), let uuid {
+              joining = (uuid, id, recorder.summarySoFar, (held ?? 0) + recorder.count)
+            }
             return .commit
           }
         } catch {
@@ -175,6 +203,9 @@ extension SyncState {
           continue
         }
         if let named { names[named.device] = named.name }
+        if let joining {
+          joined.finished(joining.uuid, id: joining.id, summary: joining.summary, operations: joining.operations)
+        }
         result.records += 1
         result.operations += applied.operations
         result.changed += applied.changed
@@ -190,7 +221,14 @@ extension SyncState {
       // The fix is this machine's change, stamped after everything pulled: the next push takes
       // it to the others, which resolve the same merge the same way (the same values converge).
       let fixing = ChangeRecorder(db, command: SyncState.resolutionCommand, now: now)
-      result.renumbered = try numbers.resolve(fixing, now: now)
+      // The clashes an earlier page of the pull left, before this page's claims.
+      try numbers.takeKept(db)
+      if settling {
+        result.renumbered = try numbers.resolve(fixing, now: now)
+      } else {
+        try numbers.keep(db)
+        result.renumbered = try numbers.report(db)
+      }
       result.arrived = numbers.arrived
       let routine = try AppDatabase.keepRoutineOnce(fixing, uuids: placed)
       // A day after today is judged by the zone furthest ahead: another machine's today is
@@ -203,6 +241,8 @@ extension SyncState {
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)
+      // (Checked again by the next transaction: kept before this one commits.)
+      joinedCache.keep(joined.open)
       return result
     }
   }
@@ -320,5 +360,94 @@ extension SyncState {
       sql: "SELECT EXISTS (SELECT 1 FROM journalOperation WHERE id > ? AND clock = ?)",
       arguments: [pushed.operation, clock]) ?? false
     return !here
+  }
+}
+
+/// The entries of other machines a pull joins records into (``SyncState/applyPulled(_:today:now:clocks:settling:)``):
+/// each named by a uuid made of its device and the entry its records name, found in the
+/// journal, or as the last record left it, in this transaction or an earlier one of the same
+/// sync (``Cache``): its summary so far kept, so that the records of one entry do not read
+/// each other's operations back (a first pull of 20,000 todos is one entry of 20 records,
+/// applied in several commits).
+struct JoinedEntries {
+  /// An entry as the last record joined into it left it.
+  struct Open {
+    var id: Int64
+    var summary: ChangeSummary.Builder
+    /// How many operations the entry holds.
+    var operations: Int
+    /// Whether this transaction found the entry as the last record left it (one of an earlier
+    /// transaction is checked once: a transaction rolled back, or another process, may have
+    /// changed it since; then its operations are read back).
+    var checked: Bool
+  }
+
+  /// The entries joined so far by a sync's pulls, across their transactions: `database.sync`
+  /// is one ``SyncState`` for a whole sync run.
+  final class Cache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: Open] = [:]
+    var known: [String: Open] { lock.withLock { entries } }
+    func keep(_ open: [String: Open]) { lock.withLock { entries = open } }
+  }
+
+  private(set) var open: [String: Open]
+
+  init(_ known: [String: Open] = [:]) {
+    open = known.mapValues { entry in
+      var entry = entry
+      entry.checked = false
+      return entry
+    }
+  }
+
+  /// The uuid of the entry here of `device`'s entry `entry`.
+  static func uuid(device: String, entry: String) -> String {
+    RowID.syncRecord("pulled entry \(device) \(entry)")
+  }
+
+  /// Makes `recorder` add to the entry `uuid` when it is here already, returning how many
+  /// operations it held; nil when it is not here (`recorder` begins it).
+  mutating func resume(_ recorder: ChangeRecorder, _ uuid: String) throws -> Int? {
+    let db = recorder.db
+    let id = { () throws -> Int64? in
+      try Int64.fetchOne(
+        db.cachedStatement(sql: "SELECT id FROM journalChange WHERE uuid = ? AND remote = 1"), arguments: [uuid])
+    }
+    if var known = open[uuid] {
+      if !known.checked {
+        let operations = try Int.fetchOne(
+          db.cachedStatement(sql: "SELECT count(*) FROM journalOperation WHERE changeId = ?"), arguments: [known.id])
+        known.checked = try id() == known.id && operations == known.operations
+        open[uuid] = known.checked ? known : nil
+      }
+      if known.checked {
+        try recorder.resume(known.id, summary: known.summary)
+        return known.operations
+      }
+    }
+    guard let found = try id() else { return nil }
+    return try recorder.resume(found)
+  }
+
+  /// Records the entry `uuid` as the record just applied left it.
+  mutating func finished(_ uuid: String, id: Int64, summary: ChangeSummary.Builder, operations: Int) {
+    open[uuid] = Open(id: id, summary: summary, operations: operations, checked: true)
+  }
+
+  /// The rows a first sync's entry `uuid` brought, `rows` of the record just read added to
+  /// those of its records read before (kept in `syncState`, `brought:` and the uuid, as
+  /// `todo=2500,project=3`: an entry's records may come in several pulls).
+  static func brought(_ db: Database, _ uuid: String, adding rows: [Entity: Int]) throws -> [Entity: Int] {
+    let key = "brought:" + uuid
+    var brought = rows
+    for part in (try SyncState.text(db, key) ?? "").split(separator: ",") {
+      let pair = part.split(separator: "=")
+      guard pair.count == 2, let entity = Entity(rawValue: String(pair[0])), let count = Int(pair[1]) else { continue }
+      brought[entity, default: 0] += count
+    }
+    let text = Entity.allCases.compactMap { entity in brought[entity].map { "\(entity.rawValue)=\($0)" } }
+    try SyncState.set(db, key, text.joined(separator: ","))
+    return brought
   }
 }

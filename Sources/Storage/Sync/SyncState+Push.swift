@@ -33,6 +33,8 @@ extension SyncState {
         // (entity, uuid) order from the snapshot cursor, so that a first push stopped part-way
         // keeps the pages the server took (issue 24).
         let stamp = Stamp(clock: floor, device: floorDevice)
+        // All its records are one entry on the machines that pull them, as it is one change.
+        let entry = SyncState.firstSyncEntry(device: floorDevice, floor: floor)
         let limit = max(1, min(maxOperations, Self.snapshotPageOperations))
         let cursor = position.snapshotThrough.flatMap(SnapshotCursor.init)
         var records: [SyncRecord] = []
@@ -45,7 +47,7 @@ extension SyncState {
         }
         // The rows `uuids`, in order, pushed as `pushed` (a row may make none, or several).
         func add(_ entity: Entity, _ uuids: [String], _ pushed: [SyncOperation]) throws {
-          var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
+          var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name, entry: entry, always: true)
           for operation in pushed { chunker.add(try links.outgoing(operation)) }
           add(entity, uuids, chunker.finish(), named: pushed.map(\.row))
         }
@@ -93,7 +95,7 @@ extension SyncState {
             // Each todo's creation written straight from its row as it is read (issue 24: its
             // ``Fields``, their sort and their text were 0.7 G instructions of a first push of
             // 20,000): the same text, ``TodoRecord/appendFieldsText(to:)``.
-            var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name)
+            var chunker = SyncPayload.Chunker(command: SyncState.firstSyncCommand, from: name, entry: entry, always: true)
             var uuids: [String] = []
             try TodoRecord.forEach(db, where: condition, arguments, limit: limit - count, order: "todo.uuid") { record in
               // Each field as ``LinkTranslation/outgoing(_:_:)`` names it (its block by uuid).
@@ -149,7 +151,7 @@ extension SyncState {
           if case .update(let field, _, _) = operation.action, SyncMerge.isLocal(operation.entity, field) { continue }
           operations.append(try links.outgoing(SyncOperation(operation, stamp: Stamp(clock: clock, device: device))))
         }
-        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, from: name, operations).enumerated() {
+        for (chunk, (payload, range)) in SyncPayload.chunks(command: command, from: name, entry: changeUUID, operations).enumerated() {
           records.append(
             SyncRecord(
               opID: RowID.syncRecord("\(changeUUID) \(chunk)"), device: device,
@@ -167,6 +169,12 @@ extension SyncState {
       (page.settled, page.settledOperations) = settled
       return page
     }
+  }
+
+  /// The entry a first sync's records name (``SyncPayload``): one for all of them, made of the
+  /// device and the clock the first sync pushed its rows at.
+  static func firstSyncEntry(device: String, floor: Int64) -> String {
+    RowID.syncRecord("first sync entry \(device) \(floor)")
   }
 
   /// What a first sync pushes of `blocks` (this machine's, not pulled): a block's creation;
@@ -221,7 +229,7 @@ extension SyncState {
   /// 24, session 18: the sync after a push of 20,000 todos downloaded all of them again, only
   /// to skip them as this machine's own). What a pull reading them back would do, and nothing
   /// more: the cursor moves to their last position and the clock of this machine's changes read
-  /// back (`echoedClock`, see ``applyPulled(_:today:now:clocks:)``) past theirs. Only when the
+  /// back (`echoedClock`, see ``applyPulled(_:today:now:clocks:settling:)``) past theirs. Only when the
   /// cursor is still where the push found it, and every record is this device's: a record a
   /// pull would apply is never skipped.
   ///

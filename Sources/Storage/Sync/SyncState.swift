@@ -24,6 +24,9 @@ public struct SyncState: DatabaseStore {
   /// Whether a pulled record of todos never seen here takes the bulk path (``FreshTodos``);
   /// off only in tests comparing it with the per-row path.
   var bulkPull = true
+  /// The entries of other machines this value's pulls joined records into, across their
+  /// transactions (``JoinedEntries``).
+  let joinedCache = JoinedEntries.Cache()
 }
 
 extension AppDatabase {

@@ -90,6 +90,9 @@ extension Ootd.RemoteCommand {
       // The running clock, not `now` (a test pins `now`; libfaketime moves the running one).
       run.physicalClock = environment.clock
       run.ignoreClockSkew = ignoreClockSkew
+      #if DEBUG
+      run.pagedBy = AppEnvironment.debugPullPage(environment.variables)
+      #endif
       // Another role, server or database than the last sync's: a first sync there, every row
       // pushed (the same server under another spelling of its URI is the same account).
       let account = access.account(server)
