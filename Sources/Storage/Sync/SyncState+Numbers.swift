@@ -115,19 +115,7 @@ struct TodoNumbers {
   mutating func resolve(_ recorder: ChangeRecorder, now: Date) throws -> [SyncRenumbering] {
     let db = recorder.db
     defer { claims = [] }
-    var last: [String: (number: Int64, device: String)] = [:]
-    for claim in claims { last[claim.uuid] = (claim.number, claim.device) }
-    // The todos still waiting for their number: uuid, number claimed, device, number here.
-    var wanting: [(uuid: String, number: Int64, device: String, current: Int64)] = []
-    for uuid in last.keys.sorted() {
-      let (number, device) = last[uuid]!
-      guard
-        let current = try Int64.fetchOne(
-          db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid = ?"), arguments: [uuid]),
-        current != number
-      else { continue }
-      wanting.append((uuid, number, device, current))
-    }
+    let wanting = try unmet(db)
     guard !wanting.isEmpty else { return try report(db) }
     let claimed = Set(wanting.map(\.number))
     let moving = Set(wanting.map(\.uuid))
@@ -207,9 +195,16 @@ struct TodoNumbers {
   /// `syncState` (`claim:` and the todo's uuid), for the pull's last page to resolve
   /// (``takeKept(_:)``), in the same transaction as the todos waiting for them.
   mutating func keep(_ db: Database) throws {
+    defer { claims = [] }
+    for want in try unmet(db) { try SyncState.set(db, Self.keptKey + want.uuid, "\(want.number) \(want.device)") }
+  }
+
+  /// The todos still waiting for their number, by uuid: each one's last claim (the number and
+  /// the device that gave it) when the todo does not show that number here, with the one it has.
+  private func unmet(_ db: Database) throws -> [(uuid: String, number: Int64, device: String, current: Int64)] {
     var last: [String: (number: Int64, device: String)] = [:]
     for claim in claims { last[claim.uuid] = (claim.number, claim.device) }
-    claims = []
+    var wanting: [(uuid: String, number: Int64, device: String, current: Int64)] = []
     for uuid in last.keys.sorted() {
       let (number, device) = last[uuid]!
       guard
@@ -217,8 +212,9 @@ struct TodoNumbers {
           db.cachedStatement(sql: "SELECT id FROM todo WHERE uuid = ?"), arguments: [uuid]),
         current != number
       else { continue }
-      try SyncState.set(db, Self.keptKey + uuid, "\(number) \(device)")
+      wanting.append((uuid, number, device, current))
     }
+    return wanting
   }
 
   /// Takes back the claims ``keep(_:)`` kept, as made before this page's.
