@@ -192,8 +192,6 @@ extension Ootd.RemoteCommand {
       return operations == 0 ? changes : "\(changes) (\(group(operations)) row-level)"
     }
 
-    /// One line for a row set aside: `set aside server row 1234 from device '…': why`, printable
-    /// (the device id and the reason may hold the server's text).
     /// The one line for rows whose payload could not be opened (changed on the server, or not
     /// sealed with this key): set aside, the sync done without them, and it fails (exit 1);
     /// nil when there are none.
@@ -209,6 +207,8 @@ extension Ootd.RemoteCommand {
           + (rows.count == 1 ? "it" : "them") + " applied (the rest synced; `remote status` lists set-aside rows)")
     }
 
+    /// One line for a row set aside: `set aside server row 1234 from device '…': why`, printable
+    /// (the device id and the reason may hold the server's text).
     static func describe(_ row: SetAsideRow) -> String {
       TerminalText.printable(
         "set aside server row \(row.seq) from device '\(row.device.prefix(36))': \(row.reason)")
