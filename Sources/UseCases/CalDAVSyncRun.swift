@@ -383,17 +383,7 @@ public struct CalDAVSyncRun {
   /// A resource read as a VTODO, or nil (said in the notes) when it is not one ootd can read.
   func read(_ object: CalendarObject, _ summary: inout Summary) -> ServerSide? {
     do {
-      var todo = try mapping.read(object.ics, timeZone: timeZone, today: today, now: now)
-      // Completed in the backlog (no DTSTART), or before the day it was planned for: on the day
-      // it was completed, as an import's and a closed GitHub issue's (``TodoRules/doneWorkDay``;
-      // tryout 19 F7: a phone's tick of a backlog item was moved to today as a conflict).
-      if todo.repetition == nil, todo.fields[todo: .done] == .bool(true),
-        let at = todo.fields[todo: .doneAt]?.text.flatMap({ Timestamp.date($0, .compact) }),
-        let day = TodoRules.doneWorkDay(
-          planned: todo.fields[todo: .day]?.text.flatMap { Day(iso: $0) }, done: Day(at, in: timeZone), today: today)
-      {
-        todo.fields[todo: .day] = .text(day.description)
-      }
+      let todo = try mapping.read(object.ics, timeZone: timeZone, today: today, now: now)
       if let repetition = todo.repetition {
         let title = todo.fields[todo: .title]?.text ?? ""
         let rule = repetition.rule.prefix(80)
@@ -415,8 +405,25 @@ public struct CalDAVSyncRun {
 
   /// The server side's fields, its categories read as project, block and tags against what
   /// ootd wrote there last (the base, else the todo's) and this database's names.
+  ///
+  /// A VTODO completed on the phone is on the day it was completed (``TodoRules/doneWorkDay``,
+  /// as an import's and a closed GitHub issue's; tryout 19 F7: a phone's tick of a backlog item
+  /// was moved to today as a conflict): one without a DTSTART (the backlog) whenever it is read
+  /// (the server keeps no day for it, so every read says the same), one planned for a later day
+  /// only when it was not done in the reference (a completion new since ootd last wrote it, never
+  /// a todo done long ago and read again: its day stays as the reference has it).
   func fields(_ side: ServerSide, base: Fields?, local: Fields?, names: CalDAVCategories.Names) -> Fields {
-    side.todo.fields(reference: base ?? local, names: names)
+    let reference = base ?? local
+    var fields = side.todo.fields(reference: reference, names: names)
+    let planned = fields[todo: .day]?.text.flatMap { Day(iso: $0) }
+    if side.todo.repetition == nil, fields[todo: .done] == .bool(true),
+      planned == nil || reference?[todo: .done] != .bool(true),
+      let at = fields[todo: .doneAt]?.text.flatMap({ Timestamp.date($0, .compact) }),
+      let day = TodoRules.doneWorkDay(planned: planned, done: Day(at, in: timeZone), today: today)
+    {
+      fields[todo: .day] = .text(day.description)
+    }
+    return fields
   }
 
   /// The todo uuid of a VTODO `UID` made elsewhere: the uid itself when it is a uuid (any

@@ -46,6 +46,10 @@ import Testing
     }
     let (home, work) = (tag("home", kept: true), tag("work", kept: false))
     #expect(SyncConflictReport.combined([home], [work]) == [home, work])
+    // One tag decided twice: the last decision, said whole (review 19: it was joined into
+    // "without +" on both sides).
+    let takenAway = tag("home", kept: false)
+    #expect(SyncConflictReport.combined([home], [takenAway]) == [takenAway])
   }
 
   @Test func aFieldBackWhereItBeganIsNoConflict() {

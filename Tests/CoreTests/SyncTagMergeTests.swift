@@ -231,3 +231,17 @@ extension SyncOperation.Kind {
     return nil
   }
 }
+
+extension SyncTagMergeTests {
+  /// A tag added here, not pushed yet, when another machine's deletion of the todo arrives: the
+  /// deletion wins, and it is reported, as any edit of a deleted row is (review 19: the tags
+  /// field's own stamp is not moved by a tag's change, and the edit went unreported).
+  @Test func aTagAddedHere_thenDeletedElsewhere_isReported() {
+    let delete = SyncOperation(.todo, row: Self.row, .delete, stamp: Self.stamp(30, Self.desktop))
+    let (tags, conflicts) = Self.run(
+      [Self.create("a"), Self.set("a", "a home", 20, Self.laptop), delete], pending: [Self.stamp(20, Self.laptop)])
+    #expect(tags == nil)
+    #expect(conflicts.map(\.kind) == [.editOfDeleted])
+    #expect(conflicts.first?.loser == Self.stamp(20, Self.laptop))
+  }
+}

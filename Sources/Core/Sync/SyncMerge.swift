@@ -343,14 +343,15 @@ public enum SyncMerge {
       if state.isAlive {
         // Edits the deleting machine cannot have seen: this machine's, not pushed yet (one it
         // pushed or pulled before, the deleting machine pulled before pushing: it reported it).
-        let unseen = state.fields.values
-          .filter { $0.stamp.device != stamp.device && isPending($0.stamp) }
-          .max { $0.stamp < $1.stamp }
+        // (A tag added or taken away is an edit too: its mark, not the tags field, is stamped.)
+        let unseen = (state.fields.values.map(\.stamp) + state.tags.values.map(\.stamp))
+          .filter { $0.device != stamp.device && isPending($0) }
+          .max()
         if let unseen {
           conflicts.append(
             SyncConflict(
               kind: .editOfDeleted, entity: operation.entity, row: operation.row,
-              winner: stamp, loser: unseen.stamp))
+              winner: stamp, loser: unseen))
         }
       }
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(false, stamp) }

@@ -375,8 +375,11 @@ public struct SyncConflictReport: Hashable, Sendable {
         continue
       }
       var joined = report
-      joined.conflict.lost = result[place].conflict.lost
-      joined.conflict.loser = result[place].conflict.loser
+      // (A tag's conflict names its tag in `kept` or `lost`: the last decision is said whole.)
+      if report.conflict.kind != .tag {
+        joined.conflict.lost = result[place].conflict.lost
+        joined.conflict.loser = result[place].conflict.loser
+      }
       result[place] = joined
     }
     return result.filter { $0.conflict.kind != .sameField || $0.conflict.kept != $0.conflict.lost }

@@ -163,7 +163,11 @@ extension SyncState {
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers,
-                unseen: { try SyncState.row(db, operation.entity, $0, floor: floorStamp)?.existence.map { unseen($0.stamp) } ?? true })
+                unseen: { holder in
+                  // Holding the name since its creation or since a rename, whichever is later.
+                  let row = try SyncState.row(db, operation.entity, holder, floor: floorStamp)
+                  return [row?.existence?.stamp, row?.fields["name"]?.stamp].compactMap { $0 }.max().map(unseen) ?? true
+                })
               // The todo's number as its merge now holds it, when this operation decided it.
               applied.numbers.merged(operation, into: outcome.row)
               if operation.entity == .todo, Self.touchesRules(outcome.effect) { applied.touched.insert(operation.row) }
