@@ -226,6 +226,25 @@ extension AppDatabase {
         applied += 1
         if inverse.touchesRules { touched.insert(operation.row) }
       } catch let error as JournalConflictError {
+        // A todo's tags, changed since (another machine's tag, merged tag by tag): the step
+        // takes back only the tags its change added and gives back the ones it took away,
+        // leaving the others as they are now (review 19: the whole set was left, and the undo
+        // passed over to an older change).
+        if case .fieldChanged(_, _, let found) = error.conflict, inverse.entity == .todo,
+          case .update(let field, let set, let restored) = inverse.action, SyncMerge.carriesOld(.todo, field)
+        {
+          let (now, had, made) = (Set(Tag.tags(found.text)), Set(Tag.tags(restored.text)), Set(Tag.tags(set.text)))
+          let target = now.subtracting(made.subtracting(had)).union(had.subtracting(made))
+          if target == now {
+            left.insert(id)
+            return
+          }
+          try recorder.apply(
+            JournalOperation(.todo, row: inverse.row, .update(field: field, old: found, new: .optional(Tag.text(Array(target))))),
+            checked: true)
+          applied += 1
+          return
+        }
         // Set since to the very value the step sets (a sync's resolution that overrode it):
         // nothing to do, and nothing in the way of the user's earlier changes.
         if case .fieldChanged(_, _, let found) = error.conflict, case .update(_, _, let new) = inverse.action,

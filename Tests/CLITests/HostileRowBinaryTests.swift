@@ -116,7 +116,9 @@ struct HostileRowBinaryTests {
     try Self.insert(m, payload: Self.creation(["title": .text("After")]))
     let first = try m.run("b", "remote", "sync", "--json")
     #expect(first.code == 1, "\(first.stderr)")
-    #expect(first.stderr.hasPrefix("ootd: error: server row \(seq) (op \(opID)) fails authentication: "), "\(first.stderr)")
+    #expect(
+      first.stderr.hasPrefix("ootd: error: server row \(seq) (op \(opID)) is not encrypted (pushed by an ootd without encryption"),
+      "\(first.stderr)")
     #expect(first.stderr.split(separator: "\n").count == 1, "\(first.stderr)")
     #expect(try Self.setAsideIDs(Self.json(first.stdout)) == [seq])
     #expect(try m.titles("b") == ["After", "Before"])

@@ -79,4 +79,31 @@ struct TagSyncBinaryTests {
     }
     #expect(try Self.listing(m, "a") == Self.listing(m, "b"))
   }
+  /// `undo` of a tag edit after another machine added a different tag takes back only its own
+  /// tag (review 19: the whole set was left as the other machine set it, and the undo passed
+  /// over to an older, unrelated change).
+  @Test("undo of a tag edit takes back only its own tag, keeping another machine's, and undoes nothing older")
+  func undoOfATagEdit_keepsAnotherMachinesTag() throws {
+    let m = try SyncMachines()
+    #expect(try m.run("a", "add", "Older todo", "--note", "n1").code == 0)
+    #expect(try m.run("a", "add", "Fix the boiler").code == 0)
+    #expect(try m.run("a", "edit", "2", "--tag", "p").code == 0)
+    try m.sync("a")
+    try m.sync("b")
+    #expect(try m.run("b", "edit", "2", "--tag", "q").code == 0)
+    try m.sync("b")
+    try m.sync("a")
+    #expect(try Self.tags(m, "a", "Fix the boiler") == ["p", "q"])
+    let undo = try m.run("a", "undo", "--json")
+    #expect(undo.code == 0, "\(undo.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(undo.stdout.utf8)) as? [String: Any])
+    #expect((json["passedOver"] as? [Any])?.isEmpty == true, "\(undo.stdout)")
+    #expect(try Self.tags(m, "a", "Fix the boiler") == ["q"])
+    let older = try m.todos("a").first { $0["title"] as? String == "Older todo" }
+    #expect(older?["notes"] as? String == "n1")
+    try m.sync("a")
+    try m.sync("b")
+    #expect(try Self.tags(m, "b", "Fix the boiler") == ["q"])
+    #expect(try Self.listing(m, "a") == Self.listing(m, "b"))
+  }
 }

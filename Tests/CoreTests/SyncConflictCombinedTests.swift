@@ -52,6 +52,19 @@ import Testing
     #expect(SyncConflictReport.combined([home], [takenAway]) == [takenAway])
   }
 
+  /// Edits of a row deleted since are one conflict of the row (review 19: one line per field
+  /// it set, "a todo: deleted on one machine, edited on another" six times).
+  @Test func editsOfADeletedRow_areOneConflict() {
+    func edited(_ field: String) -> SyncConflictReport {
+      SyncConflictReport(
+        conflict: SyncConflict(
+          kind: .editOfDeleted, entity: .todo, row: "r", field: field, lost: .integer(1),
+          winner: Stamp(clock: 3, device: "w"), loser: Stamp(clock: 2, device: "l")),
+        name: nil, number: nil)
+    }
+    #expect(SyncConflictReport.combined([edited("priority")], [edited("notes"), edited("done")]).count == 1)
+  }
+
   @Test func aFieldBackWhereItBeganIsNoConflict() {
     let there = Self.day("r", kept: .text("2026-11-28"), lost: .text("2026-11-27"), winner: 2, loser: 1)
     let back = Self.day("r", kept: .text("2026-11-27"), lost: .text("2026-11-28"), winner: 3, loser: 2)

@@ -362,8 +362,10 @@ public struct SyncConflictReport: Hashable, Sendable {
     func key(_ report: SyncConflictReport) -> Key {
       let conflict = report.conflict
       // A tag's conflict is the tag's own (``SyncConflict/Kind/tag``: the tag is the kept or lost value).
+      // (An edit of a row deleted since is one conflict of the row, whichever fields it set.)
       return Key(
-        kind: conflict.kind, entity: conflict.entity, row: conflict.row, field: conflict.field,
+        kind: conflict.kind, entity: conflict.entity, row: conflict.row,
+        field: conflict.kind == .editOfDeleted ? nil : conflict.field,
         tag: conflict.kind == .tag ? (conflict.kept?.text != nil ? conflict.kept : conflict.lost) : nil)
     }
     var result: [SyncConflictReport] = []

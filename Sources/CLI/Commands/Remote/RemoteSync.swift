@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Encryption
 import Foundation
 import Remote
 import Storage
@@ -198,12 +199,22 @@ extension Ootd.RemoteCommand {
     static func unopened(_ rows: [SetAsideRow]) -> String? {
       let rows = rows.filter(\.unopened)
       guard let first = rows.first else { return nil }
-      let named =
+      let subject =
         rows.count == 1
-        ? "server row \(first.seq) (op \(first.opID?.prefix(36) ?? "?")) fails authentication"
-        : "server rows \(rows.map { String($0.seq) }.joined(separator: ", ")) fail authentication"
+        ? "server row \(first.seq) (op \(first.opID?.prefix(36) ?? "?"))"
+        : "server rows \(rows.map { String($0.seq) }.joined(separator: ", "))"
+      // In the words of the row's reason (a plain payload is not encrypted; a sealed one that
+      // does not open fails authentication).
+      let what: String
+      if rows.allSatisfy({ $0.reason == PayloadCipher.notSealed }) {
+        what = (rows.count == 1 ? "is" : "are") + " not encrypted (pushed by an ootd without encryption, or not by ootd)"
+      } else if rows.allSatisfy({ $0.reason == PayloadCipher.failsAuthentication }) {
+        what = (rows.count == 1 ? "fails" : "fail") + " authentication: changed on the server or not sealed with your key"
+      } else {
+        what = "cannot be opened with your key (changed on the server, or not encrypted)"
+      }
       return TerminalText.printable(
-        "\(named): changed on the server or not sealed with your key; set aside, nothing of "
+        "\(subject) \(what); set aside, nothing of "
           + (rows.count == 1 ? "it" : "them") + " applied (the rest synced; `remote status` lists set-aside rows)")
     }
 
