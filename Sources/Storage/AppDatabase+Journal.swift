@@ -208,6 +208,8 @@ extension AppDatabase {
     var left = Set<Int64>()
     var applied = 0
     var leaving = Leaving()
+    // Whether this database syncs (asked once, by the first creation an undo takes back).
+    var syncing: Bool?
     func apply(_ id: Int64, _ operation: JournalOperation) throws {
       // A todo's number moved by a sync stays: moving it back could take another todo's.
       if operation.entity == .todo, case .update(TodoField.id.rawValue, _, _) = operation.action {
@@ -215,6 +217,20 @@ extension AppDatabase {
         return
       }
       let inverse = operation.inverse
+      // A row another machine made too (the same todo.txt imported there): undoing this
+      // machine's making of it would delete theirs; it stays.
+      if undo, case .create = operation.action {
+        let syncs = try syncing ?? SyncState.isSyncing(db)
+        syncing = syncs
+        if syncs, let device = try SyncState.madeElsewhere(db, operation.row, since: target.id),
+          try OperationExecutor.currentFields(db, operation.entity, row: operation.row) != nil
+        {
+          left.insert(id)
+          let name = try String.fetchOne(db, sql: "SELECT name FROM syncDevice WHERE device = ?", arguments: [device])
+          try leaving.leave(db, inverse, .rowExists, by: Overrider(device: device, name: name), madeToo: true)
+          return
+        }
+      }
       // A project a kept todo is in stays with it.
       if case .delete = inverse.action, inverse.entity == .project, let holder = leaving.holders[inverse.row] {
         left.insert(id)
@@ -330,7 +346,7 @@ extension AppDatabase {
     /// `holding`: the todo kept that keeps this project.
     mutating func leave(
       _ db: Database, _ operation: JournalOperation, _ conflict: OperationConflict, by: Overrider,
-      holding: String? = nil
+      holding: String? = nil, madeToo: Bool = false
     ) throws {
       if let at = index[operation.row] {
         if case .fields(var fields) = rows[at].kind, case .update(let field, _, _) = operation.action {
@@ -343,6 +359,7 @@ extension AppDatabase {
       count += 1
       let kind: LeftRow.Kind
       switch (operation.action, conflict) {
+      case (.delete, _) where madeToo: kind = .madeToo
       case (.update(let field, _, _), .fieldChanged): kind = .fields([field])
       case (.delete, .fieldChanged): kind = .kept
       case (.delete, .rowExists): kind = .holding(holding ?? "a todo")
@@ -355,7 +372,7 @@ extension AppDatabase {
         number: operation.entity == .todo ? current?[todo: .id]?.integer : nil,
         name: current?[operation.entity.nameField]?.text ?? operation.knownName,
         kind: kind, by: by.words, fromDevice: by.device, fromDeviceName: by.name)
-      if kind == .kept, let project = current?[todo: .project]?.text, holders[project] == nil {
+      if kind == .kept || kind == .madeToo, let project = current?[todo: .project]?.text, holders[project] == nil {
         holders[project] = (row.subject, by)
       }
       guard rows.count < Self.keptRows else { return }

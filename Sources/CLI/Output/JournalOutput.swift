@@ -138,6 +138,7 @@ struct JournalOutput {
       switch row.kind {
       case .fields: writer.string("fields")
       case .kept: writer.string("kept")
+      case .madeToo: writer.string("madeToo")
       case .holding: writer.string("holding")
       case .deleted: writer.string("deleted")
       case .present: writer.string("present")

@@ -10,6 +10,9 @@ public struct LeftRow: Hashable, Sendable {
     /// The row stays: undoing its creation would delete it, and the other device has worked on
     /// it since (deleting it would lose that work).
     case kept
+    /// The row stays: another device made it too (the same todo.txt imported there), and
+    /// undoing its creation here would delete theirs.
+    case madeToo
     /// The project stays: a todo kept (``kept``) is in it, named here (`#2 'Second'`).
     case holding(String)
     /// The row stays gone: the other device deleted it since.
@@ -66,7 +69,8 @@ public struct LeftRow: Hashable, Sendable {
   public var subject: String { RowSubject.of(entity, number: number, name: name) }
 
   /// One line: `Left the title of #1 'Y title' as desktop set it`,
-  /// `Kept #203 'Buy milk': desktop has changed it since (deleting it would lose that)`.
+  /// `Kept #203 'Buy milk': desktop has changed it since (deleting it would lose that)`,
+  /// `Kept #4 'Read': desktop made it too (undoing it here would delete it there)`.
   public var line: String {
     switch kind {
     case .fields(let fields):
@@ -80,6 +84,8 @@ public struct LeftRow: Hashable, Sendable {
       return "Left \(list) of \(subject) as \(by) set \(words.count > 1 ? "them" : "it")"
     case .kept:
       return "Kept \(subject): \(by) has changed it since (deleting it would lose that)"
+    case .madeToo:
+      return "Kept \(subject): \(by) made it too (undoing it here would delete it there)"
     case .holding(let todo):
       return "Kept \(subject): \(todo), kept, is in it"
     case .deleted:

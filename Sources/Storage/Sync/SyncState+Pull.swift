@@ -77,7 +77,13 @@ extension SyncState {
       // pushed before it, so this machine's sync is the one to report their conflict, even when
       // both machines pushed before either pulled.
       var echoed = try SyncState.integer(db, "echoedClock") ?? pushedClock
-      let isPending = { (stamp: Stamp) in stamp.device == device && stamp.clock > echoed }
+      // The first sync's rows still to push, whose fields are stamped by this machine's journal
+      // (``SyncState/row(_:_:_:floor:unpushed:)``): changes made before the floor that no other
+      // machine has seen either.
+      let unpushed = try UnpushedSnapshot(db)
+      let isPending = { (stamp: Stamp) in
+        stamp.device == device && (stamp.clock > echoed || (unpushed != nil && stamp.clock < floor))
+      }
       // A row of this machine no other machine can have seen: changed after what the server
       // returned of this machine's, or one of the first sync's rows (stamped at the floor)
       // while they are still to push.
@@ -158,14 +164,14 @@ extension SyncState {
             for remote in fresh == nil ? batch.operations : [] {
               applied.clock = HybridClock.receive(last: applied.clock, remote: remote.stamp.clock, ceiling: clocks.ceiling)
               let operation = try links.incoming(remote)
-              let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp)
+              let before = try SyncState.row(db, operation.entity, operation.row, floor: floorStamp, unpushed: unpushed)
               var outcome = SyncMerge.merge(operation, into: before, isPending: isPending, firstSync: firstSync)
               recorder.remoteClock = remote.stamp.clock
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers,
                 unseen: { holder in
                   // Holding the name since its creation or since a rename, whichever is later.
-                  let row = try SyncState.row(db, operation.entity, holder, floor: floorStamp)
+                  let row = try SyncState.row(db, operation.entity, holder, floor: floorStamp, unpushed: unpushed)
                   return [row?.existence?.stamp, row?.fields["name"]?.stamp].compactMap { $0 }.max().map(unseen) ?? true
                 })
               // The todo's number as its merge now holds it, when this operation decided it.
@@ -175,6 +181,11 @@ extension SyncState {
                 movedUnseenHere.insert(operation.row)
               }
               try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
+              // A row another machine made too (the same file imported on both): an undo here
+              // of the change that made it keeps it (``SyncState/madeElsewhere(_:_:since:)``).
+              if case .create = operation.kind, before?.isAlive == true, remote.stamp.device != device {
+                try SyncState.markMadeElsewhere(db, operation.row, remote.stamp)
+              }
               for var conflict in outcome.conflicts {
                 let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
                 func known(_ field: String) -> FieldValue? { current?[field] ?? outcome.row.fields[field]?.value }

@@ -318,6 +318,25 @@ struct SnapshotCursor {
   var text: String { "\(entity.rawValue) \(uuid)" }
 }
 
+/// The rows the first sync's push has still to push (all of this machine's own rows not
+/// stamped, past ``SnapshotCursor``), while it has some: nil once they are all pushed.
+struct UnpushedSnapshot {
+  let cursor: SnapshotCursor?
+
+  init?(_ db: Database) throws {
+    guard try SyncState.integer(db, "snapshotPending") == 1 else { return nil }
+    cursor = try SyncState.text(db, "snapshotThrough").flatMap(SnapshotCursor.init)
+  }
+
+  /// Whether row `uuid` of `entity`, when it is one of the first sync's rows, is still to push.
+  func holds(_ entity: Entity, _ uuid: String) -> Bool {
+    guard let cursor else { return true }
+    guard let at = SnapshotCursor.order.firstIndex(of: entity), let through = SnapshotCursor.order.firstIndex(of: cursor.entity)
+    else { return false }
+    return at > through || (at == through && uuid > cursor.uuid)
+  }
+}
+
 extension SyncState {
   /// The row-level operations of one page of the first sync's push (a few records of 1,000).
   static let snapshotPageOperations = 5_000

@@ -48,7 +48,18 @@ extension SyncState {
   /// values; a field changed before the first sync is at the first sync's stamp, and a built-in
   /// block removed before it is deleted at that stamp. So a new machine's untouched built-in
   /// blocks never override what other machines did to theirs.
-  static func row(_ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp) throws -> SyncRow? {
+  ///
+  /// While the first sync's rows are still to push (`unpushed`), such a row of this machine's
+  /// not pushed yet has its fields stamped by when this machine's journal last set them
+  /// (``journalStamps(_:_:device:)``), not at the floor: the same todos made elsewhere too (the
+  /// same todo.txt imported on both machines, name-based uuids) and edited there since keep
+  /// those later edits (issue 24, session 20: the first sync's floor, later than them, undid a
+  /// tick, a title, a note made on the other machine). Its existence stays at the floor, so that
+  /// the row is pushed with the first sync's rows, at the floor, as the merge left it: every
+  /// machine then holds it alike.
+  static func row(
+    _ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp, unpushed: UnpushedSnapshot? = nil
+  ) throws -> SyncRow? {
     var entries: [String: Stamped<FieldValue>] = [:]
     let rows = try Row.fetchCursor(
       db.cachedStatement(sql: "SELECT field, clock, device, value FROM syncStamp WHERE row = ?"),
@@ -57,6 +68,7 @@ extension SyncState {
     while let row = try rows.next() {
       let field: String = row[0]
       let stamp = Stamp(clock: row[1], device: row[2])
+      if field.hasPrefix("@") { continue }
       if field.hasPrefix("+") {
         marks[String(field.dropFirst())] = Stamped(row[3] as Int64? == 1, stamp)
         continue
@@ -79,6 +91,9 @@ extension SyncState {
     }
     if let current, let existence = state.existence, existence.value {
       let seeded = existence.stamp == .seed
+      let journal =
+        stampedExistence == nil && seed == nil && unpushed?.holds(entity, uuid) == true
+        ? try journalStamps(db, uuid, device: floor.device) : nil
       for (field, value) in current where !SyncMerge.isLocal(entity, field) {
         // (The time a machine made its built-in block is its own: never a change.)
         let changed = seeded && field != BlockField.createdAt.rawValue && (seed?[field] ?? .null) != value
@@ -89,14 +104,67 @@ extension SyncState {
           entity, field, value, existence.stamp,
           firstSync: entity == .todo && field == TodoField.id.rawValue
             && (stampedExistence == nil || isFirstSync(db, existence.stamp)))
-        let stamp = given != existence.stamp ? entries[field]?.stamp ?? given
-          : max(entries[field]?.stamp ?? unstamped, existence.stamp)
+        let stamp: Stamp
+        if given != existence.stamp {
+          stamp = entries[field]?.stamp ?? given
+        } else if let journal, let set = journal.fields[field] ?? journal.created {
+          stamp = max(entries[field]?.stamp ?? set, set)
+        } else {
+          stamp = max(entries[field]?.stamp ?? unstamped, existence.stamp)
+        }
         state.fields[field] = Stamped(value, stamp)
       }
     } else {
       state.fields = entries
     }
     return state.existence == nil && state.fields.isEmpty && state.tags.isEmpty ? nil : state
+  }
+
+  /// When this machine's journal last set each field of row `uuid` (the clock of the last
+  /// operation that set it, or of the row's last creation when later), as stamps of `device`;
+  /// `created`: the last creation's. Empty when the journal holds nothing of the row (pruned, or
+  /// made before the journal was): such a row stays at the first sync's floor.
+  static func journalStamps(_ db: Database, _ uuid: String, device: String) throws
+    -> (created: Stamp?, fields: [String: Stamp])
+  {
+    let rows = try Row.fetchAll(
+      db.cachedStatement(
+        sql: "SELECT action, field, max(clock) FROM journalOperation WHERE row = ? GROUP BY action, field"),
+      arguments: [uuid])
+    var created: Int64?
+    var updated: [String: Int64] = [:]
+    for row in rows {
+      switch row[0] as String {
+      case "create": created = max(created ?? .min, row[2])
+      case "update": if let field = row[1] as String? { updated[field] = row[2] }
+      default: break
+      }
+    }
+    var fields: [String: Stamp] = [:]
+    for (field, clock) in updated where clock > created ?? .min { fields[field] = Stamp(clock: clock, device: device) }
+    return (created.map { Stamp(clock: $0, device: device) }, fields)
+  }
+
+  /// The `syncStamp` field that marks a row another machine made too (no field name starts
+  /// with `@`): its stamp is that machine's creation, its value the last journal entry here
+  /// when the creation arrived.
+  static let madeMark = "@made"
+
+  /// Notes that another machine's creation at `stamp` met row `uuid` alive here: the same row
+  /// made on two machines (name-based uuids: the same todo.txt imported on both, a routine
+  /// planned on both). Undoing here the change that made it would delete the other machine's.
+  static func markMadeElsewhere(_ db: Database, _ uuid: String, _ stamp: Stamp) throws {
+    let entry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM journalChange")) ?? 0
+    try upsert(db, uuid, madeMark, stamp, .integer(entry))
+  }
+
+  /// The machine (device id) that made row `uuid` too, as ``markMadeElsewhere(_:_:_:)`` noted,
+  /// when that creation arrived after this machine's journal entry `since` (the change that
+  /// made it here): nil when none did (or it met an earlier life of the row).
+  static func madeElsewhere(_ db: Database, _ uuid: String, since entry: Int64) throws -> String? {
+    try String.fetchOne(
+      db.cachedStatement(sql: "SELECT device FROM syncStamp WHERE row = ? AND field = ? AND value >= ?"),
+      arguments: [uuid, madeMark, entry])
   }
 
   /// Whether `stamp` is a first sync's: the clock another machine's first sync pushed its rows
