@@ -49,6 +49,8 @@ struct SyncMadeOnBothTests {
     }
     #expect(try shapes(a) == shapes(b))
     // B's own title, not seen by A, lost to A's later one: B's sync says so, once.
+    // (No line for a field B only had from its import: it changed nothing there.)
+    #expect(first.conflicts.map(\.conflict.field) == [TodoField.title.rawValue])
     let titles = first.conflicts.filter { $0.conflict.field == TodoField.title.rawValue }
     #expect(titles.count == 1)
     #expect(titles.first?.conflict.kept == .text("A's later title"))

@@ -120,29 +120,33 @@ extension SyncState {
     return state.existence == nil && state.fields.isEmpty && state.tags.isEmpty ? nil : state
   }
 
-  /// When this machine's journal last set each field of row `uuid` (the clock of the last
-  /// operation that set it, or of the row's last creation when later), as stamps of `device`;
-  /// `created`: the last creation's. Empty when the journal holds nothing of the row (pruned, or
-  /// made before the journal was): such a row stays at the first sync's floor.
+  /// When this machine's journal last set each field of row `uuid`: an edit's clock, as a stamp
+  /// of `device` (this machine's: a change of its own no other machine has seen, which a remote
+  /// change that overrides it reports), or, for a field not edited since, the row's last
+  /// creation's (`created`), stamped with the device id the journal recorded then (the one this
+  /// machine had before its first sync: not a change to report, only the day the row was
+  /// made). Empty when the journal holds nothing of the row (pruned, or made before the journal
+  /// was): such a row stays at the first sync's floor.
   static func journalStamps(_ db: Database, _ uuid: String, device: String) throws
     -> (created: Stamp?, fields: [String: Stamp])
   {
+    // (SQLite gives a bare column of the row max() picks: the creation's device.)
     let rows = try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT action, field, max(clock) FROM journalOperation WHERE row = ? GROUP BY action, field"),
+        sql: "SELECT action, field, max(clock), device FROM journalOperation WHERE row = ? GROUP BY action, field"),
       arguments: [uuid])
-    var created: Int64?
+    var created: Stamp?
     var updated: [String: Int64] = [:]
     for row in rows {
       switch row[0] as String {
-      case "create": created = max(created ?? .min, row[2])
+      case "create": created = Stamp(clock: row[2], device: row[3])
       case "update": if let field = row[1] as String? { updated[field] = row[2] }
       default: break
       }
     }
     var fields: [String: Stamp] = [:]
-    for (field, clock) in updated where clock > created ?? .min { fields[field] = Stamp(clock: clock, device: device) }
-    return (created.map { Stamp(clock: $0, device: device) }, fields)
+    for (field, clock) in updated where clock > created?.clock ?? .min { fields[field] = Stamp(clock: clock, device: device) }
+    return (created, fields)
   }
 
   /// The `syncStamp` field that marks a row another machine made too (no field name starts
