@@ -134,3 +134,61 @@ struct SyncMadeOnBothTests {
     #expect(try allTodos(b).isEmpty)
   }
 }
+
+extension SyncMadeOnBothTests {
+  @Test("a todo deleted on one machine after the other imported it stays deleted on both; one imported after the deletion comes back on both")
+  func deletionAfterTheImportStands() throws {
+    let server = FakeSyncServer()
+    let (a, b) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
+    _ = try a.importTodos(try plan(2), today: fixedToday, now: fixedNow)
+    try server.sync(a, now: fixedNow + 10)
+    _ = try b.importTodos(try plan(1), today: fixedToday, now: fixedNow + 20)
+    // A deletes both; B imports task 2 after that, and retitles task 1 after A's deletion.
+    _ = try a.deleteTodos(ids: try allTodos(a).map(\.id), now: fixedNow + 30)
+    try server.sync(a, now: fixedNow + 40)
+    _ = try b.importTodos(ImportPlan(todos: [try plan(2).todos[1]]), today: fixedToday, now: fixedNow + 50)
+    _ = try b.editTodo(
+      id: try #require(try todo(b, Self.uuids[0])).id, try TodoChanges(title: "B's title"), today: fixedToday, now: fixedNow + 55)
+
+    let first = try server.sync(b, now: fixedNow + 60)
+    try server.sync(a, now: fixedNow + 70)
+    for machine in [a, b] {
+      #expect(try allTodos(machine).map(\.uuid) == [Self.uuids[1]])
+    }
+    // B's retitle of a todo deleted elsewhere: said once, by B.
+    #expect(first.conflicts.map(\.conflict.kind) == [.editOfDeleted])
+    let c = try AppDatabase.inMemory()
+    try server.sync(c, now: fixedNow + 80)
+    #expect(try shapes(c) == shapes(a))
+  }
+
+  @Test("a first sync stopped after one page of its rows: rows pushed at the floor and rows still to push end alike on every machine")
+  func stoppedFirstSyncConverges() throws {
+    let server = FakeSyncServer()
+    let (a, b) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
+    _ = try a.importTodos(try plan(3), today: fixedToday, now: fixedNow)
+    try server.sync(a, now: fixedNow + 10)
+    _ = try b.importTodos(try plan(3), today: fixedToday, now: fixedNow + 20)
+    // B pulls, pushes its rows a row a page up to its first todo, and stops.
+    try server.pullAll(b, now: fixedNow + 30)
+    var through: String?
+    while through?.hasPrefix("todo ") != true {
+      let page = try #require(try b.sync.pushPage(maxOperations: 1))
+      server.push(page.records)
+      try b.sync.markPushed(page)
+      through = page.snapshotThrough
+    }
+    #expect(through == "todo \(Self.uuids[0])")
+    // A edits every todo (before B's floor by B's clock? after it: the later edit wins anyway).
+    for (index, todo) in try allTodos(a).enumerated() {
+      _ = try a.editTodo(id: todo.id, try TodoChanges(title: "A \(index)"), today: fixedToday, now: fixedNow + 25)
+    }
+    try server.sync(a, now: fixedNow + 40)
+    try server.sync(b, now: fixedNow + 50)
+    try server.sync(a, now: fixedNow + 60)
+    #expect(try shapes(a) == shapes(b))
+    let c = try AppDatabase.inMemory()
+    try server.sync(c, now: fixedNow + 70)
+    #expect(try shapes(c) == shapes(a))
+  }
+}

@@ -170,6 +170,8 @@ extension SyncState {
               try Self.apply(
                 outcome.effect, of: operation, recorder: recorder, outcome: &outcome, numbers: &applied.numbers,
                 unseen: { holder in
+                  // One of the first sync's rows still to push: no other machine has seen it.
+                  if try SyncState.isUnpushedOwn(db, operation.entity, holder, unpushed) { return true }
                   // Holding the name since its creation or since a rename, whichever is later.
                   let row = try SyncState.row(db, operation.entity, holder, floor: floorStamp, unpushed: unpushed)
                   return [row?.existence?.stamp, row?.fields["name"]?.stamp].compactMap { $0 }.max().map(unseen) ?? true
@@ -180,7 +182,9 @@ extension SyncState {
               if TodoRules.movedUnseen(outcome.row, by: operation, isPending: isPending) {
                 movedUnseenHere.insert(operation.row)
               }
-              try SyncState.writeStamps(db, operation.row, before: before, after: outcome.row)
+              try SyncState.writeStamps(
+                db, operation.row, before: before, after: outcome.row,
+                unpushed: before?.isAlive == true && SyncState.isUnpushedOwn(db, operation.entity, operation.row, unpushed))
               // A row another machine made too (the same file imported on both): an undo here
               // of the change that made it keeps it (``SyncState/madeElsewhere(_:_:since:)``).
               if case .create = operation.kind, before?.isAlive == true, remote.stamp.device != device {

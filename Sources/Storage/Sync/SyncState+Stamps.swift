@@ -54,9 +54,10 @@ extension SyncState {
   /// (``journalStamps(_:_:device:)``), not at the floor: the same todos made elsewhere too (the
   /// same todo.txt imported on both machines, name-based uuids) and edited there since keep
   /// those later edits (issue 24, session 20: the first sync's floor, later than them, undid a
-  /// tick, a title, a note made on the other machine). Its existence stays at the floor, so that
-  /// the row is pushed with the first sync's rows, at the floor, as the merge left it: every
-  /// machine then holds it alike.
+  /// tick, a title, a note made on the other machine), and its existence by its last creation
+  /// (a deletion made elsewhere since stands). The merge writes no existence stamp for it while
+  /// it stays alive (``writeStamps(_:_:before:after:unpushed:)``): it is pushed with the first
+  /// sync's rows, at the floor, as the merge left it, and every machine then holds it alike.
   static func row(
     _ db: Database, _ entity: Entity, _ uuid: String, floor: Stamp, unpushed: UnpushedSnapshot? = nil
   ) throws -> SyncRow? {
@@ -84,16 +85,16 @@ extension SyncState {
     let current = exists ? try OperationExecutor.currentFields(db, entity, row: uuid) : nil
     var state = SyncRow(tags: marks)
     let stampedExistence = entries.removeValue(forKey: "")
+    let journal =
+      stampedExistence == nil && seed == nil && current != nil && unpushed?.holds(entity, uuid) == true
+      ? try journalStamps(db, uuid, device: floor.device) : nil
     if let existence = stampedExistence {
       state.existence = Stamped(existence.value == .integer(1), existence.stamp)
     } else if current != nil {
-      state.existence = Stamped(true, seed == nil ? floor : .seed)
+      state.existence = Stamped(true, seed != nil ? .seed : journal?.created ?? floor)
     }
     if let current, let existence = state.existence, existence.value {
       let seeded = existence.stamp == .seed
-      let journal =
-        stampedExistence == nil && seed == nil && unpushed?.holds(entity, uuid) == true
-        ? try journalStamps(db, uuid, device: floor.device) : nil
       for (field, value) in current where !SyncMerge.isLocal(entity, field) {
         // (The time a machine made its built-in block is its own: never a change.)
         let changed = seeded && field != BlockField.createdAt.rawValue && (seed?[field] ?? .null) != value
@@ -149,6 +150,17 @@ extension SyncState {
     return (created, fields)
   }
 
+  /// Whether row `uuid` of `entity` is one of this machine's the first sync has still to push
+  /// (`unpushed`): past its cursor, and never stamped (not pulled, not merged into a deletion).
+  static func isUnpushedOwn(_ db: Database, _ entity: Entity, _ uuid: String, _ unpushed: UnpushedSnapshot?) throws
+    -> Bool
+  {
+    guard let unpushed, unpushed.holds(entity, uuid) else { return false }
+    return try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT NOT EXISTS (SELECT 1 FROM syncStamp WHERE row = ? AND field = '')"),
+      arguments: [uuid]) == true
+  }
+
   /// The `syncStamp` field that marks a row another machine made too (no field name starts
   /// with `@`): its stamp is that machine's creation, its value the last journal entry here
   /// when the creation arrived.
@@ -185,15 +197,23 @@ extension SyncState {
   }
 
   /// Writes the stamps that changed between two states of a row (a field stamped as the row's
-  /// creation needs no stamp of its own).
-  static func writeStamps(_ db: Database, _ uuid: String, before: SyncRow?, after: SyncRow) throws {
-    if let existence = after.existence, existence != before?.existence {
+  /// creation needs no stamp of its own). `unpushed`: the row is one of the first sync's still
+  /// to push (``isUnpushedOwn(_:_:_:_:)``): while it stays alive its existence is not written
+  /// (the row stays among them), and each field that changed is, even one stamped as the
+  /// existence the merge gave it.
+  static func writeStamps(_ db: Database, _ uuid: String, before: SyncRow?, after: SyncRow, unpushed: Bool = false)
+    throws
+  {
+    let keepsUnstamped = unpushed && after.isAlive
+    if let existence = after.existence, existence != before?.existence, !keepsUnstamped {
       try upsert(db, uuid, "", existence.stamp, .integer(existence.value ? 1 : 0))
     }
     for (field, value) in after.fields where before?.fields[field] != value {
       // (Nor a todo's number given before a first sync: a row alive holds one only as its
       // first sync's creation gave it, which ``row(_:_:_:floor:)`` tells from its existence.)
-      if after.isAlive, value.stamp == after.existence?.stamp || value.value.integer.map(Stamp.number) == value.stamp {
+      if after.isAlive,
+        (value.stamp == after.existence?.stamp && !keepsUnstamped) || value.value.integer.map(Stamp.number) == value.stamp
+      {
         continue
       }
       try upsert(db, uuid, field, value.stamp, value.value)
