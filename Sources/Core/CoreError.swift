@@ -32,6 +32,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
   case overCap(String)
   /// A word given as a todo id that is neither a number nor a uuid prefix (``TodoReference``).
   case invalidTodoReference(String)
+  /// A change that both adds and takes away the same tag (``TodoChanges``).
+  case tagAddedAndRemoved(String)
 
   public var description: String {
     switch self {
@@ -63,6 +65,8 @@ public enum CoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return why
     case .invalidTodoReference(let text):
       return "invalid todo id '\(text)': \(TodoReference.expected)"
+    case .tagAddedAndRemoved(let tag):
+      return "--tag and --untag both name '\(tag)': a change either adds a tag or takes it away"
     case .invalidSyncRecord(let why):
       return "a record on the sync server is not one this ootd can read (\(why))"
     case .invalidRangeLength(let days, let limit):

@@ -138,7 +138,8 @@ public struct TodoChanges: Hashable, Sendable {
   /// Tags to take away.
   public var removeTags: [String]
 
-  /// Creates a change set, validating a new title and the tags; empty notes clear them.
+  /// Creates a change set, validating a new title and the tags; empty notes clear them. A tag
+  /// both added and taken away is refused (``CoreError/tagAddedAndRemoved(_:)``).
   public init(
     title: String? = nil, priority: Priority? = nil, day: Placement? = nil, project: String?? = nil,
     notes: String?? = nil, addTags: [String] = [], removeTags: [String] = []
@@ -155,6 +156,8 @@ public struct TodoChanges: Hashable, Sendable {
     for tag in removeTags { removed.append(try Tag.validate(tag)) }
     self.addTags = Tag.normalized(added)
     self.removeTags = Tag.normalized(removed)
+    // A tag both added and taken away has no answer: refused, not decided by the order of rules.
+    if let both = self.addTags.first(where: self.removeTags.contains) { throw .tagAddedAndRemoved(both) }
   }
 
   /// Whether nothing would change.
@@ -163,8 +166,7 @@ public struct TodoChanges: Hashable, Sendable {
       && addTags.isEmpty && removeTags.isEmpty
   }
 
-  /// The tags of a todo that has `tags` after this change (added ones win over removed ones
-  /// named twice).
+  /// The tags of a todo that has `tags` after this change (no tag is both added and removed).
   public func tags(after tags: [String]) -> [String] {
     Tag.normalized(Set(tags).subtracting(removeTags).union(addTags))
   }

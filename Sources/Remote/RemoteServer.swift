@@ -299,6 +299,16 @@ public final class RemoteServer {
       serverTime: time, sentAt: sentAt, answeredAt: answeredAt, firstPage: try page(try answers[1].get(), after: seq))
   }
 
+  /// Which of `seqs` (rows a sync set aside) the connection's role still holds: the server's
+  /// owner may delete a bad row from `ootd.ops`, and the machines that set it aside forget it.
+  public func heldRecords(_ seqs: [Int64]) throws(RemoteError) -> Set<Int64> {
+    guard !seqs.isEmpty else { return [] }
+    let rows = try connection.query(
+      "SELECT seq FROM ootd.ops WHERE owner = current_user AND seq = ANY($1::bigint[])",
+      [Self.arrayLiteral(seqs.map(String.init))])
+    return Set(rows.rows.compactMap { $0.first.flatMap { $0 }.flatMap { Int64($0) } })
+  }
+
   /// The first of `seqs` (a pulled page's) that is not past `cursor` and past the one before
   /// it, nil when the page reads on in order.
   public static func firstOutOfOrder(_ seqs: [Int64], after cursor: Int64) -> Int64? {

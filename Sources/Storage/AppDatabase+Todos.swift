@@ -399,6 +399,15 @@ extension AppDatabase {
   public func editTodos(ids: [Int64], _ changes: TodoChanges, today: Day, now: Date)
     throws(StorageError) -> [Todo]
   {
+    try editTodosTellingUnchanged(ids: ids, changes, today: today, now: now).todos
+  }
+
+  /// As ``editTodos(ids:_:today:now:)``, and the ids of the todos the change left as they were
+  /// (each field already as asked, a tag to take away they do not have): what a message must
+  /// not claim to have edited. Nothing is journaled for them.
+  public func editTodosTellingUnchanged(ids: [Int64], _ changes: TodoChanges, today: Day, now: Date)
+    throws(StorageError) -> (todos: [Todo], unchanged: Set<Int64>)
+  {
     try change(now: now) { recorder in
       let records = try Self.existingRecords(recorder.db, ids: ids)
       if let place = changes.day {
@@ -411,7 +420,9 @@ extension AppDatabase {
       let project = try changes.project.map { name in
         try name.map { try ProjectRecord.named(recorder.db, $0).uuid }
       }
+      var unchanged: Set<Int64> = []
       for record in records {
+        let applied = recorder.count
         var new: Fields = [:]
         if let title = changes.title { new["title"] = .text(title) }
         if let priority = changes.priority { new["priority"] = .integer(Int64(priority.rank)) }
@@ -422,8 +433,10 @@ extension AppDatabase {
         }
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
         if let place = changes.day { try Self.move(recorder, record, to: place.day, today: today) }
+        // The recorder records only the fields that change: none, nothing changed.
+        if recorder.count == applied { unchanged.insert(record.id) }
       }
-      return try Self.existingTodos(recorder.db, ids: ids).sorted(by: Todo.listOrder)
+      return (try Self.existingTodos(recorder.db, ids: ids).sorted(by: Todo.listOrder), unchanged)
     }
   }
 

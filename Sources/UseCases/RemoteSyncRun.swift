@@ -99,6 +99,9 @@ public struct RemoteSyncRun {
     public var previousAccount: String?
     /// Rows pulled from the server and set aside instead of applied.
     public var setAside: [SetAsideRow] = []
+    /// Rows an earlier sync set aside that the server no longer holds (its owner deleted
+    /// them), forgotten here by this sync.
+    public var forgottenSetAside: [Int64] = []
     /// Todos whose number changed here.
     public var renumbered: [SyncRenumbering] = []
     /// How far this machine's clock is ahead of the server's, in seconds (negative: behind),
@@ -138,6 +141,13 @@ public struct RemoteSyncRun {
     let opening = try server.openSync(
       device: summary.device, after: cursor, limit: limit, clock: physicalClock)
     let clocks = measureClocks(opening, &summary)
+    // Rows set aside before that the server's owner deleted since: forgotten, not listed by
+    // `remote status` for ever (a database that starts over with another account has none).
+    if summary.previousAccount == nil, !before.setAside.isEmpty {
+      let held = try server.heldRecords(before.setAside.map(\.seq))
+      summary.forgottenSetAside = before.setAside.map(\.seq).filter { !held.contains($0) }
+      if !summary.forgottenSetAside.isEmpty { try journal.forgetSetAside(summary.forgottenSetAside) }
+    }
     var first: [(seq: Int64, record: SyncRecord)]? = opening.firstPage
     var drained = false
     // The first commit comes after one page, each next after twice as many bytes up to

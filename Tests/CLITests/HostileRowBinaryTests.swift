@@ -167,6 +167,32 @@ struct HostileRowBinaryTests {
     #expect(try m.shapes("a") == m.shapes("b"))
   }
 
+  @Test("a set-aside row the server's owner deleted since is forgotten by the next sync: remote status stops listing it")
+  func setAsideRowDeletedOnServer() throws {
+    let m = try SyncMachines()
+    try m.run("a", "add", "Before")
+    try m.sync("a")
+    let deleted = try Self.insert(m, payload: Self.creation(["priority": .integer(7)]))  // CHECK
+    let kept = try Self.insert(m, payload: #"{"v":99,"command":"x","ops":[]}"#)
+    let first = try m.run("b", "remote", "sync", "--json")
+    #expect(first.code == 0, "\(first.stderr)")
+    #expect(try Self.setAsideIDs(Self.json(m.run("b", "remote", "status", "--json").stdout)) == [deleted, kept])
+    // The server's owner deletes one bad row (the member role cannot).
+    _ = try m.cluster.psql("DELETE FROM ootd.ops WHERE seq = \(deleted)", database: m.database)
+    let again = try m.run("b", "remote", "sync", "--json")
+    #expect(again.code == 0, "\(again.stderr)")
+    #expect(
+      again.stderr == "ootd: note: forgot 1 set-aside server row the server no longer holds (\(deleted))\n",
+      "\(again.stderr)")
+    #expect(try Self.setAsideIDs(Self.json(m.run("b", "remote", "status", "--json").stdout)) == [kept])
+    let text = try m.run("b", "remote", "status")
+    #expect(text.stdout.contains("Set aside:  1 server row\n"), "\(text.stdout)")
+    // Said once: the next sync has nothing to forget.
+    let third = try m.run("b", "remote", "sync")
+    #expect(third.code == 0 && third.stderr.isEmpty, "\(third.stderr)")
+    #expect(try m.titles("b") == ["Before"])
+  }
+
   @Test("values over the caps are set aside, a payload over the byte cap without being fetched")
   func overCaps() throws {
     let m = try SyncMachines()

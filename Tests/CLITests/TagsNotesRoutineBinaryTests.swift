@@ -62,6 +62,8 @@ struct TagsNotesRoutineBinaryTests {
     arguments: [
       (["add", "x", "--tag", "no way"], Int32(64), "ootd: error: invalid tag 'no way'"),
       (["edit", "1", "--untag", "1x"], 64, "ootd: error: invalid tag '1x'"),
+      // A tag both added and taken away (its case aside): no answer, refused (it was added).
+      (["edit", "1", "--tag", "x", "--untag", "X"], 64, "ootd: error: --tag and --untag both name 'x'"),
       (["list", "--tag", "a/b"], 64, "ootd: error: invalid tag 'a/b'"),
       (["add", "+only"], 64, "ootd: error: the title is empty"),
       (["note", "1", "  "], 64, "ootd: error: give the note some words"),
@@ -81,6 +83,40 @@ struct TagsNotesRoutineBinaryTests {
     #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(Self.bytes(folder.file("ootd.sqlite")) == before)
+  }
+
+  @Test("an edit that changes nothing says so (Kept, not Edited), journals nothing; with several ids each is said as it went")
+  func edit_changingNothing_saysKept() throws {
+    let folder = try TemporaryFolder()
+    let env = ["OOTD_DB": folder.file("ootd.sqlite")]
+    #expect(try BinaryTests.run(["add", "Read", "+book"], environment: env).code == 0)
+    #expect(try BinaryTests.run(["add", "Write"], environment: env).code == 0)
+    func entries() throws -> Int {
+      try #require(try Self.json(BinaryTests.run(["log", "--json"], environment: env).stdout) as? [Any]).count
+    }
+    let logged = try entries()
+    // A tag the todo does not have.
+    let absent = try BinaryTests.run(["edit", "1", "--untag", "absent", "--no-color"], environment: env)
+    #expect(absent.code == 0, "\(absent.stderr)")
+    #expect(absent.stdout.hasPrefix("Kept 1 todo (no tag 'absent' to take away):\n"), "\(absent.stdout)")
+    #expect(!absent.stdout.contains("Edited"))
+    // A value the todo already has.
+    let same = try BinaryTests.run(["edit", "1", "--title", "Read", "--tag", "book", "--no-color"], environment: env)
+    #expect(same.code == 0, "\(same.stderr)")
+    #expect(same.stdout.hasPrefix("Kept 1 todo (already as asked):\n"), "\(same.stdout)")
+    #expect(try entries() == logged)
+    // Several ids: the changed ones edited, the others kept.
+    let both = try BinaryTests.run(["edit", "1", "2", "--untag", "book", "--no-color"], environment: env)
+    #expect(both.code == 0, "\(both.stderr)")
+    let lines = both.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(both.stdout)")
+    #expect(lines.first == "Edited 1 todo:" && lines.dropFirst().first?.contains("Read") == true, "\(both.stdout)")
+    #expect(lines.dropFirst(2).first == "Kept 1 todo (no tag 'book' to take away):" && lines.last?.contains("Write") == true)
+    #expect(try entries() == logged + 1)
+    // --json keeps its shape: every todo, as it now is.
+    let json = try BinaryTests.run(["edit", "1", "2", "--untag", "book", "--json"], environment: env)
+    let todos = try #require(try Self.json(json.stdout) as? [[String: Any]])
+    #expect(todos.map { $0["title"] as? String } == ["Read", "Write"])
   }
 
   @Test func routine_isPlannedByItself_once_evenByFiveProcessesAtOnce() throws {

@@ -57,12 +57,18 @@ struct TagsNotesRecurrenceTests {
     #expect(Tag.tags(nil) == [])
   }
 
-  @Test("an edit adds and takes away tags; a tag named in both is added")
+  @Test("an edit adds and takes away tags; a tag named in both (in any case) is refused")
   func editTags() throws {
-    let changes = try TodoChanges(addTags: ["UI", "x"], removeTags: ["later", "x"])
+    let changes = try TodoChanges(addTags: ["UI", "x"], removeTags: ["later"])
     #expect(changes.tags(after: ["bug", "later"]) == ["bug", "ui", "x"])
     #expect(!changes.isEmpty)
     #expect(throws: CoreError.invalidTag("no way")) { try TodoChanges(addTags: ["no way"]) }
+    #expect(throws: CoreError.tagAddedAndRemoved("x")) {
+      try TodoChanges(addTags: ["UI", "x"], removeTags: ["later", "+X"])
+    }
+    #expect(
+      CoreError.tagAddedAndRemoved("x").description
+        == "--tag and --untag both name 'x': a change either adds a tag or takes it away")
   }
 
   @Test("notes: empty clears, text is trimmed, a note adds a line")

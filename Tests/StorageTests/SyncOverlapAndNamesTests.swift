@@ -110,6 +110,28 @@ struct SyncOverlapAndNamesTests {
     #expect(try allTodos(a).isEmpty && allTodos(b).isEmpty)
   }
 
+  @Test(
+    "edited elsewhere, deleted here: the conflict names the todo as this machine last knew it, not 'a todo' nor by the lost edit",
+    arguments: [false, true])
+  func editOfDeletedHere_namedByWhatThisMachineKnew(retitled: Bool) throws {
+    let (server, a, b, _) = try Self.synced()
+    // Renamed here, then deleted: its last title here names it.
+    try Self.retitle(a, "Read SICP", at: 59)
+    _ = try a.deleteTodos(ids: [try allTodos(a)[0].id], now: fixedNow + 60)
+    if retitled {
+      try Self.retitle(b, "B's title", at: 61)
+    } else {
+      _ = try b.editTodo(
+        id: try allTodos(b)[0].id, try TodoChanges(priority: .high), today: fixedToday, now: fixedNow + 61)
+    }
+    try Self.overlap(server, first: b, second: a)
+    let onA = try server.sync(a, now: fixedNow + 63)
+    #expect(onA.conflicts.map(\.conflict.kind) == [.editOfDeleted], "\(onA.conflicts)")
+    #expect(onA.conflicts.first?.subject == "#1 'Read SICP'", "\(onA.conflicts)")
+    #expect(onA.conflicts.first?.kept.words == "deleted")
+    #expect(try allTodos(a).isEmpty)
+  }
+
   @Test("random edits of one title with pulls and pushes interleaved: no conflict reported twice, and the machines converge", arguments: Array(UInt64(1)...UInt64(20)))
   func neverTwice(seed: UInt64) throws {
     var random = SeededGenerator(seed: seed)

@@ -14,6 +14,10 @@ extension Ootd {
         cannot move to a day after today. --on someday takes a todo off its day, into the \
         backlog ('ootd backlog'); 'ootd plan ID' puts it back on a day.
 
+        A tag cannot be both added (--tag) and taken away (--untag). A todo the change leaves \
+        as it was (its values already as asked, no such tag to take away) is listed as kept, \
+        not edited, and nothing is recorded for it.
+
         Examples:
           ootd edit 12 --title "Solve BOJ 1753 with Dijkstra"
           ootd edit 12 --priority low --on tomorrow
@@ -85,10 +89,33 @@ extension Ootd {
           "nothing to change: give --title, --priority, --project, --no-project, --on, --note, --tag or --untag")
       }
       let database = try global.openDatabase(environment)
-      let todos = try database.editTodos(
+      let (todos, unchanged) = try database.editTodosTellingUnchanged(
         ids: TodoIDs.resolve(references, in: database), changes, today: environment.today, now: environment.now)
-      if changes.day != nil { try warnAboutPlacement(todos, database, environment) }
-      try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
+      let edited = todos.filter { !unchanged.contains($0.id) }
+      if changes.day != nil { try warnAboutPlacement(edited, database, environment) }
+      // --json keeps its shape: every todo named, as it now is.
+      if output.json || unchanged.isEmpty {
+        try printTodos(todos, verb: "Edited", json: output.json, noColor: global.noColor, environment)
+        return
+      }
+      // Say what really happened, as done says "already done": a todo as asked did not change.
+      if !edited.isEmpty {
+        try printTodos(edited, verb: "Edited", json: false, noColor: global.noColor, environment)
+      }
+      try printTodos(
+        todos.filter { unchanged.contains($0.id) }, verb: "Kept", suffix: Self.keptReason(changes), json: false,
+        noColor: global.noColor, environment)
+    }
+
+    /// Why a todo the change left as it was did not change: the tags it lacks, when the change
+    /// only takes tags away; else it already was as asked.
+    static func keptReason(_ changes: TodoChanges) -> String {
+      var untagOnly = changes
+      untagOnly.removeTags = []
+      guard untagOnly.isEmpty else { return " (already as asked)" }
+      let tags = changes.removeTags.map { "'\($0)'" }
+      let named = tags.count == 1 ? tags[0] : tags.dropLast().joined(separator: ", ") + " or " + tags[tags.count - 1]
+      return TerminalText.printable(" (no tag \(named) to take away)")
     }
   }
 }

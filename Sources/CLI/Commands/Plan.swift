@@ -47,8 +47,7 @@ extension Ootd {
       if !ids.isEmpty {
         let ids = try TodoIDs.resolve(ids, in: database)
         // A todo already on the day does not change: said apart, as done says "already done".
-        let already = Set(try database.todos(ids: ids).filter { $0.day == day }.map(\.id))
-        let todos = try database.editTodos(
+        let (todos, already) = try database.editTodosTellingUnchanged(
           ids: ids, try TodoChanges(day: .day(day)), today: environment.today, now: environment.now)
         let planned = todos.filter { !already.contains($0.id) }
         try warnAboutPlacement(planned, database, environment)

@@ -50,6 +50,8 @@ public protocol SyncJournal {
   /// Remembers the day figures the server now has from this machine, and the display name
   /// ("" for none) it has.
   func recordPublished(_ figures: [DayFigure], displayName: String) throws
+  /// Forgets the rows set aside at `seqs` (``SetAsideRow``): the server no longer holds them.
+  func forgetSetAside(_ seqs: [Int64]) throws
 }
 
 extension SyncJournal {
@@ -131,6 +133,9 @@ public protocol SyncServer {
   /// readings of `clock` (when given) and the first page of the pull after `seq`. A server may
   /// send it all in one round trip (issue 24: a sync with nothing to do is mostly round trips).
   func openSync(device: String, after seq: Int64, limit: Int, clock: (() -> Date)?) throws -> SyncOpening
+  /// Which of `seqs` (rows a sync set aside here) the server still holds; the others were
+  /// deleted there (by the server's owner).
+  func heldRecords(_ seqs: [Int64]) throws -> Set<Int64>
 }
 
 extension SyncServer {

@@ -432,6 +432,21 @@ final class ChangeRecorder {
     }
   }
 
+  /// The fields `row` had when this machine's journal last recorded its deletion (a todo's title
+  /// and number among them): how a line names a row deleted here. Nil when the journal holds no
+  /// deletion of it (never deleted, or pruned).
+  static func fieldsWhenDeleted(_ db: Database, row: String) throws -> Fields? {
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT \(JournalOperationRecord.selection) FROM journalOperation
+        WHERE row = ? AND action = 'delete' ORDER BY id DESC LIMIT 1
+        """)
+    guard let found = try Row.fetchOne(statement, arguments: [row]),
+      case .delete(let fields) = try JournalOperationRecord(row: found).operation.action
+    else { return nil }
+    return fields
+  }
+
   /// The name (title or name) the first of `operations` that names `row` gives it.
   static func knownName(of row: String, in operations: some Sequence<JournalOperation>) -> String? {
     operations.lazy.filter { $0.row == row }.compactMap(\.knownName).first

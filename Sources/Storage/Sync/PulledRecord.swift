@@ -82,6 +82,11 @@ enum PulledRecord {
       arguments: [row.seq, String(opID.prefix(64)), String(row.device.prefix(64)), row.reason, Timestamp.string(now, .sqlite)])
   }
 
+  /// Forgets the rows set aside at `seqs`.
+  static func forget(_ db: Database, _ seqs: [Int64]) throws {
+    for seq in seqs { try db.execute(sql: "DELETE FROM syncSetAside WHERE seq = ?", arguments: [seq]) }
+  }
+
   /// The rows set aside, oldest first.
   static func all(_ db: Database) throws -> [SetAsideRow] {
     try Row.fetchAll(db, sql: "SELECT seq, device, reason FROM syncSetAside ORDER BY seq").map {

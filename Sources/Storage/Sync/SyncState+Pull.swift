@@ -192,7 +192,12 @@ extension SyncState {
               }
               for var conflict in outcome.conflicts {
                 let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)
-                func known(_ field: String) -> FieldValue? { current?[field] ?? outcome.row.fields[field]?.value }
+                // A row deleted here: as this machine's journal last knew it (not as the edit
+                // deleted here would have made it, nor "a todo" when it set no title).
+                let deleted = current == nil ? try ChangeRecorder.fieldsWhenDeleted(db, row: operation.row) : nil
+                func known(_ field: String) -> FieldValue? {
+                  current?[field] ?? deleted?[field] ?? outcome.row.fields[field]?.value
+                }
                 if operation.entity == .todo, conflict.field == TodoField.project.rawValue {
                   // A project by its name, as the user knows it.
                   conflict.kept = try conflict.kept.map { try Self.projectName(db, $0) }

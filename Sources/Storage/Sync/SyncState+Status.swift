@@ -137,6 +137,12 @@ extension SyncState {
     }
   }
 
+  /// Forgets the rows set aside at `seqs`, which the server no longer holds (its owner deleted
+  /// them): `remote status` stops listing them.
+  public func forgetSetAside(_ seqs: [Int64]) throws(StorageError) {
+    try write { db in try PulledRecord.forget(db, seqs) }
+  }
+
   /// The milliseconds since 1970 of `date`, as the hybrid clock counts them.
   static func milliseconds(_ date: Date) -> Int64 { SyncClocks.milliseconds(date) }
 

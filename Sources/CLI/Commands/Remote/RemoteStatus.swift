@@ -17,7 +17,8 @@ extension Ootd.RemoteCommand {
         "waitingOperations", "firstSync", "setAside": [{"id", "device", "reason"}]}; server, \
         device and lastSync are null when unset (a database gets its device id at its first \
         sync); deviceName is the name your other machines' logs show ('ootd remote name'); \
-        setAside lists the server rows a sync set aside instead of applying.
+        setAside lists the server rows a sync set aside instead of applying (the next sync \
+        forgets those the server's owner deleted since).
 
         Examples:
           ootd remote status

@@ -57,7 +57,8 @@ extension Ootd.RemoteCommand {
 
         A row on the server this ootd cannot apply (unreadable, over a size cap, a clock out of \
         range, refused by the database) is set aside: nothing of it is applied, one line on \
-        standard error names it, `remote status` lists it, and later syncs go on past it. A \
+        standard error names it, `remote status` lists it (until a sync finds the server no \
+        longer holds it), and later syncs go on past it. A \
         row whose encrypted payload fails authentication (changed on the server, or not sealed \
         with your key) is set aside the same way, and the sync that meets it exits 1.
 
@@ -112,6 +113,12 @@ extension Ootd.RemoteCommand {
       if let original = summary.copiedFrom {
         environment.printError(
           "ootd: note: this database is a copy of another file (device \(original)): it now syncs as a new device, \(summary.device)")
+      }
+      if !summary.forgottenSetAside.isEmpty {
+        let count = summary.forgottenSetAside.count
+        let seqs = summary.forgottenSetAside.map(String.init).joined(separator: ", ")
+        environment.printError(
+          "ootd: note: forgot \(count) set-aside server \(noun(count, "row")) the server no longer holds (\(seqs))")
       }
       for sentence in summary.ruleConflicts {
         environment.printError("ootd: conflict: " + TerminalText.printable(sentence))
