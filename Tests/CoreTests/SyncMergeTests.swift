@@ -198,6 +198,15 @@ struct SyncMergeTests {
       operations: [create(10, laptop), delete(30, desktop), create(20, laptop)],
       expected: nil, conflicts: []),
     Example(
+      name: "a deletion older than a creation here (the same todo imported after it was deleted elsewhere): alive, the edit since not said deleted",
+      operations: [create(30, desktop), set("title", .text("B"), 35, desktop), delete(20, laptop)],
+      expected: ["title": .text("B"), "done": .integer(0), "priority": .integer(1)], conflicts: [],
+      pending: [stamp(35, desktop)]),
+    Example(
+      name: "a later creation of the same row (another machine's first sync) over an edit not pushed yet: said",
+      operations: [create(10, desktop), set("title", .text("B"), 20, desktop), create(30, laptop)],
+      expected: base, conflicts: [.sameField], pending: [stamp(20, desktop)]),
+    Example(
       name: "the routine planned on both machines (one uuid): one row, no conflict",
       operations: [create(10, laptop), create(12, desktop)],
       expected: base, conflicts: []),

@@ -282,9 +282,21 @@ public enum SyncMerge {
       if state.existence.map({ stamp > $0.stamp }) ?? true { state.existence = Stamped(true, stamp) }
       for (field, value) in fields where !isLocal(operation.entity, field) {
         let given = creationStamp(operation.entity, field, value, stamp, firstSync: firstSync)
-        if let current = state.fields[field], current.stamp >= given { continue }
-        state.fields[field] = Stamped(
-          carriesOld(operation.entity, field) ? tags(value, since: given, state.tags) : value, given)
+        let current = state.fields[field]
+        if let current, current.stamp >= given { continue }
+        let merged = carriesOld(operation.entity, field) ? tags(value, since: given, state.tags) : value
+        // A creation of a row alive here (a machine's first sync pushing the same todos, made
+        // from one file) that overrides an edit of this machine's not pushed yet: said, as an
+        // update's would be (a number is the pull's to settle, not a conflict).
+        if let current, field != "id", current.value != merged, current.stamp.device != stamp.device,
+          isPending(current.stamp)
+        {
+          conflicts.append(
+            SyncConflict(
+              kind: .sameField, entity: operation.entity, row: operation.row, field: field,
+              kept: merged, lost: current.value, winner: given, loser: current.stamp))
+        }
+        state.fields[field] = Stamped(merged, given)
       }
     case .update(let field, let value):
       guard !isLocal(operation.entity, field) else { break }
@@ -340,7 +352,8 @@ public enum SyncMerge {
         state.fields[field] = Stamped(isTags ? tags(value, since: stamp, state.tags) : value, stamp)
       }
     case .delete:
-      if state.isAlive {
+      // (A deletion older than the row's creation here deletes nothing, and says nothing.)
+      if state.isAlive, state.existence.map({ stamp > $0.stamp }) ?? true {
         // Edits the deleting machine cannot have seen: this machine's, not pushed yet (one it
         // pushed or pulled before, the deleting machine pulled before pushing: it reported it).
         // (A tag added or taken away is an edit too: its mark, not the tags field, is stamped.)

@@ -90,6 +90,8 @@ extension SyncState {
       let snapshotPending = try SyncState.integer(db, "snapshotPending") == 1
       let unseen = { (stamp: Stamp) in isPending(stamp) || (snapshotPending && stamp == floorStamp) }
       let links = LinkTranslation(db)
+      // The latest journal entry before this page's (read by the first row made on two machines).
+      var latestEntry: Int64?
       var result = SyncPullResult(records: 0, operations: 0, changed: 0, conflicts: [])
       var cursor = try SyncState.integer(db, "pulledThrough") ?? 0
       var clock = try Int64.fetchOne(db, sql: "SELECT value FROM journalSetting WHERE key = 'clock'") ?? 0
@@ -187,8 +189,12 @@ extension SyncState {
                 unpushed: before?.isAlive == true && SyncState.isUnpushedOwn(db, operation.entity, operation.row, unpushed))
               // A row another machine made too (the same file imported on both): an undo here
               // of the change that made it keeps it (``SyncState/madeElsewhere(_:_:since:)``).
+              // A deletion pulled takes the mark away: what was made there is gone there.
               if case .create = operation.kind, before?.isAlive == true, remote.stamp.device != device {
-                try SyncState.markMadeElsewhere(db, operation.row, remote.stamp)
+                latestEntry = try latestEntry ?? SyncState.latestEntry(db)
+                try SyncState.markMadeElsewhere(db, operation.row, remote.stamp, entry: latestEntry ?? 0)
+              } else if case .delete = operation.kind {
+                try SyncState.forgetMadeElsewhere(db, operation.row)
               }
               for var conflict in outcome.conflicts {
                 let current = try OperationExecutor.currentFields(db, operation.entity, row: operation.row)

@@ -93,6 +93,9 @@ extension SyncState {
     } else if current != nil {
       state.existence = Stamped(true, seed != nil ? .seed : journal?.created ?? floor)
     }
+    for (tag, mark) in journal?.tags ?? [:] where state.tags[tag].map({ $0.stamp < mark.stamp }) ?? true {
+      state.tags[tag] = mark
+    }
     if let current, let existence = state.existence, existence.value {
       let seeded = existence.stamp == .seed
       for (field, value) in current where !SyncMerge.isLocal(entity, field) {
@@ -126,15 +129,23 @@ extension SyncState {
   /// change that overrides it reports), or, for a field not edited since, the row's last
   /// creation's (`created`), stamped with the device id the journal recorded then (the one this
   /// machine had before its first sync: not a change to report, only the day the row was
-  /// made). Empty when the journal holds nothing of the row (pruned, or made before the journal
-  /// was): such a row stays at the first sync's floor.
+  /// made). A todo's tags keep the creation's stamp, and each tag an edit added or took away
+  /// since is marked by that edit (`tags`), so that they merge tag by tag. Empty when the
+  /// journal holds nothing of the row (pruned, or made before the journal was): such a row
+  /// stays at the first sync's floor.
   static func journalStamps(_ db: Database, _ uuid: String, device: String) throws
-    -> (created: Stamp?, fields: [String: Stamp])
+    -> (created: Stamp?, fields: [String: Stamp], tags: [String: Stamped<Bool>])
   {
-    // (SQLite gives a bare column of the row max() picks: the creation's device.)
+    // This machine's own entries only: the pull's entries (another machine's changes, applied
+    // here) are stamped as that machine's. (SQLite gives a bare column of the row max() picks:
+    // the creation's device.)
     let rows = try Row.fetchAll(
       db.cachedStatement(
-        sql: "SELECT action, field, max(clock), device FROM journalOperation WHERE row = ? GROUP BY action, field"),
+        sql: """
+          SELECT action, field, max(clock), journalOperation.device FROM journalOperation
+          JOIN journalChange ON journalChange.id = journalOperation.changeId
+          WHERE row = ? AND journalChange.remote = 0 GROUP BY action, field
+          """),
       arguments: [uuid])
     var created: Stamp?
     var updated: [String: Int64] = [:]
@@ -147,7 +158,29 @@ extension SyncState {
     }
     var fields: [String: Stamp] = [:]
     for (field, clock) in updated where clock > created?.clock ?? .min { fields[field] = Stamp(clock: clock, device: device) }
-    return (created, fields)
+    // A todo's tags merge tag by tag: each tag an edit since the creation added or took away is
+    // marked, as ``stampLocal(_:_:_:)`` marks them, the field keeping its creation's stamp.
+    var marks: [String: Stamped<Bool>] = [:]
+    if let clock = updated[TodoField.tags.rawValue], clock > created?.clock ?? .min {
+      fields[TodoField.tags.rawValue] = nil
+      let edits = try Row.fetchCursor(
+        db.cachedStatement(
+          sql: """
+            SELECT oldValue, newValue, clock FROM journalOperation
+            JOIN journalChange ON journalChange.id = journalOperation.changeId
+            WHERE row = ? AND field = 'tags' AND clock > ? AND journalChange.remote = 0 ORDER BY journalOperation.id
+            """),
+        arguments: [uuid, created?.clock ?? .min])
+      while let edit = try edits.next() {
+        let (before, after) = (
+          Set(Tag.tags(FieldValue(edit[0] as DatabaseValue).text)), Set(Tag.tags(FieldValue(edit[1] as DatabaseValue).text))
+        )
+        for tag in after.symmetricDifference(before) {
+          marks[tag] = Stamped(after.contains(tag), Stamp(clock: edit[2], device: device))
+        }
+      }
+    }
+    return (created, fields, marks)
   }
 
   /// Whether row `uuid` of `entity` is one of this machine's the first sync has still to push
@@ -169,12 +202,23 @@ extension SyncState {
   /// Notes that another machine's creation at `stamp` met row `uuid` alive here: the same row
   /// made on two machines (name-based uuids: the same todo.txt imported on both, a routine
   /// planned on both). Undoing here the change that made it would delete the other machine's.
-  static func markMadeElsewhere(_ db: Database, _ uuid: String, _ stamp: Stamp) throws {
-    let entry = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM journalChange")) ?? 0
+  /// `entry`: the latest journal entry when the pull began (every change made here before it is
+  /// at most that; read once a pull, not once a row).
+  static func markMadeElsewhere(_ db: Database, _ uuid: String, _ stamp: Stamp, entry: Int64) throws {
     try upsert(db, uuid, madeMark, stamp, .integer(entry))
   }
 
-  /// The machine (device id) that made row `uuid` too, as ``markMadeElsewhere(_:_:_:)`` noted,
+  /// The latest journal entry (0 for none): ``markMadeElsewhere(_:_:_:entry:)``'s `entry`.
+  static func latestEntry(_ db: Database) throws -> Int64 {
+    try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM journalChange")) ?? 0
+  }
+
+  /// Forgets that another machine made row `uuid` too (a deletion of it was pulled).
+  static func forgetMadeElsewhere(_ db: Database, _ uuid: String) throws {
+    try db.cachedStatement(sql: "DELETE FROM syncStamp WHERE row = ? AND field = ?").execute(arguments: [uuid, madeMark])
+  }
+
+  /// The machine (device id) that made row `uuid` too, as ``markMadeElsewhere(_:_:_:entry:)`` noted,
   /// when that creation arrived after this machine's journal entry `since` (the change that
   /// made it here): nil when none did (or it met an earlier life of the row).
   static func madeElsewhere(_ db: Database, _ uuid: String, since entry: Int64) throws -> String? {
