@@ -48,12 +48,11 @@ enum ImportSpool {
       failure = (folder, errno)
     }
     guard let (copy, folder) = created else {
-      throw CLIError.cannotRead(
-        path: name, reason: "cannot keep a copy of it in '\(failure.folder)': \(String(cString: strerror(failure.errno)))")
+      throw cannotKeep(name, in: failure.folder, failure.errno)
     }
     do {
       let length = try fill(copy, from: descriptor, name: name, folder: folder, within: &bounds)
-      guard lseek(copy, 0, SEEK_SET) == 0 else { throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
+      guard lseek(copy, 0, SEEK_SET) == 0 else { throw cannotKeep(name, in: folder, errno) }
       return (copy, length)
     } catch {
       close(copy)
@@ -90,7 +89,9 @@ enum ImportSpool {
     while true {
       let count = read(input, chunk.baseAddress, size)
       if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
+      guard count >= 0 else {
+        throw CLIError.cannotRead(path: name, reason: String(cString: strerror(errno)))
+      }
       if count == 0 { return length }
       do {
         try bounds.count(count)
@@ -107,11 +108,16 @@ enum ImportSpool {
         guard result > 0 else {
           if result == 0 { errno = EIO }
           if errno == ENOSPC || errno == EDQUOT { throw StorageError.diskFull(folder) }
-          throw CLIError.cannotRead(path: name, reason: "cannot keep a copy of it in '\(folder)': \(String(cString: strerror(errno)))")
+          throw cannotKeep(name, in: folder, errno)
         }
         written += result
       }
       length += count
     }
+  }
+
+  /// The input `name` cannot be read, its copy not kept in `folder` (`code`: errno).
+  private static func cannotKeep(_ name: String, in folder: String, _ code: Int32) -> CLIError {
+    .cannotRead(path: name, reason: "cannot keep a copy of it in '\(folder)': \(String(cString: strerror(code)))")
   }
 }
