@@ -18,9 +18,9 @@ public struct InputBounds: Sendable {
   /// The deepest JSON nesting an import reads in one record (a task is 1, its annotations' objects 3).
   public static let maximumDepth = 32
 
-  /// The error for an input larger than ``maximumInput``.
-  public static var inputTooLarge: InterchangeError {
-    InterchangeError("input", "larger than \(size(maximumInput)), the most an import reads")
+  /// The error for an input larger than `cap` bytes (``maximumInput``, lowered only by tests).
+  public static func inputTooLarge(_ cap: Int = InputBounds.maximumInput) -> InterchangeError {
+    InterchangeError("input", "larger than \(size(cap)), the most an import reads")
   }
 
   /// `count` bytes as `1 GiB`, `1 MiB`, `512 KiB` (or bytes, for the small caps of tests).
@@ -43,6 +43,6 @@ public struct InputBounds: Sendable {
   /// Counts the next `count` bytes of the input; throws once the input passes the input cap.
   public mutating func count(_ count: Int) throws(InterchangeError) {
     total += count
-    if total > maximumInput { throw Self.inputTooLarge }
+    if total > maximumInput { throw Self.inputTooLarge(maximumInput) }
   }
 }

@@ -78,7 +78,7 @@ import Testing
   /// forgot to pin gets), then `environment` pinned: what an `ootd` the tests start gets.
   static func inherited(_ environment: [String: String]) -> [String: String] {
     var variables = ProcessInfo.processInfo.environment
-    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "OOTD_CLOCK_OFFSET", "TZ", "OOTD_REMOTE_NEW_PASSPHRASE"] {
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "OOTD_NOW", "OOTD_FAULT", "OOTD_IMPORT_CAP", "OOTD_CLOCK_OFFSET", "TZ", "OOTD_REMOTE_NEW_PASSPHRASE"] {
       variables.removeValue(forKey: name)
     }
     return variables.merging(SyncKeyTesting.environment) { $1 }.merging(pinned(environment)) { $1 }

@@ -69,6 +69,45 @@ import Glibc
   }
 }
 
+extension FullDiskTests {
+  /// A piped import is copied beside the database before it is read (ImportSpool): a disk that
+  /// fills while it is copied is one line, exit 1, and the database and its folder are as they
+  /// were (the copy has no name to leave behind).
+  @Test(
+    .enabled(
+      if: canMount || ProcessInfo.processInfo.environment["CI"] == "true",
+      "mounting a tmpfs needs root: the full-disk test is skipped outside CI"))
+  func aPipeFillingTheDiskWhileCopied_changesNothing() throws {
+    #expect(Self.canMount, "CI runs as root: mounting a tmpfs must work")
+    let folder = try TemporaryFolder()
+    let disk = folder.file("disk")
+    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+    try #require(try Self.shell("mount -t tmpfs -o size=1200k tmpfs '\(disk)'") == 0)
+    defer { _ = try? Self.shell("umount '\(disk)'") }
+    let environment = ["OOTD_DB": disk + "/db.sqlite", "TZ": "UTC", "OOTD_TEST_BINARY": BinaryTests.binary]
+    let added = try BinaryTests.run(["add", "keep me"], environment: environment)
+    try #require(added.code == 0, "\(added.stderr)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: disk + "/db.sqlite"))
+    let files = try FileManager.default.contentsOfDirectory(atPath: disk)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "{ yes 'a todo +project' | head -c 2000000 ; } 2>/dev/null | \"$OOTD_TEST_BINARY\" import todotxt -"]
+    process.environment = BinaryTests.inherited(environment)
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1, "\(stderr)")
+    #expect(stderr.contains("no space left on the file system of '\(disk)'"), "\(stderr)")
+    #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: disk + "/db.sqlite")) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == files)
+  }
+}
+
 /// A disk so full that SQLite cannot make the wal-index (`-shm`) it reads and writes through
 /// (tryout 19, F6): a writing command says the one "no space left" line and changes nothing, a
 /// reading command still answers (read-only, as a read-only file is read), and what SQLite made

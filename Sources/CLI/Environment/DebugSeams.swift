@@ -3,6 +3,7 @@ import Core
 import Encryption
 import Foundation
 import GitHubClient
+import Interchange
 import Storage
 
 #if canImport(Glibc)
@@ -24,14 +25,17 @@ import Glibc
 //   OOTD_PULL_PAGE=N                     `remote sync` pulls N records at a time and commits
 //                                        each page alone (RemoteSyncRun.pagedBy), so that a
 //                                        commit falls between any two records.
+//   OOTD_IMPORT_CAP=BYTES                `import` reads at most BYTES of input (at most
+//                                        InputBounds.maximumInput, 1 GiB, which it lowers), so
+//                                        that a test passes the cap without a gigabyte.
 //   OOTD_FAULT=POINT:N[:ACTION]          at the Nth time the process reaches POINT, it kills
 //                                        itself (ACTION `kill`, the default: SIGKILL, as
 //                                        `kill -9` would), stops itself (`stop`: SIGSTOP; the
 //                                        test sends SIGCONT), or interrupts itself (`int`:
 //                                        SIGINT, as Ctrl-C would, then waits as a request in
-//                                        flight would). ACTION `full` (point `wal-index`
-//                                        only): from the Nth time on, fails as a full disk
-//                                        would.
+//                                        flight would). ACTION `full` (points `wal-index`
+//                                        and `import-spool` only; `wal-index` has no other):
+//                                        from the Nth time on, fails as a full disk would.
 //
 // Fault points (see ``DebugFault/reached(_:)``):
 //   remote-pulled        `remote sync`: the pull loop ended (N = 1)
@@ -44,6 +48,8 @@ import Glibc
 //   github-commits-page  `sync`: the response to the Nth request for a page of commits arrived
 //                        (not yet stored)
 //   github-request       `sync`: the Nth request to GitHub is about to go out
+//   import-spool         `import`: the Nth write of a piped input to its private copy (ImportSpool)
+//                        is about to be made; with `full`, it and every later one fails with ENOSPC
 //   wal-index            SQLite maps the database's wal-index (`-shm`) for the Nth time; with
 //                        `full` (its only action), that map and every later one cannot grow the
 //                        `-shm`, as on a full disk (SQLITE_IOERR_SHMSIZE; one it holds already maps)
@@ -72,6 +78,18 @@ extension AppEnvironment {
       exit(ExitStatus.usage)
     }
     return records
+  }
+
+  /// `OOTD_IMPORT_CAP`, when set: the most bytes an import reads. A value that is not a number
+  /// of bytes from 1 to ``InputBounds/maximumInput`` is one line on standard error and exit 64.
+  static func debugImportCap(_ variables: [String: String]) -> Int? {
+    guard let text = variables["OOTD_IMPORT_CAP"] else { return nil }
+    guard let bytes = Int(text), (1...InputBounds.maximumInput).contains(bytes) else {
+      StandardStream.error.write(
+        "ootd: error: OOTD_IMPORT_CAP '\(TerminalText.printable(text))' is not a number of bytes from 1 to \(InputBounds.maximumInput)\n")
+      exit(ExitStatus.usage)
+    }
+    return bytes
   }
 
   /// `OOTD_CLOCK_OFFSET`, when set: seconds added to the running clock. A value that is not a
@@ -118,10 +136,11 @@ enum DebugFault {
     guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty,
       let count = Int(parts[1]), count >= 1,
       let action = parts.count == 3 ? actions[parts[2]] : .kill,
-      (action == .full) == (parts[0] == "wal-index")
+      action != .full || ["wal-index", "import-spool"].contains(parts[0]),
+      action == .full || parts[0] != "wal-index"
     else {
       StandardStream.error.write(
-        "ootd: error: OOTD_FAULT '\(TerminalText.printable(text))' is not POINT:COUNT[:kill|stop|int] or wal-index:COUNT:full\n")
+        "ootd: error: OOTD_FAULT '\(TerminalText.printable(text))' is not POINT:COUNT[:kill|stop|int], wal-index:COUNT:full or import-spool:COUNT:full\n")
       exit(ExitStatus.usage)
     }
     // SQLite reaches this point itself: the seam is set before the first connection opens.
@@ -138,7 +157,8 @@ enum DebugFault {
   @inline(__always)
   static func reached(_ point: String) {
     #if DEBUG
-    guard let plan, plan.point == point else { return }
+    // A `full` plan is counted by ``diskIsFull(_:)`` (or inside SQLite), not here.
+    guard let plan, plan.point == point, plan.action != .full else { return }
     let hit = lock.withLock {
       reachedCount += 1
       return reachedCount == plan.count
@@ -156,8 +176,22 @@ enum DebugFault {
       // As a request still in flight when Ctrl-C is pressed: the handler ends the process.
       sleep(30)
     case .full:
-      break  // reached inside SQLite (``AppDatabase/failWALIndexGrowth(from:)``), never here
+      break  // asked by ``diskIsFull(_:)``, or reached inside SQLite (``AppDatabase/failWALIndexGrowth(from:)``)
     }
+    #endif
+  }
+
+  /// Whether a write at `point` fails as on a full disk: `OOTD_FAULT=POINT:N:full` counts each
+  /// call and answers true from the Nth on (debug builds only; a release build never fails here).
+  static func diskIsFull(_ point: String) -> Bool {
+    #if DEBUG
+    guard let plan, plan.point == point, plan.action == .full else { return false }
+    return lock.withLock {
+      reachedCount += 1
+      return reachedCount >= plan.count
+    }
+    #else
+    return false
     #endif
   }
 

@@ -45,9 +45,17 @@ extension Ootd {
       @OptionGroup var global: GlobalOptions
 
       /// The file (standard input for `-`), opened and checked before the database is: exit 1
-      /// when it cannot be read, 64 for a regular file past ``InputBounds/maximumInput``.
+      /// when it cannot be read, 64 for a regular file past ``InputBounds/maximumInput``; a pipe
+      /// is copied first (``ImportSpool``), and refused as soon as it passes the cap.
       func input(_ environment: AppEnvironment) throws -> ImportInput {
-        try ImportInput(file == "-" ? nil : file.hasPrefix("/") ? file : environment.currentDirectory + "/" + file, name: file)
+        var cap = InputBounds.maximumInput
+        #if DEBUG
+        cap = AppEnvironment.debugImportCap(environment.variables) ?? cap
+        #endif
+        return try ImportInput(
+          file == "-" ? nil : file.hasPrefix("/") ? file : environment.currentDirectory + "/" + file, name: file,
+          maximumInput: cap,
+          spoolFolders: ImportSpool.folders(database: try? environment.databasePath(option: global.db), environment))
       }
 
       /// Imports (or, with `--dry-run`, counts) what `parse` hands to the writer as it reads the
@@ -76,19 +84,26 @@ extension Ootd {
 /// An import's input, read a chunk of 64 KiB at a time and handed on as it arrives: nothing of
 /// it is held (``Taskwarrior/Reader``, ``LineItems``). An input past
 /// ``InputBounds/maximumInput`` exits 64 at the first byte past the cap, as do the per-record
-/// caps the readers check.
+/// caps the readers check: a regular file past it before a byte is read, a pipe (which tells no
+/// length) while it is copied to a private file (``ImportSpool``), before the database is
+/// opened; the import then reads the copy as a regular file. A terminal or another character
+/// device is read as it comes (`/dev/zero` stops at the first record's cap).
 final class ImportInput {
-  private let descriptor: Int32
-  private let ownsDescriptor: Bool
+  private var descriptor: Int32
+  private var ownsDescriptor: Bool
   private let name: String
-  /// The input's length in bytes when it is a regular file, else nil.
+  /// The most bytes read (``InputBounds/maximumInput``; lowered only by tests).
+  private let maximumInput: Int
+  /// The input's length in bytes when it is a regular file (or a pipe's copy), else nil.
   private var size: Int?
   /// The bytes read so far.
   private var bytesRead = 0
 
-  /// Opens `path` (standard input when nil); `name` is the file as typed.
-  init(_ path: String?, name: String) throws {
+  /// Opens `path` (standard input when nil); `name` is the file as typed. A pipe is copied to
+  /// the first of `spoolFolders` that takes a private file.
+  init(_ path: String?, name: String, maximumInput: Int = InputBounds.maximumInput, spoolFolders: [String]) throws {
     self.name = name
+    self.maximumInput = maximumInput
     let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) } ?? STDIN_FILENO
     guard descriptor >= 0 else {
       let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
@@ -102,8 +117,17 @@ final class ImportInput {
       case S_IFDIR: throw CLIError.cannotRead(path: name, reason: "it is a folder")
       case S_IFREG:
         // Its size is known: one past the cap is refused before a byte is read.
-        if status.st_size > InputBounds.maximumInput { throw CLIError.invalidValue(InputBounds.inputTooLarge.description) }
+        if status.st_size > maximumInput {
+          throw CLIError.invalidValue(InputBounds.inputTooLarge(maximumInput).description)
+        }
         size = Int(status.st_size)
+      case S_IFIFO, S_IFSOCK:
+        var bounds = InputBounds(maximumInput: maximumInput)
+        let copy = try ImportSpool.copy(descriptor, name: name, within: &bounds, folders: spoolFolders)
+        if ownsDescriptor { close(descriptor) }
+        self.descriptor = copy.descriptor
+        ownsDescriptor = true
+        size = copy.length
       default: break
       }
     }
@@ -132,7 +156,8 @@ final class ImportInput {
   /// up to a chunk ahead of the items taken, so for a file of items of even size the estimate
   /// errs low; a file whose first items are much shorter than the rest can be estimated over
   /// the truth, and then only costs time (indexes left out and built again that could have
-  /// stayed), never an answer. Nil for a pipe.
+  /// stayed), never an answer. Nil for a terminal or another character device (a pipe is read
+  /// from its copy, whose length is known).
   func items(taken: Int) -> Int? {
     guard let size, bytesRead > 0 else { return nil }
     return Int((Double(size) * Double(taken) / Double(bytesRead)).rounded(.down))
@@ -140,7 +165,7 @@ final class ImportInput {
 
   /// Hands each chunk to `body`, within the caps of ``InputBounds``.
   func stream(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-    var bounds = InputBounds()
+    var bounds = InputBounds(maximumInput: maximumInput)
     try stream(within: &bounds, body)
   }
 }
