@@ -33,7 +33,9 @@ public enum DisplayName {
 
   /// The white space `ootd.name_key`'s pattern makes one space (after NFKC, which has made the
   /// other spaces, no-break and wide ones, U+0020 already).
-  static let spaces: Set<Unicode.Scalar> = [" ", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{1680}", "\u{2028}", "\u{2029}"]
+  static let spaces: Set<Unicode.Scalar> = [
+    " ", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{1680}", "\u{2028}", "\u{2029}",
+  ]
 
   /// Why the server would refuse `name` as a display name (a phrase after "the name"), or nil
   /// when it keeps it.

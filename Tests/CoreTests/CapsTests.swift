@@ -1,5 +1,5 @@
-import Foundation
 import Core
+import Foundation
 import Testing
 
 @Suite("Caps and clock ceilings")
