@@ -3,7 +3,8 @@
 /// so a row one machine accepts is a row every machine accepts.
 ///
 /// A row from the sync server that breaks a cap is set aside whole, never cut silently (see
-/// ``violation(_:)``).
+/// ``violation(_:)``); but more tags than a todo may have, which a merge may make, are merged,
+/// then cut by the sync, which says so (``tagsPerTodo``).
 public enum Caps {
   /// The longest todo or block title, in characters.
   public static let titleCharacters = 500
@@ -11,7 +12,12 @@ public enum Caps {
   public static let notesCharacters = 100_000
   /// The longest tag, in characters.
   public static let tagCharacters = 40
-  /// The most tags one todo carries.
+  /// The most tags one todo carries. A command or an import that would give a todo more is
+  /// refused. Tags merged from two machines may add up to more (each added tags up to the cap
+  /// before they synced): the sync that merges them keeps the first ``tagsPerTodo`` in their
+  /// stored (sorted) order and takes the rest away as a change of its own, said by a line
+  /// (``cappedTags(_:)``), which every machine then pulls. Until then a pulled set of more tags
+  /// is merged, not set aside (``violation(_:field:value:)``).
   public static let tagsPerTodo = 100
   /// The most annotations one todo carries.
   public static let annotationsPerTodo = 1000
@@ -65,9 +71,11 @@ public enum Caps {
       let most = field == "annotations" ? annotationsPerTodo : attributesPerTodo
       return count > most ? "more than \(most) \(field)" : nil
     case (.todo, "tags"):
-      let tags = text.split(separator: " ")
-      if tags.count > tagsPerTodo { return "more than \(tagsPerTodo) tags" }
-      return tags.contains { $0.count > tagCharacters } ? "a tag longer than \(tagCharacters) characters" : nil
+      // As many tags as a merge may make (``tagsPerTodo``: the sync that merges them cuts them
+      // to the cap), each a tag's length, the whole free text's.
+      if let why = tooLong("tags", notesCharacters) { return why }
+      return text.split(separator: " ").contains { $0.count > tagCharacters }
+        ? "a tag longer than \(tagCharacters) characters" : nil
     default: return tooLong("a \(field)", notesCharacters)
     }
   }
@@ -121,6 +129,16 @@ public enum Caps {
       guard let text, text.utf8.count > notesCharacters, text.count > notesCharacters else { continue }
       throw .overCap("the \(what) are longer than \(notesCharacters) characters")
     }
+  }
+
+  /// The tags (stored form, sorted) a todo keeps when a merge left it more than
+  /// ``tagsPerTodo``: the first ``tagsPerTodo`` in their stored order, and the ones taken away.
+  /// A pure function of the tags, so that every machine that merged the same tags keeps the
+  /// same ones (`dropped` empty when the tags keep the cap).
+  public static func cappedTags(_ tags: [String]) -> (kept: [String], dropped: [String]) {
+    let tags = Tag.normalized(tags)
+    guard tags.count > tagsPerTodo else { return (tags, []) }
+    return (Array(tags.prefix(tagsPerTodo)), Array(tags.dropFirst(tagsPerTodo)))
   }
 
   /// Throws when a todo has more than ``tagsPerTodo`` tags.

@@ -249,8 +249,8 @@ extension AppDatabase {
         if case .fieldChanged(_, _, let found) = error.conflict, inverse.entity == .todo,
           case .update(let field, let set, let restored) = inverse.action, SyncMerge.carriesOld(.todo, field)
         {
-          let (now, had, made) = (Set(Tag.tags(found.text)), Set(Tag.tags(restored.text)), Set(Tag.tags(set.text)))
-          let target = now.subtracting(made.subtracting(had)).union(had.subtracting(made))
+          let now = Tag.tags(found.text)
+          let target = SyncMerge.rebaseTags(now: now, before: Tag.tags(restored.text), after: Tag.tags(set.text))
           if target == now {
             left.insert(id)
             return

@@ -429,7 +429,13 @@ extension AppDatabase {
         if let project { new["project"] = .optional(project) }
         if let notes = changes.notes { new["notes"] = .optional(notes) }
         if !changes.addTags.isEmpty || !changes.removeTags.isEmpty {
-          new["tags"] = .optional(Tag.text(changes.tags(after: Tag.tags(record.tags))))
+          let (before, after) = (Tag.tags(record.tags), changes.tags(after: Tag.tags(record.tags)))
+          // Held to the cap when it gives the todo more tags (a todo a merge left above it, until
+          // its sync cuts it, may still lose some): pushed, more would be cut by the sync.
+          if after.count > before.count {
+            do throws(CoreError) { try Caps.checkTags(after) } catch { throw StorageError.invalidValue(error) }
+          }
+          new["tags"] = .optional(Tag.text(after))
         }
         try recorder.update(.todo, row: record.uuid, current: record.fields, to: new)
         if let place = changes.day { try Self.move(recorder, record, to: place.day, today: today) }

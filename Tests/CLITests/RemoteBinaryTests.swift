@@ -89,6 +89,28 @@ struct RemoteBinaryTests {
     #expect(other.stdout.contains("\nName on team boards: Alice K.\n"), "\(other.stdout)")
   }
 
+  @Test("a --name the server would refuse once it folds it (over 400 characters after NFKC) is one line, exit 64, nothing saved")
+  func nameTooLongOnceFolded() throws {
+    let world = try World()
+    let env = ["OOTD_DB": world.folder.file("names.sqlite")]
+    #expect(try BinaryTests.run(["add", "x"], environment: env).code == 0)
+    let before = Self.digest(world.folder.file("names.sqlite"))
+    // 23 characters, each written out by NFKC as 18: 414 in the key the server derives (the
+    // server's own error before).
+    let refused = try BinaryTests.run(
+      ["remote", "set", world.uri(world.alice), "--name", String(repeating: "\u{FDFA}", count: 23)], environment: env)
+    #expect(refused.code == 64)
+    #expect(
+      refused.stderr
+        == "ootd: error: --name is 414 characters once compared as the server compares names (NFKC writes some characters out in full), more than 400: choose a shorter one\n",
+      "\(refused.stderr)")
+    #expect(Self.digest(world.folder.file("names.sqlite")) == before)
+    // 22 (396 in the key): the server keeps it.
+    let kept = try BinaryTests.run(
+      ["remote", "set", world.uri(world.alice), "--name", String(repeating: "\u{FDFA}", count: 22)], environment: env)
+    #expect(kept.code == 0, "\(kept.stderr)")
+  }
+
   @Test("without a server, team and remote commands exit 64 saying to run 'ootd remote set'")
   func noServer() throws {
     let folder = try TemporaryFolder()

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 
 @Suite("Caps and clock ceilings")
@@ -33,7 +34,14 @@ struct CapsTests {
     #expect(Caps.violation(.project, field: "memo", value: text(Caps.notesCharacters + 1)) != nil)
     let tags = (1...Caps.tagsPerTodo).map { "t\($0)" }
     #expect(Caps.violation(.todo, field: "tags", value: .text(tags.joined(separator: " "))) == nil)
-    #expect(Caps.violation(.todo, field: "tags", value: .text((tags + ["more"]).joined(separator: " "))) != nil)
+    // More tags than a todo may have are what a merge of two machines' tags may make: merged
+    // (and cut by the sync), not set aside; a tag too long, or tags past the free text's cap, are.
+    #expect(Caps.violation(.todo, field: "tags", value: .text((tags + ["more"]).joined(separator: " "))) == nil)
+    #expect(
+      Caps.violation(.todo, field: "tags", value: .text("a " + String(repeating: "t", count: Caps.tagCharacters + 1)))
+        == "a tag longer than \(Caps.tagCharacters) characters")
+    let endless = (0..<30_000).map { "t\($0)" }.joined(separator: " ")
+    #expect(Caps.violation(.todo, field: "tags", value: .text(endless)) == "tags longer than \(Caps.notesCharacters) characters")
     #expect(Caps.violation(.todo, field: "priority", value: .integer(.max)) == nil)
   }
 
@@ -92,5 +100,19 @@ struct CapsTests {
       uuid: RowID.random(), title: "x", priority: .mid, day: day,
       notes: String(repeating: "n", count: Caps.notesCharacters), tags: ["a"])
     #expect(ok.notes?.count == Caps.notesCharacters)
+  }
+
+  @Test("tags merged past the cap keep the first 100 in their stored order, whatever order they come in")
+  func cappedTags() {
+    let hundred = (0..<Caps.tagsPerTodo).map { String(format: "t%03d", $0) }
+    #expect(Caps.cappedTags([]) == ([], []))
+    #expect(Caps.cappedTags(["b", "a", "b"]) == (["a", "b"], []))
+    #expect(Caps.cappedTags(hundred.reversed()) == (hundred, []))
+    let over = hundred + ["zz", "aa", "t050"]
+    let (kept, dropped) = Caps.cappedTags(over.reversed())
+    #expect(kept == ["aa"] + hundred.dropLast())
+    #expect(dropped == ["t099", "zz"])
+    // The same tags in any order: the same cut (each machine that merged them cuts alike).
+    #expect(Caps.cappedTags(Array(over[50...] + over[..<50])) == (kept, dropped))
   }
 }

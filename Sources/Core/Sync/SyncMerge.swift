@@ -430,6 +430,19 @@ public enum SyncMerge {
     return conflicts
   }
 
+  /// The tags a todo holds once a change of its tags from `before` to `after` is taken back
+  /// (an undo, or a redo taking back the undo) over the tags it has `now`: the tags the change
+  /// added are taken away and the ones it took away given back, each on its own as
+  /// ``mergeTags(old:new:stamp:into:isPending:)`` merges a change, and every other tag is left
+  /// as it is now (another machine's, added or taken away since). Sorted, without repeats
+  /// (``Tag/normalized(_:)``).
+  public static func rebaseTags(
+    now: some Sequence<String>, before: some Sequence<String>, after: some Sequence<String>
+  ) -> [String] {
+    let (before, after) = (Set(before), Set(after))
+    return Tag.normalized(Set(now).subtracting(after.subtracting(before)).union(before.subtracting(after)))
+  }
+
   /// The tags `value` set as a whole at `stamp` (a creation, an older ootd's update), with
   /// the tags changed since on their own (`marks` later than `stamp`) as those changes left
   /// them: so that a whole value and the changes of single tags give the same tags in any

@@ -268,6 +268,8 @@ extension SyncState {
         + (try AppDatabase.keepTodoRules(
           fixing, uuids: touched.union(routine.tookDone), today: today, latest: TodoRules.latestDay(at: clocks.latestInstant),
           movedUnseen: movedUnseen))
+      // Tags merged past the cap, cut the same on every machine (``AppDatabase/keepTagCap(_:)``).
+      result.ruleConflicts += try AppDatabase.keepTagCap(fixing)
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)

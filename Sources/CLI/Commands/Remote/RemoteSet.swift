@@ -36,9 +36,7 @@ extension Ootd.RemoteCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-      if let name, name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 100 {
-        throw ValidationError("--name must be 1 to 100 characters")
-      }
+      if let name, let problem = DisplayName.problem(name) { throw ValidationError("--name \(problem)") }
     }
 
     func run(in environment: AppEnvironment) throws {

@@ -1,0 +1,31 @@
+import Core
+import GRDB
+
+extension AppDatabase {
+  /// Cuts each todo that holds more than ``Caps/tagsPerTodo`` tags to the ones it keeps
+  /// (``Caps/cappedTags(_:)``), through `recorder`, and returns a sentence per todo cut. A sync
+  /// calls it after its merge (tags added on two machines, each up to the cap, add up to more):
+  /// the cut is this machine's change, pushed to the others, and a machine that merged the
+  /// same tags cuts the same ones, so that every machine ends with the same tags, and none
+  /// holds a todo its commands, export or import would refuse.
+  static func keepTagCap(_ recorder: ChangeRecorder) throws -> [String] {
+    // At least `tagsPerTodo` spaces between the tags (the stored form, one space apart); the
+    // length first, which most rows (no tags, a few) answer alone.
+    let records = try TodoRecord.fetchAll(
+      recorder.db,
+      where: "length(todo.tags) > ? AND length(todo.tags) - length(replace(todo.tags, ' ', '')) >= ?",
+      [2 * Caps.tagsPerTodo, Caps.tagsPerTodo])
+    var sentences: [String] = []
+    for record in records {
+      let tags = Tag.tags(record.tags)
+      let (kept, dropped) = Caps.cappedTags(tags)
+      guard !dropped.isEmpty else { continue }
+      try recorder.update(
+        .todo, row: record.uuid, TodoField.tags.rawValue, from: .optional(record.tags), to: .optional(Tag.text(kept)))
+      sentences.append(
+        "\(record.ruleSubject) had \(tags.count) tags, more than the \(Caps.tagsPerTodo) a todo may have: "
+          + "it keeps the first \(Caps.tagsPerTodo) by name and loses " + dropped.map { "+" + $0 }.joined(separator: " "))
+    }
+    return sentences
+  }
+}
