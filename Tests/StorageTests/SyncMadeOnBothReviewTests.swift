@@ -6,22 +6,8 @@ import Testing
 /// Review 20 of e6d6faf/8e96dd3 (the same todos made on two machines): scenarios around a first
 /// sync whose rows other machines made too (one todo.txt imported on several machines, name-based
 /// uuids), on the fake server. Each test states what it expects and why.
-@Suite("Review 20: the same todos made on several machines")
-struct SyncMadeOnBothReviewTests {
-  static let uuids = (1...3).map { String(format: "e0000000-0000-4000-8000-%012d", $0) }
-
-  /// The file's todos, the first `count` of them.
-  func plan(_ count: Int) throws -> ImportPlan {
-    ImportPlan(
-      todos: try Self.uuids.prefix(count).enumerated().map { index, uuid in
-        try ImportedTodo(uuid: uuid, title: "task \(index + 1)", priority: .mid, day: fixedToday)
-      })
-  }
-
-  func todo(_ database: AppDatabase, _ uuid: String) throws -> Todo? {
-    try allTodos(database).first { $0.uuid == uuid }
-  }
-
+/// (An extension of ``SyncMadeOnBothTests``: its todo.txt plan and lookups.)
+extension SyncMadeOnBothTests {
   func number(_ database: AppDatabase, _ uuid: String) throws -> Int64 {
     try #require(try todo(database, uuid)).id
   }
@@ -232,7 +218,7 @@ struct SyncMadeOnBothReviewTests {
   // MARK: - Convergence
 
   @Test("a first sync stopped between its pages, other machines' edits synced meanwhile, then resumed: every machine the same")
-  func stoppedFirstSyncConverges() throws {
+  func stoppedFirstSyncResumedConverges() throws {
     let server = FakeSyncServer()
     let (a, b) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
     _ = try a.importTodos(try plan(3), today: fixedToday, now: fixedNow)
