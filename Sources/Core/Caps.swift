@@ -141,6 +141,13 @@ public enum Caps {
     return (Array(tags.prefix(tagsPerTodo)), Array(tags.dropFirst(tagsPerTodo)))
   }
 
+  /// Whether the tags `text` (stored form, one space apart) may hold more than ``tagsPerTodo``
+  /// tags: at least as many spaces as the cap (a cheap test, exact for the stored form).
+  public static func mayExceedTags(_ text: String?) -> Bool {
+    guard let text, text.utf8.count > 2 * tagsPerTodo else { return false }
+    return text.utf8.lazy.filter { $0 == UInt8(ascii: " ") }.count >= tagsPerTodo
+  }
+
   /// Throws when a todo has more than ``tagsPerTodo`` tags.
   public static func checkTags(_ tags: [String]) throws(CoreError) {
     guard tags.count > tagsPerTodo else { return }

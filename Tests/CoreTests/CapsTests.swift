@@ -115,4 +115,16 @@ struct CapsTests {
     // The same tags in any order: the same cut (each machine that merged them cuts alike).
     #expect(Caps.cappedTags(Array(over[50...] + over[..<50])) == (kept, dropped))
   }
+
+  @Test("a tags text that may hold more than the cap: at least as many spaces as the cap, never fewer tags than that")
+  func mayExceedTags() {
+    let tags = { (count: Int) in (0..<count).map { "t\($0)" }.joined(separator: " ") }
+    #expect(!Caps.mayExceedTags(nil))
+    #expect(!Caps.mayExceedTags(""))
+    #expect(!Caps.mayExceedTags(tags(Caps.tagsPerTodo)))
+    #expect(Caps.mayExceedTags(tags(Caps.tagsPerTodo + 1)))
+    // One-letter tags: 101 of them are 201 bytes, still past the length test.
+    #expect(Caps.mayExceedTags((0..<(Caps.tagsPerTodo + 1)).map { _ in "a" }.joined(separator: " ")))
+    #expect(!Caps.mayExceedTags((0..<Caps.tagsPerTodo).map { _ in "a" }.joined(separator: " ")))
+  }
 }

@@ -101,6 +101,8 @@ extension SyncState {
       // a move made without seeing it (``TodoRules/movedUnseen(_:by:isPending:)``).
       var placed = Set<String>()
       var movedUnseen = Set<String>()
+      // Todos whose tags a merge may have taken past the cap (``AppDatabase/keepTagCap(_:uuids:)``).
+      var tagged = Set<String>()
       var numbers = TodoNumbers()
       // The names written in this page: a device's name is written once, not once a record.
       var names: [String: String] = [:]
@@ -121,7 +123,7 @@ extension SyncState {
           operations: 0, changed: 0, clock: clock, touched: Set<String>(), conflicts: [SyncConflictReport](),
           numbers: TodoNumbers()
         )
-        var (placedHere, movedUnseenHere) = (Set<String>(), Set<String>())
+        var (placedHere, movedUnseenHere, taggedHere) = (Set<String>(), Set<String>(), Set<String>())
         // The entry this record's operations joined, as it stands after them.
         var joining: (uuid: String, id: Int64, summary: ChangeSummary.Builder, operations: Int)?
         do {
@@ -133,6 +135,12 @@ extension SyncState {
                 placedHere.insert(operation.row)
               case .update(let field, _) where field == TodoField.day.rawValue || field == TodoField.block.rawValue:
                 placedHere.insert(operation.row)
+              default: break
+              }
+              // Tags merged tag by tag, or a creation's past the cap: checked against it at the end.
+              switch operation.kind {
+              case .update(let field, _) where field == TodoField.tags.rawValue: taggedHere.insert(operation.row)
+              case .create(let fields) where Caps.mayExceedTags(fields[todo: .tags]?.text): taggedHere.insert(operation.row)
               default: break
               }
             }
@@ -184,6 +192,8 @@ extension SyncState {
               if TodoRules.movedUnseen(outcome.row, by: operation, isPending: isPending) {
                 movedUnseenHere.insert(operation.row)
               }
+              // A creation of a row here merges its tags with the tags changed here since.
+              if operation.entity == .todo, case .create = operation.kind, before != nil { taggedHere.insert(operation.row) }
               try SyncState.writeStamps(
                 db, operation.row, before: before, after: outcome.row,
                 unpushed: before?.isAlive == true && SyncState.isUnpushedOwn(db, operation.entity, operation.row, unpushed))
@@ -243,6 +253,7 @@ extension SyncState {
         clock = applied.clock
         touched.formUnion(applied.touched)
         placed.formUnion(placedHere)
+        tagged.formUnion(taggedHere)
         movedUnseen.formUnion(movedUnseenHere)
         numbers.formUnion(applied.numbers)
       }
@@ -268,8 +279,8 @@ extension SyncState {
         + (try AppDatabase.keepTodoRules(
           fixing, uuids: touched.union(routine.tookDone), today: today, latest: TodoRules.latestDay(at: clocks.latestInstant),
           movedUnseen: movedUnseen))
-      // Tags merged past the cap, cut the same on every machine (``AppDatabase/keepTagCap(_:)``).
-      result.ruleConflicts += try AppDatabase.keepTagCap(fixing)
+      // Tags merged past the cap, cut the same on every machine (``AppDatabase/keepTagCap(_:uuids:)``).
+      result.ruleConflicts += try AppDatabase.keepTagCap(fixing, uuids: tagged)
       try fixing.finish()
       try SyncState.set(db, "pulledThrough", cursor)
       try SyncState.set(db, "echoedClock", echoed)
