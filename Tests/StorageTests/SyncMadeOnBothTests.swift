@@ -192,3 +192,40 @@ extension SyncMadeOnBothTests {
     #expect(try shapes(c) == shapes(a))
   }
 }
+
+extension SyncMadeOnBothTests {
+  @Test("a first pull meeting hundreds of rows made here too still cuts tags merged past the cap (one scan, not a lookup a row)")
+  func tagCapAcrossManyRowsMadeOnBoth() throws {
+    let server = FakeSyncServer()
+    let (a, b) = (try AppDatabase.inMemory(), try AppDatabase.inMemory())
+    let uuids = (0..<300).map { String(format: "f0000000-0000-4000-8000-%012d", $0) }
+    let plan = { (tags: [String]) in
+      ImportPlan(
+        todos: try uuids.enumerated().map { index, uuid in
+          try ImportedTodo(uuid: uuid, title: "task \(index)", priority: .mid, day: fixedToday, tags: index == 0 ? tags : [])
+        })
+    }
+    // B imports first (no tags), A later with 60 tags on task 0 and syncs; B then adds 60 others
+    // before its first sync: 120 merged, tag by tag.
+    _ = try b.importTodos(try plan([]), today: fixedToday, now: fixedNow)
+    _ = try a.importTodos(try plan((0..<60).map { "a\($0)" }), today: fixedToday, now: fixedNow + 5)
+    try server.sync(a, now: fixedNow + 10)
+    let first = try #require(try allTodos(b).first { $0.uuid == uuids[0] })
+    _ = try b.editTodo(
+      id: first.id, try TodoChanges(addTags: (0..<60).map { "b\($0)" }), today: fixedToday, now: fixedNow + 20)
+    try b.sync.beginSync(fileIdentity: nil, now: fixedNow + 30)
+    var sentences: [String] = []
+    while true {
+      let page = server.pull(after: try b.sync.pullCursor(), limit: 1000)
+      if page.isEmpty { break }
+      sentences += try b.sync.applyPulled(page, today: fixedToday, now: fixedNow + 30).ruleConflicts
+    }
+    try server.pushAll(b, now: fixedNow + 30)
+    try server.sync(a, now: fixedNow + 40)
+    let kept = Caps.cappedTags((0..<60).map { "a\($0)" } + (0..<60).map { "b\($0)" }).kept
+    #expect(sentences.count == 1)
+    for machine in [a, b] {
+      #expect(try allTodos(machine).first { $0.uuid == uuids[0] }?.tags == kept)
+    }
+  }
+}
